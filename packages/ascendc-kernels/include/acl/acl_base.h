@@ -1,0 +1,80 @@
+// Simulated CANN base types: data types, formats, error codes and opaque handles.
+// Names and numeric values follow CANN's public acl_base.h so that code written
+// against this header reads like code written for the real toolkit.
+#ifndef ASCENDC_SIM_ACL_BASE_H
+#define ASCENDC_SIM_ACL_BASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ACL_FUNC_VISIBILITY __attribute__((visibility("default")))
+
+typedef int aclError;
+typedef void* aclrtStream;
+typedef void* aclrtEvent;
+typedef void* aclrtContext;
+
+// Runtime and memory errors (aclrt*, aclop*).
+#define ACL_SUCCESS 0
+#define ACL_ERROR_INVALID_PARAM 100000
+#define ACL_ERROR_UNINITIALIZE 100001
+#define ACL_ERROR_INVALID_DEVICE 100007
+#define ACL_ERROR_INVALID_RESOURCE_HANDLE 100011
+#define ACL_ERROR_OP_TYPE_NOT_MATCH 100020
+#define ACL_ERROR_OP_NOT_FOUND 100024
+#define ACL_ERROR_UNSUPPORTED_DATA_TYPE 100026
+#define ACL_ERROR_FEATURE_UNSUPPORTED 200006
+#define ACL_ERROR_BAD_ALLOC 200000
+#define ACL_ERROR_RT_MEMORY_ALLOCATION 207001
+#define ACL_ERROR_RT_AICORE_EXCEPTION 507015
+#define ACL_ERROR_RT_EVENT_NOT_COMPLETE 507019
+#define ACL_ERROR_INTERNAL_ERROR 500000
+
+typedef enum {
+  ACL_DT_UNDEFINED = -1,
+  ACL_FLOAT = 0,
+  ACL_FLOAT16 = 1,
+  ACL_INT8 = 2,
+  ACL_INT32 = 3,
+  ACL_UINT8 = 4,
+  ACL_INT16 = 6,
+  ACL_UINT16 = 7,
+  ACL_UINT32 = 8,
+  ACL_INT64 = 9,
+  ACL_UINT64 = 10,
+  ACL_DOUBLE = 11,
+  ACL_BOOL = 12,
+  ACL_COMPLEX64 = 16,
+  ACL_COMPLEX128 = 17,
+  ACL_BF16 = 27,
+} aclDataType;
+
+typedef enum {
+  ACL_FORMAT_UNDEFINED = -1,
+  ACL_FORMAT_NCHW = 0,
+  ACL_FORMAT_NHWC = 1,
+  ACL_FORMAT_ND = 2,
+  ACL_FORMAT_NC1HWC0 = 3,
+  ACL_FORMAT_FRACTAL_Z = 4,
+  ACL_FORMAT_NCDHW = 30,
+  ACL_FORMAT_FRACTAL_NZ = 29,
+  ACL_FORMAT_NCL = 47,
+} aclFormat;
+
+// Size in bytes of one element of `dataType`, 0 for ACL_DT_UNDEFINED.
+ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
+
+// The message of the most recent error raised on the calling thread by any
+// acl*/aclnn* call or reported by a kernel at a synchronising call; "" if none.
+// The pointer stays valid until the next acl call on this thread.
+ACL_FUNC_VISIBILITY const char* aclGetRecentErrMsg(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // ASCENDC_SIM_ACL_BASE_H

@@ -1,0 +1,111 @@
+// Simulated CANN runtime: devices, device memory, streams and events.
+//
+// Semantics of the simulator:
+// - Device memory is separate from host memory: aclrtMalloc returns pointers
+//   owned by one device; host code moves data with aclrtMemcpy*.
+// - A stream is an ordered queue. Work enqueued on it (kernel launches,
+//   aclrtMemcpyAsync, aclrtMemsetAsync, callbacks, event records/waits) runs
+//   later, off the calling thread, in enqueue order; the enqueuing call returns
+//   at once. A null stream means the current device's default stream.
+// - Errors raised by queued work are reported by the next synchronising call
+//   on that stream (aclrtSynchronizeStream/Device/Event), with the failing
+//   kernel's name in aclGetRecentErrMsg().
+// - ASCEND_LAUNCH_BLOCKING=1 makes every enqueue run synchronously.
+// - ASCEND_SIM_DEVICE_COUNT (default 2) sets the number of simulated devices;
+//   ASCEND_SIM_MEMORY_MB (default 16384) the memory size of each.
+#ifndef ASCENDC_SIM_ACL_RT_H
+#define ASCENDC_SIM_ACL_RT_H
+
+#include "acl/acl_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  ACL_MEMCPY_HOST_TO_HOST = 0,
+  ACL_MEMCPY_HOST_TO_DEVICE = 1,
+  ACL_MEMCPY_DEVICE_TO_HOST = 2,
+  ACL_MEMCPY_DEVICE_TO_DEVICE = 3,
+} aclrtMemcpyKind;
+
+typedef enum {
+  ACL_MEM_MALLOC_HUGE_FIRST = 0,
+  ACL_MEM_MALLOC_HUGE_ONLY = 1,
+  ACL_MEM_MALLOC_NORMAL_ONLY = 2,
+} aclrtMemMallocPolicy;
+
+typedef enum {
+  ACL_EVENT_RECORDED_STATUS_NOT_READY = 0,
+  ACL_EVENT_RECORDED_STATUS_COMPLETE = 1,
+} aclrtEventRecordedStatus;
+
+typedef enum {
+  ACL_CALLBACK_NO_BLOCK = 0,
+  ACL_CALLBACK_BLOCK = 1,
+} aclrtCallbackBlockType;
+
+#define ACL_EVENT_SYNC 0x00000001u
+#define ACL_EVENT_CAPTURE_STREAM_PROGRESS 0x00000002u
+#define ACL_EVENT_TIME_LINE 0x00000008u
+
+typedef void (*aclrtCallback)(void* userData);
+
+// ---- devices ----
+ACL_FUNC_VISIBILITY aclError aclInit(const char* configPath);
+ACL_FUNC_VISIBILITY aclError aclFinalize(void);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCount(uint32_t* count);
+// Sets the calling thread's current device (per thread, like CANN).
+ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t* deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void);
+ACL_FUNC_VISIBILITY const char* aclrtGetSocName(void);
+// Free and total memory of the current device, in bytes.
+ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(int attr, size_t* free, size_t* total);
+
+// ---- memory ----
+ACL_FUNC_VISIBILITY aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy);
+ACL_FUNC_VISIBILITY aclError aclrtFree(void* devPtr);
+// Device that owns `ptr` (which may point inside an allocation), or -1.
+ACL_FUNC_VISIBILITY int32_t aclrtPointerGetDevice(const void* ptr);
+ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void** hostPtr, size_t size);
+ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void* hostPtr);
+// Synchronous copy: waits for all queued work of every stream of the involved
+// devices, then copies.
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
+                                         aclrtMemcpyKind kind);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
+                                              aclrtMemcpyKind kind, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count);
+ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count,
+                                              aclrtStream stream);
+
+// ---- streams ----
+ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream* stream);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
+// ACL_SUCCESS when all queued work has finished, ACL_ERROR_RT_EVENT_NOT_COMPLETE otherwise.
+ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
+// Enqueues a host function on the stream; it runs in stream order.
+ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn, void* userData,
+                                                 aclrtCallbackBlockType blockType, aclrtStream stream);
+// The device a stream belongs to (null: the current device's default stream).
+ACL_FUNC_VISIBILITY int32_t aclrtStreamGetDevice(aclrtStream stream);
+
+// ---- events ----
+ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent* event);
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event);
+ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
+ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status);
+// Milliseconds between two completed events (both created with ACL_EVENT_TIME_LINE).
+ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float* ms, aclrtEvent start, aclrtEvent end);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // ASCENDC_SIM_ACL_RT_H

@@ -1,0 +1,249 @@
+// Vector instructions on LocalTensors: `calCount` elements from the start of
+// each operand. dst may be one of the sources (same start); partial overlap is
+// not allowed, as on hardware. Loops are written plainly over restrict
+// pointers so that the compiler vectorises them.
+#ifndef ASCENDC_SIM_KERNEL_VECTOR_OPS_H
+#define ASCENDC_SIM_KERNEL_VECTOR_OPS_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include <type_traits>
+
+#include "ascendc_sim/kernel/arith.h"
+#include "ascendc_sim/kernel/tensor.h"
+#include "ascendc_sim/kernel/trap.h"
+
+namespace AscendC {
+namespace detail {
+
+template <typename T>
+inline void CheckOperand(const char* op, const char* role, const LocalTensor<T>& t, uint32_t count) {
+  if (t.GetPhyAddr() == nullptr) ascendc_sim::KernelFail("%s: %s is not an allocated local tensor", op, role);
+  if (count > t.GetSize()) {
+    ascendc_sim::KernelFail("%s: calCount %u exceeds %s's %u elements", op, count, role, t.GetSize());
+  }
+}
+
+template <typename T>
+inline typename Arith<T>::Storage* Raw(const LocalTensor<T>& t) {
+  return reinterpret_cast<typename Arith<T>::Storage*>(t.GetPhyAddr());
+}
+
+template <typename T, typename Op>
+inline void BinaryLoop(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                       uint32_t n, Op op) {
+  using A = Arith<T>;
+  using S = typename A::Storage;
+  S* __restrict d = Raw(dst);
+  const S* __restrict a = Raw(src0);
+  const S* __restrict b = Raw(src1);
+  for (uint32_t i = 0; i < n; ++i) d[i] = A::Store(op(A::Load(a[i]), A::Load(b[i])));
+}
+
+template <typename T, typename Op>
+inline void UnaryLoop(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t n, Op op) {
+  using A = Arith<T>;
+  using S = typename A::Storage;
+  S* __restrict d = Raw(dst);
+  const S* __restrict a = Raw(src);
+  for (uint32_t i = 0; i < n; ++i) d[i] = A::Store(op(A::Load(a[i])));
+}
+
+template <typename T>
+inline void CheckBinary(const char* op, const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+                        const LocalTensor<T>& src1, uint32_t n) {
+  CheckOperand(op, "dst", dst, n);
+  CheckOperand(op, "src0", src0, n);
+  CheckOperand(op, "src1", src1, n);
+}
+
+template <typename T>
+inline void CheckUnary(const char* op, const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t n) {
+  CheckOperand(op, "dst", dst, n);
+  CheckOperand(op, "src", src, n);
+}
+
+template <typename T>
+using ComputeOf = typename Arith<T>::Compute;
+
+}  // namespace detail
+
+// ---- binary ----
+template <typename T>
+__aicore__ inline void Add(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                           uint32_t calCount) {
+  detail::CheckBinary("Add", dst, src0, src1, calCount);
+  using C = detail::ComputeOf<T>;
+  detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return detail::AddValues(a, b); });
+}
+
+template <typename T>
+__aicore__ inline void Sub(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                           uint32_t calCount) {
+  detail::CheckBinary("Sub", dst, src0, src1, calCount);
+  using C = detail::ComputeOf<T>;
+  detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return detail::SubValues(a, b); });
+}
+
+template <typename T>
+__aicore__ inline void Mul(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                           uint32_t calCount) {
+  detail::CheckBinary("Mul", dst, src0, src1, calCount);
+  using C = detail::ComputeOf<T>;
+  detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return detail::MulValues(a, b); });
+}
+
+// Floating types only, as on the vector unit.
+template <typename T>
+__aicore__ inline void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                           uint32_t calCount) {
+  static_assert(detail::kIsFloatLike<T>, "Div supports floating types");
+  detail::CheckBinary("Div", dst, src0, src1, calCount);
+  using C = detail::ComputeOf<T>;
+  detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return a / b; });
+}
+
+template <typename T>
+__aicore__ inline void Max(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                           uint32_t calCount) {
+  detail::CheckBinary("Max", dst, src0, src1, calCount);
+  using C = detail::ComputeOf<T>;
+  detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return a > b ? a : b; });
+}
+
+template <typename T>
+__aicore__ inline void Min(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                           uint32_t calCount) {
+  detail::CheckBinary("Min", dst, src0, src1, calCount);
+  using C = detail::ComputeOf<T>;
+  detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return a < b ? a : b; });
+}
+
+// ---- unary ----
+template <typename T>
+__aicore__ inline void Abs(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t calCount) {
+  static_assert(!std::is_same<T, bool>::value, "Abs is not defined for bool");
+  detail::CheckUnary("Abs", dst, src, calCount);
+  if constexpr (std::is_same<T, half>::value || std::is_same<T, bfloat16_t>::value) {
+    uint16_t* __restrict d = detail::Raw(dst);
+    const uint16_t* __restrict a = detail::Raw(src);
+    for (uint32_t i = 0; i < calCount; ++i) d[i] = static_cast<uint16_t>(a[i] & 0x7fffu);  // exact: clear the sign
+  } else {
+    detail::UnaryLoop(dst, src, calCount, [](T a) { return detail::AbsValue(a); });
+  }
+}
+
+template <typename T>
+__aicore__ inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t calCount) {
+  static_assert(detail::kIsFloatLike<T>, "Exp supports floating types");
+  detail::CheckUnary("Exp", dst, src, calCount);
+  using C = detail::ComputeOf<T>;
+  detail::UnaryLoop(dst, src, calCount, [](C a) { return static_cast<C>(exp(a)); });
+}
+
+template <typename T>
+__aicore__ inline void Ln(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t calCount) {
+  static_assert(detail::kIsFloatLike<T>, "Ln supports floating types");
+  detail::CheckUnary("Ln", dst, src, calCount);
+  using C = detail::ComputeOf<T>;
+  detail::UnaryLoop(dst, src, calCount, [](C a) { return static_cast<C>(log(a)); });
+}
+
+template <typename T>
+__aicore__ inline void Sqrt(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t calCount) {
+  static_assert(detail::kIsFloatLike<T>, "Sqrt supports floating types");
+  detail::CheckUnary("Sqrt", dst, src, calCount);
+  using C = detail::ComputeOf<T>;
+  detail::UnaryLoop(dst, src, calCount, [](C a) { return static_cast<C>(sqrt(a)); });
+}
+
+template <typename T>
+__aicore__ inline void Reciprocal(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t calCount) {
+  static_assert(detail::kIsFloatLike<T>, "Reciprocal supports floating types");
+  detail::CheckUnary("Reciprocal", dst, src, calCount);
+  using C = detail::ComputeOf<T>;
+  detail::UnaryLoop(dst, src, calCount, [](C a) { return C(1) / a; });
+}
+
+template <typename T>
+__aicore__ inline void Relu(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t calCount) {
+  detail::CheckUnary("Relu", dst, src, calCount);
+  using C = detail::ComputeOf<T>;
+  detail::UnaryLoop(dst, src, calCount, [](C a) { return a < C(0) ? C(0) : a; });  // NaN stays NaN
+}
+
+// ---- with a scalar (computed in the compute type: float for half/bfloat16_t) ----
+template <typename T, typename U>
+__aicore__ inline void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src, U scalarValue, uint32_t calCount) {
+  detail::CheckUnary("Adds", dst, src, calCount);
+  using C = detail::ComputeOf<T>;
+  const C s = detail::ToCompute<T>(scalarValue);
+  detail::UnaryLoop(dst, src, calCount, [s](C a) { return detail::AddValues(a, s); });
+}
+
+template <typename T, typename U>
+__aicore__ inline void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, U scalarValue, uint32_t calCount) {
+  detail::CheckUnary("Muls", dst, src, calCount);
+  using C = detail::ComputeOf<T>;
+  const C s = detail::ToCompute<T>(scalarValue);
+  detail::UnaryLoop(dst, src, calCount, [s](C a) { return detail::MulValues(a, s); });
+}
+
+template <typename T, typename U>
+__aicore__ inline void Maxs(const LocalTensor<T>& dst, const LocalTensor<T>& src, U scalarValue, uint32_t calCount) {
+  detail::CheckUnary("Maxs", dst, src, calCount);
+  using C = detail::ComputeOf<T>;
+  const C s = detail::ToCompute<T>(scalarValue);
+  detail::UnaryLoop(dst, src, calCount, [s](C a) { return a > s ? a : s; });
+}
+
+template <typename T, typename U>
+__aicore__ inline void Mins(const LocalTensor<T>& dst, const LocalTensor<T>& src, U scalarValue, uint32_t calCount) {
+  detail::CheckUnary("Mins", dst, src, calCount);
+  using C = detail::ComputeOf<T>;
+  const C s = detail::ToCompute<T>(scalarValue);
+  detail::UnaryLoop(dst, src, calCount, [s](C a) { return a < s ? a : s; });
+}
+
+// dst = dst + src * scalarValue, rounded once (compute type).
+template <typename T, typename U>
+__aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<T>& src, U scalarValue, uint32_t calCount) {
+  detail::CheckUnary("Axpy", dst, src, calCount);
+  using A = detail::Arith<T>;
+  using C = typename A::Compute;
+  using S = typename A::Storage;
+  const C s = detail::ToCompute<T>(scalarValue);
+  S* __restrict d = detail::Raw(dst);
+  const S* __restrict a = detail::Raw(src);
+  for (uint32_t i = 0; i < calCount; ++i) {
+    d[i] = A::Store(detail::AddValues(A::Load(d[i]), detail::MulValues(A::Load(a[i]), s)));
+  }
+}
+
+// dst[i] = scalarValue
+template <typename T, typename U>
+__aicore__ inline void Duplicate(const LocalTensor<T>& dst, U scalarValue, uint32_t calCount) {
+  detail::CheckOperand("Duplicate", "dst", dst, calCount);
+  using A = detail::Arith<T>;
+  using S = typename A::Storage;
+  const S v = A::Store(detail::ToCompute<T>(scalarValue));
+  S* __restrict d = detail::Raw(dst);
+  for (uint32_t i = 0; i < calCount; ++i) d[i] = v;
+}
+
+// Element type conversion; `round` applies to floating -> integer (CAST_NONE truncates).
+template <typename D, typename S>
+__aicore__ inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode round, uint32_t calCount) {
+  detail::CheckOperand("Cast", "dst", dst, calCount);
+  detail::CheckOperand("Cast", "src", src, calCount);
+  using DS = typename detail::Arith<D>::Storage;
+  using SS = typename detail::Arith<S>::Storage;
+  DS* __restrict d = detail::Raw(dst);
+  const SS* __restrict a = detail::Raw(src);
+  for (uint32_t i = 0; i < calCount; ++i) d[i] = detail::ConvertValue<D, S>(a[i], round);
+}
+
+}  // namespace AscendC
+
+#endif  // ASCENDC_SIM_KERNEL_VECTOR_OPS_H

@@ -1,0 +1,141 @@
+"""Builds libascendcl.so and libopapi.so with CMake + Ninja and packages them.
+
+The C++ build directory is persistent (ASCENDC_KERNELS_BUILD_DIR, default
+packages/ascendc-kernels/build/cmake), so rebuilds are incremental; ccache is
+used when found. The libraries land in src/ascendc_kernels/lib/ and the headers
+are copied from include/ to src/ascendc_kernels/include/, so both the wheel and
+a source checkout (tests put src/ on sys.path) find them.
+
+    python setup.py build_native       # just the C++ build into the package dir
+    pip wheel --no-build-isolation --no-deps -w dist packages/ascendc-kernels
+"""
+
+from __future__ import annotations
+
+import filecmp
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from setuptools import Command, setup
+from setuptools.command.build_py import build_py
+from setuptools.dist import Distribution
+
+try:
+    from setuptools.command.bdist_wheel import bdist_wheel
+except ImportError:  # setuptools < 70.1
+    from wheel.bdist_wheel import bdist_wheel
+
+ROOT = Path(__file__).resolve().parent
+PACKAGE_DIR = ROOT / "src" / "ascendc_kernels"
+LIBRARIES = ("libascendcl.so", "libopapi.so")
+
+
+def build_dir() -> Path:
+    return Path(os.environ.get("ASCENDC_KERNELS_BUILD_DIR", ROOT / "build" / "cmake")).resolve()
+
+
+def find_tool(name: str) -> str:
+    found = shutil.which(name)
+    if found:
+        return found
+    if name == "ninja":
+        try:
+            import ninja  # the PyPI package ships the binary
+
+            return str(Path(ninja.BIN_DIR) / "ninja")
+        except ImportError:
+            pass
+    raise RuntimeError(f"{name} is required to build ascendc-kernels but was not found on PATH")
+
+
+def copy_if_changed(src: Path, dst: Path) -> None:
+    """Copies keeping mtimes stable when the content did not change."""
+    if dst.exists() and filecmp.cmp(src, dst, shallow=False):
+        return
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dst.with_name(dst.name + ".tmp")
+    shutil.copy2(src, tmp)
+    os.replace(tmp, dst)
+
+
+def build_native_libraries() -> None:
+    """Configures (once) and builds the C++ libraries; installs them into the package dir."""
+    out = build_dir()
+    out.mkdir(parents=True, exist_ok=True)
+    if not (out / "build.ninja").exists():
+        configure = [
+            find_tool("cmake"),
+            "-S", str(ROOT),
+            "-B", str(out),
+            "-G", "Ninja",
+            f"-DCMAKE_MAKE_PROGRAM={find_tool('ninja')}",
+            "-DCMAKE_BUILD_TYPE=Release",
+        ]
+        ccache = shutil.which("ccache")
+        if ccache:
+            configure.append(f"-DCMAKE_CXX_COMPILER_LAUNCHER={ccache}")
+        if os.environ.get("ASCENDC_KERNELS_NATIVE") == "1":
+            configure.append("-DASCENDC_KERNELS_NATIVE=ON")
+        subprocess.check_call(configure)
+    jobs = os.environ.get("ASCENDC_KERNELS_BUILD_JOBS", str(os.cpu_count() or 2))
+    subprocess.check_call([find_tool("cmake"), "--build", str(out), "--", "-j", jobs])
+
+    for name in LIBRARIES:
+        copy_if_changed(out / name, PACKAGE_DIR / "lib" / name)
+    include_src = ROOT / "include"
+    include_dst = PACKAGE_DIR / "include"
+    for header in include_src.rglob("*.h"):
+        copy_if_changed(header, include_dst / header.relative_to(include_src))
+    for stale in include_dst.rglob("*.h"):  # headers removed from include/
+        if not (include_src / stale.relative_to(include_dst)).exists():
+            stale.unlink()
+
+
+class BuildNative(Command):
+    description = "build libascendcl.so/libopapi.so into src/ascendc_kernels/lib (and copy the headers)"
+    user_options: list = []
+
+    def initialize_options(self) -> None:
+        pass
+
+    def finalize_options(self) -> None:
+        pass
+
+    def run(self) -> None:
+        build_native_libraries()
+
+
+class BuildPy(build_py):
+    """Builds the C++ first so that lib/ and include/ are package data."""
+
+    def run(self) -> None:
+        build_native_libraries()
+        super().run()
+
+
+class BinaryDistribution(Distribution):
+    """The wheel carries native libraries: a platform wheel, not py3-none-any."""
+
+    def has_ext_modules(self) -> bool:
+        return True
+
+
+class BdistWheel(bdist_wheel):
+    """The libraries do not use the Python C API: one wheel per platform, any CPython 3."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        self.root_is_pure = False
+
+    def get_tag(self) -> tuple:
+        _, _, platform = super().get_tag()
+        return "py3", "none", platform
+
+
+setup(
+    distclass=BinaryDistribution,
+    cmdclass={"build_native": BuildNative, "build_py": BuildPy, "bdist_wheel": BdistWheel},
+)

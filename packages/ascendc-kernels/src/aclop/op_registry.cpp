@@ -1,0 +1,172 @@
+// The op registry and the OpContext helpers.
+#include "aclop/op_registry.h"
+
+#include <stdarg.h>
+
+#include <algorithm>
+#include <map>
+#include <variant>
+
+#include "common/dtype.h"
+#include "common/error.h"
+#include "kernels/kernel_api.h"
+#include "runtime/memory.h"
+
+namespace ascendc_sim {
+namespace aclop {
+namespace {
+
+std::map<std::string, OpDef>& Registry() {
+  static std::map<std::string, OpDef>* registry = new std::map<std::string, OpDef>();
+  return *registry;
+}
+
+}  // namespace
+
+OpRegistrar::OpRegistrar(std::initializer_list<OpDef> defs) {
+  for (const OpDef& def : defs) Registry()[def.type] = def;
+}
+
+const OpDef* FindOp(const std::string& type) {
+  auto it = Registry().find(type);
+  return it == Registry().end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> RegisteredOpTypes() {
+  std::vector<std::string> out;
+  for (const auto& entry : Registry()) out.push_back(entry.first);
+  return out;
+}
+
+bool BroadcastShapes(const std::vector<int64_t>& a, const std::vector<int64_t>& b, std::vector<int64_t>* out) {
+  const size_t n = std::max(a.size(), b.size());
+  out->assign(n, 1);
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
+    const int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
+    if (da != db && da != 1 && db != 1) return false;
+    (*out)[i] = da == 1 ? db : da;
+  }
+  return true;
+}
+
+OpContext::~OpContext() {
+  for (void* p : temps_) FreeDeviceMemoryAsync(p, stream_);
+}
+
+aclError OpContext::Fail(aclError code, const char* fmt, ...) {
+  char buffer[768];
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(buffer, sizeof(buffer), fmt, args);
+  va_end(args);
+  return RaiseError(code, "aclopCompileAndExecute: op '%s': %s", type_.c_str(), buffer);
+}
+
+bool OpContext::HasAttr(const char* name) const {
+  return attr_ != nullptr && attr_->values.count(name) != 0;
+}
+
+aclError OpContext::GetFloatAttr(const char* name, float* out) const {
+  if (!HasAttr(name)) {
+    return const_cast<OpContext*>(this)->Fail(ACL_ERROR_INVALID_PARAM, "required float attribute '%s' is missing", name);
+  }
+  const AttrValue& v = attr_->values.at(name);
+  if (const float* f = std::get_if<float>(&v)) {
+    *out = *f;
+  } else if (const int64_t* i = std::get_if<int64_t>(&v)) {
+    *out = static_cast<float>(*i);
+  } else {
+    return const_cast<OpContext*>(this)->Fail(ACL_ERROR_INVALID_PARAM, "attribute '%s' must be a float", name);
+  }
+  return ACL_SUCCESS;
+}
+
+aclError OpContext::GetIntAttr(const char* name, int64_t* out) const {
+  if (!HasAttr(name)) {
+    return const_cast<OpContext*>(this)->Fail(ACL_ERROR_INVALID_PARAM, "required int attribute '%s' is missing", name);
+  }
+  const AttrValue& v = attr_->values.at(name);
+  const int64_t* i = std::get_if<int64_t>(&v);
+  if (i == nullptr) {
+    return const_cast<OpContext*>(this)->Fail(ACL_ERROR_INVALID_PARAM, "attribute '%s' must be an int", name);
+  }
+  *out = *i;
+  return ACL_SUCCESS;
+}
+
+aclError OpContext::AllocTemp(size_t bytes, void** out) {
+  const aclError rc = AllocateDeviceMemory(device_, bytes == 0 ? 1 : bytes, "aclopCompileAndExecute", out);
+  if (rc == ACL_SUCCESS) temps_.push_back(*out);
+  return rc;
+}
+
+aclError OpContext::BroadcastInput(size_t index, const std::vector<int64_t>& shape, void** out) {
+  const OpOperand& in = inputs[index];
+  if (in.shape() == shape) {
+    *out = in.data;
+    return ACL_SUCCESS;
+  }
+  const size_t rank = shape.size();
+  const std::vector<int64_t>& from = in.shape();
+  if (from.size() > rank || rank > static_cast<size_t>(kernels::kMaxViewDims)) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "input %zu of shape %s cannot broadcast to %s", index,
+                ShapeToString(from).c_str(), ShapeToString(shape).c_str());
+  }
+  kernels::ViewCopyArgs args;
+  args.ndim = static_cast<int32_t>(rank);
+  int64_t srcStride = 1;
+  int64_t dstStride = 1;
+  int64_t numel = 1;
+  for (size_t k = rank; k-- > 0;) {
+    args.shape[k] = shape[k];
+    numel *= shape[k];
+    const size_t lead = rank - from.size();
+    const int64_t dim = k < lead ? 1 : from[k - lead];
+    if (dim != shape[k] && dim != 1) {
+      return Fail(ACL_ERROR_INVALID_PARAM, "input %zu of shape %s cannot broadcast to %s", index,
+                  ShapeToString(from).c_str(), ShapeToString(shape).c_str());
+    }
+    args.src.strides[k] = dim == 1 ? 0 : srcStride;
+    srcStride *= dim;
+    args.dst.strides[k] = dstStride;
+    dstStride *= shape[k];
+  }
+  void* temp = nullptr;
+  aclError rc = AllocTemp(static_cast<size_t>(numel) * DataTypeSize(in.dtype()), &temp);
+  if (rc != ACL_SUCCESS) return rc;
+  args.src.data = in.data;
+  args.src.dtype = in.dtype();
+  args.dst.data = temp;
+  args.dst.dtype = in.dtype();
+  rc = kernels::LaunchViewCopy(args, stream_);
+  if (rc != ACL_SUCCESS) return rc;
+  *out = temp;
+  return ACL_SUCCESS;
+}
+
+aclError OpContext::RequireSameDtype(const OpOperand& a, const char* aName, const OpOperand& b, const char* bName) {
+  if (a.dtype() == b.dtype()) return ACL_SUCCESS;
+  return Fail(ACL_ERROR_INVALID_PARAM, "%s has data type %s but %s has %s; they must match", aName,
+              DataTypeName(a.dtype()), bName, DataTypeName(b.dtype()));
+}
+
+aclError OpContext::RequireDtypeIn(const OpOperand& t, const char* name, std::initializer_list<aclDataType> allowed) {
+  if (std::find(allowed.begin(), allowed.end(), t.dtype()) != allowed.end()) return ACL_SUCCESS;
+  std::string list;
+  for (aclDataType dt : allowed) {
+    if (!list.empty()) list += ", ";
+    list += DataTypeName(dt);
+  }
+  return Fail(ACL_ERROR_UNSUPPORTED_DATA_TYPE, "%s has data type %s; supported: %s", name, DataTypeName(t.dtype()),
+              list.c_str());
+}
+
+aclError OpContext::RequireSameShape(const OpOperand& a, const char* aName, const OpOperand& b, const char* bName) {
+  if (a.shape() == b.shape()) return ACL_SUCCESS;
+  return Fail(ACL_ERROR_INVALID_PARAM, "%s has shape %s but %s has %s; they must match", aName,
+              ShapeToString(a.shape()).c_str(), bName, ShapeToString(b.shape()).c_str());
+}
+
+}  // namespace aclop
+}  // namespace ascendc_sim

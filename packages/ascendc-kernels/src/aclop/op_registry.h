@@ -1,0 +1,94 @@
+// The acl_op type registry: each op type ("Add", "Cast", ...) is an OpDef with
+// its input/output counts and a function that validates the op-specific rules
+// (dtypes, shapes, attributes) and launches its kernels on the stream.
+#ifndef ASCENDC_SIM_ACLOP_OP_REGISTRY_H
+#define ASCENDC_SIM_ACLOP_OP_REGISTRY_H
+
+#include <stdint.h>
+
+#include <string>
+#include <vector>
+
+#include "aclop/aclop_types.h"
+
+namespace ascendc_sim {
+namespace aclop {
+
+// One input or output of an op call: dense device memory in the descriptor's
+// storage format and shape.
+struct OpOperand {
+  const aclTensorDesc* desc = nullptr;
+  void* data = nullptr;  // device memory (a constant input: a device copy of its value)
+
+  aclDataType dtype() const { return desc->dtype; }
+  aclFormat format() const { return desc->format; }
+  const std::vector<int64_t>& shape() const { return desc->dims; }
+  int64_t Numel() const { return desc->Numel(); }
+};
+
+class OpContext {
+ public:
+  OpContext(std::string type, const aclopAttr* attr, aclrtStream stream, int32_t device)
+      : type_(std::move(type)), attr_(attr), stream_(stream), device_(device) {}
+  ~OpContext();  // frees the temporaries in stream order
+  OpContext(const OpContext&) = delete;
+  OpContext& operator=(const OpContext&) = delete;
+
+  const std::string& type() const { return type_; }
+  aclrtStream stream() const { return stream_; }
+  std::vector<OpOperand> inputs;
+  std::vector<OpOperand> outputs;
+
+  // Sets "aclopCompileAndExecute: op '<type>': <message>" and returns `code`.
+  aclError Fail(aclError code, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
+
+  // Attributes. A float attribute also accepts an int value.
+  bool HasAttr(const char* name) const;
+  aclError GetFloatAttr(const char* name, float* out) const;
+  aclError GetIntAttr(const char* name, int64_t* out) const;
+
+  // Device memory on the op's device, released after the op's kernels ran.
+  aclError AllocTemp(size_t bytes, void** out);
+
+  // Input `index` as a dense buffer of `shape` (numpy broadcasting): the input
+  // itself when its shape is `shape`, else a broadcast copy in a temporary.
+  aclError BroadcastInput(size_t index, const std::vector<int64_t>& shape, void** out);
+
+  // The checks shared by the ops.
+  aclError RequireSameDtype(const OpOperand& a, const char* aName, const OpOperand& b, const char* bName);
+  aclError RequireDtypeIn(const OpOperand& t, const char* name, std::initializer_list<aclDataType> allowed);
+  aclError RequireSameShape(const OpOperand& a, const char* aName, const OpOperand& b, const char* bName);
+
+ private:
+  std::string type_;
+  const aclopAttr* attr_;
+  aclrtStream stream_;
+  int32_t device_;
+  std::vector<void*> temps_;
+};
+
+struct OpDef {
+  const char* type;
+  int numInputs;
+  int numOutputs;
+  // True for ops that are elementwise over storage: they accept any (also
+  // internal) format as long as all operands share format and storage shape.
+  bool elementwiseAnyFormat;
+  aclError (*run)(OpContext& ctx);
+};
+
+const OpDef* FindOp(const std::string& type);
+std::vector<std::string> RegisteredOpTypes();
+
+// Registers op definitions at load time (one static object per ops file).
+struct OpRegistrar {
+  OpRegistrar(std::initializer_list<OpDef> defs);
+};
+
+// Numpy-style broadcast of two shapes; false when they are incompatible.
+bool BroadcastShapes(const std::vector<int64_t>& a, const std::vector<int64_t>& b, std::vector<int64_t>* out);
+
+}  // namespace aclop
+}  // namespace ascendc_sim
+
+#endif  // ASCENDC_SIM_ACLOP_OP_REGISTRY_H

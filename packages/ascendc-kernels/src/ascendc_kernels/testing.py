@@ -1,0 +1,471 @@
+"""ctypes bindings of the simulator's C ABI, for tests and experiments without torch.
+
+    from ascendc_kernels import testing as sim
+    acl = sim.load()
+    x = sim.DeviceArray.from_numpy(np.arange(6, dtype=np.float32).reshape(2, 3))
+    out = sim.DeviceArray.empty((2, 3), sim.ACL_FLOAT)
+    sim.run_aclnn("aclnnAdd", x.tensor(), x.tensor(), sim.Scalar(1.0), out.tensor())
+    sim.check(acl.aclrtSynchronizeStream(None))
+    out.to_numpy()
+
+Needs numpy. bfloat16 arrays are numpy uint16 arrays of raw bits
+(see float_to_bf16_bits / bf16_bits_to_float).
+"""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any, Iterable, Optional, Sequence
+
+import numpy as np
+
+from . import library_path
+
+# ---- aclDataType / aclFormat / error codes (acl/acl_base.h, aclnn/acl_meta.h) ----
+ACL_FLOAT = 0
+ACL_FLOAT16 = 1
+ACL_INT8 = 2
+ACL_INT32 = 3
+ACL_UINT8 = 4
+ACL_INT16 = 6
+ACL_UINT16 = 7
+ACL_UINT32 = 8
+ACL_INT64 = 9
+ACL_UINT64 = 10
+ACL_DOUBLE = 11
+ACL_BOOL = 12
+ACL_BF16 = 27
+
+ACL_FORMAT_NCHW = 0
+ACL_FORMAT_ND = 2
+ACL_FORMAT_NC1HWC0 = 3
+ACL_FORMAT_FRACTAL_NZ = 29
+
+ACL_SUCCESS = 0
+ACL_ERROR_INVALID_PARAM = 100000
+ACL_ERROR_INVALID_DEVICE = 100007
+ACL_ERROR_INVALID_RESOURCE_HANDLE = 100011
+ACL_ERROR_OP_NOT_FOUND = 100024
+ACL_ERROR_UNSUPPORTED_DATA_TYPE = 100026
+ACL_ERROR_FEATURE_UNSUPPORTED = 200006
+ACL_ERROR_RT_MEMORY_ALLOCATION = 207001
+ACL_ERROR_RT_AICORE_EXCEPTION = 507015
+ACL_ERROR_RT_EVENT_NOT_COMPLETE = 507019
+
+ACLNN_SUCCESS = 0
+ACLNN_ERR_PARAM_NULLPTR = 161001
+ACLNN_ERR_PARAM_INVALID = 161002
+ACLNN_ERR_RUNTIME_ERROR = 361001
+
+ACL_MEMCPY_HOST_TO_HOST = 0
+ACL_MEMCPY_HOST_TO_DEVICE = 1
+ACL_MEMCPY_DEVICE_TO_HOST = 2
+ACL_MEMCPY_DEVICE_TO_DEVICE = 3
+
+ACL_EVENT_SYNC = 0x1
+ACL_EVENT_TIME_LINE = 0x8
+
+ACL_OP_JIT_COMPILE = 12
+
+# numpy dtype <-> aclDataType (bfloat16 travels as uint16 bits; see DeviceArray).
+_NP_TO_ACL = {
+    np.dtype(np.float32): ACL_FLOAT,
+    np.dtype(np.float16): ACL_FLOAT16,
+    np.dtype(np.float64): ACL_DOUBLE,
+    np.dtype(np.int8): ACL_INT8,
+    np.dtype(np.uint8): ACL_UINT8,
+    np.dtype(np.int16): ACL_INT16,
+    np.dtype(np.int32): ACL_INT32,
+    np.dtype(np.int64): ACL_INT64,
+    np.dtype(np.bool_): ACL_BOOL,
+}
+_ACL_TO_NP = {v: k for k, v in _NP_TO_ACL.items()}
+_ACL_TO_NP[ACL_BF16] = np.dtype(np.uint16)
+
+
+def acl_dtype(dtype: Any) -> int:
+    """aclDataType of a numpy dtype."""
+    return _NP_TO_ACL[np.dtype(dtype)]
+
+
+def numpy_dtype(acl_type: int) -> np.dtype:
+    """numpy storage dtype of an aclDataType (uint16 for ACL_BF16)."""
+    return _ACL_TO_NP[acl_type]
+
+
+def float_to_bf16_bits(values: np.ndarray) -> np.ndarray:
+    """float32 -> bfloat16 bits (round to nearest even, NaN kept), as uint16."""
+    bits = np.ascontiguousarray(values, dtype=np.float32).view(np.uint32)
+    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+    nan = (bits & 0x7FFFFFFF) > 0x7F800000
+    return np.where(nan, ((bits >> 16) | 0x40).astype(np.uint16), rounded)
+
+
+def bf16_bits_to_float(bits: np.ndarray) -> np.ndarray:
+    """bfloat16 bits (uint16) -> float32."""
+    return (np.asarray(bits, dtype=np.uint16).astype(np.uint32) << 16).view(np.float32)
+
+
+# ---- library loading ----
+_vp = ctypes.c_void_p
+_i32 = ctypes.c_int32
+_u32 = ctypes.c_uint32
+_i64 = ctypes.c_int64
+_u64 = ctypes.c_uint64
+_size = ctypes.c_size_t
+_pp = ctypes.POINTER(ctypes.c_void_p)
+_i64p = ctypes.POINTER(ctypes.c_int64)
+
+CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
+_ASCENDCL_PROTOTYPES = {
+    "aclGetRecentErrMsg": (ctypes.c_char_p, []),
+    "aclDataTypeSize": (_size, [ctypes.c_int]),
+    "aclInit": (ctypes.c_int, [ctypes.c_char_p]),
+    "aclFinalize": (ctypes.c_int, []),
+    "aclrtGetDeviceCount": (ctypes.c_int, [ctypes.POINTER(_u32)]),
+    "aclrtSetDevice": (ctypes.c_int, [_i32]),
+    "aclrtGetDevice": (ctypes.c_int, [ctypes.POINTER(_i32)]),
+    "aclrtResetDevice": (ctypes.c_int, [_i32]),
+    "aclrtSynchronizeDevice": (ctypes.c_int, []),
+    "aclrtGetSocName": (ctypes.c_char_p, []),
+    "aclrtGetMemInfo": (ctypes.c_int, [ctypes.c_int, ctypes.POINTER(_size), ctypes.POINTER(_size)]),
+    "aclrtMalloc": (ctypes.c_int, [_pp, _size, ctypes.c_int]),
+    "aclrtFree": (ctypes.c_int, [_vp]),
+    "aclrtPointerGetDevice": (_i32, [_vp]),
+    "aclrtMallocHost": (ctypes.c_int, [_pp, _size]),
+    "aclrtFreeHost": (ctypes.c_int, [_vp]),
+    "aclrtMemcpy": (ctypes.c_int, [_vp, _size, _vp, _size, ctypes.c_int]),
+    "aclrtMemcpyAsync": (ctypes.c_int, [_vp, _size, _vp, _size, ctypes.c_int, _vp]),
+    "aclrtMemset": (ctypes.c_int, [_vp, _size, _i32, _size]),
+    "aclrtMemsetAsync": (ctypes.c_int, [_vp, _size, _i32, _size, _vp]),
+    "aclrtCreateStream": (ctypes.c_int, [_pp]),
+    "aclrtDestroyStream": (ctypes.c_int, [_vp]),
+    "aclrtSynchronizeStream": (ctypes.c_int, [_vp]),
+    "aclrtStreamQuery": (ctypes.c_int, [_vp]),
+    "aclrtStreamWaitEvent": (ctypes.c_int, [_vp, _vp]),
+    "aclrtLaunchCallback": (ctypes.c_int, [CALLBACK, _vp, ctypes.c_int, _vp]),
+    "aclrtStreamGetDevice": (_i32, [_vp]),
+    "aclrtCreateEvent": (ctypes.c_int, [_pp]),
+    "aclrtCreateEventWithFlag": (ctypes.c_int, [_pp, _u32]),
+    "aclrtDestroyEvent": (ctypes.c_int, [_vp]),
+    "aclrtRecordEvent": (ctypes.c_int, [_vp, _vp]),
+    "aclrtSynchronizeEvent": (ctypes.c_int, [_vp]),
+    "aclrtQueryEventStatus": (ctypes.c_int, [_vp, ctypes.POINTER(ctypes.c_int)]),
+    "aclrtEventElapsedTime": (ctypes.c_int, [ctypes.POINTER(ctypes.c_float), _vp, _vp]),
+    "aclCreateTensor": (_vp, [_i64p, _u64, ctypes.c_int, _i64p, _i64, ctypes.c_int, _i64p, _u64, _vp]),
+    "aclDestroyTensor": (ctypes.c_int, [_vp]),
+    "aclGetViewShape": (ctypes.c_int, [_vp, ctypes.POINTER(_i64p), ctypes.POINTER(_u64)]),
+    "aclGetDataType": (ctypes.c_int, [_vp, ctypes.POINTER(ctypes.c_int)]),
+    "aclCreateScalar": (_vp, [_vp, ctypes.c_int]),
+    "aclDestroyScalar": (ctypes.c_int, [_vp]),
+    "aclCreateIntArray": (_vp, [_i64p, _u64]),
+    "aclDestroyIntArray": (ctypes.c_int, [_vp]),
+    "aclDestroyAclOpExecutor": (ctypes.c_int, [_vp]),
+    "aclCreateTensorDesc": (_vp, [ctypes.c_int, ctypes.c_int, _i64p, ctypes.c_int]),
+    "aclDestroyTensorDesc": (None, [_vp]),
+    "aclSetTensorFormat": (ctypes.c_int, [_vp, ctypes.c_int]),
+    "aclSetTensorShape": (ctypes.c_int, [_vp, ctypes.c_int, _i64p]),
+    "aclSetTensorOriginFormat": (ctypes.c_int, [_vp, ctypes.c_int]),
+    "aclSetTensorOriginShape": (ctypes.c_int, [_vp, ctypes.c_int, _i64p]),
+    "aclSetTensorConst": (ctypes.c_int, [_vp, _vp, _size]),
+    "aclCreateDataBuffer": (_vp, [_vp, _size]),
+    "aclDestroyDataBuffer": (ctypes.c_int, [_vp]),
+    "aclopCreateAttr": (_vp, []),
+    "aclopDestroyAttr": (None, [_vp]),
+    "aclopSetAttrBool": (ctypes.c_int, [_vp, ctypes.c_char_p, ctypes.c_uint8]),
+    "aclopSetAttrInt": (ctypes.c_int, [_vp, ctypes.c_char_p, _i64]),
+    "aclopSetAttrFloat": (ctypes.c_int, [_vp, ctypes.c_char_p, ctypes.c_float]),
+    "aclopSetAttrString": (ctypes.c_int, [_vp, ctypes.c_char_p, ctypes.c_char_p]),
+    "aclopCompileAndExecute": (
+        ctypes.c_int,
+        [ctypes.c_char_p, ctypes.c_int, _pp, _pp, ctypes.c_int, _pp, _pp, _vp, ctypes.c_int, ctypes.c_int,
+         ctypes.c_char_p, _vp],
+    ),
+    "aclSetCompileopt": (ctypes.c_int, [ctypes.c_int, ctypes.c_char_p]),
+    "aclGetCompileopt": (ctypes.c_int, [ctypes.c_int, ctypes.c_char_p, _size]),
+    "aclsimGetCoreNumAiv": (_u32, []),
+    "aclsimGetUbSize": (_u64, []),
+    "aclsimGetBlockIdx": (_u32, []),
+    "aclsimGetBlockNum": (_u32, []),
+}
+
+# aclnnX: (workspace, size, executor, stream); aclnnXGetWorkspaceSize: (args..., &size, &executor)
+_ACLNN_ARGS = {
+    "aclnnAdd": [_vp, _vp, _vp, _vp],
+    "aclnnInplaceAdd": [_vp, _vp, _vp],
+    "aclnnMul": [_vp, _vp, _vp],
+    "aclnnAbs": [_vp, _vp],
+    "aclnnInplaceFillScalar": [_vp, _vp],
+    "aclnnInplaceZero": [_vp],
+    "aclnnInplaceCopy": [_vp, _vp],
+}
+
+
+class Libraries:
+    """The loaded libascendcl.so (``.acl``) and libopapi.so (``.opapi``)."""
+
+    def __init__(self) -> None:
+        self.acl = ctypes.CDLL(library_path("ascendcl"), mode=ctypes.RTLD_GLOBAL)
+        self.opapi = ctypes.CDLL(library_path("opapi"))
+        for name, (restype, argtypes) in _ASCENDCL_PROTOTYPES.items():
+            fn = getattr(self.acl, name)
+            fn.restype = restype
+            fn.argtypes = argtypes
+        for name, args in _ACLNN_ARGS.items():
+            ws = getattr(self.opapi, name + "GetWorkspaceSize")
+            ws.restype = ctypes.c_int
+            ws.argtypes = args + [ctypes.POINTER(_u64), _pp]
+            launch = getattr(self.opapi, name)
+            launch.restype = ctypes.c_int
+            launch.argtypes = [_vp, _u64, _vp, _vp]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.acl, name)
+
+
+_LIBS: Optional[Libraries] = None
+
+
+def load() -> Libraries:
+    """The libraries, loaded once per process."""
+    global _LIBS
+    if _LIBS is None:
+        _LIBS = Libraries()
+    return _LIBS
+
+
+class AclError(RuntimeError):
+    def __init__(self, code: int, message: str, what: str = "") -> None:
+        super().__init__(f"{what + ': ' if what else ''}error {code}: {message}")
+        self.code = code
+        self.message = message
+
+
+def recent_error() -> str:
+    """aclGetRecentErrMsg() of the calling thread."""
+    return load().acl.aclGetRecentErrMsg().decode()
+
+
+def check(rc: int, what: str = "") -> None:
+    """Raises AclError (with aclGetRecentErrMsg) when rc is not 0."""
+    if rc != 0:
+        raise AclError(rc, recent_error(), what)
+
+
+def _int64_array(values: Sequence[int]) -> Any:
+    return (ctypes.c_int64 * max(1, len(values)))(*values)
+
+
+# ---- device memory and tensors ----
+class DeviceArray:
+    """A device allocation holding a dense array (shape/dtype describe the whole storage)."""
+
+    def __init__(self, shape: Sequence[int], acl_type: int, device: Optional[int] = None) -> None:
+        libs = load()
+        self.shape = tuple(int(d) for d in shape)
+        self.acl_type = acl_type
+        self.np_dtype = numpy_dtype(acl_type)
+        self.numel = int(np.prod(self.shape, dtype=np.int64)) if self.shape else 1
+        self.nbytes = self.numel * self.np_dtype.itemsize
+        self._previous_device = None
+        if device is not None:
+            prev = ctypes.c_int32()
+            check(libs.aclrtGetDevice(ctypes.byref(prev)))
+            check(libs.aclrtSetDevice(device))
+            self._previous_device = prev.value
+        ptr = ctypes.c_void_p()
+        try:
+            check(libs.aclrtMalloc(ctypes.byref(ptr), max(1, self.nbytes), 0), "aclrtMalloc")
+        finally:
+            if self._previous_device is not None:
+                libs.aclrtSetDevice(self._previous_device)
+        self.ptr: Optional[int] = ptr.value
+        self._tensors: list = []
+
+    @classmethod
+    def empty(cls, shape: Sequence[int], acl_type: int, device: Optional[int] = None) -> "DeviceArray":
+        return cls(shape, acl_type, device)
+
+    @classmethod
+    def from_numpy(cls, array: np.ndarray, acl_type: Optional[int] = None,
+                   device: Optional[int] = None) -> "DeviceArray":
+        """Uploads a C-contiguous copy of `array` (uint16 bits when acl_type is ACL_BF16)."""
+        acl_type = acl_dtype(array.dtype) if acl_type is None else acl_type
+        out = cls(array.shape, acl_type, device)
+        out.upload(array)
+        return out
+
+    def upload(self, array: np.ndarray) -> None:
+        host = np.ascontiguousarray(array, dtype=self.np_dtype)
+        assert host.nbytes == self.nbytes, (host.nbytes, self.nbytes)
+        if self.nbytes:
+            check(load().aclrtMemcpy(self.ptr, self.nbytes, host.ctypes.data, self.nbytes,
+                                     ACL_MEMCPY_HOST_TO_DEVICE), "aclrtMemcpy H2D")
+
+    def to_numpy(self) -> np.ndarray:
+        """Synchronous download (waits for the device's queued work)."""
+        host = np.empty(self.shape, dtype=self.np_dtype)
+        if self.nbytes:
+            check(load().aclrtMemcpy(host.ctypes.data, self.nbytes, self.ptr, self.nbytes,
+                                     ACL_MEMCPY_DEVICE_TO_HOST), "aclrtMemcpy D2H")
+        return host
+
+    def peek(self) -> np.ndarray:
+        """The current bytes without any synchronisation (device memory is host memory here)."""
+        host = np.empty(self.shape, dtype=self.np_dtype)
+        if self.nbytes:
+            ctypes.memmove(host.ctypes.data, self.ptr, self.nbytes)
+        return host
+
+    def tensor(self, shape: Optional[Sequence[int]] = None, strides: Optional[Sequence[int]] = None,
+               offset: int = 0, acl_type: Optional[int] = None, fmt: int = ACL_FORMAT_ND) -> int:
+        """An aclTensor view of this storage (destroyed with the array or by free_tensors)."""
+        shape = self.shape if shape is None else tuple(shape)
+        if strides is None:
+            strides, step = [], 1
+            for d in reversed(shape):
+                strides.insert(0, step)
+                step *= max(int(d), 1)
+        handle = make_tensor(self.ptr, shape, strides, offset, self.acl_type if acl_type is None else acl_type,
+                             [self.numel], fmt)
+        self._tensors.append(handle)
+        return handle
+
+    def free_tensors(self) -> None:
+        libs = load()
+        for t in self._tensors:
+            libs.aclDestroyTensor(t)
+        self._tensors.clear()
+
+    def free(self) -> None:
+        if self.ptr is not None:
+            self.free_tensors()
+            check(load().aclrtFree(self.ptr), "aclrtFree")
+            self.ptr = None
+
+    def __del__(self) -> None:
+        try:
+            self.free()
+        except Exception:  # interpreter shutdown or an already reported error
+            pass
+
+
+def make_tensor(data: Optional[int], shape: Sequence[int], strides: Sequence[int], offset: int, acl_type: int,
+                storage_shape: Sequence[int], fmt: int = ACL_FORMAT_ND) -> int:
+    handle = load().aclCreateTensor(_int64_array(shape), len(shape), acl_type, _int64_array(strides), offset, fmt,
+                                    _int64_array(storage_shape), len(storage_shape), data)
+    if not handle:
+        raise AclError(-1, recent_error(), "aclCreateTensor")
+    return handle
+
+
+class Scalar:
+    """An aclScalar of a Python value (dtype from the value unless given)."""
+
+    def __init__(self, value: Any, acl_type: Optional[int] = None) -> None:
+        if acl_type is None:
+            acl_type = ACL_BOOL if isinstance(value, bool) else ACL_INT64 if isinstance(value, int) else ACL_DOUBLE
+        if acl_type == ACL_BF16:
+            raw = float_to_bf16_bits(np.array([value], dtype=np.float32))
+        else:
+            raw = np.array([value], dtype=numpy_dtype(acl_type))
+        self._raw = raw
+        self.handle = load().aclCreateScalar(raw.ctypes.data, acl_type)
+        if not self.handle:
+            raise AclError(-1, recent_error(), "aclCreateScalar")
+
+    def __del__(self) -> None:
+        try:
+            load().aclDestroyScalar(self.handle)
+        except Exception:
+            pass
+
+
+def _arg(value: Any) -> Any:
+    return value.handle if isinstance(value, Scalar) else value
+
+
+def aclnn_workspace(api: str, *args: Any) -> tuple:
+    """Runs `api`GetWorkspaceSize; returns (status, workspace size, executor handle)."""
+    libs = load()
+    size = ctypes.c_uint64()
+    executor = ctypes.c_void_p()
+    rc = getattr(libs.opapi, api + "GetWorkspaceSize")(*[_arg(a) for a in args], ctypes.byref(size),
+                                                      ctypes.byref(executor))
+    return rc, size.value, executor.value
+
+
+def run_aclnn(api: str, *args: Any, stream: Optional[int] = None) -> int:
+    """Both phases of an aclnn api on `stream` (workspace from aclrtMalloc, freed after a sync)."""
+    libs = load()
+    rc, size, executor = aclnn_workspace(api, *args)
+    check(rc, api + "GetWorkspaceSize")
+    workspace = None
+    if size:
+        ptr = ctypes.c_void_p()
+        check(libs.aclrtMalloc(ctypes.byref(ptr), size, 0))
+        workspace = ptr.value
+    rc = getattr(libs.opapi, api)(workspace, size, executor, stream)
+    if workspace is not None:
+        libs.aclrtFree(workspace)  # waits for the device's queued work, like cudaFree
+    return rc
+
+
+# ---- acl_op ----
+def run_aclop(op_type: str, inputs: Iterable[tuple], outputs: Iterable[tuple], attrs: Optional[dict] = None,
+              stream: Optional[int] = None) -> int:
+    """aclopCompileAndExecute. inputs/outputs: (DeviceArray or None, shape, acl_type[, fmt[, const bytes]]).
+
+    attrs: name -> bool | int | float | str (floats set with aclopSetAttrFloat).
+    """
+    libs = load()
+    descs, buffers, keep = [], [], []
+
+    def describe(items: Iterable[tuple]) -> tuple:
+        d_list, b_list = [], []
+        for item in items:
+            array, shape, acl_type = item[0], item[1], item[2]
+            fmt = item[3] if len(item) > 3 else ACL_FORMAT_ND
+            desc = libs.aclCreateTensorDesc(acl_type, len(shape), _int64_array(shape), fmt)
+            if not desc:
+                raise AclError(-1, recent_error(), "aclCreateTensorDesc")
+            descs.append(desc)
+            if len(item) > 4 and item[4] is not None:
+                const = np.ascontiguousarray(item[4])
+                keep.append(const)
+                check(libs.aclSetTensorConst(desc, const.ctypes.data, const.nbytes))
+            ptr = array.ptr if array is not None else None
+            nbytes = array.nbytes if array is not None else 0
+            buf = libs.aclCreateDataBuffer(ptr, nbytes)
+            buffers.append(buf)
+            d_list.append(desc)
+            b_list.append(buf)
+        return d_list, b_list
+
+    in_d, in_b = describe(inputs)
+    out_d, out_b = describe(outputs)
+    attr = libs.aclopCreateAttr()
+    for name, value in (attrs or {}).items():
+        key = name.encode()
+        if isinstance(value, bool):
+            check(libs.aclopSetAttrBool(attr, key, int(value)))
+        elif isinstance(value, int):
+            check(libs.aclopSetAttrInt(attr, key, value))
+        elif isinstance(value, float):
+            check(libs.aclopSetAttrFloat(attr, key, value))
+        else:
+            check(libs.aclopSetAttrString(attr, key, str(value).encode()))
+
+    def array_of(handles: list) -> Any:
+        return (ctypes.c_void_p * max(1, len(handles)))(*handles)
+
+    try:
+        return libs.aclopCompileAndExecute(op_type.encode(), len(in_d), array_of(in_d), array_of(in_b), len(out_d),
+                                           array_of(out_d), array_of(out_b), attr, 0, 0, None, stream)
+    finally:
+        libs.aclopDestroyAttr(attr)
+        for d in descs:
+            libs.aclDestroyTensorDesc(d)
+        for b in buffers:
+            libs.aclDestroyDataBuffer(b)

@@ -1,0 +1,114 @@
+// Data type and format facts shared by the runtime, the acl_op executor and
+// the aclnn entry points.
+#ifndef ASCENDC_SIM_COMMON_DTYPE_H
+#define ASCENDC_SIM_COMMON_DTYPE_H
+
+#include <stddef.h>
+
+#include "acl/acl_base.h"
+
+namespace ascendc_sim {
+
+inline const char* DataTypeName(aclDataType dt) {
+  switch (dt) {
+    case ACL_DT_UNDEFINED: return "ACL_DT_UNDEFINED";
+    case ACL_FLOAT: return "ACL_FLOAT";
+    case ACL_FLOAT16: return "ACL_FLOAT16";
+    case ACL_INT8: return "ACL_INT8";
+    case ACL_INT32: return "ACL_INT32";
+    case ACL_UINT8: return "ACL_UINT8";
+    case ACL_INT16: return "ACL_INT16";
+    case ACL_UINT16: return "ACL_UINT16";
+    case ACL_UINT32: return "ACL_UINT32";
+    case ACL_INT64: return "ACL_INT64";
+    case ACL_UINT64: return "ACL_UINT64";
+    case ACL_DOUBLE: return "ACL_DOUBLE";
+    case ACL_BOOL: return "ACL_BOOL";
+    case ACL_COMPLEX64: return "ACL_COMPLEX64";
+    case ACL_COMPLEX128: return "ACL_COMPLEX128";
+    case ACL_BF16: return "ACL_BF16";
+  }
+  return "ACL_DT_UNKNOWN";
+}
+
+inline size_t DataTypeSize(aclDataType dt) {
+  switch (dt) {
+    case ACL_BOOL:
+    case ACL_INT8:
+    case ACL_UINT8: return 1;
+    case ACL_FLOAT16:
+    case ACL_BF16:
+    case ACL_INT16:
+    case ACL_UINT16: return 2;
+    case ACL_FLOAT:
+    case ACL_INT32:
+    case ACL_UINT32: return 4;
+    case ACL_INT64:
+    case ACL_UINT64:
+    case ACL_DOUBLE:
+    case ACL_COMPLEX64: return 8;
+    case ACL_COMPLEX128: return 16;
+    default: return 0;
+  }
+}
+
+inline bool IsFloatingType(aclDataType dt) {
+  return dt == ACL_FLOAT || dt == ACL_FLOAT16 || dt == ACL_BF16 || dt == ACL_DOUBLE;
+}
+
+// Integral types; bool counts only when `includeBool`.
+inline bool IsIntegralType(aclDataType dt, bool includeBool) {
+  switch (dt) {
+    case ACL_INT8:
+    case ACL_UINT8:
+    case ACL_INT16:
+    case ACL_INT32:
+    case ACL_INT64: return true;
+    case ACL_BOOL: return includeBool;
+    default: return false;
+  }
+}
+
+// The element types the simulator's kernels compute on (PyTorch's real and
+// bool dtypes): bool, int8/16/32/64, uint8, float16, bfloat16, float, double.
+inline bool IsKernelType(aclDataType dt) { return IsFloatingType(dt) || IsIntegralType(dt, true); }
+
+inline const char* FormatName(aclFormat f) {
+  switch (f) {
+    case ACL_FORMAT_UNDEFINED: return "ACL_FORMAT_UNDEFINED";
+    case ACL_FORMAT_NCHW: return "ACL_FORMAT_NCHW";
+    case ACL_FORMAT_NHWC: return "ACL_FORMAT_NHWC";
+    case ACL_FORMAT_ND: return "ACL_FORMAT_ND";
+    case ACL_FORMAT_NC1HWC0: return "ACL_FORMAT_NC1HWC0";
+    case ACL_FORMAT_FRACTAL_Z: return "ACL_FORMAT_FRACTAL_Z";
+    case ACL_FORMAT_NCDHW: return "ACL_FORMAT_NCDHW";
+    case ACL_FORMAT_FRACTAL_NZ: return "ACL_FORMAT_FRACTAL_NZ";
+    case ACL_FORMAT_NCL: return "ACL_FORMAT_NCL";
+  }
+  return "ACL_FORMAT_UNKNOWN";
+}
+
+// Base (public, dense row-major) formats; the others are internal layouts.
+inline bool IsBaseFormat(aclFormat f) {
+  return f == ACL_FORMAT_ND || f == ACL_FORMAT_NCHW || f == ACL_FORMAT_NHWC || f == ACL_FORMAT_NCDHW ||
+         f == ACL_FORMAT_NCL || f == ACL_FORMAT_UNDEFINED;
+}
+
+inline bool IsKnownFormat(int f) {
+  switch (f) {
+    case ACL_FORMAT_UNDEFINED:
+    case ACL_FORMAT_NCHW:
+    case ACL_FORMAT_NHWC:
+    case ACL_FORMAT_ND:
+    case ACL_FORMAT_NC1HWC0:
+    case ACL_FORMAT_FRACTAL_Z:
+    case ACL_FORMAT_NCDHW:
+    case ACL_FORMAT_FRACTAL_NZ:
+    case ACL_FORMAT_NCL: return true;
+    default: return false;
+  }
+}
+
+}  // namespace ascendc_sim
+
+#endif  // ASCENDC_SIM_COMMON_DTYPE_H

@@ -1,0 +1,81 @@
+// Host entry points of the simulator's own Ascend C kernels. Each computes its
+// tiling and queues the kernel on `stream` (nothing is queued for 0 elements).
+// All pointers are device memory. Used by the acl_op executor and by libopapi.
+#ifndef ASCENDC_SIM_KERNELS_KERNEL_API_H
+#define ASCENDC_SIM_KERNELS_KERNEL_API_H
+
+#include <stdint.h>
+
+#include "acl/acl_base.h"
+#include "common/visibility.h"
+
+namespace ascendc_sim {
+namespace kernels {
+
+// A scalar operand (alpha, fill value), converted to the kernel's type on use.
+struct ScalarValue {
+  bool isFloating = false;
+  double f = 0.0;
+  int64_t i = 0;
+
+  static ScalarValue Floating(double v) {
+    ScalarValue s;
+    s.isFloating = true;
+    s.f = v;
+    s.i = static_cast<int64_t>(v);
+    return s;
+  }
+  static ScalarValue Integral(int64_t v) {
+    ScalarValue s;
+    s.isFloating = false;
+    s.i = v;
+    s.f = static_cast<double>(v);
+    return s;
+  }
+};
+
+// Dense elementwise kernels over `n` elements of `dtype` (bool, int8/16/32/64,
+// uint8, float16, bfloat16, float, double; Abs: not bool).
+ASCENDC_SIM_INTERNAL_API aclError LaunchAdd(aclDataType dtype, const void* x1, const void* x2, void* y, uint64_t n,
+                                            aclrtStream stream);
+// y = x1 + alpha * x2
+ASCENDC_SIM_INTERNAL_API aclError LaunchAxpy(aclDataType dtype, const void* x1, const void* x2, void* y, uint64_t n,
+                                             ScalarValue alpha, aclrtStream stream);
+ASCENDC_SIM_INTERNAL_API aclError LaunchMul(aclDataType dtype, const void* x1, const void* x2, void* y, uint64_t n,
+                                            aclrtStream stream);
+ASCENDC_SIM_INTERNAL_API aclError LaunchAbs(aclDataType dtype, const void* x, void* y, uint64_t n, aclrtStream stream);
+// y = x * value
+ASCENDC_SIM_INTERNAL_API aclError LaunchMuls(aclDataType dtype, const void* x, void* y, uint64_t n, ScalarValue value,
+                                             aclrtStream stream);
+// y = value
+ASCENDC_SIM_INTERNAL_API aclError LaunchFill(aclDataType dtype, void* y, uint64_t n, ScalarValue value,
+                                             aclrtStream stream);
+// y = cast(x); same types: a copy.
+ASCENDC_SIM_INTERNAL_API aclError LaunchCast(aclDataType srcType, const void* x, aclDataType dstType, void* y,
+                                             uint64_t n, aclrtStream stream);
+
+constexpr int kMaxViewDims = 8;
+
+// A strided view of device memory (strides and offset in elements of dtype).
+struct ViewLayout {
+  void* data = nullptr;
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  int64_t offset = 0;
+  int64_t strides[kMaxViewDims] = {};
+};
+
+// dst[i] = cast(src[i]) for every multi-index i of `shape`. A src stride of 0
+// broadcasts; strides may be anything (the caller checked the bounds).
+struct ViewCopyArgs {
+  int32_t ndim = 0;
+  int64_t shape[kMaxViewDims] = {};
+  ViewLayout src;
+  ViewLayout dst;
+};
+
+ASCENDC_SIM_INTERNAL_API aclError LaunchViewCopy(const ViewCopyArgs& args, aclrtStream stream);
+
+}  // namespace kernels
+}  // namespace ascendc_sim
+
+#endif  // ASCENDC_SIM_KERNELS_KERNEL_API_H

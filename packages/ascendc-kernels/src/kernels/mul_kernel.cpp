@@ -1,0 +1,37 @@
+// mul_custom: y = x1 * x2 (dense, same dtype; bool: logical and).
+#include "kernels/elementwise_pipeline.h"
+#include "kernels/dtype_dispatch.h"
+#include "kernels/kernel_api.h"
+
+namespace ascendc_sim {
+namespace kernels {
+namespace {
+
+struct MulCompute {
+  template <typename T>
+  __aicore__ inline void Compute(const AscendC::LocalTensor<T>& y, const AscendC::LocalTensor<T>& x1,
+                                 const AscendC::LocalTensor<T>& x2, uint32_t count) const {
+    AscendC::Mul(y, x1, x2, count);
+  }
+};
+
+template <typename T>
+__global__ __aicore__ void mul_custom(GM_ADDR x1, GM_ADDR x2, GM_ADDR y, ElementwiseTiling tiling) {
+  BinaryPipeline<T, MulCompute> op;
+  op.Init(x1, x2, y, tiling, MulCompute{});
+  op.Process();
+}
+
+}  // namespace
+
+aclError LaunchMul(aclDataType dtype, const void* x1, const void* x2, void* y, uint64_t n, aclrtStream stream) {
+  return DispatchKernelType(dtype, "mul_custom", [&](auto tag) -> aclError {
+    using T = typename decltype(tag)::type;
+    if (n == 0) return ACL_SUCCESS;
+    const ElementwiseTiling tiling = ComputeElementwiseTiling(n, kBinaryUbBytesPerElement<T>, sizeof(T));
+    return LaunchKernel("mul_custom", tiling.blockDim, stream, mul_custom<T>, x1, x2, y, tiling);
+  });
+}
+
+}  // namespace kernels
+}  // namespace ascendc_sim

@@ -1,0 +1,91 @@
+// aclCreateTensor and the tensor accessors.
+#include <string.h>
+
+#include "aclnn/acl_meta.h"
+#include "common/dtype.h"
+#include "common/error.h"
+#include "meta/acl_meta_types.h"
+
+using ascendc_sim::RaiseError;
+
+extern "C" {
+
+aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType, const int64_t* stride,
+                           int64_t offset, aclFormat format, const int64_t* storageDims, uint64_t storageDimsNum,
+                           void* tensorData) {
+  if (viewDimsNum > 0 && viewDims == nullptr) {
+    RaiseError(ACLNN_ERR_PARAM_NULLPTR, "aclCreateTensor: viewDims is null with viewDimsNum %llu",
+               static_cast<unsigned long long>(viewDimsNum));
+    return nullptr;
+  }
+  if (storageDimsNum > 0 && storageDims == nullptr) {
+    RaiseError(ACLNN_ERR_PARAM_NULLPTR, "aclCreateTensor: storageDims is null with storageDimsNum %llu",
+               static_cast<unsigned long long>(storageDimsNum));
+    return nullptr;
+  }
+  if (ascendc_sim::DataTypeSize(dataType) == 0) {
+    RaiseError(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor: unknown data type %d", static_cast<int>(dataType));
+    return nullptr;
+  }
+  if (!ascendc_sim::IsKnownFormat(format)) {
+    RaiseError(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor: unknown format %d", static_cast<int>(format));
+    return nullptr;
+  }
+  if (offset < 0) {
+    RaiseError(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor: negative offset %lld", static_cast<long long>(offset));
+    return nullptr;
+  }
+  auto* t = new aclTensor();
+  t->viewDims.assign(viewDims, viewDims + viewDimsNum);
+  for (int64_t d : t->viewDims) {
+    if (d < 0) {
+      RaiseError(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor: negative dimension in view shape %s",
+                 ascendc_sim::ShapeToString(t->viewDims).c_str());
+      delete t;
+      return nullptr;
+    }
+  }
+  if (stride != nullptr) {
+    t->strides.assign(stride, stride + viewDimsNum);
+  } else {  // contiguous
+    t->strides.resize(viewDimsNum);
+    int64_t s = 1;
+    for (size_t i = viewDimsNum; i-- > 0;) {
+      t->strides[i] = s;
+      s *= t->viewDims[i] > 0 ? t->viewDims[i] : 1;
+    }
+  }
+  t->offset = offset;
+  t->dtype = dataType;
+  t->format = format;
+  t->storageDims.assign(storageDims, storageDims + storageDimsNum);
+  t->data = tensorData;
+  return t;
+}
+
+aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
+  delete tensor;
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum) {
+  if (tensor == nullptr || viewDims == nullptr || viewDimsNum == nullptr) {
+    return RaiseError(ACLNN_ERR_PARAM_NULLPTR, "aclGetViewShape: tensor, viewDims and viewDimsNum must not be null");
+  }
+  *viewDimsNum = tensor->viewDims.size();
+  *viewDims = new int64_t[tensor->viewDims.size() + 1];
+  if (!tensor->viewDims.empty()) {
+    memcpy(*viewDims, tensor->viewDims.data(), tensor->viewDims.size() * sizeof(int64_t));
+  }
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
+  if (tensor == nullptr || dataType == nullptr) {
+    return RaiseError(ACLNN_ERR_PARAM_NULLPTR, "aclGetDataType: tensor and dataType must not be null");
+  }
+  *dataType = tensor->dtype;
+  return ACLNN_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,47 @@
+// Reads the ASCEND_SIM_* / ASCEND_LAUNCH_BLOCKING environment once.
+#include "runtime/config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <thread>
+
+namespace ascendc_sim {
+namespace {
+
+// An integer in [lo, hi] from `name`, or `fallback` (with a warning when set but invalid).
+int64_t EnvInt(const char* name, int64_t fallback, int64_t lo, int64_t hi) {
+  const char* text = getenv(name);
+  if (text == nullptr || *text == '\0') return fallback;
+  char* end = nullptr;
+  const long long value = strtoll(text, &end, 10);
+  if (end == text || *end != '\0' || value < lo || value > hi) {
+    fprintf(stderr, "[ascendc-sim] ignoring %s=%s (expected an integer in [%lld, %lld]); using %lld\n", name, text,
+            static_cast<long long>(lo), static_cast<long long>(hi), static_cast<long long>(fallback));
+    return fallback;
+  }
+  return value;
+}
+
+SimConfig ReadConfig() {
+  SimConfig c;
+  c.deviceCount = static_cast<int32_t>(EnvInt("ASCEND_SIM_DEVICE_COUNT", 2, 1, 64));
+  c.memoryBytes = static_cast<uint64_t>(EnvInt("ASCEND_SIM_MEMORY_MB", 16384, 1, int64_t{1} << 24)) << 20;
+  const int64_t hw = std::clamp<int64_t>(static_cast<int64_t>(std::thread::hardware_concurrency()), 1, 64);
+  c.aivCoreNum = static_cast<uint32_t>(EnvInt("ASCEND_SIM_AICORE_NUM", hw, 1, 64));
+  const int64_t ub = EnvInt("ASCEND_SIM_UB_SIZE", 192 * 1024, 256, int64_t{64} << 20);
+  c.ubBytes = static_cast<uint64_t>(ub) / 32 * 32;
+  const char* blocking = getenv("ASCEND_LAUNCH_BLOCKING");
+  c.launchBlocking = blocking != nullptr && blocking[0] == '1' && blocking[1] == '\0';
+  return c;
+}
+
+}  // namespace
+
+const SimConfig& Config() {
+  static const SimConfig config = ReadConfig();
+  return config;
+}
+
+}  // namespace ascendc_sim

@@ -1,0 +1,21 @@
+// Simulator configuration, read once from the environment.
+#ifndef ASCENDC_SIM_RUNTIME_CONFIG_H
+#define ASCENDC_SIM_RUNTIME_CONFIG_H
+
+#include <stdint.h>
+
+namespace ascendc_sim {
+
+struct SimConfig {
+  int32_t deviceCount;   // ASCEND_SIM_DEVICE_COUNT, default 2
+  uint64_t memoryBytes;  // ASCEND_SIM_MEMORY_MB per device, default 16384 MB
+  uint32_t aivCoreNum;   // ASCEND_SIM_AICORE_NUM, default hardware_concurrency clamped to [1, 64]
+  uint64_t ubBytes;      // ASCEND_SIM_UB_SIZE, default 192 KiB, rounded down to 32 bytes
+  bool launchBlocking;   // ASCEND_LAUNCH_BLOCKING=1
+};
+
+const SimConfig& Config();
+
+}  // namespace ascendc_sim
+
+#endif  // ASCENDC_SIM_RUNTIME_CONFIG_H

@@ -1,0 +1,197 @@
+// Devices and the aclInit/aclrt*Device entry points.
+#include "runtime/device.h"
+
+#include <algorithm>
+
+#include "acl/acl_rt.h"
+#include "common/error.h"
+#include "runtime/config.h"
+#include "runtime/core_pool.h"
+
+namespace ascendc_sim {
+namespace {
+
+thread_local int32_t tls_current_device = 0;
+
+std::vector<Device*>& AllDevices() {
+  // Never destroyed: worker threads may outlive static destruction at exit.
+  static std::vector<Device*>* devices = [] {
+    auto* list = new std::vector<Device*>();
+    for (int32_t i = 0; i < Config().deviceCount; ++i) list->push_back(new Device(i));
+    return list;
+  }();
+  return *devices;
+}
+
+}  // namespace
+
+Device::Device(int32_t id) : id_(id), totalBytes_(Config().memoryBytes) {}
+
+Device::~Device() = default;
+
+Stream* Device::DefaultStream() {
+  std::call_once(defaultOnce_, [this] { defaultStream_ = std::make_shared<Stream>(id_, true); });
+  return defaultStream_.get();
+}
+
+std::shared_ptr<Stream> Device::CreateStream() {
+  auto stream = std::make_shared<Stream>(id_, false);
+  std::lock_guard<std::mutex> lock(streamsMu_);
+  streams_.push_back(stream);
+  return stream;
+}
+
+bool Device::RemoveStream(Stream* stream, std::shared_ptr<Stream>* removed) {
+  std::lock_guard<std::mutex> lock(streamsMu_);
+  auto it = std::find_if(streams_.begin(), streams_.end(),
+                         [stream](const std::shared_ptr<Stream>& s) { return s.get() == stream; });
+  if (it == streams_.end()) return false;
+  *removed = std::move(*it);
+  streams_.erase(it);
+  return true;
+}
+
+std::vector<std::shared_ptr<Stream>> Device::Streams() {
+  std::vector<std::shared_ptr<Stream>> out;
+  DefaultStream();
+  out.push_back(defaultStream_);
+  std::lock_guard<std::mutex> lock(streamsMu_);
+  out.insert(out.end(), streams_.begin(), streams_.end());
+  return out;
+}
+
+void Device::WaitIdle() {
+  for (const auto& stream : Streams()) stream->WaitAll();
+}
+
+StreamError Device::Synchronize() {
+  const auto streams = Streams();
+  for (const auto& stream : streams) stream->WaitAll();
+  StreamError first;
+  Stream* owner = nullptr;
+  for (const auto& stream : streams) {
+    StreamError e;
+    if (stream->PeekError(&e) && (owner == nullptr || e.id < first.id)) {
+      first = e;
+      owner = stream.get();
+    }
+  }
+  // Every pending error is consumed by a device-wide synchronisation.
+  for (const auto& stream : streams) {
+    StreamError e;
+    if (stream->PeekError(&e)) stream->TakeErrorIf(e.id, nullptr);
+  }
+  return first;
+}
+
+CorePool& Device::Cores() {
+  std::call_once(coresOnce_, [this] { cores_ = std::make_unique<CorePool>(id_, Config().aivCoreNum); });
+  return *cores_;
+}
+
+bool Device::ReserveMemory(uint64_t bytes) {
+  uint64_t used = usedBytes_.load(std::memory_order_relaxed);
+  do {
+    if (bytes > totalBytes_ || used > totalBytes_ - bytes) return false;
+  } while (!usedBytes_.compare_exchange_weak(used, used + bytes, std::memory_order_relaxed));
+  return true;
+}
+
+void Device::ReleaseMemory(uint64_t bytes) { usedBytes_.fetch_sub(bytes, std::memory_order_relaxed); }
+
+int32_t DeviceCount() { return static_cast<int32_t>(AllDevices().size()); }
+
+Device* FindDevice(int32_t id) {
+  auto& devices = AllDevices();
+  if (id < 0 || id >= static_cast<int32_t>(devices.size())) return nullptr;
+  return devices[static_cast<size_t>(id)];
+}
+
+int32_t CurrentDeviceId() { return tls_current_device; }
+
+void SetCurrentDeviceId(int32_t id) { tls_current_device = id; }
+
+Device& CurrentDevice() { return *AllDevices()[static_cast<size_t>(tls_current_device)]; }
+
+aclError ResolveStream(aclrtStream handle, const char* api, Stream** out) {
+  if (handle == nullptr) {
+    *out = CurrentDevice().DefaultStream();
+    return ACL_SUCCESS;
+  }
+  auto* stream = static_cast<Stream*>(handle);
+  if (!stream->Valid()) {
+    return RaiseError(ACL_ERROR_INVALID_RESOURCE_HANDLE, "%s: %p is not a live stream (destroyed or never created)",
+                      api, handle);
+  }
+  *out = stream;
+  return ACL_SUCCESS;
+}
+
+}  // namespace ascendc_sim
+
+using ascendc_sim::RaiseError;
+
+extern "C" {
+
+aclError aclInit(const char* configPath) {
+  (void)configPath;  // the simulator has no configuration file
+  ascendc_sim::DeviceCount();
+  return ACL_SUCCESS;
+}
+
+aclError aclFinalize(void) {
+  for (int32_t i = 0; i < ascendc_sim::DeviceCount(); ++i) ascendc_sim::FindDevice(i)->WaitIdle();
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetDeviceCount(uint32_t* count) {
+  if (count == nullptr) return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtGetDeviceCount: count is null");
+  *count = static_cast<uint32_t>(ascendc_sim::DeviceCount());
+  return ACL_SUCCESS;
+}
+
+aclError aclrtSetDevice(int32_t deviceId) {
+  if (ascendc_sim::FindDevice(deviceId) == nullptr) {
+    return RaiseError(ACL_ERROR_INVALID_DEVICE, "aclrtSetDevice: device %d does not exist (device count %d)",
+                      deviceId, ascendc_sim::DeviceCount());
+  }
+  ascendc_sim::SetCurrentDeviceId(deviceId);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetDevice(int32_t* deviceId) {
+  if (deviceId == nullptr) return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtGetDevice: deviceId is null");
+  *deviceId = ascendc_sim::CurrentDeviceId();
+  return ACL_SUCCESS;
+}
+
+aclError aclrtResetDevice(int32_t deviceId) {
+  ascendc_sim::Device* device = ascendc_sim::FindDevice(deviceId);
+  if (device == nullptr) {
+    return RaiseError(ACL_ERROR_INVALID_DEVICE, "aclrtResetDevice: device %d does not exist (device count %d)",
+                      deviceId, ascendc_sim::DeviceCount());
+  }
+  device->WaitIdle();
+  return ACL_SUCCESS;
+}
+
+aclError aclrtSynchronizeDevice(void) {
+  ascendc_sim::StreamError error = ascendc_sim::CurrentDevice().Synchronize();
+  if (error.code != ACL_SUCCESS) ascendc_sim::SetRecentError(error.message);
+  return error.code;
+}
+
+const char* aclrtGetSocName(void) { return "Ascend910B-sim"; }
+
+aclError aclrtGetMemInfo(int attr, size_t* free, size_t* total) {
+  (void)attr;  // one kind of memory on the simulator
+  if (free == nullptr || total == nullptr) {
+    return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: free and total must not be null");
+  }
+  ascendc_sim::Device& device = ascendc_sim::CurrentDevice();
+  *total = device.TotalMemory();
+  *free = device.TotalMemory() - std::min(device.UsedMemory(), device.TotalMemory());
+  return ACL_SUCCESS;
+}
+
+}  // extern "C"

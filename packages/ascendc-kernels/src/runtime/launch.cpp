@@ -1,0 +1,205 @@
+// Kernel launch: aclsimLaunchKernel queues a launch task; when it runs, the
+// blocks execute on the device's simulated AI cores. Also the in-block
+// thread-locals (block index/count, unified buffer) behind the aclsim* calls.
+#include <stdlib.h>
+
+#include <exception>
+#include <memory>
+#include <string>
+
+#include "acl/acl_rt.h"
+#include "ascendc_sim/kernel/trap.h"
+#include "ascendc_sim/launch.h"
+#include "common/error.h"
+#include "runtime/config.h"
+#include "runtime/core_pool.h"
+#include "runtime/device.h"
+#include "runtime/launch_job.h"
+#include "runtime/launch_origin.h"
+#include "runtime/spin.h"
+#include "runtime/stream.h"
+
+namespace ascendc_sim {
+namespace {
+
+constexpr uint32_t kMaxBlockDim = 65535;
+constexpr std::chrono::microseconds kJoinSpin(200);
+
+struct BlockState {
+  uint32_t idx = 0;
+  uint32_t num = 1;
+  LaunchJob* job = nullptr;
+};
+
+thread_local BlockState tls_block;
+
+// The calling thread's unified buffer (one per simulated core thread).
+struct UnifiedBuffer {
+  uint8_t* data = nullptr;
+  uint64_t size = 0;
+  ~UnifiedBuffer() { free(data); }
+  void Ensure() {
+    if (data != nullptr) return;
+    size = Config().ubBytes;
+    data = static_cast<uint8_t*>(aligned_alloc(64, (size + 63) / 64 * 64));
+  }
+};
+
+thread_local UnifiedBuffer tls_ub;
+
+void RunOneBlock(LaunchJob& job, uint32_t idx) {
+  tls_block.idx = idx;
+  try {
+    job.fn(job.ctx);
+  } catch (const KernelTrap&) {
+    // already reported
+  } catch (const std::exception& e) {
+    job.ReportError(StrFormat("block %u raised an exception: %s", idx, e.what()).c_str());
+  } catch (...) {
+    job.ReportError(StrFormat("block %u raised an unknown exception", idx).c_str());
+  }
+}
+
+class LaunchTask final : public Task {
+ public:
+  LaunchTask(const char* name, uint32_t blockDim, aclsimBlockFn fn, void* ctx, aclsimCtxDestroyFn destroy,
+             const char* origin)
+      : name_(name), origin_(origin != nullptr ? origin : ""), blockDim_(blockDim), fn_(fn), ctx_(ctx),
+        destroy_(destroy) {}
+
+  ~LaunchTask() override {
+    if (destroy_ != nullptr) destroy_(ctx_);
+  }
+
+  aclError Run(Stream& stream, std::string* message) override {
+    auto job = std::make_shared<LaunchJob>();
+    job->fn = fn_;
+    job->ctx = ctx_;
+    job->blockDim = blockDim_;
+    Device* device = FindDevice(stream.device());
+    if (blockDim_ == 1) {
+      job->maxCores = 1;
+      RunBlocks(*job);
+    } else {
+      CorePool& cores = device->Cores();
+      job->maxCores = cores.size();
+      cores.Run(job);
+    }
+    if (destroy_ != nullptr) {
+      destroy_(ctx_);
+      destroy_ = nullptr;
+    }
+    if (!job->failed.load(std::memory_order_acquire)) return ACL_SUCCESS;
+    std::lock_guard<std::mutex> lock(job->mu);
+    if (origin_.empty()) {
+      *message = StrFormat("kernel '%s' failed: %s", name_.c_str(), job->error.c_str());
+    } else {
+      *message = StrFormat("kernel '%s' (launched by %s) failed: %s", name_.c_str(), origin_.c_str(),
+                           job->error.c_str());
+    }
+    return ACL_ERROR_RT_AICORE_EXCEPTION;
+  }
+
+ private:
+  std::string name_;
+  std::string origin_;
+  uint32_t blockDim_;
+  aclsimBlockFn fn_;
+  void* ctx_;
+  aclsimCtxDestroyFn destroy_;
+};
+
+thread_local const char* tls_launch_origin = nullptr;
+
+}  // namespace
+
+void LaunchJob::ReportError(const char* message) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (!failed.load(std::memory_order_relaxed)) {
+    error = message != nullptr ? message : "";
+    failed.store(true, std::memory_order_release);
+  }
+}
+
+void RunBlocks(LaunchJob& job) {
+  const BlockState saved = tls_block;
+  tls_block.num = job.blockDim;
+  tls_block.job = &job;
+  tls_ub.Ensure();
+  for (;;) {
+    const uint32_t idx = job.nextBlock.fetch_add(1, std::memory_order_relaxed);
+    if (idx >= job.blockDim) break;
+    if (!job.failed.load(std::memory_order_relaxed)) RunOneBlock(job, idx);  // after a failure: skipped
+    if (job.doneBlocks.fetch_add(1, std::memory_order_acq_rel) + 1 == job.blockDim) {
+      std::lock_guard<std::mutex> lock(job.mu);
+      job.finished = true;
+      job.cv.notify_all();
+    }
+  }
+  tls_block = saved;
+}
+
+void WaitJobDone(LaunchJob& job) {
+  if (SpinUntil([&] { return job.doneBlocks.load(std::memory_order_acquire) >= job.blockDim; }, kJoinSpin)) return;
+  std::unique_lock<std::mutex> lock(job.mu);
+  job.cv.wait(lock, [&] { return job.finished; });
+}
+
+ScopedLaunchOrigin::ScopedLaunchOrigin(const char* origin) : previous_(tls_launch_origin) {
+  tls_launch_origin = origin;
+}
+
+ScopedLaunchOrigin::~ScopedLaunchOrigin() { tls_launch_origin = previous_; }
+
+}  // namespace ascendc_sim
+
+using ascendc_sim::RaiseError;
+
+extern "C" {
+
+aclError aclsimLaunchKernel(const char* kernelName, uint32_t blockDim, aclrtStream stream, aclsimBlockFn fn,
+                            void* ctx, aclsimCtxDestroyFn destroy) {
+  const char* name = kernelName != nullptr ? kernelName : "<unnamed>";
+  auto reject = [&](aclError code) {
+    if (destroy != nullptr) destroy(ctx);  // the simulator owns ctx even when the launch is refused
+    return code;
+  };
+  if (fn == nullptr) {
+    return reject(RaiseError(ACL_ERROR_INVALID_PARAM, "aclsimLaunchKernel: kernel '%s' has a null block function",
+                             name));
+  }
+  if (blockDim == 0 || blockDim > ascendc_sim::kMaxBlockDim) {
+    return reject(RaiseError(ACL_ERROR_INVALID_PARAM, "aclsimLaunchKernel: kernel '%s': blockDim %u is outside [1, %u]",
+                             name, blockDim, ascendc_sim::kMaxBlockDim));
+  }
+  ascendc_sim::Stream* target = nullptr;
+  const aclError rc = ascendc_sim::ResolveStream(stream, "aclsimLaunchKernel", &target);
+  if (rc != ACL_SUCCESS) return reject(rc);
+  return target->Submit(std::make_unique<ascendc_sim::LaunchTask>(name, blockDim, fn, ctx, destroy,
+                                                                  ascendc_sim::tls_launch_origin));
+}
+
+uint32_t aclsimGetBlockIdx(void) { return ascendc_sim::tls_block.idx; }
+
+uint32_t aclsimGetBlockNum(void) { return ascendc_sim::tls_block.num; }
+
+void* aclsimGetUnifiedBuffer(uint64_t* size) {
+  ascendc_sim::tls_ub.Ensure();
+  if (size != nullptr) *size = ascendc_sim::tls_ub.size;
+  return ascendc_sim::tls_ub.data;
+}
+
+void aclsimReportKernelError(const char* msg) {
+  ascendc_sim::LaunchJob* job = ascendc_sim::tls_block.job;
+  if (job == nullptr) {
+    ascendc_sim::SetRecentError(msg != nullptr ? msg : "kernel error outside of a kernel launch");
+    return;
+  }
+  job->ReportError(msg);
+}
+
+uint32_t aclsimGetCoreNumAiv(void) { return ascendc_sim::Config().aivCoreNum; }
+
+uint64_t aclsimGetUbSize(void) { return ascendc_sim::Config().ubBytes; }
+
+}  // extern "C"

@@ -1,0 +1,83 @@
+// aclrt*Stream entry points and aclrtLaunchCallback.
+#include <memory>
+
+#include "acl/acl_rt.h"
+#include "common/error.h"
+#include "runtime/device.h"
+#include "runtime/stream.h"
+
+namespace ascendc_sim {
+namespace {
+
+class CallbackTask final : public Task {
+ public:
+  CallbackTask(aclrtCallback fn, void* userData) : fn_(fn), userData_(userData) {}
+  aclError Run(Stream&, std::string*) override {
+    fn_(userData_);
+    return ACL_SUCCESS;
+  }
+
+ private:
+  aclrtCallback fn_;
+  void* userData_;
+};
+
+}  // namespace
+}  // namespace ascendc_sim
+
+using ascendc_sim::RaiseError;
+
+extern "C" {
+
+aclError aclrtCreateStream(aclrtStream* stream) {
+  if (stream == nullptr) return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtCreateStream: stream is null");
+  *stream = ascendc_sim::CurrentDevice().CreateStream().get();
+  return ACL_SUCCESS;
+}
+
+aclError aclrtDestroyStream(aclrtStream stream) {
+  if (stream == nullptr) {
+    return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream: the default stream (null) cannot be destroyed");
+  }
+  auto* s = static_cast<ascendc_sim::Stream*>(stream);
+  std::shared_ptr<ascendc_sim::Stream> removed;
+  ascendc_sim::Device* device = s->Valid() ? ascendc_sim::FindDevice(s->device()) : nullptr;
+  if (device == nullptr || !device->RemoveStream(s, &removed)) {
+    return RaiseError(ACL_ERROR_INVALID_RESOURCE_HANDLE, "aclrtDestroyStream: %p is not a live stream", stream);
+  }
+  removed->Shutdown();  // runs what is queued, then stops the worker
+  return ACL_SUCCESS;
+}
+
+aclError aclrtSynchronizeStream(aclrtStream stream) {
+  ascendc_sim::Stream* s = nullptr;
+  aclError rc = ascendc_sim::ResolveStream(stream, "aclrtSynchronizeStream", &s);
+  if (rc != ACL_SUCCESS) return rc;
+  ascendc_sim::StreamError error = s->Synchronize();
+  if (error.code != ACL_SUCCESS) ascendc_sim::SetRecentError(error.message);
+  return error.code;
+}
+
+aclError aclrtStreamQuery(aclrtStream stream) {
+  ascendc_sim::Stream* s = nullptr;
+  aclError rc = ascendc_sim::ResolveStream(stream, "aclrtStreamQuery", &s);
+  if (rc != ACL_SUCCESS) return rc;
+  return s->Idle() ? ACL_SUCCESS : ACL_ERROR_RT_EVENT_NOT_COMPLETE;
+}
+
+aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream) {
+  (void)blockType;  // both kinds run in stream order on the simulator
+  if (fn == nullptr) return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtLaunchCallback: fn is null");
+  ascendc_sim::Stream* s = nullptr;
+  aclError rc = ascendc_sim::ResolveStream(stream, "aclrtLaunchCallback", &s);
+  if (rc != ACL_SUCCESS) return rc;
+  return s->Submit(std::make_unique<ascendc_sim::CallbackTask>(fn, userData));
+}
+
+int32_t aclrtStreamGetDevice(aclrtStream stream) {
+  if (stream == nullptr) return ascendc_sim::CurrentDeviceId();
+  auto* s = static_cast<ascendc_sim::Stream*>(stream);
+  return s->Valid() ? s->device() : -1;
+}
+
+}  // extern "C"

@@ -1,0 +1,141 @@
+"""Test setup: use the installed ascendc_kernels, or build the source tree's.
+
+In a source checkout (package not installed) the C++ libraries are built
+incrementally into src/ascendc_kernels/lib first (setup.py build_native; a
+no-op build takes well under a second) and src/ is put on sys.path. Set
+ASCENDC_KERNELS_SKIP_BUILD=1 to test whatever is there without building.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+SRC = PACKAGE_ROOT / "src"
+
+
+def _use_source_tree() -> bool:
+    spec = importlib.util.find_spec("ascendc_kernels")
+    return spec is None or Path(spec.origin).resolve().is_relative_to(SRC)
+
+
+if _use_source_tree():
+    if os.environ.get("ASCENDC_KERNELS_SKIP_BUILD") != "1":
+        subprocess.run([sys.executable, "setup.py", "-q", "build_native"], cwd=PACKAGE_ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
+    sys.path.insert(0, str(SRC))
+    # Subprocesses started by tests import the same tree.
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), os.environ.get("PYTHONPATH")]))
+
+from ascendc_kernels import testing as sim  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def acl():
+    libs = sim.load()
+    sim.check(libs.aclInit(None))
+    return libs
+
+
+@pytest.fixture
+def stream(acl):
+    """A fresh stream on device 0 (destroyed after the test)."""
+    handle = sim.ctypes.c_void_p()
+    sim.check(acl.aclrtSetDevice(0))
+    sim.check(acl.aclrtCreateStream(sim.ctypes.byref(handle)))
+    yield handle.value
+    acl.aclrtDestroyStream(handle.value)
+
+
+@pytest.fixture(autouse=True)
+def _clean_device(acl):
+    """Every test starts on device 0 with no pending errors."""
+    acl.aclrtSetDevice(0)
+    yield
+    acl.aclrtSetDevice(0)
+    for device in range(2):
+        acl.aclrtSetDevice(device)
+        acl.aclrtSynchronizeDevice()
+    acl.aclrtSetDevice(0)
+
+
+def _test_kernels_path() -> Path | None:
+    build_dir = Path(os.environ.get("ASCENDC_KERNELS_BUILD_DIR", PACKAGE_ROOT / "build" / "cmake"))
+    path = build_dir / "libascendc_sim_test_kernels.so"
+    return path if path.is_file() else None
+
+
+@pytest.fixture(scope="session")
+def test_kernels(acl):
+    """The user-kernel library built from tests/kernels (skips when it was not built)."""
+    path = _test_kernels_path()
+    if path is None:
+        pytest.skip("libascendc_sim_test_kernels.so not built (build the package from source)")
+    lib = sim.ctypes.CDLL(str(path))
+    vp, u32 = sim.ctypes.c_void_p, sim.ctypes.c_uint32
+    for name, args in {
+        "test_launch_user_add": [vp, vp, vp, u32, u32, vp],
+        "test_launch_over_ub": [vp],
+        "test_launch_report_error": [vp, u32, vp],
+        "test_launch_block_ids": [vp, u32, vp],
+        "test_launch_misaligned_copy": [vp, vp],
+    }.items():
+        getattr(lib, name).argtypes = args
+        getattr(lib, name).restype = sim.ctypes.c_int
+    return lib
+
+
+# ---- reference helpers shared by the op tests ----
+DTYPES = {
+    "float32": sim.ACL_FLOAT,
+    "float16": sim.ACL_FLOAT16,
+    "bfloat16": sim.ACL_BF16,
+    "int32": sim.ACL_INT32,
+    "int64": sim.ACL_INT64,
+}
+
+
+def random_values(shape, acl_type, rng, low=-100, high=100) -> np.ndarray:
+    """Host values exactly representable in `acl_type`, as float32 for float types (bf16 rounded)."""
+    if acl_type in (sim.ACL_FLOAT, sim.ACL_FLOAT16, sim.ACL_BF16, sim.ACL_DOUBLE):
+        values = rng.uniform(low, high, size=shape).astype(np.float32)
+        if acl_type == sim.ACL_FLOAT16:
+            values = values.astype(np.float16).astype(np.float32)
+        if acl_type == sim.ACL_BF16:
+            values = sim.bf16_bits_to_float(sim.float_to_bf16_bits(values)).reshape(shape)
+        return values
+    if acl_type == sim.ACL_BOOL:
+        return rng.integers(0, 2, size=shape).astype(np.bool_)
+    return rng.integers(low, high, size=shape).astype(sim.numpy_dtype(acl_type))
+
+
+def to_device(values: np.ndarray, acl_type: int) -> "sim.DeviceArray":
+    if acl_type == sim.ACL_BF16:
+        return sim.DeviceArray.from_numpy(sim.float_to_bf16_bits(values).reshape(values.shape), sim.ACL_BF16)
+    return sim.DeviceArray.from_numpy(np.asarray(values).astype(sim.numpy_dtype(acl_type)), acl_type)
+
+
+def from_device(array: "sim.DeviceArray") -> np.ndarray:
+    """Synchronous download; bf16 comes back as float32."""
+    host = array.to_numpy()
+    if array.acl_type == sim.ACL_BF16:
+        return sim.bf16_bits_to_float(host).reshape(host.shape)
+    return host
+
+
+def round_to(values: np.ndarray, acl_type: int) -> np.ndarray:
+    """What storing float32 `values` in `acl_type` gives (as float32 for float types)."""
+    if acl_type == sim.ACL_FLOAT16:
+        return values.astype(np.float32).astype(np.float16).astype(np.float32)
+    if acl_type == sim.ACL_BF16:
+        return sim.bf16_bits_to_float(sim.float_to_bf16_bits(values.astype(np.float32))).reshape(values.shape)
+    if acl_type == sim.ACL_FLOAT:
+        return values.astype(np.float32)
+    return values.astype(sim.numpy_dtype(acl_type))

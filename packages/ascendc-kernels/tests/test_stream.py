@@ -1,0 +1,134 @@
+"""Streams: asynchronous in-order execution, callbacks, synchronisation, launch blocking."""
+
+from __future__ import annotations
+
+import ctypes
+import subprocess
+import sys
+import textwrap
+import threading
+
+import numpy as np
+
+from ascendc_kernels import testing as sim
+
+
+def add_async(x, y, out, stream):
+    rc = sim.run_aclnn("aclnnAdd", x.tensor(), y.tensor(), sim.Scalar(1), out.tensor(), stream=stream)
+    sim.check(rc)
+
+
+def test_work_runs_off_the_calling_thread_after_a_blocking_callback(acl, stream):
+    released = threading.Event()
+    entered = threading.Event()
+
+    @sim.CALLBACK
+    def wait_for_host(_):
+        entered.set()
+        released.wait(10)
+
+    x = sim.DeviceArray.from_numpy(np.ones(1000, dtype=np.float32))
+    out = sim.DeviceArray.from_numpy(np.zeros(1000, dtype=np.float32))
+    sim.check(acl.aclrtLaunchCallback(wait_for_host, None, 1, stream))
+    # Enqueue without synchronising (no workspace needed: dense float32 inputs).
+    rc, size, executor = sim.aclnn_workspace("aclnnAdd", x.tensor(), x.tensor(), sim.Scalar(1.0), out.tensor())
+    sim.check(rc)
+    assert size == 0
+    sim.check(acl.opapi.aclnnAdd(None, 0, executor, stream))
+    assert entered.wait(10)
+    assert acl.aclrtStreamQuery(stream) == sim.ACL_ERROR_RT_EVENT_NOT_COMPLETE
+    assert (out.peek() == 0).all()  # the kernel has not run: the callback holds the stream
+    released.set()
+    sim.check(acl.aclrtSynchronizeStream(stream))
+    assert acl.aclrtStreamQuery(stream) == sim.ACL_SUCCESS
+    assert (out.peek() == 2).all()
+
+
+def test_many_launches_run_in_order(acl, stream):
+    acc = sim.DeviceArray.from_numpy(np.zeros(4096, dtype=np.int64))
+    one = sim.DeviceArray.from_numpy(np.ones(4096, dtype=np.int64))
+    for _ in range(200):
+        sim.check(sim.run_aclnn("aclnnInplaceAdd", acc.tensor(), one.tensor(), sim.Scalar(1), stream=stream))
+    sim.check(acl.aclrtSynchronizeStream(stream))
+    assert (acc.to_numpy() == 200).all()
+
+
+def test_callbacks_run_in_stream_order(acl, stream):
+    order = []
+    callbacks = [sim.CALLBACK(lambda _, i=i: order.append(i)) for i in range(20)]
+    for cb in callbacks:
+        sim.check(acl.aclrtLaunchCallback(cb, None, 0, stream))
+    sim.check(acl.aclrtSynchronizeStream(stream))
+    assert order == list(range(20))
+
+
+def test_synchronous_memcpy_waits_for_queued_work(acl, stream):
+    x = sim.DeviceArray.from_numpy(np.full(50000, 3, dtype=np.int32))
+    out = sim.DeviceArray.empty(x.shape, sim.ACL_INT32)
+    add_async(x, x, out, stream)
+    assert (out.to_numpy() == 6).all()  # aclrtMemcpy D2H waits for the device's streams
+
+
+def test_default_stream_is_the_null_handle(acl):
+    assert acl.aclrtStreamGetDevice(None) == 0
+    x = sim.DeviceArray.from_numpy(np.arange(10, dtype=np.int64))
+    out = sim.DeviceArray.empty(x.shape, sim.ACL_INT64)
+    add_async(x, x, out, None)
+    sim.check(acl.aclrtSynchronizeStream(None))
+    np.testing.assert_array_equal(out.peek(), 2 * np.arange(10))
+
+
+def test_stream_handles_are_checked(acl):
+    handle = ctypes.c_void_p()
+    sim.check(acl.aclrtCreateStream(ctypes.byref(handle)))
+    sim.check(acl.aclrtDestroyStream(handle.value))
+    assert acl.aclrtDestroyStream(handle.value) == sim.ACL_ERROR_INVALID_RESOURCE_HANDLE
+    assert "not a live stream" in sim.recent_error()
+
+
+def test_streams_belong_to_the_current_device(acl):
+    sim.check(acl.aclrtSetDevice(1))
+    handle = ctypes.c_void_p()
+    sim.check(acl.aclrtCreateStream(ctypes.byref(handle)))
+    sim.check(acl.aclrtSetDevice(0))
+    assert acl.aclrtStreamGetDevice(handle.value) == 1
+    sim.check(acl.aclrtDestroyStream(handle.value))
+
+
+def test_launch_on_a_stream_of_another_device_is_rejected(acl):
+    x = sim.DeviceArray.from_numpy(np.ones(8, dtype=np.float32))
+    sim.check(acl.aclrtSetDevice(1))
+    handle = ctypes.c_void_p()
+    sim.check(acl.aclrtCreateStream(ctypes.byref(handle)))
+    sim.check(acl.aclrtSetDevice(0))
+    rc = sim.run_aclnn("aclnnAdd", x.tensor(), x.tensor(), sim.Scalar(1.0), x.tensor(), stream=handle.value)
+    assert rc == sim.ACLNN_ERR_PARAM_INVALID
+    assert "aclnnAdd: self is on device 0 but the stream belongs to device 1" in sim.recent_error()
+    sim.check(acl.aclrtDestroyStream(handle.value))
+
+
+LAUNCH_BLOCKING_SCRIPT = textwrap.dedent("""
+    import threading
+    import numpy as np
+    from ascendc_kernels import testing as sim
+    acl = sim.load()
+    ran_on = []
+    cb = sim.CALLBACK(lambda _: ran_on.append(threading.get_ident()))
+    sim.check(acl.aclrtLaunchCallback(cb, None, 0, None))
+    assert ran_on == [threading.get_ident()], ran_on  # ran synchronously, on this thread
+    x = sim.DeviceArray.from_numpy(np.arange(100, dtype=np.float32))
+    out = sim.DeviceArray.empty(x.shape, sim.ACL_FLOAT)
+    rc, size, executor = sim.aclnn_workspace("aclnnAdd", x.tensor(), x.tensor(), sim.Scalar(1.0), out.tensor())
+    sim.check(acl.opapi.aclnnAdd(None, 0, executor, None))
+    assert acl.aclrtStreamQuery(None) == 0
+    assert (out.peek() == 2 * np.arange(100)).all()  # written before the launch returned
+    print("blocking ok")
+""")
+
+
+def test_launch_blocking_runs_every_enqueue_synchronously():
+    env = dict(__import__("os").environ, ASCEND_LAUNCH_BLOCKING="1")
+    result = subprocess.run([sys.executable, "-c", LAUNCH_BLOCKING_SCRIPT], env=env, capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "blocking ok" in result.stdout

@@ -1,0 +1,160 @@
+"""Command line: ``python -m opplugin_codegen generate ...`` / ``opplugin-codegen ...``.
+
+Exit codes: 0 success, 1 invalid input (every problem printed as file:line: op: what),
+2 usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import __version__
+from .api import DEFAULT_SHARDS, write_label, write_labels
+from .errors import CodegenError
+from .loader import load_model
+
+EXIT_OK = 0
+EXIT_INVALID = 1
+EXIT_USAGE = 2
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="opplugin-codegen",
+        description="Generate the op_plugin interface layer of one or all version labels "
+        "from yaml/op_plugin_functions.yaml (see docs/contracts.md).",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    gen = sub.add_parser(
+        "generate",
+        help="validate the YAML and write build/generated/<label>/...",
+        description="Validate the YAML (every label), then write the files of one label "
+        "(--label) or of all labels (--all-labels). Nothing is written when "
+        "the YAML is invalid.",
+    )
+    gen.add_argument(
+        "--yaml-dir",
+        type=Path,
+        default=Path("yaml"),
+        help="directory with versions.yaml, op_plugin_functions.yaml, "
+        "derivatives.yaml (default: yaml)",
+    )
+    which = gen.add_mutually_exclusive_group()
+    which.add_argument(
+        "--label", help="version label, e.g. v2.13 (default: the registry's default label)"
+    )
+    which.add_argument(
+        "--all-labels",
+        action="store_true",
+        help="every label of versions.yaml, into OUT_ROOT/<label>",
+    )
+    gen.add_argument(
+        "--out", type=Path, help="output directory of --label (default: OUT_ROOT/<label>)"
+    )
+    gen.add_argument(
+        "--out-root",
+        type=Path,
+        default=Path("build/generated"),
+        help="root of the per-label output directories (default: build/generated)",
+    )
+    gen.add_argument(
+        "--shards",
+        type=_positive,
+        default=DEFAULT_SHARDS,
+        help=f"number of OpInterface_<k>.cpp / StructKernelNpuOpApi_<k>.cpp "
+        f"shards (default: {DEFAULT_SHARDS})",
+    )
+    gen.add_argument("--check", action="store_true", help="validate only; write nothing")
+    gen.add_argument("-q", "--quiet", action="store_true", help="print errors only")
+
+    chk = sub.add_parser("check", help="validate the YAML for every label; write nothing")
+    chk.add_argument("--yaml-dir", type=Path, default=Path("yaml"))
+
+    labels = sub.add_parser("labels", help="print the labels of versions.yaml")
+    labels.add_argument("--yaml-dir", type=Path, default=Path("yaml"))
+    labels.add_argument("--default", action="store_true", help="print the default label only")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # argparse: 0 for --help/--version, 2 for usage errors
+        return int(e.code) if isinstance(e.code, int) else EXIT_USAGE
+    try:
+        return _run(parser, args)
+    except CodegenError as e:
+        print(e.render(), file=sys.stderr)
+        return EXIT_INVALID
+
+
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    yaml_dir: Path = args.yaml_dir
+    if not yaml_dir.is_dir():
+        print(f"opplugin-codegen: error: --yaml-dir {yaml_dir} is not a directory", file=sys.stderr)
+        return EXIT_USAGE
+    start = time.perf_counter()
+    model = load_model(yaml_dir)
+    registry = model.registry
+
+    if args.command == "labels":
+        print(registry.default if args.default else "\n".join(registry.labels))
+        return EXIT_OK
+    if args.command == "check" or args.check:
+        print(
+            f"ok: {len(model.entries)} entries, {len(model.derivatives)} derivatives, "
+            f"{len(registry.labels)} labels ({time.perf_counter() - start:.2f} s)"
+        )
+        return EXIT_OK
+
+    if args.all_labels:
+        if args.out is not None:
+            print(
+                "opplugin-codegen: error: --out names one label's directory; "
+                "use --out-root with --all-labels",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        labels = list(registry.labels)
+    else:
+        label = args.label or registry.default
+        if label not in registry:
+            print(
+                f"opplugin-codegen: error: --label: {registry.unknown_label_message(label)}",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        labels = [label]
+
+    if args.out is not None:
+        reports = [write_label(model, labels[0], args.out, args.shards)]
+    else:
+        reports = write_labels(model, labels, args.out_root, args.shards)
+    if not args.quiet:
+        elapsed = time.perf_counter() - start
+        for label, report in zip(labels, reports):
+            print(f"{label}: {report.out_dir}: {report.summary()}")
+        print(f"done in {elapsed:.2f} s")
+    return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,213 @@
+"""The op_plugin interface layer (contracts.md sections 1-3).
+
+``OpInterface.h`` declares ``op_plugin::<name>`` for every live op, with C++ defaults;
+``OpApiInterface.h`` / ``AclOpsInterface.h`` declare ``op_api::`` / ``acl_op::`` for the
+ops live on that path; ``OpInterface_<k>.cpp`` defines each ``op_plugin::<name>`` as the
+run-time choice between the two paths.
+"""
+
+from __future__ import annotations
+
+from .cppfile import (
+    banner,
+    c_string,
+    c_string_block,
+    function_head,
+    include_block,
+    join_conditions,
+    shard_of,
+)
+from .projection import LabelView, LiveOp
+from .schema import is_tensor_like
+
+OP_INTERFACE_H = "op_plugin/OpInterface.h"
+OP_API_INTERFACE_H = "op_plugin/OpApiInterface.h"
+ACL_OPS_INTERFACE_H = "op_plugin/AclOpsInterface.h"
+
+_FORCE_ACLNN = "at_npu::native::ForceAclnn::GetInstance().IsForceAclnnOp"
+_JIT_DISABLED = "at_npu::native::env::CheckJitDisable()"
+_BASE_FORMAT = "at_npu::native::FormatHelper::IsOpInputBaseFormat"
+_ACLNN_ONLY = "c10_npu::IsAclnnOnly()"
+
+
+def shard_name(k: int) -> str:
+    return f"op_plugin/OpInterface_{k}.cpp"
+
+
+def _header(
+    view: LabelView, namespace: str, ops: list[LiveOp], *, with_defaults: bool, what: str
+) -> str:
+    includes = {"<ATen/core/Tensor.h>"}
+    for op in ops:
+        includes |= op.cpp.headers
+        if with_defaults:
+            includes |= op.cpp.default_headers()
+    decls = "".join(
+        f"{function_head(op.cpp, with_defaults=with_defaults)};  // {op.name}\n" for op in ops
+    )
+    return (
+        banner(view.model.op_file, view.label, view.torch, what)
+        + "#pragma once\n\n"
+        + include_block(includes)
+        + f"\nnamespace {namespace} {{\n\n"
+        + decls
+        + f"\n}}  // namespace {namespace}\n"
+    )
+
+
+def render_op_interface_h(view: LabelView) -> str:
+    return _header(
+        view,
+        "op_plugin",
+        list(view.ops),
+        with_defaults=True,
+        what="op_plugin::<name>: one declaration per op live in this label; each "
+        "chooses op_api or acl_op at run time.",
+    )
+
+
+def render_op_api_interface_h(view: LabelView) -> str:
+    return _header(
+        view,
+        "op_api",
+        [op for op in view.ops if op.has_op_api],
+        with_defaults=False,
+        what="op_api::<name>: the aclnn (host-side) kernels of the ops whose op_api "
+        "path is live in this label.",
+    )
+
+
+def render_acl_ops_interface_h(view: LabelView) -> str:
+    return _header(
+        view,
+        "acl_op",
+        [op for op in view.ops if op.has_acl_op],
+        with_defaults=False,
+        what="acl_op::<name>: the ACL-op (device-side) kernels of the ops whose acl_op "
+        "path is live in this label.",
+    )
+
+
+def ranges_comment(op: LiveOp, extra: str = "") -> str:
+    """``add.Tensor  acl_op: all_version  op_api: all_version  (yaml/...:31)``."""
+    e = op.entry
+    parts = [e.name]
+    for key, rng in (
+        ("acl_op", e.acl_op),
+        ("op_api", e.op_api),
+        ("internal_format_opapi", e.internal_format_opapi),
+    ):
+        if rng is not None:
+            parts.append(f"{key}: {rng}")
+    if extra:
+        parts.append(extra)
+    return "  ".join(parts) + f"  ({e.loc})"
+
+
+def _base_format_checks(op: LiveOp) -> list[str]:
+    return [
+        f"{_BASE_FORMAT}({p.name})"
+        for p, a in zip(op.cpp.params, op.entry.schema.arguments)
+        if is_tensor_like(a.type)
+    ]
+
+
+def dispatch_definition(op: LiveOp, label: str) -> tuple[str, set[str]]:
+    """``op_plugin::<name>``: the dual-path choice of contracts.md section 3."""
+    name = op.name
+    quoted = c_string(name)
+    args = op.cpp.call_args()
+    includes = {'"npu/framework/PathLedger.h"'}
+    body: list[str] = []
+    if op.has_op_api and op.has_acl_op:
+        includes |= {
+            '"npu/framework/ForceAclnn.h"',
+            '"npu/framework/EnvVariables.h"',
+            '"npu/core/NpuVariables.h"',
+        }
+        formats = [] if op.internal_format else _base_format_checks(op)
+        if formats:
+            includes.add('"npu/framework/FormatHelper.h"')
+            conditions = [f"({_FORCE_ACLNN}({quoted}) ||\n       {_JIT_DISABLED})", *formats]
+        else:
+            conditions = [f"{_FORCE_ACLNN}({quoted}) ||\n      {_JIT_DISABLED}"]
+        needs = "jit compile disabled (or the op in FORCE_ACLNN_OP_LIST)"
+        if formats:
+            needs += " and base-format inputs"
+        aclnn_only = (
+            f"{name}: acl_op kernels cannot run on this aclnn-only device, and the "
+            f"op_api path needs {needs}"
+        )
+        body += [
+            f"  if ({join_conditions(conditions, 6)}) {{",
+            f"    NPU_PATH_TAKEN({quoted}, OpApi);",
+            f"    return op_api::{op.cpp.name}({args});",
+            "  }",
+            f"  if ({_ACLNN_ONLY}) {{",
+            "    TORCH_CHECK(false,",
+            f"                {c_string_block(aclnn_only, 16)});",
+            "  }",
+            f"  NPU_PATH_TAKEN({quoted}, AclOp);",
+            f"  return acl_op::{op.cpp.name}({args});",
+        ]
+    elif op.has_op_api:
+        formats = [] if op.internal_format else _base_format_checks(op)
+        if formats:
+            includes.add('"npu/framework/FormatHelper.h"')
+            message = (
+                f"{name}: the op_api kernel accepts only base-format (ND, NCHW, NHWC, "
+                f"NCDHW) tensors, and there is no acl_op kernel in {label}"
+            )
+            body += [
+                f"  TORCH_CHECK({join_conditions(formats, 14)},",
+                f"              {c_string_block(message, 14)});",
+            ]
+        body += [
+            f"  NPU_PATH_TAKEN({quoted}, OpApi);",
+            f"  return op_api::{op.cpp.name}({args});",
+        ]
+    else:
+        includes.add('"npu/core/NpuVariables.h"')
+        message = (
+            f"{name} has no op_api (aclnn) kernel in {label}, and this device runs only "
+            "aclnn kernels"
+        )
+        body += [
+            f"  if ({_ACLNN_ONLY}) {{",
+            "    TORCH_CHECK(false,",
+            f"                {c_string_block(message, 16)});",
+            "  }",
+            f"  NPU_PATH_TAKEN({quoted}, AclOp);",
+            f"  return acl_op::{op.cpp.name}({args});",
+        ]
+    if op.has_op_api:
+        includes.add(f'"{OP_API_INTERFACE_H}"')
+    if op.has_acl_op:
+        includes.add(f'"{ACL_OPS_INTERFACE_H}"')
+    text = f"// {ranges_comment(op)}\n{function_head(op.cpp)} {{\n" + "\n".join(body) + "\n}\n"
+    return text, includes
+
+
+def render_dispatch_shards(view: LabelView, shards: int) -> dict[str, str]:
+    per_shard: list[list[str]] = [[] for _ in range(shards)]
+    includes: list[set[str]] = [{f'"{OP_INTERFACE_H}"'} for _ in range(shards)]
+    for op in view.ops:
+        k = shard_of(op.shard_key, shards)
+        text, inc = dispatch_definition(op, view.label)
+        per_shard[k].append(text)
+        includes[k] |= inc
+    files = {}
+    for k in range(shards):
+        what = f"op_plugin::<name> definitions (the op_api / acl_op choice), shard {k} of {shards}."
+        head = banner(view.model.op_file, view.label, view.torch, what)
+        if per_shard[k]:
+            files[shard_name(k)] = (
+                head
+                + include_block(includes[k])
+                + "\nnamespace op_plugin {\n\n"
+                + "\n".join(per_shard[k])
+                + "\n}  // namespace op_plugin\n"
+            )
+        else:
+            files[shard_name(k)] = head + f"// No op of {view.label} falls in this shard.\n"
+    return files

@@ -1,0 +1,454 @@
+"""YAML -> :class:`~opplugin_codegen.model.Model`, with validation.
+
+Everything is checked once, for every label of the registry, before anything is
+generated: a file either yields a complete model or a :class:`CodegenError` listing all
+its problems (file:line, the entry, what is wrong).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from .cpp import CppTypeError, signature
+from .errors import CodegenError, Diagnostics, Location, did_you_mean
+from .model import (
+    SECTIONS,
+    Derivative,
+    FrozenMap,
+    GenOpApi,
+    Model,
+    OpEntry,
+    OutputSpec,
+    freeze,
+)
+from .schema import (
+    FunctionSchema,
+    SchemaError,
+    SchemaKind,
+    parse_schema,
+)
+from .validate import validate
+from .versions import RangeError, VersionRange, VersionRegistry, load_registry
+from .yamlload import YamlList, YamlMap, load_yaml
+
+VERSIONS_FILE = "versions.yaml"
+OP_FILE = "op_plugin_functions.yaml"
+DERIVATIVES_FILE = "derivatives.yaml"
+
+_RANGE_KEYS = ("acl_op", "op_api", "internal_format_opapi", "exposed", "sparse", "dvm")
+#: Pass-through keys: handed to torchnpugen unchanged.
+_PASSTHROUGH_KEYS = (
+    "device_check",
+    "tags",
+    "dispatch",
+    "structured",
+    "structured_delegate",
+    "use_const_ref_for_mutable_tensors",
+)
+ENTRY_KEYS = ("func", *_RANGE_KEYS, "gen_opapi", "impl_name", *_PASSTHROUGH_KEYS)
+TOP_KEYS = ("all_version", *SECTIONS)
+_GEN_KEYS = ("exec", "structured_inherit", "new_params", "integral_identity_tensor")
+_GEN_UNSUPPORTED = ("cpu_scalar_h2d", "cpu_scalar_op")
+_OUTPUT_KEYS = ("size", "dtype", "name")
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_OP_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)?$")
+_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def display_names(yaml_dir: Path) -> dict[str, str]:
+    """How files are named in messages and in generated comments: ``<dir name>/<file>``
+    (``yaml/op_plugin_functions.yaml``), independent of the working directory."""
+    base = yaml_dir.resolve().name
+    return {f: f"{base}/{f}" for f in (VERSIONS_FILE, OP_FILE, DERIVATIVES_FILE)}
+
+
+def load_model(yaml_dir: Path | str) -> Model:
+    """Load and validate the YAML of ``yaml_dir``. Raises :class:`CodegenError`."""
+    yaml_dir = Path(yaml_dir)
+    names = display_names(yaml_dir)
+    diags = Diagnostics()
+    registry = load_registry(yaml_dir / VERSIONS_FILE, names[VERSIONS_FILE], diags)
+    if registry is None:
+        diags.raise_if_any()
+        raise CodegenError([])  # pragma: no cover - load_registry always reports
+    entries = _load_entries(yaml_dir / OP_FILE, names[OP_FILE], registry, diags)
+    derivatives = _load_derivatives(
+        yaml_dir / DERIVATIVES_FILE, names[DERIVATIVES_FILE], registry, diags
+    )
+    if not diags:
+        validate(entries, registry, diags)
+    diags.raise_if_any()
+    return Model(
+        registry, names[OP_FILE], tuple(entries), names[DERIVATIVES_FILE], tuple(derivatives)
+    )
+
+
+# --------------------------------------------------------------------------- entries
+
+
+def _load_entries(
+    path: Path, display: str, registry: VersionRegistry, diags: Diagnostics
+) -> list[OpEntry]:
+    doc = load_yaml(path, display, diags)
+    if doc is None:
+        return []
+    if not isinstance(doc, YamlMap):
+        diags.error(Location(display, 1), None, "expected a mapping of sections")
+        return []
+    for key in doc:
+        if key in TOP_KEYS:
+            continue
+        loc = Location(display, doc.key_line(key))
+        if key in ("tocpu", "unsupported"):
+            diags.error(loc, None, f"section '{key}' is obsolete (it applied to v1.11/v2.0 only)")
+        else:
+            diags.error(loc, None, f"unknown section '{key}'{did_you_mean(key, TOP_KEYS)}")
+    if "all_version" in doc:
+        listed = doc["all_version"]
+        if not isinstance(listed, list) or tuple(listed) != registry.labels:
+            diags.error(
+                Location(display, doc.key_line("all_version")),
+                None,
+                "all_version must list the labels of versions.yaml in the same order "
+                f"({', '.join(registry.labels)})",
+            )
+    entries: list[OpEntry] = []
+    for section in SECTIONS:
+        items = doc.get(section)
+        if items is None:
+            continue
+        if not isinstance(items, YamlList):
+            diags.error(
+                Location(display, doc.key_line(section)),
+                None,
+                f"section '{section}' must be a list of entries",
+            )
+            continue
+        for item, line in zip(items, items.item_lines):
+            entry = _parse_entry(section, item, Location(display, line), registry, diags)
+            if entry is not None:
+                entries.append(entry)
+    return entries
+
+
+def _parse_entry(
+    section: str, item: Any, loc: Location, registry: VersionRegistry, diags: Diagnostics
+) -> OpEntry | None:
+    if not isinstance(item, YamlMap) or "func" not in item:
+        diags.error(loc, None, "an entry must be a mapping with a 'func' schema")
+        return None
+    func = item["func"]
+    try:
+        schema = parse_schema(func)
+    except SchemaError as e:
+        diags.error(loc, f"'{func}'", f"malformed schema: {e}")
+        return None
+    subject = schema.name.full
+    file = loc.file
+    ok = True
+
+    def err(key: str | None, message: str) -> None:
+        nonlocal ok
+        ok = False
+        line = item.key_line(key) if key else loc.line
+        diags.error(Location(file, line), subject, message)
+
+    for key in item:
+        if key in ENTRY_KEYS:
+            continue
+        if key == "impl_ns":
+            err(key, "impl_ns is written by the projection; declare acl_op/op_api ranges instead")
+        else:
+            err(key, f"unknown key '{key}'{did_you_mean(key, ENTRY_KEYS)}")
+
+    ranges: dict[str, VersionRange | None] = {}
+    for key in _RANGE_KEYS:
+        value = item.get(key)
+        if key not in item:
+            ranges[key] = None
+            continue
+        if value is True and key in ("internal_format_opapi", "exposed"):
+            ranges[key] = registry.all_versions()
+            continue
+        try:
+            ranges[key] = registry.parse_range(value)
+        except RangeError as e:
+            err(key, f"{key}: {e}")
+            ranges[key] = None
+
+    if not any(k in item for k in ("acl_op", "op_api", "sparse", "dvm")):
+        err(None, "declares no implementation path: give acl_op and/or op_api a version range")
+
+    impl_name = item.get("impl_name")
+    if impl_name is not None and (not isinstance(impl_name, str) or not _IDENT.match(impl_name)):
+        err("impl_name", f"impl_name must be a C++ identifier, got {impl_name!r}")
+        impl_name = None
+
+    passthrough: dict[str, Any] = {}
+    for key in _PASSTHROUGH_KEYS:
+        if key in item:
+            problem = _check_passthrough(key, item[key])
+            if problem:
+                err(key, problem)
+            passthrough[key] = freeze(item[key])
+    structured_delegate = passthrough.get("structured_delegate")
+
+    cpp = None
+    try:
+        cpp = signature(
+            schema,
+            cpp_base_name(schema, impl_name),
+            const_ref_for_mutable=bool(passthrough.get("use_const_ref_for_mutable_tensors")),
+        )
+    except CppTypeError as e:
+        err(None, f"no C++ signature: {e}")
+
+    gen = None
+    if "gen_opapi" in item:
+        gen = _parse_gen_opapi(item["gen_opapi"], item.key_line("gen_opapi"), file, subject, diags)
+        if gen is None:
+            ok = False
+
+    if not ok or cpp is None:
+        return None
+    # Keys in authored order; the passthrough mapping keeps that order for the projection.
+    ordered = FrozenMap({k: passthrough[k] for k in item if k in passthrough})
+    return OpEntry(
+        section=section,
+        func=func,
+        schema=schema,
+        loc=loc,
+        cpp=cpp,
+        acl_op=ranges["acl_op"],
+        op_api=ranges["op_api"],
+        internal_format_opapi=ranges["internal_format_opapi"],
+        exposed=ranges["exposed"],
+        sparse=ranges["sparse"],
+        dvm=ranges["dvm"],
+        gen_opapi=gen,
+        impl_name=impl_name,
+        use_const_ref_for_mutable_tensors=bool(
+            passthrough.get("use_const_ref_for_mutable_tensors")
+        ),
+        structured=bool(passthrough.get("structured")),
+        structured_delegate=structured_delegate if isinstance(structured_delegate, str) else None,
+        passthrough=ordered,
+        key_lines=FrozenMap(dict(item.key_lines)),
+    )
+
+
+def _check_passthrough(key: str, value: Any) -> str | None:
+    if key in ("structured", "use_const_ref_for_mutable_tensors"):
+        return None if isinstance(value, bool) else f"{key} must be true or false"
+    if key == "device_check":
+        return (
+            None
+            if value in ("NoCheck", "ExactSame")
+            else "device_check must be NoCheck or ExactSame"
+        )
+    if key == "structured_delegate":
+        ok = isinstance(value, str) and _OP_NAME.match(value) is not None
+        return None if ok else "structured_delegate must name an op as name.overload"
+    if key == "tags":
+        ok = isinstance(value, str) or (
+            isinstance(value, list) and all(isinstance(v, str) for v in value)
+        )
+        return None if ok else "tags must be a tag name or a list of tag names"
+    if key == "dispatch":
+        ok = isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
+        return None if ok else "dispatch must map dispatch keys to kernel names"
+    return None  # pragma: no cover
+
+
+def _parse_gen_opapi(
+    block: Any, line: int, file: str, subject: str, diags: Diagnostics
+) -> GenOpApi | None:
+    loc = Location(file, line)
+    if not isinstance(block, YamlMap):
+        diags.error(loc, subject, "gen_opapi must be a mapping (exec, outputs, ...)")
+        return None
+    ok = True
+
+    def err(key: str | None, message: str, at: YamlMap = block) -> None:
+        nonlocal ok
+        ok = False
+        diags.error(Location(file, at.key_line(key) if key else at.line), subject, message)
+
+    known = (*_GEN_KEYS, *_GEN_UNSUPPORTED)
+    outputs: list[OutputSpec] = []
+    for key, value in block.items():
+        if key in _GEN_UNSUPPORTED:
+            err(
+                key,
+                f"gen_opapi: '{key}' is not supported by opplugin-codegen yet; "
+                "hand-write this op_api kernel",
+            )
+        elif key in _GEN_KEYS:
+            continue
+        elif isinstance(value, YamlMap):
+            if not _IDENT.match(key):
+                err(key, f"gen_opapi: output name '{key}' must be a C++ identifier")
+                continue
+            spec = _parse_output(key, value, block.key_line(key), file, subject, diags)
+            if spec is None:
+                ok = False
+            else:
+                outputs.append(spec)
+        else:
+            err(key, f"gen_opapi: unknown key '{key}'{did_you_mean(key, known)}")
+
+    inherit = block.get("structured_inherit")
+    if inherit is not None:
+        if not isinstance(inherit, str) or not _OP_NAME.match(inherit):
+            err("structured_inherit", "structured_inherit must name an op as name.overload")
+        others = [k for k in block if k != "structured_inherit"]
+        if others:
+            err(
+                others[0],
+                f"gen_opapi: '{others[0]}' cannot be combined with structured_inherit "
+                "(the inherited block is used as it is)",
+            )
+        return GenOpApi(loc, structured_inherit=inherit) if ok else None
+
+    exec_api = exec_args = None
+    if "exec" not in block:
+        err(None, "gen_opapi needs 'exec: aclnnName[, args...]' (or structured_inherit)")
+    else:
+        parts = (
+            [p.strip() for p in str(block["exec"]).split(",")]
+            if isinstance(block["exec"], str)
+            else []
+        )
+        if not parts or not _IDENT.match(parts[0]):
+            err("exec", "exec must be 'aclnnName' or 'aclnnName, arg, arg, ...'")
+        else:
+            bad = [p for p in parts[1:] if not _IDENT.match(p)]
+            if bad:
+                err("exec", f"exec argument '{bad[0]}' is not a name")
+            exec_api = parts[0]
+            exec_args = tuple(parts[1:]) if len(parts) > 1 else None
+
+    new_params: list[tuple[str, str]] = []
+    params = block.get("new_params")
+    if params is not None:
+        if not isinstance(params, YamlMap):
+            err("new_params", "new_params must map local names to C++ expressions")
+        else:
+            for name, expr in params.items():
+                if not _IDENT.match(name) or not isinstance(expr, str) or not expr.strip():
+                    err(
+                        name,
+                        f"new_params: '{name}' must be a name with a C++ expression",
+                        at=params,
+                    )
+                else:
+                    new_params.append((name, expr.strip()))
+
+    identity = block.get("integral_identity_tensor")
+    if identity is not None and (not isinstance(identity, str) or not _IDENT.match(identity)):
+        err("integral_identity_tensor", "integral_identity_tensor must name a tensor argument")
+
+    if not ok:
+        return None
+    return GenOpApi(
+        loc,
+        exec_api=exec_api,
+        exec_args=exec_args,
+        exec_loc=Location(file, block.key_line("exec")),
+        outputs=tuple(outputs),
+        new_params=tuple(new_params),
+        integral_identity_tensor=identity,
+    )
+
+
+def _parse_output(
+    name: str, block: YamlMap, line: int, file: str, subject: str, diags: Diagnostics
+) -> OutputSpec | None:
+    ok = True
+    values: dict[str, str] = {}
+    for key, value in block.items():
+        loc = Location(file, block.key_line(key))
+        if key not in _OUTPUT_KEYS:
+            diags.error(
+                loc,
+                subject,
+                f"gen_opapi: {name}: unknown key '{key}'{did_you_mean(key, _OUTPUT_KEYS)}",
+            )
+            ok = False
+        elif not isinstance(value, str) or not value.strip():
+            diags.error(loc, subject, f"gen_opapi: {name}.{key} must be a non-empty string")
+            ok = False
+        else:
+            values[key] = value.strip()
+    if not ok:
+        return None
+    names = tuple(n.strip() for n in values["name"].split(",")) if "name" in values else ()
+    return OutputSpec(name, values.get("size"), values.get("dtype"), names, Location(file, line))
+
+
+def cpp_base_name(schema: FunctionSchema, impl_name: str | None) -> str:
+    """The C++ name (contracts.md section 2) before any ``_symint`` suffix."""
+    if impl_name:
+        return impl_name
+    name = schema.name.name
+    return name + "_out" if schema.kind is SchemaKind.out else name
+
+
+# --------------------------------------------------------------------------- derivatives
+
+
+def _load_derivatives(
+    path: Path, display: str, registry: VersionRegistry, diags: Diagnostics
+) -> list[Derivative]:
+    if not path.exists():
+        return []
+    doc = load_yaml(path, display, diags)
+    if doc is None:
+        return []
+    if not isinstance(doc, YamlMap):
+        diags.error(Location(display, 1), None, "expected a mapping with 'backward'")
+        return []
+    for key in doc:
+        if key not in ("backward", "all_version"):
+            diags.error(
+                Location(display, doc.key_line(key)),
+                None,
+                f"unknown key '{key}'{did_you_mean(key, ('backward', 'all_version'))}",
+            )
+    if "all_version" in doc and tuple(doc["all_version"] or ()) != registry.labels:
+        diags.error(
+            Location(display, doc.key_line("all_version")),
+            None,
+            "all_version must list the labels of versions.yaml in the same order",
+        )
+    items = doc.get("backward")
+    if items is None:
+        return []
+    if not isinstance(items, YamlList):
+        diags.error(Location(display, doc.key_line("backward")), None, "'backward' must be a list")
+        return []
+    out: list[Derivative] = []
+    for item, line in zip(items, items.item_lines):
+        loc = Location(display, line)
+        if not isinstance(item, YamlMap) or "name" not in item:
+            diags.error(loc, None, "a backward entry must be a mapping with 'name'")
+            continue
+        name = item["name"]
+        try:
+            subject = parse_schema(name).name.full
+        except SchemaError as e:
+            diags.error(loc, f"'{name}'", f"malformed schema: {e}")
+            continue
+        if "version" not in item:
+            diags.error(loc, subject, "needs a 'version' range")
+            continue
+        try:
+            version = registry.parse_range(item["version"])
+        except RangeError as e:
+            diags.error(Location(display, item.key_line("version")), subject, f"version: {e}")
+            continue
+        fields = FrozenMap({k: freeze(v) for k, v in item.items() if k != "version"})
+        out.append(Derivative(name, version, fields, loc))
+    return out

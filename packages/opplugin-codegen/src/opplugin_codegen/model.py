@@ -1,0 +1,171 @@
+"""The typed, immutable model of the YAML, built once by :mod:`loader` and shared by
+every generator."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .cpp import CppSignature
+from .errors import Location
+from .schema import FunctionSchema, SchemaKind
+from .versions import VersionRange, VersionRegistry
+
+#: Sections of op_plugin_functions.yaml, in output order.
+SECTIONS = ("official", "custom", "symint", "quant", "autograd")
+#: Sections whose entries become C++ (symint and autograd are marker lists that repeat
+#: entries of official/custom).
+CODE_SECTIONS = ("official", "custom", "quant")
+#: Implementation paths, in the order ``impl_ns`` lists them.
+PATHS = ("acl_op", "op_api")
+
+
+class FrozenMap(Mapping[str, Any]):
+    """A read-only, hashable mapping that keeps insertion order (for pass-through keys)."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Mapping[str, Any]) -> None:
+        self._items = dict(items)
+
+    def __getitem__(self, key: str) -> Any:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._items.items()))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Mapping) and dict(self._items) == dict(other)
+
+    def __repr__(self) -> str:
+        return f"FrozenMap({self._items!r})"
+
+
+def freeze(value: Any) -> Any:
+    """YAML value -> immutable equivalent (mappings -> FrozenMap, lists -> tuples)."""
+    if isinstance(value, Mapping):
+        return FrozenMap({k: freeze(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+@dataclass(frozen=True)
+class OutputSpec:
+    """One output block of ``gen_opapi`` (``out: {size, dtype, name}``)."""
+
+    name: str
+    size: str | None
+    dtype: str | None
+    names: tuple[str, ...]  # tensors whose dimension names propagate to this output
+    loc: Location
+
+
+@dataclass(frozen=True)
+class GenOpApi:
+    """A ``gen_opapi`` block: generate ``op_api::<name>`` instead of hand-writing it.
+
+    Either ``structured_inherit`` names the entry whose block is reused, or ``exec_api``
+    is set. ``exec_args`` is None when ``exec`` names only the aclnn API (the arguments are
+    then the C++ signature in order, plus the result names of a functional op).
+    """
+
+    loc: Location
+    structured_inherit: str | None = None
+    exec_api: str | None = None
+    exec_args: tuple[str, ...] | None = None
+    exec_loc: Location | None = None
+    outputs: tuple[OutputSpec, ...] = ()
+    new_params: tuple[tuple[str, str], ...] = ()
+    integral_identity_tensor: str | None = None
+
+
+@dataclass(frozen=True)
+class OpEntry:
+    """One entry of op_plugin_functions.yaml."""
+
+    section: str
+    func: str
+    schema: FunctionSchema
+    loc: Location
+    #: The C++ signature (contracts.md section 2), without the ``_symint`` suffix.
+    cpp: CppSignature
+    acl_op: VersionRange | None = None
+    op_api: VersionRange | None = None
+    internal_format_opapi: VersionRange | None = None
+    exposed: VersionRange | None = None
+    sparse: VersionRange | None = None
+    dvm: VersionRange | None = None
+    gen_opapi: GenOpApi | None = None
+    impl_name: str | None = None
+    use_const_ref_for_mutable_tensors: bool = False
+    structured: bool = False
+    structured_delegate: str | None = None
+    #: Keys handed to torchnpugen unchanged, in authored order.
+    passthrough: FrozenMap = field(default_factory=lambda: FrozenMap({}))
+    key_lines: FrozenMap = field(default_factory=lambda: FrozenMap({}), compare=False)
+
+    @property
+    def name(self) -> str:
+        """``name.overload`` (no namespace)."""
+        return self.schema.name.full
+
+    @property
+    def kind(self) -> SchemaKind:
+        return self.schema.kind
+
+    @property
+    def live_mask(self) -> int:
+        """Labels in which the op exists at all (has acl_op or op_api)."""
+        return (self.acl_op.mask if self.acl_op else 0) | (self.op_api.mask if self.op_api else 0)
+
+    def paths_in(self, label: str) -> tuple[str, ...]:
+        """The implementation paths live in ``label``, in ``impl_ns`` order."""
+        live = []
+        if self.acl_op is not None and label in self.acl_op:
+            live.append("acl_op")
+        if self.op_api is not None and label in self.op_api:
+            live.append("op_api")
+        return tuple(live)
+
+    def cpp_signature(self, symint: bool) -> CppSignature:
+        """The signature in a label where the op is (``symint``) or is not listed under
+        ``symint:``; ``impl_name`` overrides the whole name."""
+        if symint and not self.impl_name:
+            return replace(self.cpp, name=f"{self.cpp.name}_symint")
+        return self.cpp
+
+    def line_of(self, key: str) -> int:
+        return int(self.key_lines.get(key, self.loc.line))
+
+    def loc_of(self, key: str) -> Location:
+        return Location(self.loc.file, self.line_of(key))
+
+
+@dataclass(frozen=True)
+class Derivative:
+    """One ``backward`` entry of derivatives.yaml; ``fields`` excludes ``version``."""
+
+    name: str
+    version: VersionRange
+    fields: FrozenMap
+    loc: Location
+
+
+@dataclass(frozen=True)
+class Model:
+    registry: VersionRegistry
+    op_file: str  # display path of op_plugin_functions.yaml
+    entries: tuple[OpEntry, ...]  # every section, in file order
+    derivatives_file: str
+    derivatives: tuple[Derivative, ...]
+
+    def section(self, name: str) -> tuple[OpEntry, ...]:
+        return tuple(e for e in self.entries if e.section == name)

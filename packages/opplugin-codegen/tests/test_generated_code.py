@@ -1,0 +1,350 @@
+"""Generated C++ for the project's YAML and for the rich fixture (contracts.md 2-4)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from opplugin_codegen import load_model, render_label
+from opplugin_codegen_testing import PROJECT_YAML, RICH_YAML, line_of, make_yaml_dir
+
+
+def files_of(yaml_dir: Path, label: str, shards: int = 4) -> dict[str, str]:
+    return render_label(load_model(yaml_dir), label, shards)
+
+
+def function(files: dict[str, str], prefix: str, head: str) -> str:
+    """The definition starting with ``head`` in the shards named ``prefix``_<k>.cpp,
+    including the comment line right above it (if any), up to its closing brace."""
+    for name, text in files.items():
+        if not name.startswith(f"op_plugin/{prefix}_"):
+            continue
+        lines = text.splitlines()
+        for i, line in enumerate(lines):
+            if line.startswith(head):
+                start = i - 1 if i and lines[i - 1].startswith("// ") else i
+                end = lines.index("}", i)
+                return "\n".join(lines[start : end + 1]) + "\n"
+    raise AssertionError(f"{head!r} not found in {prefix}_*.cpp")
+
+
+def src(yaml_dir: Path, func_prefix: str) -> str:
+    line = line_of(yaml_dir / "op_plugin_functions.yaml", f"- func: {func_prefix}")
+    return f"({yaml_dir.name}/op_plugin_functions.yaml:{line})"
+
+
+# -- the project's YAML, v2.13 ----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def project_files() -> dict[str, str]:
+    return files_of(PROJECT_YAML, "v2.13")
+
+
+def test_file_set(project_files: dict[str, str]) -> None:
+    assert set(project_files) == {
+        "op_plugin/config/op_plugin_functions.yaml",
+        "op_plugin/config/derivatives.yaml",
+        "op_plugin/OpInterface.h",
+        "op_plugin/OpApiInterface.h",
+        "op_plugin/AclOpsInterface.h",
+        *(f"op_plugin/OpInterface_{k}.cpp" for k in range(4)),
+        *(f"op_plugin/StructKernelNpuOpApi_{k}.cpp" for k in range(4)),
+    }
+
+
+def test_headers(project_files: dict[str, str]) -> None:
+    op = project_files["op_plugin/OpInterface.h"]
+    assert "#pragma once\n" in op and "namespace op_plugin {" in op
+    assert "#include <ATen/core/Tensor.h>\n" in op
+    assert (
+        "at::Tensor add(const at::Tensor& self, const at::Tensor& other, "
+        "const at::Scalar& alpha = 1);  // add.Tensor\n"
+    ) in op
+    assert "at::Tensor& abs_out(const at::Tensor& self, at::Tensor& out);  // abs.out\n" in op
+    api = project_files["op_plugin/OpApiInterface.h"]
+    acl = project_files["op_plugin/AclOpsInterface.h"]
+    assert "namespace op_api {" in api and "namespace acl_op {" in acl
+    assert "alpha = 1" not in api and "alpha = 1" not in acl  # defaults only in OpInterface.h
+    assert "at::Tensor abs(const at::Tensor& self);" in api
+    assert " abs(" not in acl and "abs_out" not in acl  # abs has no acl_op path
+    assert "at::Tensor mul(const at::Tensor& self, const at::Tensor& other);" in acl
+
+
+def test_abs_family_from_gen_opapi(project_files: dict[str, str]) -> None:
+    s = lambda p: src(PROJECT_YAML, p)  # noqa: E731
+    assert (
+        function(project_files, "StructKernelNpuOpApi", "at::Tensor abs(")
+        == f"""\
+at::Tensor abs(const at::Tensor& self) {{
+  // abs  op_api: all_version  gen_opapi via abs.out  {s("abs(")}
+  auto output_size_0 = self.sizes();
+  auto output_dtype_0 = self.scalar_type();
+  at::Tensor out = at_npu::native::OpPreparation::apply_tensor_without_format(
+      output_size_0, self.options().dtype(output_dtype_0));
+  EXEC_NPU_CMD(aclnnAbs, self, out);
+#if __has_include(<ATen/NamedTensorUtils.h>)
+  at::namedinference::propagate_names(out, self);
+#endif
+  return out;
+}}
+"""
+    )
+    assert (
+        function(project_files, "StructKernelNpuOpApi", "at::Tensor& abs_out(")
+        == f"""\
+at::Tensor& abs_out(const at::Tensor& self, at::Tensor& out) {{
+  // abs.out  op_api: all_version  gen_opapi  {s("abs.out(")}
+  auto output_size_0 = self.sizes();
+  auto output_dtype_0 = self.scalar_type();
+  at_npu::native::OpPreparation::check_tensor({{self}}, out, output_dtype_0, output_size_0);
+  EXEC_NPU_CMD(aclnnAbs, self, out);
+#if __has_include(<ATen/NamedTensorUtils.h>)
+  at::namedinference::propagate_names(out, self);
+#endif
+  return out;
+}}
+"""
+    )
+    assert (
+        function(project_files, "StructKernelNpuOpApi", "at::Tensor& abs_(")
+        == f"""\
+at::Tensor& abs_(at::Tensor& self) {{
+  // abs_  op_api: all_version  gen_opapi via abs.out  {s("abs_(")}
+  return op_api::abs_out(self, self);
+}}
+"""
+    )
+    # no acl_op path -> no DO_COMPATIBILITY, op_api-only dispatch
+    assert "DO_COMPATIBILITY(aclnnAbs" not in "".join(project_files.values())
+    assert (
+        function(project_files, "OpInterface", "at::Tensor abs(")
+        == f"""\
+// abs  op_api: all_version  {s("abs(")}
+at::Tensor abs(const at::Tensor& self) {{
+  TORCH_CHECK(at_npu::native::FormatHelper::IsOpInputBaseFormat(self),
+              "abs: the op_api kernel accepts only base-format (ND, NCHW, NHWC, NCDHW) "
+              "tensors, and there is no acl_op kernel in v2.13");
+  NPU_PATH_TAKEN("abs", OpApi);
+  return op_api::abs(self);
+}}
+"""
+    )
+
+
+def test_add_family_dual_path(project_files: dict[str, str]) -> None:
+    s = lambda p: src(PROJECT_YAML, p)  # noqa: E731
+    assert (
+        function(project_files, "OpInterface", "at::Tensor add(")
+        == f"""\
+// add.Tensor  acl_op: all_version  op_api: all_version  {s("add.Tensor(")}
+at::Tensor add(const at::Tensor& self, const at::Tensor& other, const at::Scalar& alpha) {{
+  if ((at_npu::native::ForceAclnn::GetInstance().IsForceAclnnOp("add.Tensor") ||
+       at_npu::native::env::CheckJitDisable()) &&
+      at_npu::native::FormatHelper::IsOpInputBaseFormat(self) &&
+      at_npu::native::FormatHelper::IsOpInputBaseFormat(other)) {{
+    NPU_PATH_TAKEN("add.Tensor", OpApi);
+    return op_api::add(self, other, alpha);
+  }}
+  if (c10_npu::IsAclnnOnly()) {{
+    TORCH_CHECK(false,
+                "add.Tensor: acl_op kernels cannot run on this aclnn-only device, and the "
+                "op_api path needs jit compile disabled (or the op in "
+                "FORCE_ACLNN_OP_LIST) and base-format inputs");
+  }}
+  NPU_PATH_TAKEN("add.Tensor", AclOp);
+  return acl_op::add(self, other, alpha);
+}}
+"""
+    )
+    out = function(project_files, "OpInterface", "at::Tensor& add_out(")
+    assert out.startswith(f"// add.out  acl_op: all_version  op_api: all_version  {s('add.out(')}")
+    assert "IsOpInputBaseFormat(out)" in out  # out tensors are checked too
+    assert "return op_api::add_out(self, other, alpha, out);" in out
+    assert "return acl_op::add_out(self, other, alpha, out);" in out
+    inplace = function(project_files, "OpInterface", "at::Tensor& add_(")
+    assert 'IsForceAclnnOp("add_.Tensor")' in inplace
+    assert "return acl_op::add_(self, other, alpha);" in inplace
+    # hand-written kernels: no generated op_api add
+    assert "add(" not in "".join(
+        t for n, t in project_files.items() if "StructKernel" in n and "EXEC" in t
+    ).replace("EXEC_NPU_CMD(aclnnAdd", "")
+
+
+def test_mul_gen_opapi_explicit_exec_and_verbatim_size(project_files: dict[str, str]) -> None:
+    s = src(PROJECT_YAML, "mul.Tensor(")
+    assert (
+        function(project_files, "StructKernelNpuOpApi", "at::Tensor mul(")
+        == f"""\
+at::Tensor mul(const at::Tensor& self, const at::Tensor& other) {{
+  // mul.Tensor  acl_op: all_version  op_api: all_version  gen_opapi  {s}
+  DO_COMPATIBILITY(aclnnMul, acl_op::mul(self, other));
+  auto output_size_0 = broadcast_ops_npu_output_size(self, other);
+  auto output_dtype_0 = at::result_type(self, other);
+  at::Tensor out = at_npu::native::OpPreparation::apply_tensor_without_format(
+      output_size_0, self.options().dtype(output_dtype_0));
+  EXEC_NPU_CMD(aclnnMul, self, other, out);
+  return out;
+}}
+"""
+    )
+    shard = next(
+        t for n, t in project_files.items() if "StructKernel" in n and "at::Tensor mul(" in t
+    )
+    assert '#include "npu/framework/InferSize.h"\n' in shard
+    assert "using namespace op_infer;" in shard
+    assert '#include "op_plugin/AclOpsInterface.h"\n' in shard
+
+
+def test_cpp_files_include_only_what_they_use(project_files: dict[str, str]) -> None:
+    for name, text in project_files.items():
+        if not name.endswith(".cpp"):
+            continue
+        includes = re.findall(r'#include "([^"]+)"', text)
+        assert "torch/extension.h" not in text and "ATen/ATen.h" not in text
+        assert "TORCH_ASSERT_ONLY_METHOD_OPERATORS" not in text
+        if "OpInterface_" in name and includes:
+            assert "op_plugin/OpInterface.h" in includes
+        if "EXEC_NPU_CMD" in text:
+            assert "npu/framework/op_api_common.h" in includes
+        if "InferSize.h" in " ".join(includes):
+            assert "using namespace op_infer;" in text
+        if "NPU_PATH_TAKEN" not in text:
+            assert "npu/framework/PathLedger.h" not in includes
+
+
+# -- the rich fixture ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def rich() -> dict[str, str]:
+    return files_of(RICH_YAML, "v2.13")
+
+
+def test_functional_multi_output(rich: dict[str, str]) -> None:
+    text = function(rich, "StructKernelNpuOpApi", "::std::tuple<at::Tensor, at::Tensor> max(")
+    assert "DO_COMPATIBILITY(aclnnMaxDim, acl_op::max(self, dim, keepdim));" in text
+    assert "auto output_size_0 = input_same_output_size(self);" in text  # one local, reused
+    assert "auto output_dtype_1 = at::kLong;" in text
+    assert (
+        "at::Tensor indices = at_npu::native::OpPreparation::apply_tensor_without_format(\n"
+        "      output_size_0, self.options().dtype(output_dtype_1));" in text
+    )
+    assert "return ::std::make_tuple(std::move(values), std::move(indices));" in text
+
+
+def test_out_multi_output(rich: dict[str, str]) -> None:
+    text = function(rich, "StructKernelNpuOpApi", "::std::tuple<at::Tensor&, at::Tensor&> max_out(")
+    assert (
+        "at_npu::native::OpPreparation::check_tensor({self}, max, max.scalar_type(), "
+        "output_size_0);"
+    ) in text
+    assert "max_values.scalar_type(), max_values.sizes());" in text
+    assert "EXEC_NPU_CMD(aclnnMaxDim, self, dim, keepdim, max, max_values);" in text
+    assert "return ::std::tuple<at::Tensor&, at::Tensor&>(max, max_values);" in text
+    assert "DO_COMPATIBILITY" not in text
+
+
+def test_new_params_identity_and_inplace(rich: dict[str, str]) -> None:
+    leaky = function(rich, "StructKernelNpuOpApi", "at::Tensor leaky_relu(")
+    assert "  auto slope = negative_slope.toDouble();\n" in leaky
+    assert "EXEC_NPU_CMD(aclnnLeakyRelu, self, slope, result);" in leaky
+    ceil = function(rich, "StructKernelNpuOpApi", "at::Tensor ceil(")
+    assert ceil.index("isIntegralType") < ceil.index("DO_COMPATIBILITY")
+    assert "return acl_op::ceil(self);" in ceil
+    relu = function(rich, "StructKernelNpuOpApi", "at::Tensor& relu_(")
+    assert "EXEC_NPU_CMD(aclnnInplaceRelu, self);" in relu
+    assert "DO_COMPATIBILITY" not in relu  # acl_op ends at v2.9
+    assert "propagate_names" not in relu  # self onto self is a no-op
+    assert relu.rstrip().endswith("return self;\n}")
+
+
+def test_inherited_inplace_and_merged_names(rich: dict[str, str]) -> None:
+    mul_ = function(rich, "StructKernelNpuOpApi", "at::Tensor& mul_(")
+    assert "return op_api::mul_out(self, other, self);" in mul_
+    mul_out = function(rich, "StructKernelNpuOpApi", "at::Tensor& mul_out(")
+    assert "check_tensor({self, other}, out, output_dtype_0, output_size_0);" in mul_out
+    assert "compute_broadcast_outnames(self, other)" in mul_out
+    assert "DO_COMPATIBILITY" not in mul_out  # acl_op of mul.out ends at v2.6
+
+
+def test_structured_out_has_no_allocation(rich: dict[str, str]) -> None:
+    text = function(rich, "StructKernelNpuOpApi", "at::Tensor& _softmax_backward_data_out(")
+    assert "check_tensor" not in text and "apply_tensor" not in text
+    assert (
+        "EXEC_NPU_CMD(aclnnSoftmaxBackward, grad_output, output, dim, input_dtype, grad_input);"
+    ) in text
+
+
+def test_dispatch_variants(rich: dict[str, str]) -> None:
+    clone = function(rich, "OpInterface", "at::Tensor clone(")
+    assert "IsOpInputBaseFormat" not in clone  # internal_format_opapi drops the format test
+    assert 'FORCE_ACLNN_OP_LIST)");' in clone and "base-format inputs" not in clone
+    init = function(rich, "OpInterface", "void npu_sim_init(")
+    assert "TORCH_CHECK" not in init  # no tensor args: no format check at all
+    assert "return op_api::npu_sim_init(device_id);" in init
+    sync = function(rich, "OpInterface", "void npu_sim_sync(")
+    assert (
+        '  if (at_npu::native::ForceAclnn::GetInstance().IsForceAclnnOp("npu_sim_sync") ||\n'
+        "      at_npu::native::env::CheckJitDisable()) {\n"
+    ) in sync
+    cast = function(rich, "OpInterface", "at::Tensor npu_format_cast(")
+    assert "if (c10_npu::IsAclnnOnly()) {" in cast
+    assert "npu_format_cast has no op_api (aclnn) kernel in v2.13" in cast
+    assert 'NPU_PATH_TAKEN("npu_format_cast", AclOp);' in cast
+    cat = function(rich, "OpInterface", "at::Tensor cat(")
+    assert "IsOpInputBaseFormat(tensors)" in cat
+    index = function(rich, "OpInterface", "at::Tensor index(")
+    assert "IsOpInputBaseFormat(self) &&" in index and "IsOpInputBaseFormat(indices)" in index
+    ln = function(
+        rich, "OpInterface", "::std::tuple<at::Tensor, at::Tensor, at::Tensor> native_layer_norm("
+    )
+    assert "IsOpInputBaseFormat(weight)" in ln and "IsOpInputBaseFormat(bias)" in ln
+
+
+def test_symint_and_impl_name(rich: dict[str, str]) -> None:
+    op = rich["op_plugin/OpInterface.h"]
+    assert "at::Tensor new_empty_strided_symint(" in op
+    assert "npu_mask_three(" in op and "npu_mask3(" not in op
+    assert "_softmax_backward_data(" not in op  # structured_delegate
+    assert "c10::optional<at::ScalarType> dtype = {}," in op
+    assert "#include <ATen/core/Reduction.h>" in op  # for at::Reduction::Mean
+    assert "#include <ATen/core/Dimname.h>" not in op  # no Dimname op live in v2.13
+
+
+def test_v2_1_has_dimname_and_acl_only_paths() -> None:
+    files = files_of(RICH_YAML, "v2.1")
+    op = files["op_plugin/OpInterface.h"]
+    assert "#include <ATen/core/Dimname.h>" in op
+    assert "at::DimnameList dim" in op
+    mul_out = function(files, "OpInterface", "at::Tensor& mul_out(")
+    assert "op_api::" not in mul_out
+    assert not any("mul_out(" in t for n, t in files.items() if "StructKernel" in n)
+
+
+def test_sharding_is_stable_by_op_name(tmp_path: Path) -> None:
+    """Adding an op or changing another op's range changes one OpInterface shard only."""
+    ops = [
+        f"  - func: op{i}(Tensor self) -> Tensor\n    acl_op: all_version\n"
+        f"    op_api: all_version\n"
+        for i in range(40)
+    ]
+    d1 = make_yaml_dir(tmp_path / "a", "official:\n" + "".join(ops))
+    changed = list(ops)
+    changed[7] = changed[7].replace("acl_op: all_version", "acl_op: [v2.1, v2.12]")
+    d2 = make_yaml_dir(tmp_path / "b", "official:\n" + "".join(changed))
+    a = files_of(d1, "v2.13", shards=8)
+    b = files_of(d2, "v2.13", shards=8)
+    differing = [n for n in a if a[n] != b[n] and n.endswith(".cpp")]
+    assert len(differing) == 1 and "OpInterface_" in differing[0]
+    assert sum(1 for n in a if n.startswith("op_plugin/OpInterface_")) == 8
+
+
+def test_shard_count_is_configurable() -> None:
+    files = files_of(RICH_YAML, "v2.13", shards=1)
+    assert "op_plugin/OpInterface_0.cpp" in files
+    assert "op_plugin/OpInterface_1.cpp" not in files
+    text = files["op_plugin/OpInterface_0.cpp"]
+    assert text.count("\nnamespace op_plugin {") == 1

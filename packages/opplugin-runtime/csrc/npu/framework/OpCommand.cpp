@@ -1,0 +1,211 @@
+#include "npu/framework/OpCommand.h"
+
+#include <ATen/ops/empty.h>
+#include <ATen/ops/tensor.h>
+#include <c10/util/Exception.h>
+
+#include "npu/core/NPUEmptyTensor.h"
+#include "npu/core/NPUException.h"
+#include "npu/core/NPUFunctions.h"
+#include "npu/core/NPUStorageImpl.h"
+#include "npu/core/NPUStream.h"
+#include "npu/framework/AclDataType.h"
+#include "npu/framework/AclObjects.h"
+#include "npu/framework/FormatHelper.h"
+#include "npu/framework/OpPreparation.h"
+
+namespace at_npu::native {
+namespace {
+
+// A descriptor and buffer for a dense npu tensor.
+struct AclOperand {
+  AclTensorDescPtr desc;
+  AclDataBufferPtr buffer;
+};
+
+AclOperand MakeOperand(const char* op_type, const char* role, size_t index, const at::Tensor& tensor) {
+  const aclDataType dtype = ToAclDataType(tensor.scalar_type());
+  TORCH_CHECK(dtype != ACL_DT_UNDEFINED, "acl_op ", op_type, ": ", role, " ", index, " has dtype ",
+              tensor.scalar_type(), ", which the npu device does not support");
+  const c10::IntArrayRef sizes = tensor.sizes();
+  const aclFormat format = FormatHelper::GetFormat(tensor);
+  const bool base = FormatHelper::IsBaseFormatType(format);
+  AclOperand operand;
+  operand.desc.reset(aclCreateTensorDesc(dtype, static_cast<int>(sizes.size()), sizes.data(),
+                                         base ? format : ACL_FORMAT_ND));
+  TORCH_CHECK(operand.desc != nullptr, "acl_op ", op_type, ": aclCreateTensorDesc failed for ", role, " ", index, ": ",
+              c10_npu::AclRecentErrorMessage());
+  if (!base) {
+    // Internal format: the bytes are laid out in the storage format and shape.
+    const c10_npu::NPUStorageDesc* desc = c10_npu::GetNPUStorageDesc(tensor.storage().unsafeGetStorageImpl());
+    NPU_CHECK_ACL(aclSetTensorOriginFormat(operand.desc.get(), ACL_FORMAT_ND));
+    NPU_CHECK_ACL(aclSetTensorOriginShape(operand.desc.get(), static_cast<int>(sizes.size()), sizes.data()));
+    NPU_CHECK_ACL(aclSetTensorFormat(operand.desc.get(), format));
+    NPU_CHECK_ACL(aclSetTensorShape(operand.desc.get(), static_cast<int>(desc->storage_sizes_.size()),
+                                    desc->storage_sizes_.data()));
+  }
+  const size_t nbytes = base ? tensor.numel() * tensor.element_size()
+                             : tensor.storage().nbytes() - tensor.storage_offset() * tensor.element_size();
+  operand.buffer.reset(aclCreateDataBuffer(const_cast<void*>(tensor.const_data_ptr()), nbytes));
+  TORCH_CHECK(operand.buffer != nullptr, "acl_op ", op_type, ": aclCreateDataBuffer failed for ", role, " ", index,
+              ": ", c10_npu::AclRecentErrorMessage());
+  return operand;
+}
+
+}  // namespace
+
+OpCommand& OpCommand::Name(const char* op_type) {
+  op_type_ = op_type;
+  return *this;
+}
+
+void OpCommand::CheckDevice(const at::Tensor& tensor, const char* role) {
+  TORCH_CHECK(tensor.defined(), "acl_op ", op_type_ ? op_type_ : "?", ": undefined ", role);
+  TORCH_CHECK(tensor.device().is_privateuseone(), "acl_op ", op_type_ ? op_type_ : "?", ": ", role, " is on ",
+              tensor.device(), "; expected an npu tensor");
+  if (!device_.has_value()) {
+    device_ = tensor.device();
+  } else {
+    TORCH_CHECK(*device_ == tensor.device(), "acl_op ", op_type_ ? op_type_ : "?",
+                ": Expected all tensors to be on the same device, but found at least two devices, ", *device_, " and ",
+                tensor.device(), "!");
+  }
+}
+
+OpCommand& OpCommand::Input(const at::Tensor& input) {
+  if (OpPreparation::IsCPUScalar(input)) {
+    return Input(input.item(), input.scalar_type());
+  }
+  CheckDevice(input, "input");
+  inputs_.push_back(input.is_contiguous() ? input : input.contiguous());
+  return *this;
+}
+
+OpCommand& OpCommand::Input(const c10::Scalar& value, at::ScalarType dtype) {
+  const c10::Device device = device_.value_or(c10::Device(c10::DeviceType::PrivateUse1, c10_npu::current_device()));
+  inputs_.push_back(OpPreparation::copy_scalar_to_device(value, dtype, device));
+  return *this;
+}
+
+OpCommand& OpCommand::Input(c10::IntArrayRef values, at::ScalarType dtype) {
+  const c10::Device device = device_.value_or(c10::Device(c10::DeviceType::PrivateUse1, c10_npu::current_device()));
+  at::Tensor host = at::tensor(values, at::TensorOptions().dtype(at::kLong)).to(dtype);
+  inputs_.push_back(host.to(device));
+  return *this;
+}
+
+OpCommand& OpCommand::Output(at::Tensor& output) {
+  CheckDevice(output, "output");
+  if (output.is_non_overlapping_and_dense() && output.is_contiguous()) {
+    outputs_.push_back(OutputSlot{output, output});
+  } else {
+    outputs_.push_back(OutputSlot{output, c10_npu::empty_npu(output.sizes(), output.options())});
+  }
+  return *this;
+}
+
+OpCommand& OpCommand::Attr(const char* name, bool value) {
+  AttrValue attr{name, AttrKind::Bool};
+  attr.b = value;
+  attrs_.push_back(std::move(attr));
+  return *this;
+}
+
+OpCommand& OpCommand::Attr(const char* name, float value) {
+  AttrValue attr{name, AttrKind::Float};
+  attr.f = value;
+  attrs_.push_back(std::move(attr));
+  return *this;
+}
+
+OpCommand& OpCommand::Attr(const char* name, int64_t value) {
+  AttrValue attr{name, AttrKind::Int};
+  attr.i = value;
+  attrs_.push_back(std::move(attr));
+  return *this;
+}
+
+OpCommand& OpCommand::Attr(const char* name, const c10::Scalar& value) {
+  return Attr(name, static_cast<float>(value.toDouble()));
+}
+
+OpCommand& OpCommand::Attr(const char* name, c10::string_view value) {
+  AttrValue attr{name, AttrKind::String};
+  attr.s.assign(value.data(), value.size());
+  attrs_.push_back(std::move(attr));
+  return *this;
+}
+
+OpCommand& OpCommand::Attr(const char* name, c10::IntArrayRef value) {
+  AttrValue attr{name, AttrKind::IntList};
+  attr.ints = value.vec();
+  attrs_.push_back(std::move(attr));
+  return *this;
+}
+
+void OpCommand::Run() {
+  TORCH_CHECK(op_type_ != nullptr, "OpCommand::Run: no op type set (call Name first)");
+  std::vector<AclOperand> inputs;
+  inputs.reserve(inputs_.size());
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    inputs.push_back(MakeOperand(op_type_, "input", i, inputs_[i]));
+  }
+  std::vector<AclOperand> outputs;
+  outputs.reserve(outputs_.size());
+  for (size_t i = 0; i < outputs_.size(); ++i) {
+    outputs.push_back(MakeOperand(op_type_, "output", i, outputs_[i].compute));
+  }
+  AclOpAttrPtr attr(aclopCreateAttr());
+  TORCH_CHECK(attr != nullptr, "acl_op ", op_type_, ": aclopCreateAttr failed: ", c10_npu::AclRecentErrorMessage());
+  for (const AttrValue& value : attrs_) {
+    aclError err = ACL_SUCCESS;
+    switch (value.kind) {
+      case AttrKind::Bool:
+        err = aclopSetAttrBool(attr.get(), value.name, value.b ? 1 : 0);
+        break;
+      case AttrKind::Int:
+        err = aclopSetAttrInt(attr.get(), value.name, value.i);
+        break;
+      case AttrKind::Float:
+        err = aclopSetAttrFloat(attr.get(), value.name, value.f);
+        break;
+      case AttrKind::String:
+        err = aclopSetAttrString(attr.get(), value.name, value.s.c_str());
+        break;
+      case AttrKind::IntList:
+        err = aclopSetAttrListInt(attr.get(), value.name, static_cast<int>(value.ints.size()), value.ints.data());
+        break;
+    }
+    TORCH_CHECK(err == ACL_SUCCESS, "acl_op ", op_type_, ": setting attribute '", value.name,
+                "' failed with error code ", err, ": ", c10_npu::AclRecentErrorMessage());
+  }
+
+  std::vector<const aclTensorDesc*> input_descs;
+  std::vector<const aclDataBuffer*> input_buffers;
+  for (const AclOperand& operand : inputs) {
+    input_descs.push_back(operand.desc.get());
+    input_buffers.push_back(operand.buffer.get());
+  }
+  std::vector<const aclTensorDesc*> output_descs;
+  std::vector<aclDataBuffer*> output_buffers;
+  for (const AclOperand& operand : outputs) {
+    output_descs.push_back(operand.desc.get());
+    output_buffers.push_back(operand.buffer.get());
+  }
+
+  const c10::DeviceIndex device = device_.has_value() ? device_->index() : c10_npu::current_device();
+  const aclError err = aclopCompileAndExecute(
+      op_type_, static_cast<int>(input_descs.size()), input_descs.data(), input_buffers.data(),
+      static_cast<int>(output_descs.size()), output_descs.data(), output_buffers.data(), attr.get(), ACL_ENGINE_SYS,
+      ACL_COMPILE_SYS, nullptr, c10_npu::getCurrentNPUStream(device).stream());
+  TORCH_CHECK(err == ACL_SUCCESS, "acl_op ", op_type_, " failed with error code ", err, ": ",
+              c10_npu::AclRecentErrorMessage());
+
+  for (OutputSlot& slot : outputs_) {
+    if (!slot.compute.is_same(slot.target)) {
+      slot.target.copy_(slot.compute);
+    }
+  }
+}
+
+}  // namespace at_npu::native

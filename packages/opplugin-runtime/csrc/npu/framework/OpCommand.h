@@ -1,0 +1,86 @@
+// Builder for the acl_op path: an op run by type name on the ACL op executor
+// (aclopCompileAndExecute), on the current stream.
+//
+//   OpCommand cmd;
+//   cmd.Name("Axpy").Input(self).Input(other).Output(result).Attr("alpha", 2.0f).Run();
+//
+// Inputs are made contiguous on the device first (the executor reads dense
+// buffers); a non-contiguous output is computed into a dense temporary and
+// copied back after the launch.
+#pragma once
+
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <ATen/core/Tensor.h>
+#include <c10/core/Scalar.h>
+#include <c10/util/ArrayRef.h>
+#include <c10/util/SmallVector.h>
+#include <c10/util/string_view.h>
+
+#include "acl/acl_op.h"
+
+namespace at_npu::native {
+
+class OpCommand {
+ public:
+  OpCommand() = default;
+  OpCommand(const OpCommand&) = delete;
+  OpCommand& operator=(const OpCommand&) = delete;
+
+  // The op type, e.g. "Add" (a string literal: it is not copied).
+  OpCommand& Name(const char* op_type);
+
+  OpCommand& Input(const at::Tensor& input);
+  // A 0-dim input holding `value` as `dtype`.
+  OpCommand& Input(const c10::Scalar& value, at::ScalarType dtype);
+  // A 1-D input holding `values` as `dtype` (shape/axes operands).
+  OpCommand& Input(c10::IntArrayRef values, at::ScalarType dtype = at::kLong);
+
+  OpCommand& Output(at::Tensor& output);
+
+  OpCommand& Attr(const char* name, bool value);
+  OpCommand& Attr(const char* name, float value);
+  OpCommand& Attr(const char* name, double value) { return Attr(name, static_cast<float>(value)); }
+  OpCommand& Attr(const char* name, int64_t value);
+  template <typename T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool> &&
+                                             !std::is_same_v<T, int64_t>, int> = 0>
+  OpCommand& Attr(const char* name, T value) {
+    return Attr(name, static_cast<int64_t>(value));
+  }
+  OpCommand& Attr(const char* name, const c10::Scalar& value);  // float attribute
+  OpCommand& Attr(const char* name, c10::string_view value);
+  OpCommand& Attr(const char* name, const char* value) { return Attr(name, c10::string_view(value)); }
+  OpCommand& Attr(const char* name, c10::IntArrayRef value);
+
+  // Enqueues the op on the current stream; raises naming the op type on failure.
+  void Run();
+
+ private:
+  enum class AttrKind { Bool, Int, Float, String, IntList };
+  struct AttrValue {
+    const char* name;
+    AttrKind kind;
+    bool b = false;
+    int64_t i = 0;
+    float f = 0.0f;
+    std::string s;
+    std::vector<int64_t> ints;
+  };
+  struct OutputSlot {
+    at::Tensor target;   // the caller's tensor
+    at::Tensor compute;  // what the op writes (target itself when it is dense)
+  };
+
+  void CheckDevice(const at::Tensor& tensor, const char* role);
+
+  const char* op_type_ = nullptr;
+  c10::SmallVector<at::Tensor, 4> inputs_;
+  c10::SmallVector<OutputSlot, 2> outputs_;
+  c10::SmallVector<AttrValue, 4> attrs_;
+  c10::optional<c10::Device> device_;
+};
+
+}  // namespace at_npu::native

@@ -1,0 +1,51 @@
+// Output allocation and argument checks shared by op_api and acl_op kernels.
+#pragma once
+
+#include <initializer_list>
+
+#include <ATen/core/Tensor.h>
+#include <c10/core/Scalar.h>
+#include <c10/core/TensorOptions.h>
+#include <c10/util/ArrayRef.h>
+
+namespace at_npu::native {
+
+class OpPreparation {
+ public:
+  // A new npu tensor of `sizes` with `options` (dtype, device), base (ND) format.
+  static at::Tensor apply_tensor_without_format(c10::IntArrayRef sizes, const c10::TensorOptions& options);
+  // Same shape and options as `src`.
+  static at::Tensor apply_tensor_without_format(const at::Tensor& src);
+  static at::Tensor apply_tensor_without_format(const at::Tensor& src, c10::IntArrayRef sizes);
+  // acl_op flavour: on real hardware these keep the source's internal format;
+  // the simulator's acl_op kernels produce base formats.
+  static at::Tensor apply_tensor(const at::Tensor& src);
+  static at::Tensor apply_tensor(const at::Tensor& src, c10::IntArrayRef sizes);
+  static at::Tensor apply_tensor(c10::IntArrayRef sizes, const c10::TensorOptions& options, const at::Tensor& src);
+
+  // Checks an out= argument against its inputs, as CPU does: `out` is on the
+  // inputs' npu device, `dtype` (the computed result type) can be cast to
+  // out's dtype, no harmful overlap with the inputs; then resizes `out` to
+  // `sizes` (warning when a non-empty out changes shape, as at::native::resize_output).
+  static void check_tensor(std::initializer_list<at::Tensor> inputs, at::Tensor& out, at::ScalarType dtype,
+                           c10::IntArrayRef sizes);
+  static void check_tensor(std::initializer_list<at::Tensor> inputs, const at::Tensor& out, at::ScalarType dtype,
+                           c10::IntArrayRef sizes);
+  static void check_tensor(std::initializer_list<at::Tensor> inputs, at::Tensor& out, c10::IntArrayRef sizes);
+
+  // Overlap check of outputs against inputs (see MemoryOverlap.h).
+  static void check_memory(std::initializer_list<at::Tensor> inputs, std::initializer_list<at::Tensor> outputs);
+
+  // A 0-dim tensor on the CPU (a wrapped Python number or a CPU scalar tensor).
+  static bool IsCPUScalar(const at::Tensor& tensor);
+
+  // A 0-dim npu tensor holding `value` as `dtype`, filled on the device's
+  // current stream (no host synchronisation). Device -1: the current device.
+  static at::Tensor copy_scalar_to_device(const c10::Scalar& value, at::ScalarType dtype);
+  static at::Tensor copy_scalar_to_device(const c10::Scalar& value, at::ScalarType dtype, c10::Device device);
+
+  // A 0-dim CPU tensor moved to `device` (same dtype), else `tensor` itself.
+  static at::Tensor copy_cpu_scalar_to_device(const at::Tensor& tensor, c10::Device device);
+};
+
+}  // namespace at_npu::native

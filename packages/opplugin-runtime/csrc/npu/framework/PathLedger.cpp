@@ -1,0 +1,79 @@
+#include "npu/framework/PathLedger.h"
+
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+namespace at_npu::native {
+
+namespace detail {
+thread_local OpLedgerEntry* tls_current_op = nullptr;
+}  // namespace detail
+
+namespace {
+
+struct Ledger {
+  std::mutex mutex;
+  std::unordered_map<std::string, std::unique_ptr<OpLedgerEntry>> entries;
+};
+
+Ledger& GetLedger() {
+  static auto* ledger = new Ledger();  // outlives every static counter reference
+  return *ledger;
+}
+
+}  // namespace
+
+const char* ExecPathName(ExecPath path) {
+  switch (path) {
+    case ExecPath::OpApi:
+      return "op_api";
+    case ExecPath::AclOp:
+      return "acl_op";
+    case ExecPath::Compat:
+      return "compat";
+    case ExecPath::CpuFallback:
+      return "cpu_fallback";
+  }
+  return "unknown";
+}
+
+OpLedgerEntry& PathLedger::Entry(const std::string& op) {
+  Ledger& ledger = GetLedger();
+  std::lock_guard<std::mutex> lock(ledger.mutex);
+  auto& slot = ledger.entries[op];
+  if (!slot) {
+    slot = std::make_unique<OpLedgerEntry>();
+  }
+  return *slot;
+}
+
+std::map<std::string, std::array<uint64_t, kNumExecPaths>> PathLedger::Snapshot() {
+  Ledger& ledger = GetLedger();
+  std::lock_guard<std::mutex> lock(ledger.mutex);
+  std::map<std::string, std::array<uint64_t, kNumExecPaths>> result;
+  for (const auto& [op, entry] : ledger.entries) {
+    std::array<uint64_t, kNumExecPaths> counts{};
+    uint64_t total = 0;
+    for (size_t i = 0; i < kNumExecPaths; ++i) {
+      counts[i] = entry->counts[i].load(std::memory_order_relaxed);
+      total += counts[i];
+    }
+    if (total > 0) {
+      result.emplace(op, counts);
+    }
+  }
+  return result;
+}
+
+void PathLedger::Reset() {
+  Ledger& ledger = GetLedger();
+  std::lock_guard<std::mutex> lock(ledger.mutex);
+  for (auto& [op, entry] : ledger.entries) {
+    for (auto& count : entry->counts) {
+      count.store(0, std::memory_order_relaxed);
+    }
+  }
+}
+
+}  // namespace at_npu::native

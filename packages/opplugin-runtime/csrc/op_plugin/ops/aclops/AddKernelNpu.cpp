@@ -1,0 +1,90 @@
+// add.Tensor / add.out / add_.Tensor on the acl_op path: "Add" when alpha is 1,
+// else "Axpy" (self + alpha * other) with a float attribute alpha. Inputs are
+// cast to the result dtype and broadcast first.
+#define TORCH_ASSERT_ONLY_METHOD_OPERATORS
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/result_type.h>
+
+#include "npu/core/NPUGuard.h"
+#include "npu/framework/InferSize.h"
+#include "npu/framework/OpCommand.h"
+#include "npu/framework/OpPreparation.h"
+#include "op_plugin/AclOpsInterface.h"
+#include "op_plugin/utils/AclOpUtils.h"
+#include "op_plugin/utils/BinaryOpUtils.h"
+
+namespace acl_op {
+namespace {
+
+using at_npu::native::OpCommand;
+using at_npu::native::OpPreparation;
+
+bool IsOne(const at::Scalar& alpha) {
+  return alpha.isBoolean() ? alpha.toBool() : (alpha.isComplex() ? alpha.toComplexDouble() == 1.0 : alpha.toDouble() == 1.0);
+}
+
+// result <- self + alpha * other; result is dense, of the result dtype and the broadcast shape.
+void add_out_nocheck(at::Tensor& result, const at::Tensor& self, const at::Tensor& other, const at::Scalar& alpha) {
+  OpCommand cmd;
+  if (IsOne(alpha)) {
+    cmd.Name("Add");
+  } else {
+    cmd.Name("Axpy");
+  }
+  op_plugin::utils::AddBroadcastInput(cmd, self, result);
+  op_plugin::utils::AddBroadcastInput(cmd, other, result);
+  cmd.Output(result);
+  if (!IsOne(alpha)) {
+    cmd.Attr("alpha", alpha);
+  }
+  cmd.Run();
+}
+
+}  // namespace
+
+at::Tensor add(const at::Tensor& self, const at::Tensor& other, const at::Scalar& alpha) {
+  const c10::Device device = op_plugin::utils::binary_op_device("add", self, other);
+  c10_npu::NPUGuard guard(device);
+  const at::ScalarType result_type = at::result_type(self, other);
+  op_plugin::utils::alpha_check(result_type, alpha);
+  const auto output_size = op_infer::broadcast_ops_npu_output_size(self, other);
+  at::Tensor result = OpPreparation::apply_tensor_without_format(
+      output_size, at::TensorOptions().device(device).dtype(result_type));
+  add_out_nocheck(result, self, other, alpha);
+  return result;
+}
+
+at::Tensor& add_out(const at::Tensor& self, const at::Tensor& other, const at::Scalar& alpha, at::Tensor& out) {
+  const c10::Device device = op_plugin::utils::binary_op_device("add_out", self, other);
+  c10_npu::NPUGuard guard(device);
+  const at::ScalarType result_type = at::result_type(self, other);
+  op_plugin::utils::alpha_check(result_type, alpha);
+  const auto output_size = op_infer::broadcast_ops_npu_output_size(self, other);
+  OpPreparation::check_tensor({self, other}, out, result_type, output_size);
+  if (out.scalar_type() == result_type) {
+    add_out_nocheck(out, self, other, alpha);
+  } else {
+    at::Tensor result = OpPreparation::apply_tensor_without_format(output_size, out.options().dtype(result_type));
+    add_out_nocheck(result, self, other, alpha);
+    out.copy_(result);
+  }
+  return out;
+}
+
+at::Tensor& add_(at::Tensor& self, const at::Tensor& other, const at::Scalar& alpha) {
+  const c10::Device device = op_plugin::utils::binary_op_device("add_", self, other);
+  c10_npu::NPUGuard guard(device);
+  const at::ScalarType result_type = at::result_type(self, other);
+  op_plugin::utils::alpha_check(result_type, alpha);
+  op_plugin::utils::check_inplace(self, other, result_type);
+  if (self.scalar_type() == result_type) {
+    add_out_nocheck(self, self, other, alpha);
+  } else {
+    at::Tensor result = OpPreparation::apply_tensor_without_format(self.sizes(), self.options().dtype(result_type));
+    add_out_nocheck(result, self, other, alpha);
+    self.copy_(result);
+  }
+  return self;
+}
+
+}  // namespace acl_op

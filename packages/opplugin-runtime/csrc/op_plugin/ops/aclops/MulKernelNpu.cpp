@@ -1,0 +1,31 @@
+// mul.Tensor on the acl_op path ("Mul"); inputs cast to the result dtype and broadcast.
+#define TORCH_ASSERT_ONLY_METHOD_OPERATORS
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/result_type.h>
+
+#include "npu/core/NPUGuard.h"
+#include "npu/framework/InferSize.h"
+#include "npu/framework/OpCommand.h"
+#include "npu/framework/OpPreparation.h"
+#include "op_plugin/AclOpsInterface.h"
+#include "op_plugin/utils/AclOpUtils.h"
+#include "op_plugin/utils/BinaryOpUtils.h"
+
+namespace acl_op {
+
+at::Tensor mul(const at::Tensor& self, const at::Tensor& other) {
+  const c10::Device device = op_plugin::utils::binary_op_device("mul", self, other);
+  c10_npu::NPUGuard guard(device);
+  const at::ScalarType result_type = at::result_type(self, other);
+  const auto output_size = op_infer::broadcast_ops_npu_output_size(self, other);
+  at::Tensor result = at_npu::native::OpPreparation::apply_tensor_without_format(
+      output_size, at::TensorOptions().device(device).dtype(result_type));
+  at_npu::native::OpCommand cmd;
+  cmd.Name("Mul");
+  op_plugin::utils::AddBroadcastInput(cmd, self, result);
+  op_plugin::utils::AddBroadcastInput(cmd, other, result);
+  cmd.Output(result).Run();
+  return result;
+}
+
+}  // namespace acl_op

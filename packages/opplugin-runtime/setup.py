@@ -1,0 +1,206 @@
+"""Build of opplugin-runtime: one torch C++ extension, opplugin_runtime._C.
+
+The extension is compiled from this package's csrc/ plus every .cpp file of the
+generated tree of one version label:
+
+    NPU_GENERATED_DIR   build/generated/<label> (required), written by
+                        opplugin-codegen and torchnpugen
+    NPU_BUILD_LABEL     the label, e.g. v2.13 (default: the generated dir's name)
+    NPU_EXT_BUILD_DIR   persistent object directory for incremental rebuilds
+                        (default: <repo>/build/ext/<label>)
+
+It links libascendcl from the installed `ascendc-kernels` package, found at run
+time through the rpath $ORIGIN/../ascendc_kernels/lib (both wheels install into
+the same site-packages).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+import torch
+from torch.utils import cpp_extension
+
+HERE = Path(__file__).resolve().parent
+CSRC = HERE / "csrc"
+PACKAGE = "opplugin_runtime"
+REQUIRED_GENERATED = (
+    "op_plugin/OpInterface.h",
+    "op_plugin/OpApiInterface.h",
+    "op_plugin/AclOpsInterface.h",
+    "npu/aten/NPUNativeFunctions.h",
+)
+# Runtime headers shipped in the wheel for user extensions (NpuExtension).
+PUBLIC_HEADER_DIRS = ("npu/core", "npu/framework")
+
+
+def fail(message: str) -> None:
+    sys.stderr.write(f"opplugin-runtime setup.py: error: {message}\n")
+    raise SystemExit(2)
+
+
+def repo_root() -> Path | None:
+    root = HERE.parents[1] if len(HERE.parents) > 1 else None
+    return root if root is not None and (root / "yaml").is_dir() else None
+
+
+def generated_dir() -> Path:
+    value = os.environ.get("NPU_GENERATED_DIR")
+    if not value:
+        fail(
+            "NPU_GENERATED_DIR is not set. Point it at the generated tree of one version label, e.g.\n"
+            "  NPU_GENERATED_DIR=build/generated/v2.13 (written by `python -m opplugin_codegen generate` and\n"
+            "  `python -m torchnpugen generate`, see the repository README)."
+        )
+    path = Path(value).expanduser().resolve()
+    missing = [name for name in REQUIRED_GENERATED if not (path / name).is_file()]
+    if missing:
+        fail(f"NPU_GENERATED_DIR={path} lacks {', '.join(missing)}; run both generators for the label first.")
+    return path
+
+
+def build_label(gen_dir: Path) -> str:
+    label = os.environ.get("NPU_BUILD_LABEL") or gen_dir.name
+    if not re.fullmatch(r"v\d+\.\d+", label):
+        fail(f"NPU_BUILD_LABEL={label!r} is not a version label like v2.13")
+    return label
+
+
+def check_torch_matches_label(label: str) -> None:
+    """The label pins a torch release (yaml/versions.yaml); building against another one is an error."""
+    root = repo_root()
+    registry = root / "yaml" / "versions.yaml" if root else None
+    if registry is None or not registry.is_file():
+        return
+    import yaml  # PyYAML: a torch dependency in every supported release
+
+    versions = (yaml.safe_load(registry.read_text()) or {}).get("versions", {})
+    pin = str((versions.get(label) or {}).get("torch", ""))
+    have = torch.__version__.split("+")[0]
+    if pin and pin.split(".")[:2] != have.split(".")[:2]:
+        fail(f"label {label} builds against torch {pin}, but this environment has torch {torch.__version__}")
+
+
+def ascendc_kernels_paths() -> tuple[str, str]:
+    try:
+        import ascendc_kernels
+    except ImportError as error:
+        fail(
+            f"cannot import ascendc_kernels ({error}); install the ascendc-kernels wheel into this environment "
+            "first (pip install --no-build-isolation --no-deps packages/ascendc-kernels)."
+        )
+    include_dir, library_dir = ascendc_kernels.get_include(), ascendc_kernels.get_library_dir()
+    if not (Path(library_dir) / "libascendcl.so").is_file():
+        fail(f"ascendc_kernels.get_library_dir()={library_dir} holds no libascendcl.so")
+    return str(include_dir), str(library_dir)
+
+
+def ext_build_dir(label: str) -> Path:
+    value = os.environ.get("NPU_EXT_BUILD_DIR")
+    if value:
+        return Path(value).expanduser().resolve()
+    root = repo_root() or HERE
+    return root / "build" / "ext" / label
+
+
+def build_info_source(label: str, gen_dir: Path) -> str:
+    manifest = gen_dir / "manifest.json"
+    digest = ""
+    if manifest.is_file():
+        import hashlib
+
+        digest = hashlib.sha256(manifest.read_bytes()).hexdigest()
+    info = {
+        "LABEL": label,
+        "TORCH_VERSION": torch.__version__,
+        "TORCH_MAJOR_MINOR": tuple(int(x) for x in torch.__version__.split("+")[0].split(".")[:2]),
+        "CXX11_ABI": bool(torch.compiled_with_cxx11_abi()),
+        "GENERATED_MANIFEST_SHA256": digest,
+    }
+    lines = ['"""Written by setup.py: what this build of opplugin_runtime was compiled against."""', ""]
+    lines += [f"{key} = {value!r}" for key, value in info.items()]
+    return "\n".join(lines) + "\n"
+
+
+def write_if_changed(path: Path, text: str) -> None:
+    if not path.is_file() or path.read_text() != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def install_package_files(package_dir: Path) -> None:
+    """_build_info.py and the public headers, into a built (or in-place) package directory."""
+    write_if_changed(package_dir / "_build_info.py", BUILD_INFO)
+    include_root = package_dir / "include"
+    for sub in PUBLIC_HEADER_DIRS:
+        for header in sorted((CSRC / sub).glob("*.h")):
+            target = include_root / sub / header.name
+            if not target.is_file() or target.read_bytes() != header.read_bytes():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(header, target)
+
+
+class BuildPy(build_py):
+    def run(self) -> None:
+        super().run()
+        install_package_files(Path(self.build_lib) / PACKAGE)
+
+
+class BuildExt(cpp_extension.BuildExtension):
+    """torch's BuildExtension with a persistent per-label object dir and no -g."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        self.build_temp = str(EXT_BUILD_DIR)
+
+    def build_extensions(self) -> None:
+        # Python's sysconfig flags bring -g and -O3; the extension sets -O2 itself.
+        dropped = {"-g", "-O3", "-O2", "-O1", "-O0"}
+        self.compiler.compiler_so = [f for f in self.compiler.compiler_so if f not in dropped]
+        self.compiler.linker_so = [f for f in self.compiler.linker_so if f != "-g"]
+        super().build_extensions()
+
+    def run(self) -> None:
+        super().run()
+        if self.inplace:
+            install_package_files(HERE / "src" / PACKAGE)
+
+
+def sources(gen_dir: Path) -> list[str]:
+    own = sorted(str(p) for p in CSRC.rglob("*.cpp"))
+    generated = sorted(str(p) for p in gen_dir.rglob("*.cpp"))
+    return own + generated
+
+
+GEN_DIR = generated_dir()
+LABEL = build_label(GEN_DIR)
+check_torch_matches_label(LABEL)
+ACL_INCLUDE, ACL_LIBRARY = ascendc_kernels_paths()
+EXT_BUILD_DIR = ext_build_dir(LABEL)
+BUILD_INFO = build_info_source(LABEL, GEN_DIR)
+
+if not hasattr(cpp_extension, "_wrap_compiler") and shutil.which("ccache") and "CXX" not in os.environ:
+    os.environ["CXX"] = "ccache c++"  # newer torch prepends ccache by itself
+
+extension = cpp_extension.CppExtension(
+    name=f"{PACKAGE}._C",
+    sources=sources(GEN_DIR),
+    include_dirs=[str(CSRC), str(GEN_DIR), ACL_INCLUDE],
+    library_dirs=[ACL_LIBRARY],
+    libraries=["ascendcl"],
+    extra_compile_args={"cxx": ["-O2", "-Wall", "-Wno-unused-function"]},
+    extra_link_args=["-Wl,-rpath,$ORIGIN/../ascendc_kernels/lib", "-ldl"],
+)
+
+setup(
+    ext_modules=[extension],
+    cmdclass={"build_ext": BuildExt.with_options(use_ninja=True), "build_py": BuildPy},
+)

@@ -1,0 +1,3 @@
+"""The extension module, for the submodules of torch.npu."""
+
+from opplugin_runtime import _C as C  # noqa: F401

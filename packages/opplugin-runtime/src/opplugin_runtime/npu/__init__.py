@@ -1,0 +1,84 @@
+"""``torch.npu``: the device module of the simulated npu device."""
+
+from __future__ import annotations
+
+from .compile_mode import is_jit_compile_false, set_compile_mode
+from .device import (
+    current_device,
+    device,
+    device_count,
+    device_of,
+    get_device_name,
+    is_available,
+    set_device,
+    synchronize,
+)
+from .fallback import get_fallback_mode, set_fallback_mode
+from .lazy_init import _is_in_bad_fork, _lazy_init, init, is_initialized
+from .ledger import path_ledger, reset_path_ledger
+from .memory import (
+    empty_cache,
+    max_memory_allocated,
+    max_memory_reserved,
+    memory_allocated,
+    memory_reserved,
+    memory_stats,
+    reset_peak_memory_stats,
+)
+from .op_hooks import OpHookHandle, register_op_hook
+from .random import (
+    default_generator,
+    get_rng_state,
+    get_rng_state_all,
+    initial_seed,
+    manual_seed,
+    manual_seed_all,
+    seed,
+    seed_all,
+    set_rng_state,
+    set_rng_state_all,
+)
+from .streams import current_stream, default_stream, set_stream
+
+__all__ = [
+    "OpHookHandle",
+    "current_device",
+    "current_stream",
+    "default_generator",
+    "default_stream",
+    "device",
+    "device_count",
+    "device_of",
+    "empty_cache",
+    "get_device_name",
+    "get_fallback_mode",
+    "get_rng_state",
+    "get_rng_state_all",
+    "init",
+    "initial_seed",
+    "is_available",
+    "is_initialized",
+    "is_jit_compile_false",
+    "manual_seed",
+    "manual_seed_all",
+    "max_memory_allocated",
+    "max_memory_reserved",
+    "memory_allocated",
+    "memory_reserved",
+    "memory_stats",
+    "path_ledger",
+    "register_op_hook",
+    "reset_path_ledger",
+    "reset_peak_memory_stats",
+    "seed",
+    "seed_all",
+    "set_compile_mode",
+    "set_device",
+    "set_fallback_mode",
+    "set_rng_state",
+    "set_rng_state_all",
+    "set_stream",
+    "synchronize",
+    "_is_in_bad_fork",
+    "_lazy_init",
+]

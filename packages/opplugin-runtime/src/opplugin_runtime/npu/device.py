@@ -1,0 +1,89 @@
+"""Devices: count, current device, synchronisation, the ``device`` context manager."""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Union
+
+import torch
+
+from ._C import C
+from .lazy_init import _lazy_init
+
+DeviceLike = Union[int, str, torch.device, None]
+
+
+def _get_device_index(device: DeviceLike, optional: bool = True) -> int:
+    """The npu device index of ``device`` (None / "npu" without an index: the current device)."""
+    if device is None:
+        if not optional:
+            raise ValueError("expected an npu device, got None")
+        return current_device()
+    if isinstance(device, int):
+        return device
+    if isinstance(device, str):
+        device = torch.device(device)
+    if isinstance(device, torch.device):
+        if device.type != "npu":
+            raise ValueError(f"expected an npu device, got {device}")
+        return current_device() if device.index is None else device.index
+    raise TypeError(f"expected an int, str or torch.device, got {type(device).__name__}")
+
+
+def is_available() -> bool:
+    return C.device_count() > 0
+
+
+def device_count() -> int:
+    return C.device_count()
+
+
+def current_device() -> int:
+    _lazy_init()
+    return C.current_device()
+
+
+def set_device(device: DeviceLike) -> None:
+    index = _get_device_index(device)
+    if index >= 0:
+        _lazy_init()
+        C.set_device(index)
+
+
+def synchronize(device: DeviceLike = None) -> None:
+    """Waits for all work queued on every stream of ``device`` (default: the current device)."""
+    _lazy_init()
+    C.synchronize(_get_device_index(device))
+
+
+class device:
+    """Context manager that makes ``device`` current and restores the previous one."""
+
+    def __init__(self, device: Any) -> None:
+        self.idx = _get_device_index(device, optional=True) if device is not None else -1
+        self.prev_idx = -1
+
+    def __enter__(self) -> "device":
+        if self.idx >= 0:
+            self.prev_idx = current_device()
+            if self.prev_idx != self.idx:
+                C.set_device(self.idx)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.idx >= 0 and self.prev_idx != self.idx:
+            C.set_device(self.prev_idx)
+
+
+class device_of(device):
+    """``device`` for the device of a tensor (no-op for CPU tensors)."""
+
+    def __init__(self, obj: torch.Tensor) -> None:
+        super().__init__(obj.get_device() if obj.device.type == "npu" else None)
+
+
+def get_device_name(device: DeviceLike = None) -> str:
+    return f"Simulated Ascend NPU {_get_device_index(device)}"
+
+
+def _optional_index(device: Optional[DeviceLike]) -> int:
+    return -1 if device is None else _get_device_index(device)

@@ -1,0 +1,16 @@
+"""Which execution path each op took (see PathLedger.h)."""
+
+from __future__ import annotations
+
+from typing import Dict
+
+from ._C import C
+
+
+def path_ledger() -> Dict[str, Dict[str, int]]:
+    """``{op: {"op_api": n, "acl_op": n, "compat": n, "cpu_fallback": n}}`` for ops that ran."""
+    return C.path_ledger()
+
+
+def reset_path_ledger() -> None:
+    C.reset_path_ledger()

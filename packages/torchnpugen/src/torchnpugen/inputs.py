@@ -1,0 +1,237 @@
+"""The YAML inputs, parsed once into small frozen records.
+
+* ``yaml/versions.yaml``: label -> torch pin.
+* ``yaml/npu_native_functions.yaml``: ``backend: NPU``, ``cpp_namespace``,
+  ``supported`` (bare names or dicts with flags), ``custom``, ``symint``.
+* ``<out>/op_plugin/config/op_plugin_functions.yaml``: the per-label projection
+  written by opplugin-codegen (sections official/custom/symint/quant/autograd; each
+  entry has ``func``, ``impl_ns``, ``yaml_source`` and optional flags).
+
+Every record keeps ``where`` (``file:line``) so later errors can point at the entry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from torchgen.model import DeviceCheckType
+
+from .errors import InputError
+from .yaml_lines import LocatedYaml, load_located
+
+__all__ = [
+    "PROJECTION_RELPATH",
+    "BackendEntry",
+    "NpuBackendYaml",
+    "Projection",
+    "ProjectionEntry",
+    "load_npu_backend_yaml",
+    "load_projection",
+    "load_versions",
+]
+
+PROJECTION_RELPATH = Path("op_plugin") / "config" / "op_plugin_functions.yaml"
+
+
+def _display(yaml_dir: Path, filename: str) -> str:
+    # Generated comments must not depend on where the checkout lives.
+    return f"{yaml_dir.resolve().name}/{filename}"
+
+
+def _device_check(value: Any, where: str) -> DeviceCheckType | None:
+    if value is None:
+        return None
+    try:
+        return DeviceCheckType[str(value)]
+    except KeyError:
+        allowed = ", ".join(k.name for k in DeviceCheckType)
+        raise InputError(f"device_check must be one of {allowed}, got {value!r}", where) from None
+
+
+# --------------------------------------------------------------------------- versions
+
+
+def load_versions(yaml_dir: Path) -> tuple[dict[str, str], str]:
+    """(label -> torch pin, default label) from versions.yaml."""
+    doc = load_located(yaml_dir / "versions.yaml", _display(yaml_dir, "versions.yaml"))
+    data = doc.data
+    if not isinstance(data, dict) or not isinstance(data.get("versions"), dict):
+        raise InputError("expected a mapping with a 'versions' mapping", doc.display_path)
+    pins: dict[str, str] = {}
+    for label, spec in data["versions"].items():
+        if not isinstance(spec, dict) or "torch" not in spec:
+            raise InputError(f"label {label!r} needs a 'torch' pin", doc.display_path)
+        pins[str(label)] = str(spec["torch"])
+    return pins, str(data.get("default", ""))
+
+
+# --------------------------------------------------------------------------- npu_native_functions.yaml
+
+
+@dataclass(frozen=True)
+class BackendEntry:
+    """One ``supported:`` item: an aten op whose kernel the runtime owns."""
+
+    name: str  # operator name with overload, e.g. "empty.memory_format"
+    where: str
+    device_check: DeviceCheckType | None
+
+
+@dataclass(frozen=True)
+class NpuBackendYaml:
+    display_path: str
+    backend: str
+    cpp_namespace: str
+    class_name: str
+    supported: tuple[BackendEntry, ...]
+    symint: tuple[tuple[str, str], ...]  # (op name, where)
+    custom_count: int
+
+
+_BACKEND_KEYS = ("backend", "cpp_namespace", "class_name", "supported", "custom", "symint")
+# Flags a supported dict entry may carry in this version of the generator.  Upstream's
+# op_api / internal_format_opapi (PTA dual path) arrive with a later issue: reject them
+# rather than silently generating a single-path wrapper.
+_SUPPORTED_FLAGS = ("func", "device_check")
+
+
+def load_npu_backend_yaml(yaml_dir: Path) -> NpuBackendYaml:
+    filename = "npu_native_functions.yaml"
+    doc = load_located(yaml_dir / filename, _display(yaml_dir, filename))
+    data = doc.data
+    if not isinstance(data, dict):
+        raise InputError("expected a mapping at the top level", doc.display_path)
+    for key in data:
+        if key not in _BACKEND_KEYS:
+            raise InputError(
+                f"unknown key {key!r}; allowed: {', '.join(_BACKEND_KEYS)}",
+                f"{doc.display_path}:{doc.key_lines.get(key, 1)}",
+            )
+    backend = data.get("backend")
+    if backend != "NPU":
+        raise InputError(
+            f"backend must be NPU, got {backend!r}", f"{doc.display_path}:{doc.key_lines.get('backend', 1)}"
+        )
+    cpp_namespace = data.get("cpp_namespace")
+    if not isinstance(cpp_namespace, str) or not cpp_namespace:
+        raise InputError("cpp_namespace is required", doc.display_path)
+    class_name = data.get("class_name", "NPUNativeFunctions")
+
+    supported: list[BackendEntry] = []
+    for index, item in enumerate(_list_section(doc, "supported")):
+        where = doc.where("supported", index)
+        if isinstance(item, str):
+            supported.append(BackendEntry(item, where, None))
+        elif isinstance(item, dict):
+            for key in item:
+                if key not in _SUPPORTED_FLAGS:
+                    raise InputError(
+                        f"unsupported flag {key!r} on a supported entry; allowed: {', '.join(_SUPPORTED_FLAGS)}",
+                        where,
+                    )
+            if not isinstance(item.get("func"), str):
+                raise InputError("a supported entry given as a mapping needs 'func: <op name>'", where)
+            supported.append(BackendEntry(item["func"], where, _device_check(item.get("device_check"), where)))
+        else:
+            raise InputError(f"a supported entry must be an op name or a mapping, got {item!r}", where)
+
+    symint: list[tuple[str, str]] = []
+    for index, item in enumerate(_list_section(doc, "symint")):
+        where = doc.where("symint", index)
+        if not isinstance(item, str):
+            raise InputError(f"a symint entry must be an op name, got {item!r}", where)
+        symint.append((item, where))
+
+    return NpuBackendYaml(
+        display_path=doc.display_path,
+        backend=backend,
+        cpp_namespace=cpp_namespace,
+        class_name=str(class_name),
+        supported=tuple(supported),
+        symint=tuple(symint),
+        custom_count=len(_list_section(doc, "custom")),
+    )
+
+
+def _list_section(doc: LocatedYaml, key: str) -> list[Any]:
+    value = doc.data.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise InputError(f"'{key}' must be a list", f"{doc.display_path}:{doc.key_lines.get(key, 1)}")
+    return value
+
+
+# --------------------------------------------------------------------------- projection
+
+
+@dataclass(frozen=True)
+class ProjectionEntry:
+    section: str  # official | custom | symint | quant | autograd
+    func: str  # full schema
+    impl_ns: tuple[str, ...]  # live implementation paths, e.g. ("acl_op", "op_api")
+    yaml_source: str  # "yaml/op_plugin_functions.yaml:31": the entry in the source YAML
+    where: str  # the entry in the projection file itself
+    device_check: DeviceCheckType | None
+    impl_name: str | None
+    structured_delegate: str | None  # op_plugin generates no function for these
+
+    @property
+    def op_name(self) -> str:
+        return self.func.split("(", 1)[0].strip()
+
+
+@dataclass(frozen=True)
+class Projection:
+    display_path: str
+    entries: tuple[ProjectionEntry, ...]
+
+    def section(self, name: str) -> tuple[ProjectionEntry, ...]:
+        return tuple(e for e in self.entries if e.section == name)
+
+
+PROJECTION_SECTIONS = ("official", "custom", "symint", "quant", "autograd")
+
+
+def load_projection(path: Path, display_path: str) -> Projection:
+    if not path.is_file():
+        raise InputError(
+            "op-plugin projection not found; run opplugin-codegen for this label first "
+            "(it writes <out>/op_plugin/config/op_plugin_functions.yaml)",
+            display_path,
+        )
+    doc = load_located(path, display_path)
+    data = doc.data if doc.data is not None else {}
+    if not isinstance(data, dict):
+        raise InputError("expected a mapping at the top level", display_path)
+    for key, value in data.items():
+        if key not in PROJECTION_SECTIONS and isinstance(value, list):
+            raise InputError(
+                f"unknown section {key!r}; known: {', '.join(PROJECTION_SECTIONS)}",
+                f"{display_path}:{doc.key_lines.get(key, 1)}",
+            )
+    entries: list[ProjectionEntry] = []
+    for section in PROJECTION_SECTIONS:
+        for index, item in enumerate(_list_section(doc, section)):
+            where = doc.where(section, index)
+            if not isinstance(item, dict) or not isinstance(item.get("func"), str):
+                raise InputError("each entry needs a 'func' schema", where)
+            impl_ns = item.get("impl_ns", "")
+            if not isinstance(impl_ns, str):
+                raise InputError(f"impl_ns must be a string like 'acl_op, op_api', got {impl_ns!r}", where)
+            impl_name = item.get("impl_name")
+            entries.append(
+                ProjectionEntry(
+                    section=section,
+                    func=item["func"],
+                    impl_ns=tuple(p.strip() for p in impl_ns.split(",") if p.strip()),
+                    yaml_source=str(item.get("yaml_source") or where),
+                    where=where,
+                    device_check=_device_check(item.get("device_check"), where),
+                    impl_name=str(impl_name) if impl_name else None,
+                    structured_delegate=item.get("structured_delegate"),
+                )
+            )
+    return Projection(display_path, tuple(entries))

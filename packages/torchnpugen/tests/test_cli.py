@@ -1,0 +1,80 @@
+"""``python -m torchnpugen``: help, exit codes, determinism across hash seeds."""
+
+from __future__ import annotations
+
+import filecmp
+
+from torchnpugen_testlib import make_workspace, run_cli
+
+
+def _generate_args(ws, *extra):
+    return ("generate", "--label", "v2.13", "--yaml-dir", str(ws["yaml"]), "--out", str(ws["out"]), *extra)
+
+
+def test_help_and_usage_exit_codes():
+    top = run_cli("--help")
+    assert top.returncode == 0 and "generate" in top.stdout and "Exit codes" in top.stdout
+    sub = run_cli("generate", "--help")
+    assert sub.returncode == 0
+    for option in ("--label", "--yaml-dir", "--out", "--shards"):
+        assert option in sub.stdout
+    assert run_cli().returncode == 2
+    assert run_cli("generate", "--label", "v2.13").returncode == 2
+    assert run_cli("frobnicate").returncode == 2
+
+
+def test_bad_shard_count_is_a_usage_error(workspace):
+    result = run_cli(*_generate_args(workspace, "--shards", "0"))
+    assert result.returncode == 2
+    assert "--shards" in result.stderr
+
+
+def test_generate_succeeds(workspace):
+    result = run_cli(*_generate_args(workspace, "--shards", "3"))
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in workspace["aten"].iterdir()) == [
+        "NPUNativeFunctions.h", "RegisterNPU_0.cpp", "RegisterNPU_1.cpp", "RegisterNPU_2.cpp", "manifest.json",
+    ]  # fmt: skip
+    assert "23 ops" in result.stdout
+
+
+def test_invalid_inputs_exit_1(workspace):
+    unknown_label = run_cli(
+        "generate", "--label", "v9.9", "--yaml-dir", str(workspace["yaml"]), "--out", str(workspace["out"])
+    )
+    assert unknown_label.returncode == 1 and "unknown label 'v9.9'" in unknown_label.stderr
+
+    wrong_torch = run_cli(
+        "generate", "--label", "v2.1", "--yaml-dir", str(workspace["yaml"]), "--out", str(workspace["out"])
+    )
+    assert wrong_torch.returncode == 1 and "pins torch 2.1.2" in wrong_torch.stderr
+
+    path = workspace["yaml"] / "npu_native_functions.yaml"
+    lines = path.read_text().splitlines(keepends=True)
+    line = lines.index("  - view\n") + 1
+    lines[line - 1] = "  - viewww\n"
+    path.write_text("".join(lines))
+    bad_op = run_cli(*_generate_args(workspace))
+    assert bad_op.returncode == 1
+    assert f"yaml/npu_native_functions.yaml:{line}: unknown operator 'viewww'" in bad_op.stderr
+    assert not workspace["aten"].exists()
+
+
+def test_missing_projection_exits_1(workspace):
+    workspace["projection"].unlink()
+    result = run_cli(*_generate_args(workspace))
+    assert result.returncode == 1
+    assert "op_plugin_functions.yaml" in result.stderr and "opplugin-codegen" in result.stderr
+
+
+def test_output_is_byte_identical_across_hash_seeds(tmp_path):
+    runs = []
+    for seed in ("0", "4242"):
+        ws = make_workspace(tmp_path / f"seed{seed}", "op_plugin_functions.shapes.yaml")
+        result = run_cli(*_generate_args(ws), env={"PYTHONHASHSEED": seed})
+        assert result.returncode == 0, result.stderr
+        runs.append(ws["aten"])
+    names = sorted(p.name for p in runs[0].iterdir())
+    assert names == sorted(p.name for p in runs[1].iterdir())
+    match, mismatch, errors = filecmp.cmpfiles(runs[0], runs[1], names, shallow=False)
+    assert mismatch == [] and errors == [] and sorted(match) == names

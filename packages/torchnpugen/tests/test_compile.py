@@ -1,0 +1,104 @@
+"""A generated shard compiles (-fsyntax-only, -Wall -Wextra -Werror) against the venv's torch.
+
+The runtime headers are tiny stubs spelling the names of contracts.md section 5;
+``op_plugin/OpInterface.h`` is written by hand from contracts.md section 2 (not by
+torchnpugen), so the test checks both sides of the naming contract independently.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from torchnpugen_testlib import generate, make_workspace
+
+STUBS = {
+    "npu/framework/OpHook.h": """\
+#pragma once
+namespace at_npu::native {
+class OpHook {
+ public:
+  static OpHook& GetInstance();
+  template <typename... Args>
+  void PreHook(const char* op, const Args&... args);
+  template <typename Result>
+  void PostHook(const Result& result);
+};
+}  // namespace at_npu::native
+""",
+    "npu/framework/EnvVariables.h": """\
+#pragma once
+namespace at_npu::native::env {
+bool CheckOpHookEnable();
+}  // namespace at_npu::native::env
+""",
+    "npu/framework/NPURecordFunction.h": """\
+#pragma once
+namespace at_npu::native {
+class NPURecordFunctionGuard {
+ public:
+  explicit NPURecordFunctionGuard(const char* op);
+  ~NPURecordFunctionGuard();
+};
+}  // namespace at_npu::native
+""",
+    "npu/framework/MemoryOverlap.h": """\
+#pragma once
+#include <ATen/core/Tensor.h>
+#include <c10/util/ArrayRef.h>
+namespace at_npu::native {
+void check_memory_overlaps(c10::ArrayRef<at::Tensor> inputs, c10::ArrayRef<at::Tensor> outputs);
+}  // namespace at_npu::native
+""",
+    "op_plugin/OpInterface.h": """\
+#pragma once
+#include <ATen/core/Tensor.h>
+#include <ATen/core/List.h>
+namespace op_plugin {
+at::Tensor add(const at::Tensor& self, const at::Tensor& other, const at::Scalar& alpha = 1);
+at::Tensor& add_(at::Tensor& self, const at::Tensor& other, const at::Scalar& alpha = 1);
+at::Tensor& abs_(at::Tensor& self);
+at::Tensor& cat_out(const at::ITensorListRef& tensors, int64_t dim, at::Tensor& out);
+at::Tensor& index_put_(at::Tensor& self, const c10::List<c10::optional<at::Tensor>>& indices, const at::Tensor& values, bool accumulate = false);
+void _foreach_add_(at::TensorList self, at::TensorList other, const at::Scalar& alpha = 1);
+::std::tuple<at::Tensor&, at::Tensor&> max_out(const at::Tensor& self, int64_t dim, bool keepdim, at::Tensor& max, at::Tensor& max_values);
+at::Tensor& arange_out(const at::Scalar& start, const at::Scalar& end, const at::Scalar& step, at::Tensor& out);
+at::Tensor addmm(const at::Tensor& self, const at::Tensor& mat1, const at::Tensor& mat2, const at::Scalar& beta = 1, const at::Scalar& alpha = 1);
+at::Tensor embedding(const at::Tensor& weight, const at::Tensor& indices, int64_t padding_idx = -1, bool scale_grad_by_freq = false, bool sparse = false);
+::std::tuple<at::Tensor, at::Tensor, at::Tensor> native_batch_norm(const at::Tensor& input, const c10::optional<at::Tensor>& weight, const c10::optional<at::Tensor>& bias, const c10::optional<at::Tensor>& running_mean, const c10::optional<at::Tensor>& running_var, bool training, double momentum, double eps);
+at::Tensor zeros_symint(c10::SymIntArrayRef size, c10::optional<at::ScalarType> dtype = c10::nullopt, c10::optional<at::Layout> layout = c10::nullopt, c10::optional<at::Device> device = c10::nullopt, c10::optional<bool> pin_memory = c10::nullopt);
+}  // namespace op_plugin
+""",
+}
+
+
+def _compiler() -> str:
+    for name in ("g++", "c++"):
+        found = shutil.which(name)
+        if found:
+            return found
+    pytest.skip("no C++ compiler")
+
+
+def test_generated_shard_compiles_warning_free(tmp_path: Path):
+    from torchnpugen.compat import cxx_std_flag, torch_include_dirs
+
+    compiler = _compiler()
+    ws = make_workspace(tmp_path, "op_plugin_functions.shapes.yaml")
+    generate(ws, shards=1)  # one shard: the project's runtime ops plus every op of the shapes fixture
+    stubs = tmp_path / "stubs"
+    for relpath, text in STUBS.items():
+        (stubs / relpath).parent.mkdir(parents=True, exist_ok=True)
+        (stubs / relpath).write_text(text)
+
+    # The flags torch.utils.cpp_extension would use (read without importing torch).
+    command = [compiler, cxx_std_flag(), "-fsyntax-only", "-Wall", "-Wextra", "-Werror"]
+    for include in torch_include_dirs():
+        command += ["-isystem", str(include)]  # torch's own warnings are not ours
+    command += ["-I", str(stubs), "-I", str(ws["out"]), str(ws["aten"] / "RegisterNPU_0.cpp")]
+    result = subprocess.run(command, capture_output=True, text=True)
+    assert result.returncode == 0, " ".join(command) + "\n" + result.stderr[-6000:]
+    assert result.stderr == ""

@@ -1,0 +1,398 @@
+"""Generating the NPU registration for the project's YAML plus projection fixtures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import hashlib
+import json
+import re
+
+import pytest
+
+from torchnpugen.errors import InputError
+from torchnpugen_testlib import all_shards, generate, make_workspace, wrapper_body, yaml_line
+
+PROJECT_RUNTIME_OPS = [
+    "empty.memory_format", "empty_strided", "_copy_from", "_copy_from_and_resize", "copy_", "as_strided",
+    "view", "_reshape_alias", "resize_", "_local_scalar_dense", "set_.source_Storage",
+    "set_.source_Storage_storage_offset", "set_.source_Tensor", "set_", "fill_.Scalar", "zero_",
+]  # fmt: skip
+PROJECT_PLUGIN_OPS = ["abs", "abs.out", "abs_", "add.Tensor", "add.out", "add_.Tensor", "mul.Tensor"]
+
+
+def _impls(text: str):
+    return re.findall(r'm\.impl\("([^"]+)", TORCH_FN\((\w+)\)\);', text)
+
+
+# --------------------------------------------------------------------------- layout
+
+
+def test_outputs_and_manifest(generated):
+    aten = generated["aten"]
+    names = sorted(p.name for p in aten.iterdir())
+    assert names == ["NPUNativeFunctions.h", "RegisterNPU_0.cpp", "RegisterNPU_1.cpp", "RegisterNPU_2.cpp",
+                     "RegisterNPU_3.cpp", "manifest.json"]  # fmt: skip
+    manifest = json.loads((aten / "manifest.json").read_text())
+    assert manifest["label"] == "v2.13" and manifest["shards"] == 4
+    for name, digest in manifest["files"].items():
+        assert hashlib.sha256((aten / name).read_bytes()).hexdigest() == digest
+    assert set(manifest["files"]) == set(names) - {"manifest.json"}
+
+
+def test_label_manifest_gets_a_torchnpugen_section_and_keeps_the_others(workspace):
+    other = {"files": {"op_plugin/OpInterface.h": "0" * 64}, "shards": 4, "version": "0.1.0"}
+    label_manifest = workspace["out"] / "manifest.json"
+    label_manifest.write_text(json.dumps({"generators": {"opplugin-codegen": other}, "label": "v2.13"}))
+    generate(workspace)
+    data = json.loads(label_manifest.read_text())
+    assert data["label"] == "v2.13"
+    assert data["generators"]["opplugin-codegen"] == other
+    ours = data["generators"]["torchnpugen"]["files"]
+    assert sorted(ours) == ["npu/aten/NPUNativeFunctions.h", *(f"npu/aten/RegisterNPU_{k}.cpp" for k in range(4)),
+                            "npu/aten/manifest.json"]  # fmt: skip
+    for relpath, digest in ours.items():
+        assert hashlib.sha256((workspace["out"] / relpath).read_bytes()).hexdigest() == digest
+    mtime = label_manifest.stat().st_mtime_ns
+    generate(workspace)
+    assert label_manifest.stat().st_mtime_ns == mtime
+
+
+def test_every_declared_op_is_registered_exactly_once(generated):
+    impls = _impls(all_shards(generated["aten"]))
+    schema_names = [name for name, _ in impls]
+    assert sorted(schema_names) == sorted(PROJECT_RUNTIME_OPS + PROJECT_PLUGIN_OPS)
+    assert ("add.Tensor", "wrapper_NPU_Tensor_add") in impls
+    assert ("empty.memory_format", "wrapper_NPU_memory_format_empty") in impls
+
+
+def test_shards_are_self_contained_translation_units(generated):
+    for path in sorted(generated["aten"].glob("RegisterNPU_*.cpp")):
+        text = path.read_text()
+        if "m.impl" not in text:
+            continue
+        lines = [line for line in text.splitlines() if not line.startswith("//") and line.strip()]
+        assert lines[0] == "#define TORCH_ASSERT_ONLY_METHOD_OPERATORS"
+        assert "TORCH_LIBRARY_IMPL(aten, PrivateUse1, m)" in text
+        assert "namespace {" in text
+        includes = re.findall(r"#include [<\"]([^>\"]+)", text)
+        assert "ATen/ATen.h" not in includes and "torch/extension.h" not in includes
+        for header in ("ATen/core/Tensor.h", "torch/library.h", "ATen/core/op_registration/adaption.h",
+                       "npu/framework/OpHook.h", "npu/framework/EnvVariables.h",
+                       "npu/framework/NPURecordFunction.h", "npu/framework/MemoryOverlap.h",
+                       "op_plugin/OpInterface.h", "npu/aten/NPUNativeFunctions.h"):  # fmt: skip
+            assert header in includes, (path.name, header)
+
+
+# --------------------------------------------------------------------------- wrapper anatomy
+
+
+def _assert_in_order(body: str, markers):
+    positions = []
+    for marker in markers:
+        pos = body.find(marker)
+        assert pos >= 0, f"{marker!r} missing from:\n{body}"
+        positions.append(pos)
+    assert positions == sorted(positions), f"out of order:\n{body}"
+
+
+def test_wrapper_elements_appear_in_order(generated):
+    body = wrapper_body(all_shards(generated["aten"]), "add.out")
+    _assert_in_order(
+        body,
+        [
+            "// add.out  impl_ns: acl_op, op_api  (yaml/op_plugin_functions.yaml:33)",
+            "// No device check",
+            "const c10::OptionalDeviceGuard device_guard(at::device_of(self));",
+            "at_npu::native::check_memory_overlaps({self, other}, {out});",
+            'at_npu::native::NPURecordFunctionGuard record_guard("add.out");',
+            "if (C10_UNLIKELY(op_hook_enabled)) {",
+            'at_npu::native::OpHook::GetInstance().PreHook("add.out", self, other, alpha, out);',
+            "at::Tensor & result = op_plugin::add_out(self, other, alpha, out);",
+            "at_npu::native::OpHook::GetInstance().PostHook(result);",
+            "return result;",
+        ],
+    )
+    checked = wrapper_body(all_shards(generated["aten"]), "set_")
+    set_line = yaml_line(Path(__file__).resolve().parents[3] / "yaml" / "npu_native_functions.yaml", "  - set_")
+    _assert_in_order(
+        checked,
+        [
+            f"// set_  runtime kernel  (yaml/npu_native_functions.yaml:{set_line})",
+            "c10::optional<c10::Device> common_device = c10::nullopt;",
+            'c10::impl::check_and_update_common_device(common_device, self, "wrapper_NPU__set_", "self");',
+            "const c10::OptionalDeviceGuard device_guard(at::device_of(self));",
+            'NPURecordFunctionGuard record_guard("set_");',
+            'PreHook("set_", self);',
+            "at::Tensor & result = at_npu::native::NPUNativeFunctions::set_(self);",
+            "PostHook(result);",
+        ],
+    )
+
+
+def test_factory_gets_device_guard_from_its_device_argument(generated):
+    body = wrapper_body(all_shards(generated["aten"]), "empty.memory_format")
+    assert "const c10::DeviceGuard device_guard(c10::device_or_default(device));" in body
+    assert "check_and_update_common_device" not in body
+    assert "check_memory_overlaps" not in body
+    assert (
+        "NPUNativeFunctions::empty(C10_AS_INTARRAYREF_SLOW(size), dtype, layout, device, pin_memory, memory_format)"
+        in body
+    )
+
+
+def test_nocheck_skips_the_device_check(generated):
+    text = all_shards(generated["aten"])
+    copy_ = wrapper_body(text, "copy_")  # device_check: NoCheck in npu_native_functions.yaml
+    assert "// No device check: device_check NoCheck (npu_native_functions.yaml)" in copy_
+    assert "// DeviceGuard omitted: device_guard: False" in copy_
+    for cross_device in ("_copy_from", "_copy_from_and_resize"):
+        body = wrapper_body(text, cross_device)
+        assert "// No device check: device_check NoCheck (npu_native_functions.yaml)" in body
+        assert "check_and_update_common_device" not in body
+    assert "check_and_update_common_device" in wrapper_body(text, "_local_scalar_dense")
+
+
+def test_overlap_check_only_for_out_and_inplace(generated):
+    text = all_shards(generated["aten"])
+    expected = {
+        "add.out": "check_memory_overlaps({self, other}, {out});",
+        "add_.Tensor": "check_memory_overlaps({other}, {self});",
+        "abs.out": "check_memory_overlaps({self}, {out});",
+        "abs_": "check_memory_overlaps({}, {self});",
+    }
+    for op, line in expected.items():
+        assert line in wrapper_body(text, op), op
+    for op in ("add.Tensor", "abs", "mul.Tensor", "view", "as_strided", "_copy_from"):
+        assert "check_memory_overlaps" not in wrapper_body(text, op), op
+    for op in ("copy_", "set_.source_Tensor", "resize_", "fill_.Scalar", "zero_"):
+        body = wrapper_body(text, op)
+        assert "check_memory_overlaps" not in body and "// No overlap check" in body, op
+
+
+def test_op_plugin_ops_call_op_plugin_and_runtime_ops_call_npu_native_functions(generated):
+    text = all_shards(generated["aten"])
+    for op, call in [("add.Tensor", "op_plugin::add("), ("add_.Tensor", "op_plugin::add_("),
+                     ("abs.out", "op_plugin::abs_out("), ("mul.Tensor", "op_plugin::mul(")]:  # fmt: skip
+        assert call in wrapper_body(text, op)
+    for op in PROJECT_RUNTIME_OPS:
+        body = wrapper_body(text, op)
+        assert "at_npu::native::NPUNativeFunctions::" in body and "op_plugin::" not in body, op
+
+
+def test_native_functions_header_declares_runtime_kernels_with_defaults(generated):
+    header = (generated["aten"] / "NPUNativeFunctions.h").read_text()
+    assert "#pragma once" in header
+    assert "namespace at_npu::native {" in header and "struct NPUNativeFunctions {" in header
+    decls = re.findall(r"^  static (.*);$", header, flags=re.MULTILINE)
+    assert len(decls) == len(PROJECT_RUNTIME_OPS)
+    assert "at::Tensor & copy_(at::Tensor & self, const at::Tensor & src, bool non_blocking=false)" in decls
+    assert (
+        "at::Tensor empty(at::IntArrayRef size, c10::optional<at::ScalarType> dtype={}, c10::optional<at::Layout> layout={}, "
+        "c10::optional<at::Device> device={}, c10::optional<bool> pin_memory={}, "
+        "c10::optional<at::MemoryFormat> memory_format=c10::nullopt)"
+    ) in decls
+    assert "op_plugin" not in header and "add(" not in header
+    assert "std::optional" not in header.replace("c10::optional", "")
+    assert "overlap_tensors" not in all_shards(generated["aten"])  # helper only where a list needs it
+
+
+def test_more_schema_shapes(tmp_path):
+    ws = make_workspace(tmp_path, "op_plugin_functions.shapes.yaml")
+    result = generate(ws, shards=1)
+    text = (ws["aten"] / "RegisterNPU_0.cpp").read_text()
+    assert 'm.impl("abs"' not in text  # structured_delegate: op_plugin generates no op_plugin::abs
+    assert any("abs (shapes.yaml:11): structured_delegate" in note for note in result.notes)
+    cat = wrapper_body(text, "cat.out")
+    assert "check_and_update_common_device(common_device, tensors," in cat
+    assert "check_memory_overlaps(overlap_tensors(tensors), {out});" in cat
+    assert text.count("::std::vector<at::Tensor> overlap_tensors(const Args&... args)") == 1
+    foreach = wrapper_body(text, "_foreach_add_.List")
+    assert foreach.rstrip().endswith("op_plugin::_foreach_add_(self, other, alpha);\n}")
+    assert "PostHook" not in foreach and "return" not in foreach
+    assert "check_memory_overlaps(overlap_tensors(other), overlap_tensors(self));" in foreach
+    assert "check_memory_overlaps({values}, {self});" in wrapper_body(text, "index_put_")
+    assert "::std::tuple<at::Tensor &,at::Tensor &> result = op_plugin::max_out(" in wrapper_body(text, "max.dim_max")
+    assert "check_memory_overlaps({self}, {max, max_values});" in wrapper_body(text, "max.dim_max")
+    assert "// No overlap check: factory" in wrapper_body(text, "arange.start_out")
+    assert "op_plugin::zeros_symint(size, dtype, layout, device, pin_memory)" in wrapper_body(text, "zeros")
+    assert "padding_idx.guard_int(__FILE__, __LINE__)" in wrapper_body(text, "embedding")
+    assert "check_and_update_common_device(common_device, mat2," in wrapper_body(text, "addmm")
+
+
+# --------------------------------------------------------------------------- input errors
+
+
+def test_unknown_supported_op_names_file_line_and_op(workspace):
+    path = workspace["yaml"] / "npu_native_functions.yaml"
+    lines = path.read_text().splitlines(keepends=True)
+    index = next(i for i, line in enumerate(lines) if line.strip() == "- view")
+    lines[index] = "  - not_an_op.Tensor\n"
+    path.write_text("".join(lines))
+    with pytest.raises(InputError) as info:
+        generate(workspace)
+    assert info.value.where == f"yaml/npu_native_functions.yaml:{index + 1}"
+    assert "not_an_op.Tensor" in str(info.value)
+    assert not workspace["aten"].exists()  # nothing partial
+
+
+def test_unknown_projection_op_names_its_yaml_source(workspace):
+    text = workspace["projection"].read_text().replace("mul.Tensor(Tensor self", "mull.Tensor(Tensor self")
+    workspace["projection"].write_text(text)
+    with pytest.raises(InputError) as info:
+        generate(workspace)
+    assert str(info.value).startswith("yaml/op_plugin_functions.yaml:41: unknown operator 'mull.Tensor'")
+
+
+def test_symint_entries_must_mark_a_declared_op(workspace):
+    text = (
+        workspace["projection"]
+        .read_text()
+        .replace(
+            "symint: []",
+            "symint:\n  - func: zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None,"
+            ' bool? pin_memory=None) -> Tensor\n    impl_ns: acl_op\n    yaml_source: "yaml/op_plugin_functions.yaml:60"',
+        )
+    )
+    workspace["projection"].write_text(text)
+    with pytest.raises(InputError, match=r"op_plugin_functions.yaml:60: symint entry 'zeros' marks no op"):
+        generate(workspace)
+
+
+def test_runtime_symint_kernels_take_symint_types(workspace):
+    path = workspace["yaml"] / "npu_native_functions.yaml"
+    path.write_text(path.read_text().replace("symint: []", "symint:\n  - view"))
+    generate(workspace)
+    header = (workspace["aten"] / "NPUNativeFunctions.h").read_text()
+    assert "static at::Tensor view_symint(const at::Tensor & self, c10::SymIntArrayRef size);" in header
+    assert "NPUNativeFunctions::view_symint(self, size);" in wrapper_body(all_shards(workspace["aten"]), "view")
+
+
+def test_two_ops_with_one_cpp_signature_are_rejected(workspace):
+    text = (
+        workspace["projection"]
+        .read_text()
+        .replace(
+            "custom: []",
+            "  - func: neg(Tensor self) -> Tensor\n    impl_ns: op_api\n    impl_name: abs\n"
+            '    yaml_source: "yaml/op_plugin_functions.yaml:50"\ncustom: []',
+        )
+    )
+    workspace["projection"].write_text(text)
+    with pytest.raises(InputError, match=r"op_plugin_functions.yaml:50: 'neg' and 'abs' .* both become op_plugin::abs"):
+        generate(workspace)
+
+
+def test_projection_schema_must_match_torch(workspace):
+    text = workspace["projection"].read_text().replace("Scalar alpha=1) -> Tensor\n", "Scalar alpha=2) -> Tensor\n", 1)
+    workspace["projection"].write_text(text)
+    with pytest.raises(InputError, match=r"yaml/op_plugin_functions.yaml:29: schema of 'add.Tensor' differs"):
+        generate(workspace)
+
+
+def test_unsupported_flag_and_duplicates_are_rejected(workspace):
+    path = workspace["yaml"] / "npu_native_functions.yaml"
+    original = path.read_text()
+    flag_line = yaml_line(path, "  - func: _copy_from")
+    zero_line, view_line = yaml_line(path, "  - zero_"), yaml_line(path, "  - view")
+    path.write_text(original.replace("    device_check: NoCheck\n", "    device_check: NoCheck\n    op_api: True\n", 1))
+    with pytest.raises(InputError, match=rf"npu_native_functions.yaml:{flag_line}: unsupported flag 'op_api'"):
+        generate(workspace)
+    path.write_text(original.replace("  - zero_\n", "  - zero_\n  - view\n"))
+    with pytest.raises(
+        InputError,
+        match=rf"npu_native_functions.yaml:{zero_line + 1}: operator 'view' is listed twice "
+        rf"\(first at yaml/npu_native_functions.yaml:{view_line}\)",
+    ):
+        generate(workspace)
+
+
+def test_failed_run_leaves_previous_outputs_untouched(workspace):
+    generate(workspace)
+    before = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in workspace["aten"].iterdir()}
+    path = workspace["yaml"] / "npu_native_functions.yaml"
+    path.write_text(path.read_text().replace("  - zero_\n", "  - zero_\n  - bogus_op\n"))
+    with pytest.raises(InputError):
+        generate(workspace, shards=2)
+    after = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in workspace["aten"].iterdir()}
+    assert after == before
+    assert not list(workspace["out"].joinpath("npu").glob(".torchnpugen-*"))
+
+
+# --------------------------------------------------------------------------- incremental output
+
+
+def _state(aten):
+    return {p.name: (hashlib.sha256(p.read_bytes()).hexdigest(), p.stat().st_mtime_ns) for p in aten.iterdir()}
+
+
+def test_write_if_changed_keeps_mtime(workspace):
+    generate(workspace)
+    old = 1_000_000_000 * 10**9  # far in the past: any rewrite would be visible
+    for p in workspace["aten"].iterdir():
+        import os
+
+        os.utime(p, ns=(old, old))
+    result = generate(workspace)
+    assert result.report.written == []
+    assert len(result.report.unchanged) == 6
+    assert all(mtime == old for _, mtime in _state(workspace["aten"]).values())
+
+
+def _changed(before, after):
+    return sorted(name for name in after if before.get(name, (None,))[0] != after[name][0])
+
+
+def test_one_projection_op_change_touches_one_shard(workspace):
+    generate(workspace)
+    before = _state(workspace["aten"])
+    text = workspace["projection"].read_text()
+    text = text.replace(
+        "custom: []",
+        "  - func: mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)\n"
+        "    impl_ns: acl_op, op_api\n"
+        '    yaml_source: "yaml/op_plugin_functions.yaml:49"\n'
+        "custom: []",
+    )
+    workspace["projection"].write_text(text)
+    generate(workspace)
+    changed = _changed(before, _state(workspace["aten"]))
+    shards = [name for name in changed if name.startswith("RegisterNPU_")]
+    assert len(shards) == 1 and changed == sorted([*shards, "manifest.json"])
+    assert "op_plugin::mul_out(" in (workspace["aten"] / shards[0]).read_text()
+
+
+def test_one_runtime_op_change_touches_one_shard_and_the_header(workspace):
+    generate(workspace)
+    before = _state(workspace["aten"])
+    path = workspace["yaml"] / "npu_native_functions.yaml"
+    path.write_text(path.read_text().replace("  - zero_\n", "  - zero_\n  - fill_.Tensor\n"))
+    generate(workspace)
+    changed = _changed(before, _state(workspace["aten"]))
+    shards = [name for name in changed if name.startswith("RegisterNPU_")]
+    assert len(shards) == 1
+    assert changed == sorted([*shards, "NPUNativeFunctions.h", "manifest.json"])
+
+
+def test_stale_shards_are_removed(workspace):
+    generate(workspace, shards=6)
+    assert len(list(workspace["aten"].glob("RegisterNPU_*.cpp"))) == 6
+    result = generate(workspace, shards=2)
+    assert sorted(result.report.removed) == [f"RegisterNPU_{k}.cpp" for k in range(2, 6)]
+    assert sorted(p.name for p in workspace["aten"].glob("RegisterNPU_*.cpp")) == [
+        "RegisterNPU_0.cpp",
+        "RegisterNPU_1.cpp",
+    ]
+    impls = _impls(all_shards(workspace["aten"]))
+    assert len(impls) == len(PROJECT_RUNTIME_OPS) + len(PROJECT_PLUGIN_OPS)
+    manifest = json.loads((workspace["aten"] / "manifest.json").read_text())
+    assert sorted(manifest["files"]) == ["NPUNativeFunctions.h", "RegisterNPU_0.cpp", "RegisterNPU_1.cpp"]
+
+
+def test_sharding_is_stable_and_keeps_op_families_together(generated):
+    shards = {}
+    for path in sorted(generated["aten"].glob("RegisterNPU_*.cpp")):
+        for name, _ in _impls(path.read_text()):
+            shards[name] = path.name
+    assert shards["add.Tensor"] == shards["add.out"] == shards["add_.Tensor"]
+    assert len({shards[n] for n in ("set_", "set_.source_Tensor", "set_.source_Storage")}) == 1

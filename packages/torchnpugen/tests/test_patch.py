@@ -1,0 +1,208 @@
+"""The torchgen patch table: verification, apply/revert, and that nothing else patches."""
+
+from __future__ import annotations
+
+import ast
+import sys
+import types
+from pathlib import Path
+
+import pytest
+from torchgen.dest.register_dispatch_key import RegisterDispatchKey
+
+from torchnpugen import patch
+from torchnpugen.compat import torch_version
+from torchnpugen.errors import TorchgenMismatchError
+from torchnpugen.patch import (
+    TORCHGEN_PATCHES,
+    Mode,
+    TorchgenPatch,
+    apply_torchgen_patch,
+    torchgen_patched,
+    verify_torchgen_targets,
+)
+from torchnpugen.register import NPURegisterDispatchKey, npu_gen_device_check
+from torchnpugen_testlib import PACKAGE_SRC
+
+DEVICE_CHECK = "torchgen.dest.register_dispatch_key.RegisterDispatchKey.gen_device_check"
+UNSTRUCTURED = "torchgen.dest.register_dispatch_key.RegisterDispatchKey.gen_unstructured"
+
+
+def _raw_attributes():
+    """(owner, attr) -> the raw object stored on the owner, for every table row."""
+    snapshot = {}
+    for row in TORCHGEN_PATCHES:
+        owner, attr = patch._import_owner(row.target)
+        snapshot[(owner, attr)] = vars(owner).get(attr, patch._MISSING)
+    return snapshot
+
+
+def test_table_rows_verify_against_installed_torchgen():
+    resolved = verify_torchgen_targets()
+    assert [row.target for row, _, _ in resolved] == [row.target for row in TORCHGEN_PATCHES]
+    assert {row.mode for row in TORCHGEN_PATCHES} == {Mode.PATCH, Mode.OVERRIDE}
+    for row in TORCHGEN_PATCHES:
+        assert row.reason.strip(), row.target
+
+
+def test_missing_target_fails_with_its_name_and_the_torch_version(monkeypatch):
+    monkeypatch.delattr(RegisterDispatchKey, "gen_device_check")
+    with pytest.raises(TorchgenMismatchError) as info:
+        apply_torchgen_patch()
+    message = str(info.value)
+    assert DEVICE_CHECK in message
+    assert f"torch {torch_version()}" in message
+    assert "does not exist" in message
+
+
+def test_target_with_changed_parameters_fails(monkeypatch):
+    def moved(self, function, group=None):  # renamed parameters: upstream refactor
+        return None
+
+    monkeypatch.setattr(RegisterDispatchKey, "gen_unstructured", moved)
+    with pytest.raises(TorchgenMismatchError) as info, torchgen_patched():
+        pytest.fail("must not get here")
+    assert UNSTRUCTURED in str(info.value)
+    assert "(self, function, group)" in str(info.value)
+    assert torch_version() in str(info.value)
+
+
+def test_moved_module_fails_with_target_name():
+    row = TorchgenPatch(
+        target="torchgen.dest.no_such_module.RegisterDispatchKey.gen_unstructured",
+        params=("self", "f", "g"),
+        mode=Mode.OVERRIDE,
+        replacement=NPURegisterDispatchKey,
+        reason="test",
+    )
+    with pytest.raises(TorchgenMismatchError, match=r"torchgen\.dest\.no_such_module\.RegisterDispatchKey"):
+        verify_torchgen_targets([row])
+
+
+def test_target_already_replaced_by_someone_else_fails(monkeypatch):
+    foreign = types.ModuleType("someone_elses_patch")
+    exec("def gen_device_check(type, args, method_name):\n    return ''\n", foreign.__dict__)
+    monkeypatch.setattr(RegisterDispatchKey, "gen_device_check", staticmethod(foreign.gen_device_check))
+    with pytest.raises(TorchgenMismatchError, match="already replaced by someone_elses_patch"):
+        verify_torchgen_targets()
+
+
+def test_nothing_is_patched_when_verification_fails(monkeypatch):
+    original = vars(RegisterDispatchKey)["gen_device_check"]
+    monkeypatch.delattr(RegisterDispatchKey, "gen_unstructured")
+    with pytest.raises(TorchgenMismatchError):
+        apply_torchgen_patch()
+    assert vars(RegisterDispatchKey)["gen_device_check"] is original
+    assert not patch.is_patched()
+
+
+def test_context_manager_applies_and_restores_every_attribute():
+    before = _raw_attributes()
+    with torchgen_patched():
+        assert patch.is_patched()
+        assert RegisterDispatchKey.gen_device_check is npu_gen_device_check
+        assert isinstance(vars(RegisterDispatchKey)["gen_device_check"], staticmethod)
+        # OVERRIDE rows leave torchgen alone
+        assert vars(RegisterDispatchKey)["gen_unstructured"] is before[(RegisterDispatchKey, "gen_unstructured")]
+    assert _raw_attributes() == before
+    for key, value in _raw_attributes().items():
+        assert value is before[key], key
+    assert not patch.is_patched()
+
+
+def test_context_manager_restores_after_an_exception_and_when_nested():
+    before = _raw_attributes()
+    with pytest.raises(KeyError), torchgen_patched():
+        with torchgen_patched():
+            assert RegisterDispatchKey.gen_device_check is npu_gen_device_check
+        assert RegisterDispatchKey.gen_device_check is npu_gen_device_check  # outer still active
+        raise KeyError("boom")
+    assert _raw_attributes() == before
+    assert not patch.is_patched()
+
+
+def test_apply_returns_an_idempotent_revert():
+    before = _raw_attributes()
+    revert = apply_torchgen_patch()
+    assert RegisterDispatchKey.gen_device_check is npu_gen_device_check
+    revert()
+    revert()
+    assert _raw_attributes() == before
+
+
+def test_restore_handles_module_functions_and_inherited_attributes(monkeypatch):
+    fake = types.ModuleType("torchgen_fake_for_test")
+    exec(
+        "class Base:\n"
+        "    def hook(self, f):\n        return 'base'\n"
+        "class Child(Base):\n    pass\n"
+        "def helper(x, *, symint=True):\n    return 'stock'\n",
+        fake.__dict__,
+    )
+    monkeypatch.setitem(sys.modules, "torchgen_fake_for_test", fake)
+
+    def new_hook(self, f):
+        return "ours"
+
+    def new_helper(x, *, symint=True):
+        return "ours"
+
+    new_hook.__module__ = new_helper.__module__ = "torchnpugen.test"
+    table = [
+        TorchgenPatch("torchgen_fake_for_test.Child.hook", ("self", "f"), Mode.PATCH, new_hook, "inherited"),
+        TorchgenPatch("torchgen_fake_for_test.helper", ("x", "symint"), Mode.PATCH, new_helper, "module level"),
+    ]
+    with torchgen_patched(table):
+        assert fake.Child().hook(None) == "ours"
+        assert fake.helper(1) == "ours"
+    assert "hook" not in vars(fake.Child)  # inherited attribute removed again, not copied down
+    assert fake.Child().hook(None) == "base"
+    assert fake.helper(1) == "stock"
+
+
+def test_generation_refuses_to_run_unpatched():
+    from torchgen.utils import Target
+
+    from torchnpugen.register import make_register_dispatch_key
+
+    with pytest.raises(RuntimeError, match="torchgen_patched"):
+        make_register_dispatch_key([], Target.REGISTRATION).gen_unstructured(None)
+
+
+def _torchgen_bound_names(tree: ast.AST) -> set:
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "torchgen":
+                    names.add((alias.asname or alias.name).split(".")[0])
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "torchgen":
+            names.update(alias.asname or alias.name for alias in node.names)
+    return names
+
+
+def _root_name(node: ast.AST):
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def test_patch_module_is_the_only_place_that_assigns_torchgen_attributes():
+    offenders = []
+    for path in sorted(Path(PACKAGE_SRC).rglob("*.py")):
+        if path.name == "patch.py":
+            continue
+        tree = ast.parse(path.read_text(), filename=str(path))
+        torchgen_names = _torchgen_bound_names(tree)
+        for node in ast.walk(tree):
+            targets = []
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                targets = [node.target]
+            for target in targets:
+                if isinstance(target, (ast.Attribute, ast.Subscript)) and _root_name(target) in torchgen_names:
+                    offenders.append(f"{path.name}:{node.lineno}")
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("setattr", "delattr"):
+                offenders.append(f"{path.name}:{node.lineno}")
+    assert offenders == []

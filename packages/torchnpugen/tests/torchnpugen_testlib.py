@@ -1,0 +1,69 @@
+"""Helpers shared by torchnpugen's tests (a unique module name: every package's tests
+may run in one pytest session, in importlib mode)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import torchnpugen
+
+TESTS = Path(__file__).resolve().parent
+FIXTURES = TESTS / "fixtures"
+PACKAGE_SRC = TESTS.parent / "src"
+REPO = TESTS.parents[2]
+REPO_YAML = REPO / "yaml"
+PROJECTION = Path("op_plugin") / "config" / "op_plugin_functions.yaml"
+# Where the torchnpugen under test lives (src/ when run alone, the installed wheel under nox).
+TORCHNPUGEN_ROOT = Path(torchnpugen.__file__).resolve().parent.parent
+
+
+def make_workspace(tmp: Path, projection_fixture: str = "op_plugin_functions.v2.13.yaml") -> dict[str, Path]:
+    """A private copy of the project's yaml/ and an <out> holding a projection fixture."""
+    yaml_dir = tmp / "yaml"
+    shutil.copytree(REPO_YAML, yaml_dir)
+    out = tmp / "out"
+    (out / PROJECTION).parent.mkdir(parents=True)
+    shutil.copy(FIXTURES / projection_fixture, out / PROJECTION)
+    return {"yaml": yaml_dir, "out": out, "aten": out / "npu" / "aten", "projection": out / PROJECTION}
+
+
+def generate(ws: dict[str, Path], shards: int = 4):
+    from torchnpugen.gen import generate as _generate
+
+    return _generate(label="v2.13", yaml_dir=ws["yaml"], out_dir=ws["out"], shards=shards)
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    full_env = dict(os.environ)
+    full_env["PYTHONPATH"] = os.pathsep.join([str(TORCHNPUGEN_ROOT), full_env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    full_env.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "torchnpugen", *args],
+        cwd=str(cwd or REPO),
+        env=full_env,
+        capture_output=True,
+        text=True,
+    )
+
+
+def wrapper_body(text: str, schema_name: str) -> str:
+    """The body of the wrapper whose source comment names ``schema_name``."""
+    match = re.search(
+        r"^[^\s/#][^\n]*\{\n  // " + re.escape(schema_name) + r"  .*?^\}\n", text, flags=re.MULTILINE | re.DOTALL
+    )
+    assert match, f"no wrapper for {schema_name}"
+    return match.group(0)
+
+
+def yaml_line(path: Path, line_text: str) -> int:
+    """1-based number of the first line of `path` equal to `line_text` (without its newline)."""
+    return path.read_text().splitlines().index(line_text) + 1
+
+
+def all_shards(aten: Path) -> str:
+    return "\n".join(p.read_text() for p in sorted(aten.glob("RegisterNPU_*.cpp")))
