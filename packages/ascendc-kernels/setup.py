@@ -16,7 +16,6 @@ import filecmp
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 from setuptools import Command, setup

@@ -86,6 +86,7 @@ def test_kernels(acl):
         "test_launch_report_error": [vp, u32, vp],
         "test_launch_block_ids": [vp, u32, vp],
         "test_launch_misaligned_copy": [vp, vp],
+        "test_launch_vector_ops": [vp, vp, vp, vp],
     }.items():
         getattr(lib, name).argtypes = args
         getattr(lib, name).restype = sim.ctypes.c_int

@@ -78,6 +78,17 @@ def test_default_stream_is_the_null_handle(acl):
     np.testing.assert_array_equal(out.peek(), 2 * np.arange(10))
 
 
+def test_work_on_the_second_device(acl):
+    sim.check(acl.aclrtSetDevice(1))
+    x = sim.DeviceArray.from_numpy(np.arange(100_000, dtype=np.float32))
+    assert acl.aclrtPointerGetDevice(x.ptr) == 1
+    out = sim.DeviceArray.empty(x.shape, sim.ACL_FLOAT)
+    add_async(x, x, out, None)  # device 1's default stream
+    sim.check(acl.aclrtSynchronizeDevice())
+    np.testing.assert_array_equal(out.to_numpy(), 2 * np.arange(100_000, dtype=np.float32))
+    sim.check(acl.aclrtSetDevice(0))
+
+
 def test_stream_handles_are_checked(acl):
     handle = ctypes.c_void_p()
     sim.check(acl.aclrtCreateStream(ctypes.byref(handle)))
@@ -122,12 +133,19 @@ LAUNCH_BLOCKING_SCRIPT = textwrap.dedent("""
     sim.check(acl.opapi.aclnnAdd(None, 0, executor, None))
     assert acl.aclrtStreamQuery(None) == 0
     assert (out.peek() == 2 * np.arange(100)).all()  # written before the launch returned
+    # a failing kernel fails its launch call (nothing is left pending)
+    tiny = sim.DeviceArray.from_numpy(np.ones(1000, dtype=np.float64))
+    rc = sim.run_aclnn("aclnnAdd", tiny.tensor(), tiny.tensor(), sim.Scalar(1.0), tiny.tensor())
+    assert rc == sim.ACLNN_ERR_RUNTIME_ERROR, rc
+    assert "kernel 'add_custom' (launched by aclnnAdd) failed: TPipe::InitBuffer" in sim.recent_error()
+    assert acl.aclrtSynchronizeStream(None) == 0
     print("blocking ok")
 """)
 
 
 def test_launch_blocking_runs_every_enqueue_synchronously():
-    env = dict(__import__("os").environ, ASCEND_LAUNCH_BLOCKING="1")
+    # A 1 KiB unified buffer fits add_custom's smallest float32 tiles but not float64 ones.
+    env = dict(__import__("os").environ, ASCEND_LAUNCH_BLOCKING="1", ASCEND_SIM_UB_SIZE="1024")
     result = subprocess.run([sys.executable, "-c", LAUNCH_BLOCKING_SCRIPT], env=env, capture_output=True, text=True,
                             timeout=60)
     assert result.returncode == 0, result.stderr

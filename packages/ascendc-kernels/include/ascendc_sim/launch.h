@@ -20,6 +20,7 @@ typedef void (*aclsimCtxDestroyFn)(void* ctx);
 
 // Queues `blockDim` blocks of `fn` on `stream`. The simulator owns `ctx` from
 // here on and calls `destroy(ctx)` (if not null) after the last block ran.
+// (A refused launch - an error returned here - has already destroyed ctx.)
 ACL_FUNC_VISIBILITY aclError aclsimLaunchKernel(const char* kernelName, uint32_t blockDim, aclrtStream stream,
                                                aclsimBlockFn fn, void* ctx, aclsimCtxDestroyFn destroy);
 

@@ -1,8 +1,9 @@
-// cast_custom: y = cast(x) between any two kernel types (dense), with PyTorch's
-// conversion rules (to bool: != 0; floating to integral: truncation). Also the
-// tile conversion table of the view-copy kernel.
+// cast_custom: y = cast(x) between any two kernel types (dense). The pipeline
+// is instantiated per element size; the conversion of each tile comes from the
+// cast table (one indirect call per tile).
 #include "kernels/cast_table.h"
 #include "kernels/dtype_dispatch.h"
+#include "kernels/element_bytes.h"
 #include "kernels/elementwise_pipeline.h"
 #include "kernels/kernel_api.h"
 
@@ -11,51 +12,45 @@ namespace kernels {
 namespace {
 
 struct CastCompute {
+  CastTileFn convert = nullptr;
+
   template <typename D, typename S>
   __aicore__ inline void Compute(const AscendC::LocalTensor<D>& y, const AscendC::LocalTensor<S>& x,
                                  uint32_t count) const {
-    AscendC::Cast(y, x, AscendC::RoundMode::CAST_NONE, count);
+    convert(y.GetPhyAddr(), x.GetPhyAddr(), count);
   }
 };
 
-template <typename S, typename D>
-__global__ __aicore__ void cast_custom(GM_ADDR x, GM_ADDR y, ElementwiseTiling tiling) {
+template <size_t SrcBytes, size_t DstBytes>
+__global__ __aicore__ void cast_custom(GM_ADDR x, GM_ADDR y, ElementwiseTiling tiling, CastCompute compute) {
+  using S = typename ElementOfSize<SrcBytes>::type;
+  using D = typename ElementOfSize<DstBytes>::type;
   UnaryPipeline<S, D, CastCompute> op;
-  op.Init(x, y, tiling, CastCompute{});
+  op.Init(x, y, tiling, compute);
   op.Process();
-}
-
-template <typename D, typename S>
-void CastTile(void* dst, const void* src, uint32_t count) {
-  AscendC::LocalTensor<D> d(static_cast<D*>(dst), count);
-  AscendC::LocalTensor<S> s(static_cast<S*>(const_cast<void*>(src)), count);
-  AscendC::Cast(d, s, AscendC::RoundMode::CAST_NONE, count);
 }
 
 }  // namespace
 
 aclError LaunchCast(aclDataType srcType, const void* x, aclDataType dstType, void* y, uint64_t n, aclrtStream stream) {
-  return DispatchKernelType(srcType, "cast_custom", [&](auto srcTag) -> aclError {
-    return DispatchKernelType(dstType, "cast_custom", [&](auto dstTag) -> aclError {
-      using S = typename decltype(srcTag)::type;
-      using D = typename decltype(dstTag)::type;
-      if (n == 0) return ACL_SUCCESS;
-      const ElementwiseTiling tiling =
-          ComputeElementwiseTiling(n, kUnaryUbBytesPerElement<S, D>, sizeof(S) > sizeof(D) ? sizeof(S) : sizeof(D));
-      return LaunchKernel("cast_custom", tiling.blockDim, stream, cast_custom<S, D>, x, y, tiling);
+  CastCompute compute;
+  compute.convert = LookupCastTile(srcType, dstType);
+  if (compute.convert == nullptr) {
+    return RaiseError(ACL_ERROR_UNSUPPORTED_DATA_TYPE, "kernel 'cast_custom' cannot convert %s to %s",
+                      DataTypeName(srcType), DataTypeName(dstType));
+  }
+  if (n == 0) return ACL_SUCCESS;
+  const size_t srcBytes = DataTypeSize(srcType);
+  const size_t dstBytes = DataTypeSize(dstType);
+  const ElementwiseTiling tiling = ComputeElementwiseTiling(
+      n, static_cast<uint32_t>(BUFFER_NUM * (srcBytes + dstBytes)),
+      static_cast<uint32_t>(srcBytes > dstBytes ? srcBytes : dstBytes));
+  return DispatchElementBytes(srcBytes, "cast_custom", [&](auto srcSize) -> aclError {
+    return DispatchElementBytes(dstBytes, "cast_custom", [&](auto dstSize) -> aclError {
+      return LaunchKernel("cast_custom", tiling.blockDim, stream,
+                          cast_custom<decltype(srcSize)::value, decltype(dstSize)::value>, x, y, tiling, compute);
     });
   });
-}
-
-CastTileFn LookupCastTile(aclDataType src, aclDataType dst) {
-  CastTileFn fn = nullptr;
-  DispatchKernelType(src, "cast_tile", [&](auto srcTag) -> aclError {
-    return DispatchKernelType(dst, "cast_tile", [&](auto dstTag) -> aclError {
-      fn = &CastTile<typename decltype(dstTag)::type, typename decltype(srcTag)::type>;
-      return ACL_SUCCESS;
-    });
-  });
-  return fn;
 }
 
 }  // namespace kernels

@@ -10,8 +10,10 @@ namespace kernels {
 namespace {
 
 constexpr uint64_t kMinBlockBytes = 64 * 1024;
-// Large tiles amortise per-tile overhead; beyond this they only cost cache.
-constexpr uint32_t kMaxTileElements = 16 * 1024;
+// Tiles of at most 8 KiB per buffer keep a double-buffered binary kernel's six
+// buffers in a 48 KiB L1 data cache: measured fastest on the simulator's hosts
+// (larger tiles spill the staging copies to L2).
+constexpr uint64_t kMaxTileBytes = 8 * 1024;
 
 uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
@@ -28,7 +30,8 @@ ElementwiseTiling ComputeElementwiseTiling(uint64_t totalLength, uint32_t ubByte
   t.blockDim = static_cast<uint32_t>((totalLength + t.blockLength - 1) / t.blockLength);
   const uint64_t fit = aclsimGetUbSize() / std::max<uint32_t>(1, ubBytesPerElement) / kAlignElements * kAlignElements;
   // A unified buffer too small even for one aligned tile fails in TPipe::InitBuffer with the sizes.
-  const uint64_t tile = std::min<uint64_t>({std::max<uint64_t>(fit, kAlignElements), kMaxTileElements,
+  const uint64_t cap = std::max<uint64_t>(kAlignElements, kMaxTileBytes / std::max<uint32_t>(1, maxItemBytes));
+  const uint64_t tile = std::min<uint64_t>({std::max<uint64_t>(fit, kAlignElements), cap,
                                             AlignUp(t.blockLength, kAlignElements)});
   t.tileLength = static_cast<uint32_t>(tile);
   return t;

@@ -31,7 +31,8 @@ constexpr uint32_t kAlignElements = 32;
 // tile, summed over all its buffers (e.g. add, double-buffered, three queues of
 // float: 2 * 3 * 4 = 24). Blocks: as many as there are cores, but none with
 // less than ~64 KiB of data (small launches run as one block, which starts
-// fastest); tiles: the largest that fit the unified buffer.
+// fastest); tiles: the largest that fit the unified buffer, up to 8 KiB of the
+// widest element type per buffer.
 ElementwiseTiling ComputeElementwiseTiling(uint64_t totalLength, uint32_t ubBytesPerElement,
                                            uint32_t maxItemBytes);
 

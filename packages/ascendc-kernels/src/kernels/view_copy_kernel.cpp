@@ -14,6 +14,7 @@
 
 #include "kernels/cast_table.h"
 #include "kernels/dtype_dispatch.h"
+#include "kernels/element_bytes.h"
 #include "kernels/elementwise_pipeline.h"
 #include "kernels/kernel_api.h"
 
@@ -32,25 +33,6 @@ struct ViewCopyTiling {
   bool srcDense = false;  // one dimension of stride 1
   bool dstDense = false;
   CastTileFn cast = nullptr;  // null: same dtype
-};
-
-template <size_t N>
-struct Element;
-template <>
-struct Element<1> {
-  using type = uint8_t;
-};
-template <>
-struct Element<2> {
-  using type = uint16_t;
-};
-template <>
-struct Element<4> {
-  using type = uint32_t;
-};
-template <>
-struct Element<8> {
-  using type = uint64_t;
 };
 
 // Calls run(offset, stride, position, length) for the runs along the innermost
@@ -87,8 +69,8 @@ inline void ForEachRun(const ViewCopyTiling& t, const int64_t* strides, int64_t 
 
 template <size_t SrcBytes, size_t DstBytes>
 class KernelViewCopy {
-  using S = typename Element<SrcBytes>::type;
-  using D = typename Element<DstBytes>::type;
+  using S = typename ElementOfSize<SrcBytes>::type;
+  using D = typename ElementOfSize<DstBytes>::type;
 
  public:
   __aicore__ inline void Init(GM_ADDR src, GM_ADDR dst, const ViewCopyTiling& t) {
@@ -187,17 +169,6 @@ __global__ __aicore__ void view_copy(GM_ADDR src, GM_ADDR dst, ViewCopyTiling ti
   op.Process();
 }
 
-template <typename F>
-aclError DispatchElementBytes(size_t bytes, F&& f) {
-  switch (bytes) {
-    case 1: return f(std::integral_constant<size_t, 1>{});
-    case 2: return f(std::integral_constant<size_t, 2>{});
-    case 4: return f(std::integral_constant<size_t, 4>{});
-    case 8: return f(std::integral_constant<size_t, 8>{});
-    default: return RaiseError(ACL_ERROR_UNSUPPORTED_DATA_TYPE, "kernel 'view_copy': no %zu-byte elements", bytes);
-  }
-}
-
 // Drops size-1 dimensions and merges dimensions that are contiguous in both views.
 void Coalesce(const ViewCopyArgs& args, ViewCopyTiling* t) {
   int32_t n = 0;
@@ -257,8 +228,8 @@ aclError LaunchViewCopy(const ViewCopyArgs& args, aclrtStream stream) {
   t.tiling = ComputeElementwiseTiling(total, ubPerElement, static_cast<uint32_t>(std::max(srcBytes, dstBytes)));
   const void* src = args.src.data;
   void* dst = args.dst.data;
-  return DispatchElementBytes(srcBytes, [&](auto srcSize) -> aclError {
-    return DispatchElementBytes(dstBytes, [&](auto dstSize) -> aclError {
+  return DispatchElementBytes(srcBytes, "view_copy", [&](auto srcSize) -> aclError {
+    return DispatchElementBytes(dstBytes, "view_copy", [&](auto dstSize) -> aclError {
       constexpr size_t SB = decltype(srcSize)::value;
       constexpr size_t DB = decltype(dstSize)::value;
       if constexpr (SB != DB) {

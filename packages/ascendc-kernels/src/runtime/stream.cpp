@@ -52,9 +52,9 @@ uint64_t Stream::Enqueue(std::unique_ptr<Task> task) {
 }
 
 aclError Stream::Submit(std::unique_ptr<Task> task) {
-  const uint64_t seq = Enqueue(std::move(task));
+  Enqueue(std::move(task));
   if (!Config().launchBlocking) return ACL_SUCCESS;
-  (void)seq;
+  // The task has run: its failure is the caller's.
   StreamError error;
   if (PeekError(&error) && TakeErrorIf(error.id, &error)) {
     SetRecentError(error.message);

@@ -67,6 +67,7 @@ class KernelAdd {
 }  // namespace
 
 extern "C" __global__ __aicore__ void user_add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t totalLength) {
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
   KernelAdd op;
   op.Init(x, y, z, totalLength);
   op.Process();
@@ -108,7 +109,56 @@ extern "C" __global__ __aicore__ void misaligned_copy_kernel(GM_ADDR x) {
   DataCopy(local, xGm, 3);
 }
 
+// Every vector instruction on one tile of 64 floats: out[k * 64 + i] is
+// instruction k applied to x[i] (and y[i]); see test_ascendc_api.py for the order.
+extern "C" __global__ __aicore__ void vector_ops_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR out) {
+  constexpr uint32_t N = 64;
+  constexpr uint32_t OPS = 16;
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> inBuf, resultBuf, halfBuf;
+  pipe.InitBuffer(inBuf, 2 * N * sizeof(float));
+  pipe.InitBuffer(resultBuf, OPS * N * sizeof(float));
+  pipe.InitBuffer(halfBuf, N * sizeof(half));
+  GlobalTensor<float> xGm, yGm, outGm;
+  xGm.SetGlobalBuffer((__gm__ float*)x, N);
+  yGm.SetGlobalBuffer((__gm__ float*)y, N);
+  outGm.SetGlobalBuffer((__gm__ float*)out, OPS * N);
+  LocalTensor<float> in = inBuf.Get<float>();
+  LocalTensor<float> a = in;
+  LocalTensor<float> b = in[N];
+  DataCopy(a, xGm, N);
+  DataCopy(b, yGm, N);
+  LocalTensor<float> r = resultBuf.Get<float>();
+  Add(r[0 * N], a, b, N);
+  Sub(r[1 * N], a, b, N);
+  Mul(r[2 * N], a, b, N);
+  Div(r[3 * N], a, b, N);
+  Max(r[4 * N], a, b, N);
+  Min(r[5 * N], a, b, N);
+  Abs(r[6 * N], a, N);
+  Exp(r[7 * N], a, N);
+  Abs(r[8 * N], a, N);
+  Adds(r[8 * N], r[8 * N], 1.0f, N);
+  Ln(r[8 * N], r[8 * N], N);  // ln(|x| + 1)
+  Abs(r[9 * N], a, N);
+  Sqrt(r[9 * N], r[9 * N], N);
+  Relu(r[10 * N], a, N);
+  Adds(r[11 * N], a, 2.0f, N);
+  Muls(r[12 * N], a, 3.0f, N);
+  LocalTensor<half> h = halfBuf.Get<half>();
+  Cast(h, a, RoundMode::CAST_NONE, N);
+  Cast(r[13 * N], h, RoundMode::CAST_NONE, N);  // through float16
+  Duplicate(r[14 * N], 7.0f, N);
+  DataCopy(r[15 * N], a, N);
+  Axpy(r[15 * N], b, 0.5f, N);  // x + 0.5 * y
+  DataCopy(outGm, r, OPS * N);
+}
+
 extern "C" {
+
+int test_launch_vector_ops(void* x, void* y, void* out, aclrtStream stream) {
+  return ACLRT_LAUNCH_KERNEL(vector_ops_kernel)(1, stream, x, y, out);
+}
 
 int test_launch_user_add(void* x, void* y, void* z, uint32_t totalLength, uint32_t blockDim, aclrtStream stream) {
   return ACLRT_LAUNCH_KERNEL(user_add_custom)(blockDim, stream, x, y, z, totalLength);

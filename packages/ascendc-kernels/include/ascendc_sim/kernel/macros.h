@@ -19,4 +19,11 @@
 #define GM_ADDR __gm__ uint8_t*
 #endif
 
+// Kernel type declarations (vector-only, cube-only, mixed) select the core
+// kind on hardware; the simulator's cores run any kernel.
+enum KernelTaskType { KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIV_1_0, KERNEL_TYPE_MIX_AIC_1_2 };
+#ifndef KERNEL_TASK_TYPE_DEFAULT
+#define KERNEL_TASK_TYPE_DEFAULT(type) ((void)(type))
+#endif
+
 #endif  // ASCENDC_SIM_KERNEL_MACROS_H

@@ -43,11 +43,13 @@ class GlobalTensor {
   __aicore__ inline void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize) {
     addr_ = buffer;
     size_ = bufferSize;
+    extent_ = bufferSize;
     sized_ = true;
   }
   __aicore__ inline void SetGlobalBuffer(__gm__ T* buffer) {
     addr_ = buffer;
     size_ = 0;
+    extent_ = 0;
     sized_ = false;
   }
 
@@ -70,6 +72,7 @@ class GlobalTensor {
     view.addr_ = addr_ + offset;
     view.sized_ = sized_;
     view.size_ = sized_ ? (offset <= size_ ? size_ - offset : 0) : 0;
+    view.extent_ = extent_;
     return view;
   }
 
@@ -77,6 +80,9 @@ class GlobalTensor {
   __aicore__ inline __gm__ T* GetPhyAddr(uint64_t offset) const { return addr_ + offset; }
   // Elements of the view, 0 when the buffer was set without a size.
   __aicore__ inline uint64_t GetSize() const { return size_; }
+  // Simulator: elements of the whole buffer given to SetGlobalBuffer (views
+  // keep it); DataCopy streams its stores into large buffers.
+  __aicore__ inline uint64_t GetBufferExtent() const { return extent_; }
 
   // Fails the launch when [offset, offset + count) leaves a sized buffer.
   __aicore__ inline void CheckRange(const char* what, uint64_t offset, uint64_t count) const {
@@ -92,6 +98,7 @@ class GlobalTensor {
  private:
   T* addr_ = nullptr;
   uint64_t size_ = 0;
+  uint64_t extent_ = 0;
   bool sized_ = false;
 };
 
