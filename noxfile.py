@@ -29,7 +29,7 @@ PACKAGES = ROOT / "packages"
 WHEEL_PACKAGES = ("ascendc-kernels", "opplugin-codegen", "torchnpugen", "opplugin-runtime")
 GENERATOR_SRC = [PACKAGES / "opplugin-codegen" / "src", PACKAGES / "torchnpugen" / "src"]
 # Test and build tools installed next to torch in every label's virtualenv.
-VENV_TOOLS = ["numpy", "expecttest", "pytest", "hypothesis", "pyyaml", "ninja", "cmake", "setuptools", "wheel"]
+VENV_TOOLS = ["numpy", "expecttest", "pytest", "hypothesis", "pyyaml", "ninja", "cmake", "setuptools", "wheel", "nox"]
 LABEL_RE = re.compile(r"^v\d+\.\d+$")
 
 nox.options.sessions = ["generate", "build", "test"]
@@ -79,15 +79,20 @@ def ensure_venv(session: nox.Session, label: str) -> Path:
     venv = BUILD / "venvs" / label
     stamp = venv / ".npu-venv.json"
     wanted = {"torch": pins[label], "tools": VENV_TOOLS}
-    if stamp.exists() and json.loads(stamp.read_text()) == wanted and venv_python(label).exists():
+    have = json.loads(stamp.read_text()) if stamp.exists() and venv_python(label).exists() else {}
+    if have == wanted:
         return venv_python(label)
-    session.log(f"creating {venv} with torch=={pins[label]} (once per label)")
-    if venv.exists():
-        shutil.rmtree(venv)
-    session.run(sys.executable, "-m", "venv", str(venv), external=True)
     py = str(venv_python(label))
-    session.run(py, "-m", "pip", "install", "-q", "--upgrade", "pip", external=True)
-    session.run(py, "-m", "pip", "install", "-q", f"torch=={pins[label]}", *VENV_TOOLS, external=True)
+    if have.get("torch") == pins[label]:
+        session.log(f"{venv}: adding tools {sorted(set(VENV_TOOLS) - set(have.get('tools', [])))}")
+        session.run(py, "-m", "pip", "install", "-q", *VENV_TOOLS, external=True)
+    else:
+        session.log(f"creating {venv} with torch=={pins[label]} (once per label)")
+        if venv.exists():
+            shutil.rmtree(venv)
+        session.run(sys.executable, "-m", "venv", str(venv), external=True)
+        session.run(py, "-m", "pip", "install", "-q", "--upgrade", "pip", external=True)
+        session.run(py, "-m", "pip", "install", "-q", f"torch=={pins[label]}", *VENV_TOOLS, external=True)
     stamp.write_text(json.dumps(wanted))
     return venv_python(label)
 
@@ -97,7 +102,11 @@ def generated_dir(label: str) -> Path:
 
 
 def run_in_venv(session: nox.Session, label: str, *args: str, env: dict[str, str] | None = None) -> None:
-    session.run(str(venv_python(label)), *args, external=True, env=env or {})
+    """Runs the label's python with its bin/ first on PATH (ninja and cmake come from there)."""
+    path = os.pathsep.join([str(venv_python(label).parent), os.environ.get("PATH", "")])
+    # CCACHE_BASEDIR makes ccache hits independent of where the checkout lives.
+    base = {"PATH": path, "CCACHE_BASEDIR": str(ROOT)}
+    session.run(str(venv_python(label)), *args, external=True, env={**base, **(env or {})})
 
 
 @nox.session(venv_backend="none")

@@ -8,7 +8,7 @@ import opplugin_runtime  # noqa: F401  registers the `npu` device and torch.npu
 
 def show(title: str, npu_result: torch.Tensor, cpu_result: torch.Tensor) -> None:
     same = torch.allclose(npu_result.cpu(), cpu_result, rtol=1e-3, atol=1e-3)
-    print(f"{title:<38} {'matches CPU' if same else 'DIFFERS FROM CPU'}: {npu_result.cpu().flatten()[:4].tolist()}")
+    print(f"{title:<38} {'matches CPU' if same else 'DIFFERS FROM CPU'}: {[round(v, 4) for v in npu_result.cpu().flatten()[:4].tolist()]}")
 
 
 def paths_since_reset() -> str:
@@ -21,7 +21,14 @@ def main() -> None:
     print(f"devices: {torch.npu.device_count()} x {torch.npu.get_device_name(0)}")
     a_cpu, b_cpu = torch.randn(2, 3), torch.randn(2, 3)
     a, b = a_cpu.to("npu"), b_cpu.to("npu")
+    # Printing needs ops this label does not declare (ne, masked_select, ...): they run
+    # through the CPU fallback, which the path ledger counts; here without the warnings.
+    torch.npu.reset_path_ledger()
+    torch.npu.set_fallback_mode("silent")
     print(a)
+    torch.npu.set_fallback_mode("warn")
+    fallbacks = sorted(op for op, counts in torch.npu.path_ledger().items() if counts["cpu_fallback"])
+    print("print() ran these through the CPU fallback:", ", ".join(fallbacks))
 
     torch.npu.reset_path_ledger()
     show("abs (generated op_api kernel)", torch.abs(a), torch.abs(a_cpu))

@@ -16,17 +16,15 @@ the same site-packages).
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
 import sys
 from pathlib import Path
 
+import torch
 from setuptools import setup
 from setuptools.command.build_py import build_py
-
-import torch
 from torch.utils import cpp_extension
 
 HERE = Path(__file__).resolve().parent
@@ -60,11 +58,19 @@ def generated_dir() -> Path:
             "  NPU_GENERATED_DIR=build/generated/v2.13 (written by `python -m opplugin_codegen generate` and\n"
             "  `python -m torchnpugen generate`, see the repository README)."
         )
-    path = Path(value).expanduser().resolve()
-    missing = [name for name in REQUIRED_GENERATED if not (path / name).is_file()]
-    if missing:
-        fail(f"NPU_GENERATED_DIR={path} lacks {', '.join(missing)}; run both generators for the label first.")
-    return path
+    # pip runs this file from the package directory: a relative path is taken
+    # relative to the caller's directory ($PWD), else the repository root.
+    raw = Path(value).expanduser()
+    bases = [] if raw.is_absolute() else [Path(os.environ.get("PWD", ".")), repo_root() or HERE, HERE]
+    candidates = [raw.resolve()] if raw.is_absolute() else [(base / raw).resolve() for base in bases]
+    for path in candidates:
+        if all((path / name).is_file() for name in REQUIRED_GENERATED):
+            return path
+    fail(
+        f"NPU_GENERATED_DIR={value} (looked in {', '.join(map(str, dict.fromkeys(candidates)))}) lacks "
+        f"{', '.join(REQUIRED_GENERATED)}; run both generators for the label first."
+    )
+    return None
 
 
 def build_label(gen_dir: Path) -> str:
@@ -80,8 +86,10 @@ def check_torch_matches_label(label: str) -> None:
     registry = root / "yaml" / "versions.yaml" if root else None
     if registry is None or not registry.is_file():
         return
-    import yaml  # PyYAML: a torch dependency in every supported release
-
+    try:
+        import yaml
+    except ImportError:  # the check is a convenience; the import-time check still guards
+        return
     versions = (yaml.safe_load(registry.read_text()) or {}).get("versions", {})
     pin = str((versions.get(label) or {}).get("torch", ""))
     have = torch.__version__.split("+")[0]
@@ -165,7 +173,10 @@ class BuildExt(cpp_extension.BuildExtension):
         # Python's sysconfig flags bring -g and -O3; the extension sets -O2 itself.
         dropped = {"-g", "-O3", "-O2", "-O1", "-O0"}
         self.compiler.compiler_so = [f for f in self.compiler.compiler_so if f not in dropped]
-        self.compiler.linker_so = [f for f in self.compiler.linker_so if f != "-g"]
+        for attribute in ("linker_so", "linker_so_cxx"):
+            flags = getattr(self.compiler, attribute, None)
+            if flags:
+                setattr(self.compiler, attribute, [f for f in flags if f not in dropped])
         super().build_extensions()
 
     def run(self) -> None:

@@ -6,7 +6,7 @@ import ctypes
 
 import numpy as np
 import pytest
-from conftest import DTYPES, from_device, random_values, round_to, to_device
+from ascendc_kernels.testing import DTYPES, from_device, random_values, round_to, to_device
 
 from ascendc_kernels import testing as sim
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from opplugin_codegen import load_model, render_label
-from opplugin_codegen_testing import PROJECT_YAML, RICH_YAML, torch_include_dirs
+from opplugin_codegen_testing import PROJECT_YAML, REPO, RICH_YAML, torch_include_dirs
 
 INCLUDES = torch_include_dirs()
 pytestmark = pytest.mark.skipif(
@@ -43,6 +43,10 @@ namespace at_npu { namespace native { struct OpPreparation {
                                                 const c10::TensorOptions& options);
   static void check_tensor(const std::initializer_list<at::Tensor>& inputs, at::Tensor& out,
                            at::ScalarType dtype, at::IntArrayRef sizes);
+  static bool IsCPUScalar(const at::Tensor& tensor);
+  static at::Tensor copy_scalar_to_device(const c10::Scalar& value, at::ScalarType dtype);
+  static at::Tensor copy_scalar_to_device(const c10::Scalar& value, at::ScalarType dtype,
+                                          c10::Device device);
 }; } }
 """,
     "npu/framework/InferSize.h": """
@@ -81,7 +85,7 @@ namespace at_npu { namespace native { struct ForceAclnn {
     "npu/framework/PathLedger.h": """
 #pragma once
 namespace at_npu { namespace native {
-enum class ExecPath { OpApi, AclOp, Compat, CpuFallback };
+enum class ExecPath { OpApi, AclOp, Compat, CpuFallback, Dvm };
 void RecordPath(const char* op, ExecPath path);
 } }
 #define NPU_PATH_TAKEN(op, path) ::at_npu::native::RecordPath(op, ::at_npu::native::ExecPath::path)
@@ -90,7 +94,14 @@ void RecordPath(const char* op, ExecPath path);
 #pragma once
 namespace c10_npu { bool IsAclnnOnly(); }
 """,
+    "npu/framework/LazyFusion.h": """
+#pragma once
+namespace lazy_fusion { bool IsEnabled(); }
+""",
 }
+#: The runtime's own headers (contracts.md 5), when the monorepo has them.
+RUNTIME_CSRC = REPO / "packages" / "opplugin-runtime" / "csrc"
+ACL_INCLUDE = REPO / "packages" / "ascendc-kernels" / "include"
 
 FLAGS = ["-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter"]
 
@@ -123,8 +134,7 @@ def test_generated_cpp_parses(tmp_path: Path) -> None:
         headers = tmp_path / f"{name}_headers.cpp"
         headers.write_text(
             "".join(
-                f'#include "op_plugin/{h}"\n'
-                for h in ("OpInterface.h", "OpApiInterface.h", "AclOpsInterface.h")
+                f'#include "{rel}"\n' for rel in sorted(files) if rel.endswith(".h")
             )
         )
         jobs.append((f"{name} headers", _compile(headers, [gen])))
@@ -134,6 +144,10 @@ def test_generated_cpp_parses(tmp_path: Path) -> None:
             "".join(f'#include "{rel}"\n' for rel in sorted(files) if rel.endswith(".cpp"))
         )
         jobs.append((f"{name} shards", _compile(shards, [stubs, gen])))
+    if (RUNTIME_CSRC / "npu" / "framework" / "OpPreparation.h").is_file():
+        # The project's own YAML against the real runtime headers.
+        dirs = [tmp_path / "project", RUNTIME_CSRC, ACL_INCLUDE]
+        jobs.append(("project shards (runtime headers)", _compile(tmp_path / "project_shards.cpp", dirs)))
     failures = []
     for what, proc in jobs:
         output, _ = proc.communicate(timeout=300)

@@ -346,11 +346,11 @@ def test_all_errors_of_a_file_are_reported_together(tmp_path: Path) -> None:
              op_api: all_version
              gen_opapi:
                out: {size: self, dtype: self}
-               cpu_scalar_h2d: [other]
+               cpu_scalar_h2d: [othr]
                exec: aclnnAdd
          """,
-            f"{OPS}:6: add.Tensor: gen_opapi: 'cpu_scalar_h2d' is not supported by "
-            "opplugin-codegen yet; hand-write this op_api kernel",
+            f"{OPS}:4: add.Tensor: gen_opapi: cpu_scalar_h2d: 'othr' is not a Tensor input of "
+            "add.Tensor; did you mean 'other'?",
         ),
         (
             """\
@@ -409,7 +409,8 @@ def test_all_errors_of_a_file_are_reported_together(tmp_path: Path) -> None:
          """,
             f"{OPS}:1: all_version must list the labels of versions.yaml in the same order "
             "(v2.1, v2.2, v2.3, v2.4, v2.5, v2.6, v2.7, v2.8, v2.9, v2.10, v2.11, v2.12, v2.13, "
-            "v2.14, v2.15)",
+            "v2.14, v2.15); missing v2.3, v2.4, v2.5, v2.6, v2.7, v2.8, v2.9, v2.10, v2.11, "
+            "v2.12, v2.13, v2.14, v2.15",
         ),
     ],
 )

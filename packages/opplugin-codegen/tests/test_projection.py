@@ -127,8 +127,14 @@ def test_rich_projection_filters_by_label() -> None:
                     "use_const_ref_for_mutable_tensors",
                     "exposed",
                     "internal_format_opapi",
+                    "sparse",
                     "yaml_source",
                 }
+    # sparse and dvm (upstream: impl_ns gains dvm; a sparse-only op has an empty impl_ns)
+    assert f213["_coalesce"]["impl_ns"] == "" and f213["_coalesce"]["sparse"] is True
+    assert "sparse" not in f21["mse_loss"] and f213["mse_loss"]["sparse"] is True
+    assert f21["sub.Tensor"]["impl_ns"] == "acl_op, op_api"
+    assert f213["sub.Tensor"]["impl_ns"] == "acl_op, op_api, dvm"
 
 
 def test_rich_derivatives_filtered() -> None:
@@ -167,9 +173,9 @@ def test_projection_reads_back_exactly(tmp_path: Path) -> None:
         custom:
           - func: "npu_weird(Tensor self, str mode='a: \\"b\\"') -> Tensor"
             op_api: all_version
-            tags: [core, "x: y"]
+            tags: [core, "pointwise"]
         """,
     )
     doc = projection(d, "v2.13")
     assert doc["custom"][0]["func"] == "npu_weird(Tensor self, str mode='a: \"b\"') -> Tensor"
-    assert doc["custom"][0]["tags"] == ["core", "x: y"]
+    assert doc["custom"][0]["tags"] == ["core", "pointwise"]

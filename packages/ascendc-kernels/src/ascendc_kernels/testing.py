@@ -469,3 +469,52 @@ def run_aclop(op_type: str, inputs: Iterable[tuple], outputs: Iterable[tuple], a
             libs.aclDestroyTensorDesc(d)
         for b in buffers:
             libs.aclDestroyDataBuffer(b)
+
+
+# ---- host references for kernel tests: values exact in a dtype, uploads, downloads ----
+DTYPES = {
+    "float32": ACL_FLOAT,
+    "float16": ACL_FLOAT16,
+    "bfloat16": ACL_BF16,
+    "int32": ACL_INT32,
+    "int64": ACL_INT64,
+}
+
+
+def random_values(shape, acl_type, rng, low=-100, high=100) -> np.ndarray:
+    """Host values exactly representable in `acl_type`, as float32 for float types (bf16 rounded)."""
+    if acl_type in (ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE):
+        values = rng.uniform(low, high, size=shape).astype(np.float32)
+        if acl_type == ACL_FLOAT16:
+            values = values.astype(np.float16).astype(np.float32)
+        if acl_type == ACL_BF16:
+            values = bf16_bits_to_float(float_to_bf16_bits(values)).reshape(shape)
+        return values
+    if acl_type == ACL_BOOL:
+        return rng.integers(0, 2, size=shape).astype(np.bool_)
+    return rng.integers(low, high, size=shape).astype(numpy_dtype(acl_type))
+
+
+def to_device(values: np.ndarray, acl_type: int) -> DeviceArray:
+    if acl_type == ACL_BF16:
+        return DeviceArray.from_numpy(float_to_bf16_bits(values).reshape(values.shape), ACL_BF16)
+    return DeviceArray.from_numpy(np.asarray(values).astype(numpy_dtype(acl_type)), acl_type)
+
+
+def from_device(array: DeviceArray) -> np.ndarray:
+    """Synchronous download; bf16 comes back as float32."""
+    host = array.to_numpy()
+    if array.acl_type == ACL_BF16:
+        return bf16_bits_to_float(host).reshape(host.shape)
+    return host
+
+
+def round_to(values: np.ndarray, acl_type: int) -> np.ndarray:
+    """What storing float32 `values` in `acl_type` gives (as float32 for float types)."""
+    if acl_type == ACL_FLOAT16:
+        return values.astype(np.float32).astype(np.float16).astype(np.float32)
+    if acl_type == ACL_BF16:
+        return bf16_bits_to_float(float_to_bf16_bits(values.astype(np.float32))).reshape(values.shape)
+    if acl_type == ACL_FLOAT:
+        return values.astype(np.float32)
+    return values.astype(numpy_dtype(acl_type))

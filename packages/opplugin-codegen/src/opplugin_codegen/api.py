@@ -8,15 +8,9 @@ from pathlib import Path
 from . import __version__
 from .errors import CodegenError, Diagnostic
 from .gen_derivatives import DERIVATIVES_YAML, render_derivatives
-from .gen_interface import (
-    ACL_OPS_INTERFACE_H,
-    OP_API_INTERFACE_H,
-    OP_INTERFACE_H,
-    render_acl_ops_interface_h,
-    render_dispatch_shards,
-    render_op_api_interface_h,
-    render_op_interface_h,
-)
+from .gen_interface import render_dispatch_shards, render_headers
+from .gen_matrix import render_matrix
+from .gen_meta import render_meta_shards
 from .gen_struct_kernels import render_struct_shards
 from .loader import load_model
 from .model import Model
@@ -47,12 +41,11 @@ def render_label(model: Model, label: str, shards: int = DEFAULT_SHARDS) -> dict
     files = {
         PROJECTION_YAML: render_projection(view),
         DERIVATIVES_YAML: render_derivatives(view),
-        OP_INTERFACE_H: render_op_interface_h(view),
-        OP_API_INTERFACE_H: render_op_api_interface_h(view),
-        ACL_OPS_INTERFACE_H: render_acl_ops_interface_h(view),
+        **render_headers(view),
+        **render_dispatch_shards(view, shards),
+        **render_struct_shards(view, shards),
+        **render_meta_shards(view, shards),
     }
-    files.update(render_dispatch_shards(view, shards))
-    files.update(render_struct_shards(view, shards))
     return dict(sorted(files.items()))
 
 
@@ -101,3 +94,16 @@ def generate_all(
     model = load_model(yaml_dir)
     chosen = list(labels) if labels is not None else list(model.registry.labels)
     return write_labels(model, chosen, out_root, shards)
+
+
+def write_matrix(model: Model, out_dir: Path | str) -> WriteReport:
+    """``support_matrix.md`` and ``support_matrix.json`` into ``out_dir`` (write-if-changed,
+    no manifest: the directory may be a documentation folder)."""
+    return write_tree(
+        Path(out_dir), render_matrix(model), owner=OWNER, owner_info={}, with_manifest=False
+    )
+
+
+def generate_matrix(yaml_dir: Path | str, out_dir: Path | str) -> WriteReport:
+    """Validate ``yaml_dir`` and write the support matrix of every label into ``out_dir``."""
+    return write_matrix(load_model(yaml_dir), out_dir)

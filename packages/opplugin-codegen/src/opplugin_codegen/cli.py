@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import __version__
-from .api import DEFAULT_SHARDS, write_label, write_labels
+from .api import DEFAULT_SHARDS, write_label, write_labels, write_matrix
 from .errors import CodegenError
 from .loader import load_model
 
@@ -37,6 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="opplugin-codegen",
         description="Generate the op_plugin interface layer of one or all version labels "
         "from yaml/op_plugin_functions.yaml (see docs/contracts.md).",
+        epilog="exit status: 0 success, 1 invalid YAML (each problem printed as "
+        "file:line: op: what is wrong), 2 usage error",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -87,6 +89,19 @@ def build_parser() -> argparse.ArgumentParser:
     chk = sub.add_parser("check", help="validate the YAML for every label; write nothing")
     chk.add_argument("--yaml-dir", type=Path, default=Path("yaml"))
 
+    matrix = sub.add_parser(
+        "matrix",
+        help="write support_matrix.md and support_matrix.json (operator x label x path)",
+        description="Validate the YAML, then write the support matrix of every label: "
+        "support_matrix.md (a table per operator, one column per label) and "
+        "support_matrix.json (the same facts). Files are rewritten only when they change.",
+    )
+    matrix.add_argument("--yaml-dir", type=Path, default=Path("yaml"))
+    matrix.add_argument(
+        "--out", type=Path, default=Path("build/generated"), help="output directory"
+    )
+    matrix.add_argument("-q", "--quiet", action="store_true", help="print errors only")
+
     labels = sub.add_parser("labels", help="print the labels of versions.yaml")
     labels.add_argument("--yaml-dir", type=Path, default=Path("yaml"))
     labels.add_argument("--default", action="store_true", help="print the default label only")
@@ -117,6 +132,11 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
     if args.command == "labels":
         print(registry.default if args.default else "\n".join(registry.labels))
+        return EXIT_OK
+    if args.command == "matrix":
+        report = write_matrix(model, args.out)
+        if not args.quiet:
+            print(f"{report.out_dir}: {report.summary()}")
         return EXIT_OK
     if args.command == "check" or args.check:
         print(

@@ -8,6 +8,7 @@ type carries the headers it needs, so a generated header includes only what it u
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -92,6 +93,7 @@ def _value_type(t: Type) -> CppType | None:
     return None
 
 
+@functools.lru_cache(maxsize=4096)
 def argument_type(arg: Argument, *, const_ref_for_mutable: bool = False) -> CppType:
     """The C++ parameter type of one argument (native API, ``symint=False``)."""
     mutable = arg.is_write and not const_ref_for_mutable
@@ -240,7 +242,7 @@ class CppSignature:
     returns: CppType
     params: tuple[CppParam, ...]
 
-    @property
+    @functools.cached_property
     def headers(self) -> frozenset[str]:
         hs = set(self.returns.headers)
         for p in self.params:

@@ -8,6 +8,9 @@ run-time choice between the two paths.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from .cpp import CppSignature
 from .cppfile import (
     banner,
     c_string,
@@ -16,6 +19,7 @@ from .cppfile import (
     include_block,
     join_conditions,
     shard_of,
+    source_prologue,
 )
 from .projection import LabelView, LiveOp
 from .schema import is_tensor_like
@@ -23,43 +27,66 @@ from .schema import is_tensor_like
 OP_INTERFACE_H = "op_plugin/OpInterface.h"
 OP_API_INTERFACE_H = "op_plugin/OpApiInterface.h"
 ACL_OPS_INTERFACE_H = "op_plugin/AclOpsInterface.h"
+SPARSE_OPS_INTERFACE_H = "op_plugin/SparseOpsInterface.h"
+DVM_OPS_INTERFACE_H = "op_plugin/DvmOpsInterface.h"
+LAZY_FUSION_H = "npu/framework/LazyFusion.h"
 
 _FORCE_ACLNN = "at_npu::native::ForceAclnn::GetInstance().IsForceAclnnOp"
 _JIT_DISABLED = "at_npu::native::env::CheckJitDisable()"
 _BASE_FORMAT = "at_npu::native::FormatHelper::IsOpInputBaseFormat"
 _ACLNN_ONLY = "c10_npu::IsAclnnOnly()"
+_LAZY_FUSION_ENABLED = "lazy_fusion::IsEnabled()"
 
 
 def shard_name(k: int) -> str:
     return f"op_plugin/OpInterface_{k}.cpp"
 
 
+def sparse_signature(op: LiveOp) -> CppSignature:
+    """``<name>_sparse``: the forwarder in op_plugin:: and its target in sparse::."""
+    return replace(op.cpp, name=f"{op.cpp.name}_sparse")
+
+
 def _header(
-    view: LabelView, namespace: str, ops: list[LiveOp], *, with_defaults: bool, what: str
+    view: LabelView,
+    namespace: str,
+    decls: list[tuple[CppSignature, str]],
+    *,
+    with_defaults: bool,
+    what: str,
+    extra_includes: tuple[str, ...] = (),
 ) -> str:
-    includes = {"<ATen/core/Tensor.h>"}
-    for op in ops:
-        includes |= op.cpp.headers
+    includes = {"<ATen/core/Tensor.h>", *extra_includes}
+    for sig, _ in decls:
+        includes |= sig.headers
         if with_defaults:
-            includes |= op.cpp.default_headers()
-    decls = "".join(
-        f"{function_head(op.cpp, with_defaults=with_defaults)};  // {op.name}\n" for op in ops
+            includes |= sig.default_headers()
+    text = "".join(
+        view.memo(
+            ("declaration", sig, with_defaults, name),
+            lambda sig=sig, name=name: (
+                f"{function_head(sig, with_defaults=with_defaults)};  // {name}\n"
+            ),
+        )
+        for sig, name in decls
     )
     return (
         banner(view.model.op_file, view.label, view.torch, what)
         + "#pragma once\n\n"
         + include_block(includes)
         + f"\nnamespace {namespace} {{\n\n"
-        + decls
+        + text
         + f"\n}}  // namespace {namespace}\n"
     )
 
 
 def render_op_interface_h(view: LabelView) -> str:
+    decls = [(op.cpp, op.name) for op in view.ops]
+    decls += [(sparse_signature(op), f"{op.name} (sparse)") for op in view.sparse_ops]
     return _header(
         view,
         "op_plugin",
-        list(view.ops),
+        decls,
         with_defaults=True,
         what="op_plugin::<name>: one declaration per op live in this label; each "
         "chooses op_api or acl_op at run time.",
@@ -70,7 +97,7 @@ def render_op_api_interface_h(view: LabelView) -> str:
     return _header(
         view,
         "op_api",
-        [op for op in view.ops if op.has_op_api],
+        [(op.cpp, op.name) for op in view.ops if op.has_op_api],
         with_defaults=False,
         what="op_api::<name>: the aclnn (host-side) kernels of the ops whose op_api "
         "path is live in this label.",
@@ -81,22 +108,58 @@ def render_acl_ops_interface_h(view: LabelView) -> str:
     return _header(
         view,
         "acl_op",
-        [op for op in view.ops if op.has_acl_op],
+        [(op.cpp, op.name) for op in view.ops if op.has_acl_op],
         with_defaults=False,
         what="acl_op::<name>: the ACL-op (device-side) kernels of the ops whose acl_op "
         "path is live in this label.",
     )
 
 
-def ranges_comment(op: LiveOp, extra: str = "") -> str:
+def render_sparse_ops_interface_h(view: LabelView) -> str:
+    return _header(
+        view,
+        "sparse",
+        [(sparse_signature(op), op.name) for op in view.sparse_ops],
+        with_defaults=False,
+        what="sparse::<name>_sparse: the sparse kernels that op_plugin::<name>_sparse "
+        "forwards to (ops with a live `sparse` range).",
+    )
+
+
+def render_dvm_ops_interface_h(view: LabelView) -> str:
+    return _header(
+        view,
+        "lazy_fusion",
+        [(op.cpp, op.name) for op in view.dvm_ops],
+        with_defaults=False,
+        what="lazy_fusion::<name>: the DVM lazy-fusion kernels tried first on the op_api "
+        "path when lazy_fusion::IsEnabled() (ops with a live `dvm` range).",
+    )
+
+
+def render_headers(view: LabelView) -> dict[str, str]:
+    """Every declaration header of the label; the sparse and DVM ones only when used."""
+    files = {
+        OP_INTERFACE_H: render_op_interface_h(view),
+        OP_API_INTERFACE_H: render_op_api_interface_h(view),
+        ACL_OPS_INTERFACE_H: render_acl_ops_interface_h(view),
+    }
+    if view.sparse_ops:
+        files[SPARSE_OPS_INTERFACE_H] = render_sparse_ops_interface_h(view)
+    if view.dvm_ops:
+        files[DVM_OPS_INTERFACE_H] = render_dvm_ops_interface_h(view)
+    return files
+
+
+_COMMENT_KEYS = ("acl_op", "op_api", "internal_format_opapi", "dvm")
+
+
+def ranges_comment(op: LiveOp, extra: str = "", keys: tuple[str, ...] = _COMMENT_KEYS) -> str:
     """``add.Tensor  acl_op: all_version  op_api: all_version  (yaml/...:31)``."""
     e = op.entry
     parts = [e.name]
-    for key, rng in (
-        ("acl_op", e.acl_op),
-        ("op_api", e.op_api),
-        ("internal_format_opapi", e.internal_format_opapi),
-    ):
+    for key in keys:
+        rng = getattr(e, key)
         if rng is not None:
             parts.append(f"{key}: {rng}")
     if extra:
@@ -112,6 +175,22 @@ def _base_format_checks(op: LiveOp) -> list[str]:
     ]
 
 
+def _op_api_tail(op: LiveOp, indent: str) -> list[str]:
+    """The op_api path: the DVM kernel first when it is live and enabled, then op_api."""
+    quoted = c_string(op.name)
+    args = op.cpp.call_args()
+    lines = []
+    if op.dvm:
+        lines += [
+            f"if ({_LAZY_FUSION_ENABLED}) {{",
+            f"  NPU_PATH_TAKEN({quoted}, Dvm);",
+            f"  return lazy_fusion::{op.cpp.name}({args});",
+            "}",
+        ]
+    lines += [f"NPU_PATH_TAKEN({quoted}, OpApi);", f"return op_api::{op.cpp.name}({args});"]
+    return [indent + line for line in lines]
+
+
 def dispatch_definition(op: LiveOp, label: str) -> tuple[str, set[str]]:
     """``op_plugin::<name>``: the dual-path choice of contracts.md section 3."""
     name = op.name
@@ -119,6 +198,12 @@ def dispatch_definition(op: LiveOp, label: str) -> tuple[str, set[str]]:
     args = op.cpp.call_args()
     includes = {'"npu/framework/PathLedger.h"'}
     body: list[str] = []
+    if op.deprecation is not None:
+        includes.add("<c10/util/Exception.h>")
+        message = op.deprecation.message(op.entry)
+        body.append(f"  TORCH_WARN_ONCE({c_string_block(message, 18)});")
+    if op.dvm:
+        includes |= {f'"{LAZY_FUSION_H}"', f'"{DVM_OPS_INTERFACE_H}"'}
     if op.has_op_api and op.has_acl_op:
         includes |= {
             '"npu/framework/ForceAclnn.h"',
@@ -140,8 +225,7 @@ def dispatch_definition(op: LiveOp, label: str) -> tuple[str, set[str]]:
         )
         body += [
             f"  if ({join_conditions(conditions, 6)}) {{",
-            f"    NPU_PATH_TAKEN({quoted}, OpApi);",
-            f"    return op_api::{op.cpp.name}({args});",
+            *_op_api_tail(op, "    "),
             "  }",
             f"  if ({_ACLNN_ONLY}) {{",
             "    TORCH_CHECK(false,",
@@ -162,10 +246,7 @@ def dispatch_definition(op: LiveOp, label: str) -> tuple[str, set[str]]:
                 f"  TORCH_CHECK({join_conditions(formats, 14)},",
                 f"              {c_string_block(message, 14)});",
             ]
-        body += [
-            f"  NPU_PATH_TAKEN({quoted}, OpApi);",
-            f"  return op_api::{op.cpp.name}({args});",
-        ]
+        body += _op_api_tail(op, "  ")
     else:
         includes.add('"npu/core/NpuVariables.h"')
         message = (
@@ -188,12 +269,36 @@ def dispatch_definition(op: LiveOp, label: str) -> tuple[str, set[str]]:
     return text, includes
 
 
+def sparse_definition(op: LiveOp) -> tuple[str, set[str]]:
+    """``op_plugin::<name>_sparse``: forwards to ``sparse::<name>_sparse``, no checks."""
+    sig = sparse_signature(op)
+    text = (
+        f"// {ranges_comment(op, keys=('sparse',))}\n{function_head(sig)} {{\n"
+        f"  return sparse::{sig.name}({sig.call_args()});\n}}\n"
+    )
+    return text, {f'"{SPARSE_OPS_INTERFACE_H}"'}
+
+
+#: Stands for the label in memoised text (see LabelView.memo); replaced after lookup.
+_LABEL_SLOT = "@LABEL@"
+
+
+def _cached_dispatch(view: LabelView, op: LiveOp) -> tuple[str, set[str]]:
+    key = ("dispatch", id(op.entry), op.paths, op.cpp.name, op.internal_format, op.dvm)
+    text, includes = view.memo(key, lambda: dispatch_definition(op, _LABEL_SLOT))
+    return text.replace(_LABEL_SLOT, view.label), includes
+
+
 def render_dispatch_shards(view: LabelView, shards: int) -> dict[str, str]:
     per_shard: list[list[str]] = [[] for _ in range(shards)]
     includes: list[set[str]] = [{f'"{OP_INTERFACE_H}"'} for _ in range(shards)]
-    for op in view.ops:
+    definitions = [(op, _cached_dispatch(view, op)) for op in view.ops]
+    definitions += [
+        (op, view.memo(("sparse", id(op.entry), op.cpp.name), lambda op=op: sparse_definition(op)))
+        for op in view.sparse_ops
+    ]
+    for op, (text, inc) in definitions:
         k = shard_of(op.shard_key, shards)
-        text, inc = dispatch_definition(op, view.label)
         per_shard[k].append(text)
         includes[k] |= inc
     files = {}
@@ -203,7 +308,7 @@ def render_dispatch_shards(view: LabelView, shards: int) -> dict[str, str]:
         if per_shard[k]:
             files[shard_name(k)] = (
                 head
-                + include_block(includes[k])
+                + source_prologue(includes[k])
                 + "\nnamespace op_plugin {\n\n"
                 + "\n".join(per_shard[k])
                 + "\n}  // namespace op_plugin\n"

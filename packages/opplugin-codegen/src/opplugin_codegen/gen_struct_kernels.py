@@ -14,11 +14,11 @@ only when the acl_op path is live in the label. Name propagation is guarded by
 
 from __future__ import annotations
 
-from .cppfile import LINE_WIDTH, banner, function_head, include_block, shard_of
+from .cppfile import LINE_WIDTH, banner, function_head, shard_of, source_prologue
 from .gen_interface import ACL_OPS_INTERFACE_H, OP_API_INTERFACE_H, ranges_comment
-from .model import OutputSpec
+from .model import CpuScalarOp, OutputSpec
 from .projection import LabelView, LiveOp
-from .schema import SchemaKind
+from .schema import FunctionSchema, SchemaKind
 from .validate import tensor_ref
 
 _PREPARATION = "at_npu::native::OpPreparation"
@@ -43,9 +43,16 @@ class _Kernel:
         self.includes: set[str] = {f'"{OP_API_INTERFACE_H}"'}
         self.uses_infer = False  # a verbatim size/dtype/new_params expression
         self.uses_names = False
+        #: cpu_scalar_h2d arguments -> their device copies, used wherever the kernel passes
+        #: the tensor on (exec, check_tensor, options); size/dtype read the original.
+        self.copies = {name: f"{name}_cp" for name in self.block.cpu_scalar_h2d}
 
-    def emit(self, line: str = "") -> None:
-        self.lines.append(f"  {line}" if line and not line.startswith("#") else line)
+    def emit(self, line: str = "", indent: str = "  ") -> None:
+        self.lines.append(f"{indent}{line}" if line and not line.startswith("#") else line)
+
+    def emit_all(self, lines: list[str], indent: str = "  ") -> None:
+        for line in lines:
+            self.emit(line, indent)
 
     # -- pieces -------------------------------------------------------------------------
 
@@ -64,17 +71,12 @@ class _Kernel:
         return text
 
     def _options_source(self) -> str:
-        for a in self.schema.arguments:
-            if str(a.type) == "Tensor":
-                return a.name
-            if str(a.type) == "Tensor[]":
-                return f"{a.name}[0]"
-        raise AssertionError("validated: functional gen_opapi ops have a Tensor argument")
+        return self.copies.get(options_source(self.schema), options_source(self.schema))
 
     def _acl_fallback_call(self) -> str:
         return f"acl_op::{self.op.cpp.name}({self.op.cpp.call_args()})"
 
-    def _exec_args(self) -> list[str]:
+    def _raw_exec_args(self) -> list[str]:
         if self.block.exec_args is not None:
             return list(self.block.exec_args)
         args = [p.name for p in self.op.cpp.params]
@@ -82,9 +84,12 @@ class _Kernel:
             args += [o.name for o in self.block.outputs]
         return args
 
-    def _propagate_names(self, target: str, spec: OutputSpec) -> None:
+    def _exec_args(self) -> list[str]:
+        return [self.copies.get(a, a) for a in self._raw_exec_args()]
+
+    def _names_lines(self, target: str, spec: OutputSpec) -> list[str]:
         if not spec.names or spec.names == (target,):
-            return  # nothing to propagate (in-place ops keep self's names anyway)
+            return []  # nothing to propagate (in-place ops keep self's names anyway)
         self.uses_names = True
         if len(spec.names) == 1:
             call = f"at::namedinference::propagate_names({target}, {spec.names[0]});"
@@ -94,13 +99,42 @@ class _Kernel:
                 f"at::namedinference::propagate_names_if_nonempty(\n      {target}, "
                 f"at::namedinference::compute_broadcast_outnames({a}, {b}));"
             )
-        self.emit(_HAS_NAMES)
-        self.emit(call)
-        self.emit("#endif")
+        return [_HAS_NAMES, call, "#endif"]
+
+    def _results(self) -> list[str]:
+        if self.kind is SchemaKind.inplace:
+            return ["self"]
+        if self.kind is SchemaKind.functional:
+            return [o.name for o in self.block.outputs]
+        return [a.name for a in self.schema.out_arguments][: len(self.schema.returns)]
+
+    def _tail(self, *, last: bool = False) -> list[str]:
+        """Name propagation and the return statement (shared by every exit); ``last``: the
+        end of the function, where a void function needs no ``return;``."""
+        outputs = {o.name: o for o in self.block.outputs}
+        lines: list[str] = []
+        if self.kind is SchemaKind.inplace:
+            for spec in outputs.values():
+                lines += self._names_lines("self", spec)
+            return [*lines, "return self;"]
+        results = self._results()
+        for name in results:
+            if name in outputs:
+                lines += self._names_lines(name, outputs[name])
+        if not self.schema.returns:
+            return lines if last else [*lines, "return;"]
+        if len(results) == 1:
+            lines.append(f"return {results[0]};")
+        elif self.kind is SchemaKind.functional:
+            moved = ", ".join(f"std::move({r})" for r in results)
+            lines.append(f"return ::std::make_tuple({moved});")
+        else:
+            lines.append(f"return {self.op.cpp.returns.text}({', '.join(results)});")
+        return lines
 
     # -- kernel -------------------------------------------------------------------------
 
-    def render(self, label: str) -> str:
+    def render(self) -> str:
         op = self.op
         source = op.gen.source if op.gen else op.entry
         via = f"gen_opapi via {source.name}" if source is not op.entry else "gen_opapi"
@@ -112,27 +146,76 @@ class _Kernel:
             return self._wrap()
         block = self.block
         api = block.exec_api
-        if block.integral_identity_tensor is not None:
-            t = block.integral_identity_tensor
-            self.includes.add(f'"{ACL_OPS_INTERFACE_H}"')
-            self.emit(f"if (at::isIntegralType({t}.scalar_type(), /*includeBool=*/false)) {{")
-            self.emit(f"  return {self._acl_fallback_call()};  // integers are their own result")
-            self.emit("}")
+        identity = block.integral_identity_tensor
+        if identity is not None and self.kind is SchemaKind.inplace:
+            self._integral_identity(identity)
         if op.has_acl_op:
             self.includes |= {f'"{ACL_OPS_INTERFACE_H}"', '"npu/framework/op_api_common.h"'}
-            self.emit(f"DO_COMPATIBILITY({api}, {self._acl_fallback_call()});")
+            apis = [api] + [o.exec_api for o in block.cpu_scalar_op if o.exec_api != api]
+            for name in dict.fromkeys(apis):
+                self.emit(f"DO_COMPATIBILITY({name}, {self._acl_fallback_call()});")
         for name, expr in block.new_params:
             self.uses_infer = True
             self.emit(f"auto {name} = {expr};")
+        self._copy_cpu_scalars()
         outputs = {o.name: o for o in block.outputs}
         if self.kind is SchemaKind.functional:
             self._functional_outputs()
         elif self.kind is SchemaKind.out and not op.entry.structured:
             self._check_outs(outputs)
+        if identity is not None and self.kind is not SchemaKind.inplace:
+            self._integral_identity(identity)
         self.includes.add('"npu/framework/op_api_common.h"')
+        for scalar_op in block.cpu_scalar_op:
+            self._cpu_scalar_branch(scalar_op)
         self.emit(f"EXEC_NPU_CMD({api}, {', '.join(self._exec_args())});")
-        self._names_and_return(outputs)
+        self.emit_all(self._tail(last=True))
         return self._wrap()
+
+    def _integral_identity(self, tensor: str) -> None:
+        """Integer inputs are their own result (ceil, floor, trunc, round): copy them."""
+        target = self._results()[0]
+        self.emit(f"if (at::isIntegralType({tensor}.scalar_type(), /*includeBool=*/false)) {{")
+        if target != tensor:
+            self.emit(f"{target}.copy_({tensor});", "    ")
+        self.emit_all(self._tail(), "    ")
+        self.emit("}")
+
+    def _copy_cpu_scalars(self) -> None:
+        if not self.copies:
+            return
+        self.includes.add('"npu/framework/OpPreparation.h"')
+        copied = set(self.copies)
+        devices = [
+            a.name
+            for a in (
+                *(a for a in self.schema.arguments if not a.is_out),
+                *self.schema.out_arguments,
+            )
+            if str(a.type) == "Tensor" and a.name not in copied
+        ]
+        for name, copy in self.copies.items():
+            where = f", {devices[0]}.device()" if devices else ""
+            self.emit(f"at::Tensor {copy} = {name};")
+            self.emit(f"if ({_PREPARATION}::IsCPUScalar({name})) {{")
+            self.emit(f"{copy} = {_PREPARATION}::copy_scalar_to_device(", "    ")
+            self.emit(f"{name}.item(), {name}.scalar_type(){where});", "        ")
+            self.emit("}")
+
+    def _cpu_scalar_branch(self, scalar_op: CpuScalarOp) -> None:
+        self.includes.add('"npu/framework/OpPreparation.h"')
+        param = scalar_op.param
+        scalar = f"{param}_scalar"
+        raw = list(scalar_op.exec_args) if scalar_op.exec_args is not None else None
+        args = [
+            scalar if a == param else self.copies.get(a, a)
+            for a in (raw if raw is not None else self._raw_exec_args())
+        ]
+        self.emit(f"if ({_PREPARATION}::IsCPUScalar({param})) {{")
+        self.emit(f"const at::Scalar {scalar} = {param}.item();", "    ")
+        self.emit(f"EXEC_NPU_CMD({scalar_op.exec_api}, {', '.join(args)});", "    ")
+        self.emit_all(self._tail(), "    ")
+        self.emit("}")
 
     def _locals(self, specs: list[tuple[str | None, str | None]]) -> list[tuple[str, str]]:
         """One local per distinct size and dtype expression; returns (size, dtype) names."""
@@ -170,7 +253,9 @@ class _Kernel:
             for a in outs
         ]
         inputs = ", ".join(
-            a.name for a in self.schema.arguments if not a.is_out and str(a.type) == "Tensor"
+            self.copies.get(a.name, a.name)
+            for a in self.schema.arguments
+            if not a.is_out and str(a.type) == "Tensor"
         )
         for a, (size, dtype) in zip(outs, self._locals(specs)):
             dtype = dtype or f"{a.name}.scalar_type()"
@@ -181,37 +266,25 @@ class _Kernel:
                 line = f"{_PREPARATION}::check_tensor(\n      {args});"
             self.emit(line)
 
-    def _names_and_return(self, outputs: dict[str, OutputSpec]) -> None:
-        if self.kind is SchemaKind.inplace:
-            for spec in outputs.values():
-                self._propagate_names("self", spec)
-            self.emit("return self;")
-            return
-        if self.kind is SchemaKind.functional:
-            results = [o.name for o in self.block.outputs]
-        else:
-            results = [a.name for a in self.schema.out_arguments][: len(self.schema.returns)]
-        for name in results:
-            if name in outputs:
-                self._propagate_names(name, outputs[name])
-        if not self.schema.returns:
-            return
-        if len(results) == 1:
-            self.emit(f"return {results[0]};")
-        elif self.kind is SchemaKind.functional:
-            moved = ", ".join(f"std::move({r})" for r in results)
-            self.emit(f"return ::std::make_tuple({moved});")
-        else:
-            self.emit(f"return {self.op.cpp.returns.text}({', '.join(results)});")
-
     def _wrap(self) -> str:
         return f"{function_head(self.op.cpp)} {{\n" + "\n".join(self.lines) + "\n}\n"
 
 
-def kernel_definition(op: LiveOp, label: str) -> tuple[str, set[str], bool, bool]:
-    """(text, includes, uses op_infer helpers, propagates names) of one op_api kernel."""
+def options_source(schema: FunctionSchema) -> str:
+    """The tensor whose options (device, layout) a functional op's outputs take."""
+    for a in schema.arguments:
+        if str(a.type) == "Tensor":
+            return a.name
+        if str(a.type) == "Tensor[]":
+            return f"{a.name}[0]"
+    raise AssertionError("validated: functional gen_opapi ops have a Tensor argument")
+
+
+def kernel_definition(op: LiveOp) -> tuple[str, set[str], bool, bool]:
+    """(text, includes, uses op_infer helpers, propagates names) of one op_api kernel.
+    The text depends on the op's per-label facts only, never on the label itself."""
     k = _Kernel(op)
-    text = k.render(label)
+    text = k.render()
     return text, k.includes, k.uses_infer, k.uses_names
 
 
@@ -224,7 +297,18 @@ def render_struct_shards(view: LabelView, shards: int) -> dict[str, str]:
         if op.gen is None:
             continue
         k = shard_of(op.shard_key, shards)
-        text, inc, uses_infer, uses_names = kernel_definition(op, view.label)
+        assert op.gen is not None
+        key = (
+            "kernel",
+            id(op.entry),
+            op.has_acl_op,
+            op.cpp.name,
+            id(op.gen.source),
+            op.inherit_target.name if op.inherit_target else None,
+        )
+        text, inc, uses_infer, uses_names = view.memo(
+            key, lambda op=op: kernel_definition(op)
+        )
         per_shard[k].append(text)
         includes[k] |= inc
         infer[k] = infer[k] or uses_infer
@@ -241,7 +325,7 @@ def render_struct_shards(view: LabelView, shards: int) -> dict[str, str]:
         inc = set(includes[k])
         if infer[k]:
             inc.add('"npu/framework/InferSize.h"')
-        text = head + include_block(inc)
+        text = head + source_prologue(inc)
         if names[k]:
             text += f"\n{_HAS_NAMES}\n#include {_NAMES_H}  // torch < 2.13 only\n#endif\n"
         text += "\nnamespace op_api {\n\n"

@@ -14,7 +14,10 @@ from typing import Any
 from .cpp import CppTypeError, signature
 from .errors import CodegenError, Diagnostics, Location, did_you_mean
 from .model import (
+    CODE_SECTIONS,
     SECTIONS,
+    CpuScalarOp,
+    Deprecation,
     Derivative,
     FrozenMap,
     GenOpApi,
@@ -49,19 +52,48 @@ _PASSTHROUGH_KEYS = (
 )
 ENTRY_KEYS = ("func", *_RANGE_KEYS, "gen_opapi", "impl_name", *_PASSTHROUGH_KEYS)
 TOP_KEYS = ("all_version", *SECTIONS)
-_GEN_KEYS = ("exec", "structured_inherit", "new_params", "integral_identity_tensor")
-_GEN_UNSUPPORTED = ("cpu_scalar_h2d", "cpu_scalar_op")
+_GEN_KEYS = (
+    "exec",
+    "structured_inherit",
+    "new_params",
+    "integral_identity_tensor",
+    "cpu_scalar_h2d",
+    "cpu_scalar_op",
+)
 _OUTPUT_KEYS = ("size", "dtype", "name")
+_CPU_SCALAR_OP_KEYS = ("param", "exec")
+DEPRECATED_FILE = "deprecated.yaml"
+_DEPRECATION_KEYS = ("name", "replace")
+#: Dispatch keys an entry's ``dispatch:`` may name (torchgen's spelling).
+DISPATCH_KEYS = (
+    "CompositeExplicitAutograd",
+    "CompositeExplicitAutogradNonFunctional",
+    "CompositeImplicitAutograd",
+    "CompositeImplicitAutogradNestedTensor",
+    "PrivateUse1",
+    "AutogradPrivateUse1",
+    "SparsePrivateUse1",
+    "SparseCsrPrivateUse1",
+    "QuantizedPrivateUse1",
+    "NestedTensorPrivateUse1",
+    "AutocastPrivateUse1",
+    "Meta",
+    "CPU",
+    "Autograd",
+)
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _OP_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)?$")
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_QUALIFIED = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*::)*[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def display_names(yaml_dir: Path) -> dict[str, str]:
     """How files are named in messages and in generated comments: ``<dir name>/<file>``
     (``yaml/op_plugin_functions.yaml``), independent of the working directory."""
     base = yaml_dir.resolve().name
-    return {f: f"{base}/{f}" for f in (VERSIONS_FILE, OP_FILE, DERIVATIVES_FILE)}
+    return {
+        f: f"{base}/{f}" for f in (VERSIONS_FILE, OP_FILE, DERIVATIVES_FILE, DEPRECATED_FILE)
+    }
 
 
 def load_model(yaml_dir: Path | str) -> Model:
@@ -77,11 +109,56 @@ def load_model(yaml_dir: Path | str) -> Model:
     derivatives = _load_derivatives(
         yaml_dir / DERIVATIVES_FILE, names[DERIVATIVES_FILE], registry, diags
     )
+    deprecations = _load_deprecations(
+        yaml_dir / DEPRECATED_FILE, names[DEPRECATED_FILE], entries, diags
+    )
     if not diags:
         validate(entries, registry, diags)
     diags.raise_if_any()
     return Model(
-        registry, names[OP_FILE], tuple(entries), names[DERIVATIVES_FILE], tuple(derivatives)
+        registry,
+        names[OP_FILE],
+        tuple(entries),
+        names[DERIVATIVES_FILE],
+        tuple(derivatives),
+        tuple(deprecations),
+    )
+
+
+def check_all_version(
+    doc: YamlMap, display: str, registry: VersionRegistry, diags: Diagnostics
+) -> None:
+    """A file's own ``all_version`` (upstream files carry one) must be the registry's labels,
+    in the same order: ranges such as ``[v2.3, newest]`` are read against that one list, so
+    a file that listed fewer labels would silently mean something else by ``newest``."""
+    if "all_version" not in doc:
+        return
+    listed = doc["all_version"]
+    loc = Location(display, doc.key_line("all_version"))
+    expected = ", ".join(registry.labels)
+    if not isinstance(listed, list) or not all(isinstance(x, str) for x in listed):
+        diags.error(loc, None, f"all_version must be a list of labels ({expected})")
+        return
+    if tuple(listed) == registry.labels:
+        return
+    missing = [x for x in registry.labels if x not in listed]
+    extra = [x for x in listed if x not in registry]
+    if missing or extra:
+        what = "; ".join(
+            part
+            for part in (
+                f"missing {', '.join(missing)}" if missing else "",
+                f"not in versions.yaml: {', '.join(extra)}" if extra else "",
+            )
+            if part
+        )
+    else:
+        what = "same labels in another order"
+    diags.error(
+        loc,
+        None,
+        f"all_version must list the labels of versions.yaml in the same order ({expected}); "
+        f"{what}",
     )
 
 
@@ -105,15 +182,7 @@ def _load_entries(
             diags.error(loc, None, f"section '{key}' is obsolete (it applied to v1.11/v2.0 only)")
         else:
             diags.error(loc, None, f"unknown section '{key}'{did_you_mean(key, TOP_KEYS)}")
-    if "all_version" in doc:
-        listed = doc["all_version"]
-        if not isinstance(listed, list) or tuple(listed) != registry.labels:
-            diags.error(
-                Location(display, doc.key_line("all_version")),
-                None,
-                "all_version must list the labels of versions.yaml in the same order "
-                f"({', '.join(registry.labels)})",
-            )
+    check_all_version(doc, display, registry, diags)
     entries: list[OpEntry] = []
     for section in SECTIONS:
         items = doc.get(section)
@@ -252,14 +321,42 @@ def _check_passthrough(key: str, value: Any) -> str | None:
         ok = isinstance(value, str) and _OP_NAME.match(value) is not None
         return None if ok else "structured_delegate must name an op as name.overload"
     if key == "tags":
-        ok = isinstance(value, str) or (
-            isinstance(value, list) and all(isinstance(v, str) for v in value)
-        )
-        return None if ok else "tags must be a tag name or a list of tag names"
+        tags = _split_names(value)
+        if tags is None:
+            return "tags must be a tag name, a comma list or a list of tag names"
+        bad = [t for t in tags if not _IDENT.match(t)]
+        return f"tags: '{bad[0]}' is not a tag name" if bad else None
     if key == "dispatch":
-        ok = isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
-        return None if ok else "dispatch must map dispatch keys to kernel names"
+        if not isinstance(value, dict) or not value:
+            return "dispatch must map dispatch keys to kernel names"
+        for keys, kernel in value.items():
+            for k in (part.strip() for part in str(keys).split(",")):
+                if k not in DISPATCH_KEYS:
+                    return f"dispatch: unknown dispatch key '{k}'{did_you_mean(k, DISPATCH_KEYS)}"
+            if not isinstance(kernel, str) or not _QUALIFIED.match(kernel):
+                return f"dispatch: {keys}: kernel must be a C++ function name, got {kernel!r}"
+        return None
     return None  # pragma: no cover
+
+
+def _split_names(value: Any) -> list[str] | None:
+    """``a`` / ``"a, b"`` / ``[a, b]`` -> names; None when the shape is wrong."""
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",")]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return [v.strip() for v in value]
+    return None
+
+
+def _parse_exec(value: Any) -> tuple[str, tuple[str, ...] | None] | str:
+    """``aclnnName[, arg, ...]`` -> (api, args or None); a message when malformed."""
+    parts = [p.strip() for p in value.split(",")] if isinstance(value, str) else []
+    if not parts or not _IDENT.match(parts[0]):
+        return "exec must be 'aclnnName' or 'aclnnName, arg, arg, ...'"
+    bad = [p for p in parts[1:] if not _IDENT.match(p)]
+    if bad:
+        return f"exec argument '{bad[0]}' is not a name"
+    return parts[0], (tuple(parts[1:]) if len(parts) > 1 else None)
 
 
 def _parse_gen_opapi(
@@ -276,18 +373,11 @@ def _parse_gen_opapi(
         ok = False
         diags.error(Location(file, at.key_line(key) if key else at.line), subject, message)
 
-    known = (*_GEN_KEYS, *_GEN_UNSUPPORTED)
     outputs: list[OutputSpec] = []
     for key, value in block.items():
-        if key in _GEN_UNSUPPORTED:
-            err(
-                key,
-                f"gen_opapi: '{key}' is not supported by opplugin-codegen yet; "
-                "hand-write this op_api kernel",
-            )
-        elif key in _GEN_KEYS:
+        if key in _GEN_KEYS:
             continue
-        elif isinstance(value, YamlMap):
+        if isinstance(value, YamlMap):
             if not _IDENT.match(key):
                 err(key, f"gen_opapi: output name '{key}' must be a C++ identifier")
                 continue
@@ -297,7 +387,7 @@ def _parse_gen_opapi(
             else:
                 outputs.append(spec)
         else:
-            err(key, f"gen_opapi: unknown key '{key}'{did_you_mean(key, known)}")
+            err(key, f"gen_opapi: unknown key '{key}'{did_you_mean(key, _GEN_KEYS)}")
 
     inherit = block.get("structured_inherit")
     if inherit is not None:
@@ -316,19 +406,11 @@ def _parse_gen_opapi(
     if "exec" not in block:
         err(None, "gen_opapi needs 'exec: aclnnName[, args...]' (or structured_inherit)")
     else:
-        parts = (
-            [p.strip() for p in str(block["exec"]).split(",")]
-            if isinstance(block["exec"], str)
-            else []
-        )
-        if not parts or not _IDENT.match(parts[0]):
-            err("exec", "exec must be 'aclnnName' or 'aclnnName, arg, arg, ...'")
+        parsed = _parse_exec(block["exec"])
+        if isinstance(parsed, str):
+            err("exec", parsed)
         else:
-            bad = [p for p in parts[1:] if not _IDENT.match(p)]
-            if bad:
-                err("exec", f"exec argument '{bad[0]}' is not a name")
-            exec_api = parts[0]
-            exec_args = tuple(parts[1:]) if len(parts) > 1 else None
+            exec_api, exec_args = parsed
 
     new_params: list[tuple[str, str]] = []
     params = block.get("new_params")
@@ -350,6 +432,31 @@ def _parse_gen_opapi(
     if identity is not None and (not isinstance(identity, str) or not _IDENT.match(identity)):
         err("integral_identity_tensor", "integral_identity_tensor must name a tensor argument")
 
+    h2d: list[str] = []
+    if "cpu_scalar_h2d" in block:
+        names = _split_names(block["cpu_scalar_h2d"])
+        if not names or not all(_IDENT.match(n) for n in names):
+            err("cpu_scalar_h2d", "cpu_scalar_h2d must be a list of tensor argument names")
+        elif len(set(names)) != len(names):
+            err("cpu_scalar_h2d", "cpu_scalar_h2d names an argument twice")
+        else:
+            h2d = names
+
+    scalar_ops: list[CpuScalarOp] = []
+    if "cpu_scalar_op" in block:
+        items = block["cpu_scalar_op"]
+        if not isinstance(items, YamlList) or not items:
+            err("cpu_scalar_op", "cpu_scalar_op must be a list of {param, exec} mappings")
+        else:
+            for item, item_line in zip(items, items.item_lines):
+                parsed_op = _parse_cpu_scalar_op(item, item_line, file, subject, diags)
+                if parsed_op is None:
+                    ok = False
+                elif any(o.param == parsed_op.param for o in scalar_ops):
+                    err("cpu_scalar_op", f"cpu_scalar_op: '{parsed_op.param}' is listed twice")
+                else:
+                    scalar_ops.append(parsed_op)
+
     if not ok:
         return None
     return GenOpApi(
@@ -360,7 +467,39 @@ def _parse_gen_opapi(
         outputs=tuple(outputs),
         new_params=tuple(new_params),
         integral_identity_tensor=identity,
+        cpu_scalar_h2d=tuple(h2d),
+        cpu_scalar_op=tuple(scalar_ops),
     )
+
+
+def _parse_cpu_scalar_op(
+    item: Any, line: int, file: str, subject: str, diags: Diagnostics
+) -> CpuScalarOp | None:
+    loc = Location(file, line)
+    if not isinstance(item, YamlMap):
+        diags.error(loc, subject, "cpu_scalar_op: each item must be a mapping {param, exec}")
+        return None
+    ok = True
+    for key in item:
+        if key not in _CPU_SCALAR_OP_KEYS:
+            ok = False
+            diags.error(
+                Location(file, item.key_line(key)),
+                subject,
+                f"cpu_scalar_op: unknown key '{key}'{did_you_mean(key, _CPU_SCALAR_OP_KEYS)}",
+            )
+    param = item.get("param")
+    if not isinstance(param, str) or not _IDENT.match(param):
+        diags.error(loc, subject, "cpu_scalar_op: 'param' must name a tensor argument")
+        ok = False
+    parsed = _parse_exec(item.get("exec"))
+    if isinstance(parsed, str):
+        diags.error(Location(file, item.key_line("exec")), subject, f"cpu_scalar_op: {parsed}")
+        return None
+    if not ok:
+        return None
+    assert isinstance(param, str)
+    return CpuScalarOp(param, parsed[0], parsed[1], Location(file, item.key_line("exec")))
 
 
 def _parse_output(
@@ -417,12 +556,7 @@ def _load_derivatives(
                 None,
                 f"unknown key '{key}'{did_you_mean(key, ('backward', 'all_version'))}",
             )
-    if "all_version" in doc and tuple(doc["all_version"] or ()) != registry.labels:
-        diags.error(
-            Location(display, doc.key_line("all_version")),
-            None,
-            "all_version must list the labels of versions.yaml in the same order",
-        )
+    check_all_version(doc, display, registry, diags)
     items = doc.get("backward")
     if items is None:
         return []
@@ -451,4 +585,89 @@ def _load_derivatives(
             continue
         fields = FrozenMap({k: freeze(v) for k, v in item.items() if k != "version"})
         out.append(Derivative(name, version, fields, loc))
+    return out
+
+
+# --------------------------------------------------------------------------- deprecated.yaml
+
+
+def _load_deprecations(
+    path: Path, display: str, entries: list[OpEntry], diags: Diagnostics
+) -> list[Deprecation]:
+    """``deprecated: [{name: op[.overload], replace?: text}]`` (optional file). A name
+    without an overload covers every overload of the op; every name must be declared."""
+    if not path.exists():
+        return []
+    doc = load_yaml(path, display, diags)
+    if doc is None:
+        return []
+    if not isinstance(doc, YamlMap):
+        diags.error(Location(display, 1), None, "expected a mapping with 'deprecated'")
+        return []
+    for key in doc:
+        if key != "deprecated":
+            diags.error(
+                Location(display, doc.key_line(key)),
+                None,
+                f"unknown key '{key}'{did_you_mean(key, ('deprecated',))}",
+            )
+    items = doc.get("deprecated")
+    if items is None:
+        return []
+    if not isinstance(items, YamlList):
+        diags.error(
+            Location(display, doc.key_line("deprecated")), None, "'deprecated' must be a list"
+        )
+        return []
+    code = [e for e in entries if e.section in CODE_SECTIONS]
+    full_names = {e.name for e in code}
+    base_names = {e.schema.name.name for e in code}
+    out: list[Deprecation] = []
+    seen: dict[str, Location] = {}
+    for item, line in zip(items, items.item_lines):
+        loc = Location(display, line)
+        if not isinstance(item, YamlMap) or not isinstance(item.get("name"), str):
+            diags.error(loc, None, "an entry must be a mapping with 'name: op[.overload]'")
+            continue
+        name = item["name"].strip()
+        ok = True
+        for key in item:
+            if key not in _DEPRECATION_KEYS:
+                ok = False
+                diags.error(
+                    Location(display, item.key_line(key)),
+                    name,
+                    f"unknown key '{key}'{did_you_mean(key, _DEPRECATION_KEYS)}",
+                )
+        replace = item.get("replace")
+        if replace is not None and (not isinstance(replace, str) or not replace.strip()):
+            ok = False
+            diags.error(
+                Location(display, item.key_line("replace")), name, "replace must be a text"
+            )
+        if not _OP_NAME.match(name):
+            ok = False
+            diags.error(loc, name, "name must be op or op.overload")
+        elif name not in (full_names if "." in name else base_names):
+            ok = False
+            known = full_names | base_names
+            diags.error(
+                loc,
+                name,
+                f"no op of this name in official, custom or quant{did_you_mean(name, known)}",
+            )
+        if name in seen:
+            ok = False
+            diags.error(loc, name, f"listed twice (first at {seen[name]})")
+        seen.setdefault(name, loc)
+        if ok:
+            out.append(Deprecation(name, replace.strip() if replace else None, loc))
+    # An overload named on its own and through its op name would warn twice.
+    for d in out:
+        if "." in d.name and d.name.split(".")[0] in seen:
+            diags.error(
+                d.loc,
+                d.name,
+                f"already covered by '{d.name.split('.')[0]}' at {seen[d.name.split('.')[0]]}",
+            )
     return out

@@ -3,6 +3,7 @@ every generator."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -69,6 +70,17 @@ class OutputSpec:
 
 
 @dataclass(frozen=True)
+class CpuScalarOp:
+    """One ``cpu_scalar_op`` item: when ``param`` is a 0-dim CPU tensor, call ``exec_api``
+    with ``param.item()`` (a Scalar) in its place instead of the main aclnn API."""
+
+    param: str
+    exec_api: str
+    exec_args: tuple[str, ...] | None  # None: the main exec's arguments
+    loc: Location
+
+
+@dataclass(frozen=True)
 class GenOpApi:
     """A ``gen_opapi`` block: generate ``op_api::<name>`` instead of hand-writing it.
 
@@ -85,6 +97,9 @@ class GenOpApi:
     outputs: tuple[OutputSpec, ...] = ()
     new_params: tuple[tuple[str, str], ...] = ()
     integral_identity_tensor: str | None = None
+    #: Tensor arguments copied to the device first when they are 0-dim CPU tensors.
+    cpu_scalar_h2d: tuple[str, ...] = ()
+    cpu_scalar_op: tuple[CpuScalarOp, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -112,7 +127,7 @@ class OpEntry:
     passthrough: FrozenMap = field(default_factory=lambda: FrozenMap({}))
     key_lines: FrozenMap = field(default_factory=lambda: FrozenMap({}), compare=False)
 
-    @property
+    @functools.cached_property
     def name(self) -> str:
         """``name.overload`` (no namespace)."""
         return self.schema.name.full
@@ -122,9 +137,19 @@ class OpEntry:
         return self.schema.kind
 
     @property
-    def live_mask(self) -> int:
-        """Labels in which the op exists at all (has acl_op or op_api)."""
+    def dense_mask(self) -> int:
+        """Labels in which ``op_plugin::<name>`` exists (acl_op or op_api is live)."""
         return (self.acl_op.mask if self.acl_op else 0) | (self.op_api.mask if self.op_api else 0)
+
+    @property
+    def live_mask(self) -> int:
+        """Labels in which the entry is declared at all (a dense path or ``sparse``)."""
+        return self.dense_mask | (self.sparse.mask if self.sparse else 0)
+
+    def has(self, key: str, label: str) -> bool:
+        """Whether the range-valued key ``key`` (acl_op, op_api, dvm, ...) holds ``label``."""
+        rng = getattr(self, key)
+        return rng is not None and label in rng
 
     def paths_in(self, label: str) -> tuple[str, ...]:
         """The implementation paths live in ``label``, in ``impl_ns`` order."""
@@ -160,12 +185,34 @@ class Derivative:
 
 
 @dataclass(frozen=True)
+class Deprecation:
+    """One item of deprecated.yaml: ``name`` is ``op`` (every overload) or ``op.overload``."""
+
+    name: str
+    replace: str | None
+    loc: Location
+
+    def matches(self, entry: OpEntry) -> bool:
+        if "." in self.name:
+            return entry.name == self.name
+        return entry.schema.name.name == self.name
+
+    def message(self, entry: OpEntry) -> str:
+        what = f"torch_npu.{entry.schema.name.name}" if entry.section == "custom" else entry.name
+        text = f"{what} is deprecated on the npu backend and will be removed in a future release."
+        return text + (f" Use {self.replace} instead." if self.replace else "")
+
+
+@dataclass(frozen=True)
 class Model:
     registry: VersionRegistry
     op_file: str  # display path of op_plugin_functions.yaml
     entries: tuple[OpEntry, ...]  # every section, in file order
     derivatives_file: str
     derivatives: tuple[Derivative, ...]
+    deprecations: tuple[Deprecation, ...] = ()
+    #: Rendered text shared by the labels (see LabelView.memo); not part of the value.
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def section(self, name: str) -> tuple[OpEntry, ...]:
         return tuple(e for e in self.entries if e.section == name)

@@ -9,14 +9,17 @@ sections with live entries only, ``acl_op``/``op_api``/``gen_opapi`` replaced by
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from . import yamlout
 from .cpp import CppSignature
-from .model import CODE_SECTIONS, SECTIONS, Derivative, Model, OpEntry
+from .model import CODE_SECTIONS, SECTIONS, Deprecation, Derivative, Model, OpEntry
 from .schema import SchemaKind
 from .validate import ResolvedGen
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,9 @@ class LiveOp:
     internal_format: bool  # internal_format_opapi is live
     gen: ResolvedGen | None  # gen_opapi block that applies, when op_api is live
     inherit_target: CppSignature | None  # in-place structured_inherit: the out= function
+    dvm: bool = False  # a lazy_fusion kernel is tried first on the op_api path
+    sparse: bool = False  # an op_plugin::<name>_sparse forwarder exists
+    deprecation: Deprecation | None = None
 
     @property
     def name(self) -> str:
@@ -54,12 +60,26 @@ class LabelView:
     model: Model
     label: str
     sections: tuple[tuple[str, tuple[OpEntry, ...]], ...]  # live entries per section
-    ops: tuple[LiveOp, ...]  # code sections, sorted by C++ name then schema
+    ops: tuple[LiveOp, ...]  # code sections with a dense path, sorted by C++ name, schema
+    sparse_ops: tuple[LiveOp, ...]  # ops with a live sparse forwarder, same order
     derivatives: tuple[Derivative, ...]
+
+    @property
+    def dvm_ops(self) -> tuple[LiveOp, ...]:
+        return tuple(op for op in self.ops if op.dvm)
 
     @property
     def torch(self) -> str:
         return self.model.registry.torch_pin(self.label)
+
+    def memo(self, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
+        """``compute()`` once per model for ``key``. Most ops render to the same text in
+        most labels; a key holds everything the text depends on (the entry and its
+        per-label facts, never the label itself), so the labels share the work."""
+        cache = self.model.memo
+        if key not in cache:
+            cache[key] = compute()
+        return cache[key]  # type: ignore[no-any-return]
 
 
 def project(model: Model, label: str) -> LabelView:
@@ -75,11 +95,15 @@ def project(model: Model, label: str) -> LabelView:
     def sig(e: OpEntry) -> CppSignature:
         return e.cpp_signature(e.name in symint)
 
+    deprecated = {d.name: d for d in model.deprecations}  # "op" or "op.overload"
     ops: list[LiveOp] = []
+    sparse_ops: list[LiveOp] = []
     for e in code:
         if e.structured_delegate is not None:
             continue  # torchnpugen routes these to the structured out= kernel
         paths = e.paths_in(label)
+        sparse = e.has("sparse", label)
+        deprecation = deprecated.get(e.name) or deprecated.get(e.schema.name.name)
         gen = None
         inherit_target = None
         if e.gen_opapi is not None and "op_api" in paths:
@@ -94,11 +118,25 @@ def project(model: Model, label: str) -> LabelView:
                 else:
                     assert target.gen_opapi is not None
                     gen = ResolvedGen(target.gen_opapi, target)
-        internal = e.internal_format_opapi is not None and label in e.internal_format_opapi
-        ops.append(LiveOp(e, paths, sig(e), internal, gen, inherit_target))
+        op = LiveOp(
+            e,
+            paths,
+            sig(e),
+            e.has("internal_format_opapi", label),
+            gen,
+            inherit_target,
+            dvm=e.has("dvm", label),
+            sparse=sparse,
+            deprecation=deprecation,
+        )
+        if paths:
+            ops.append(op)
+        if sparse:
+            sparse_ops.append(op)
     ops.sort(key=lambda op: (op.cpp.name, op.entry.func))
+    sparse_ops.sort(key=lambda op: (op.cpp.name, op.entry.func))
     derivatives = tuple(d for d in model.derivatives if label in d.version)
-    return LabelView(model, label, sections, tuple(ops), derivatives)
+    return LabelView(model, label, sections, tuple(ops), tuple(sparse_ops), derivatives)
 
 
 def header(view: LabelView, source: str) -> str:
@@ -109,21 +147,37 @@ def header(view: LabelView, source: str) -> str:
 
 
 def projected_entry(e: OpEntry, label: str) -> dict[str, Any]:
-    out: dict[str, Any] = {"func": e.func, "impl_ns": ", ".join(e.paths_in(label))}
+    """``impl_ns`` lists the live paths (``acl_op, op_api[, dvm]``, as upstream); range keys
+    that hold the label become ``true``; pass-through keys are copied unchanged."""
+    impl_ns = [*e.paths_in(label), *(["dvm"] if e.has("dvm", label) else [])]
+    out: dict[str, Any] = {"func": e.func, "impl_ns": ", ".join(impl_ns)}
     if e.impl_name:
         out["impl_name"] = e.impl_name
     out.update(e.passthrough)
-    if e.exposed is not None and label in e.exposed:
-        out["exposed"] = True
-    if e.internal_format_opapi is not None and label in e.internal_format_opapi:
-        out["internal_format_opapi"] = True
+    for key in ("exposed", "internal_format_opapi", "sparse"):
+        if e.has(key, label):
+            out[key] = True
     out["yaml_source"] = str(e.loc)
     return out
 
 
 def render_projection(view: LabelView) -> str:
-    doc = {
-        section: [projected_entry(e, view.label) for e in entries]
-        for section, entries in view.sections
-    }
-    return yamlout.dump(doc, header(view, view.model.op_file))
+    label = view.label
+    parts = ["".join(f"# {line}\n" for line in header(view, view.model.op_file).splitlines())]
+    for section, entries in view.sections:
+        if not entries:
+            parts.append(f"{section}: []\n")
+            continue
+        parts.append(f"{section}:\n")
+        for e in entries:
+            state = (
+                e.paths_in(label),
+                *(e.has(k, label) for k in ("dvm", "exposed", "internal_format_opapi", "sparse")),
+            )
+            parts.append(
+                view.memo(
+                    ("projection", id(e), state),
+                    lambda e=e: yamlout.dump_items([projected_entry(e, label)], 2),
+                )
+            )
+    return "".join(parts)

@@ -186,7 +186,7 @@ class OperatorName:
             return n[2:-2].startswith("i") and n[3:-2] in _AUGMENTED
         return n.endswith("_")
 
-    @property
+    @functools.cached_property
     def full(self) -> str:
         """``name.overload`` without namespace: the key op-plugin uses everywhere."""
         return f"{self.name}.{self.overload}" if self.overload else self.name

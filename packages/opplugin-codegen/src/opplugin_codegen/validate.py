@@ -63,6 +63,7 @@ def validate(entries: Sequence[OpEntry], registry: VersionRegistry, diags: Diagn
     _check_named_tensors(code, registry, diags)
     _check_cpp_collisions(code, symint_names, registry, diags)
     for e in code:
+        _check_dvm(e, registry, diags)
         if e.gen_opapi is not None:
             _check_gen_opapi(e, by_name, registry, diags)
         if e.structured_delegate is not None and e.gen_opapi is not None:
@@ -153,6 +154,20 @@ def _check_cpp_collisions(
                     )
 
 
+def _check_dvm(e: OpEntry, registry: VersionRegistry, diags: Diagnostics) -> None:
+    """The lazy_fusion kernel is tried first inside the op_api branch, so it needs op_api."""
+    if e.dvm is None:
+        return
+    missing = e.dvm.mask & ~(e.op_api.mask if e.op_api else 0)
+    if missing:
+        diags.error(
+            e.loc_of("dvm"),
+            e.name,
+            f"dvm: the lazy_fusion kernel is tried inside the op_api path, which is absent "
+            f"in {describe_labels(registry, missing)}",
+        )
+
+
 def _check_gen_opapi(
     e: OpEntry,
     by_name: dict[str, list[OpEntry]],
@@ -181,16 +196,6 @@ def _check_gen_opapi(
         _check_block(e, ResolvedGen(gen, e), diags)
     else:
         _check_inherit(e, gen.structured_inherit, by_name, registry, diags)
-    identity = gen.integral_identity_tensor
-    if identity is not None:
-        missing = e.op_api.mask & ~(e.acl_op.mask if e.acl_op else 0)
-        if missing:
-            diags.error(
-                gen.loc,
-                e.name,
-                f"integral_identity_tensor falls back to acl_op, which "
-                f"is absent in {describe_labels(registry, missing)}",
-            )
 
 
 def _check_inherit(
@@ -292,7 +297,12 @@ def _check_block(e: OpEntry, resolved: ResolvedGen, diags: Diagnostics) -> None:
     if e.structured:
         if kind is not SchemaKind.out:
             err("structured: true applies to out= schemas")
-        if block.outputs or block.integral_identity_tensor:
+        if (
+            block.outputs
+            or block.integral_identity_tensor
+            or block.cpu_scalar_h2d
+            or block.cpu_scalar_op
+        ):
             err(
                 "with structured: true only exec and new_params are allowed (the structured "
                 "meta function allocates and checks the outputs)"
@@ -346,10 +356,10 @@ def _check_block(e: OpEntry, resolved: ResolvedGen, diags: Diagnostics) -> None:
         if p in arg_names or p in output_names:
             err(f"gen_opapi: new_params '{p}' has the name of an argument or output")
 
+    allowed = [*arg_names, *param_names]
+    if kind is SchemaKind.functional:
+        allowed += output_names
     if block.exec_args is not None:
-        allowed = [*arg_names, *param_names]
-        if kind is SchemaKind.functional:
-            allowed += output_names
         for a in block.exec_args:
             if a not in allowed:
                 err(
@@ -357,7 +367,32 @@ def _check_block(e: OpEntry, resolved: ResolvedGen, diags: Diagnostics) -> None:
                     f"name of {e.name}{did_you_mean(a, allowed)}",
                     block.exec_loc,
                 )
+    input_tensors = [
+        a.name for a in schema.arguments if not a.is_out and str(a.type) == "Tensor"
+    ]
+    for name in block.cpu_scalar_h2d:
+        if name not in input_tensors:
+            err(
+                f"gen_opapi: cpu_scalar_h2d: '{name}' is not a Tensor input of {e.name}"
+                f"{did_you_mean(name, input_tensors)}"
+            )
+    for scalar_op in block.cpu_scalar_op:
+        if scalar_op.param not in input_tensors:
+            err(
+                f"gen_opapi: cpu_scalar_op: '{scalar_op.param}' is not a Tensor input of "
+                f"{e.name}{did_you_mean(scalar_op.param, input_tensors)}",
+                scalar_op.loc,
+            )
+        for a in scalar_op.exec_args or ():
+            if a not in allowed:
+                err(
+                    f"gen_opapi: cpu_scalar_op: exec argument '{a}' is not an argument, "
+                    f"output or new_params name of {e.name}{did_you_mean(a, allowed)}",
+                    scalar_op.loc,
+                )
     used = set(block.exec_args or ())
+    for scalar_op in block.cpu_scalar_op:
+        used.update(scalar_op.exec_args or ())
     for _, expr in block.new_params:
         used.update(_TOKEN.findall(expr))
     for o in block.outputs:
@@ -369,6 +404,14 @@ def _check_block(e: OpEntry, resolved: ResolvedGen, diags: Diagnostics) -> None:
             err(f"gen_opapi: new_params '{p}' is never used (not in exec, size or dtype)")
     identity = block.integral_identity_tensor
     if identity is not None:
-        arg = schema.argument(identity)
-        if arg is None or str(arg.type) != "Tensor":
-            err(f"gen_opapi: integral_identity_tensor '{identity}' is not a Tensor argument")
+        if identity not in input_tensors:
+            err(
+                f"gen_opapi: integral_identity_tensor '{identity}' is not a Tensor input"
+                f"{did_you_mean(identity, input_tensors)}"
+            )
+        results = len(schema.out_arguments) if kind is SchemaKind.out else len(schema.returns)
+        if results != 1:
+            err(
+                "gen_opapi: integral_identity_tensor copies its tensor to the one result; "
+                f"{e.name} has {results}"
+            )

@@ -80,8 +80,10 @@ def write_tree(
     owner: str,
     owner_info: Mapping[str, Any],
     top_info: Mapping[str, Any] | None = None,
+    with_manifest: bool = True,
 ) -> WriteReport:
-    """Make ``out_dir`` hold ``files`` (relative posix paths -> content) plus the manifest."""
+    """Make ``out_dir`` hold ``files`` (relative posix paths -> content) plus the manifest
+    (without one, e.g. for the support matrix, other files in ``out_dir`` stay as they are)."""
     encoded = {
         str(_safe_relpath(rel)): (data.encode("utf-8") if isinstance(data, str) else data)
         for rel, data in files.items()
@@ -102,7 +104,7 @@ def write_tree(
     }
     manifest["generators"] = dict(sorted(generators.items()))
     manifest_bytes = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode("utf-8")
-    all_files = {**encoded, MANIFEST: manifest_bytes}
+    all_files = {**encoded, MANIFEST: manifest_bytes} if with_manifest else dict(encoded)
 
     written: list[str] = []
     unchanged: list[str] = []
@@ -130,7 +132,7 @@ def write_tree(
         shutil.rmtree(tmp, ignore_errors=True)
 
     removed: list[str] = []
-    for rel in _previous_files(old_manifest, owner):
+    for rel in _previous_files(old_manifest, owner) if with_manifest else ():
         if rel in encoded:
             continue
         try:

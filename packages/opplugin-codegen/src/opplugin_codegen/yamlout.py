@@ -96,3 +96,10 @@ def dump(document: Any, header: str = "") -> str:
     else:
         _emit(document, 0, out)
     return "\n".join(out) + "\n"
+
+
+def dump_items(items: list[Any], indent: int) -> str:
+    """The lines of ``items`` as a block sequence at ``indent`` (one entry of a section)."""
+    out: list[str] = []
+    _emit(items, indent, out)
+    return "\n".join(out) + "\n"

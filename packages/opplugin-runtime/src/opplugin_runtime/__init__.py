@@ -23,4 +23,4 @@ from ._backend import register_backend  # noqa: E402
 register_backend(npu)
 
 __version__ = "0.1.0"
-__all__ = ["npu", "__version__"]
+__all__ = ["__version__", "npu"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
-from typing import Any, List
+from typing import Any
 
 from torch.utils import cpp_extension
 
@@ -43,22 +43,20 @@ def _ascendc_kernels() -> Any:
     return ascendc_kernels
 
 
-def include_paths() -> List[str]:
+def include_paths() -> list[str]:
     """The runtime's public headers, then the device ABI / Ascend C headers."""
     return [str(_package_dir() / "include"), str(_ascendc_kernels().get_include())]
 
 
-def library_paths() -> List[str]:
+def library_paths() -> list[str]:
     return [str(_package_dir()), str(_ascendc_kernels().get_library_dir())]
 
 
-def NpuExtension(name: str, sources: List[str], *args: Any, **kwargs: Any) -> Any:
+def NpuExtension(name: str, sources: list[str], *args: Any, **kwargs: Any) -> Any:
     """A ``CppExtension`` preconfigured for the npu runtime and the simulated device."""
     kwargs["include_dirs"] = list(kwargs.get("include_dirs", [])) + include_paths()
     kwargs["library_dirs"] = list(kwargs.get("library_dirs", [])) + library_paths()
-    kwargs["libraries"] = list(kwargs.get("libraries", [])) + ["ascendcl"]
+    kwargs["libraries"] = [*list(kwargs.get("libraries", [])), "ascendcl"]
     rpaths = [f"-Wl,-rpath,{path}" for path in library_paths()]
-    kwargs["extra_link_args"] = (
-        list(kwargs.get("extra_link_args", [])) + [f"-l:{runtime_library().name}"] + rpaths
-    )
+    kwargs["extra_link_args"] = [*list(kwargs.get("extra_link_args", [])), f"-l:{runtime_library().name}", *rpaths]
     return cpp_extension.CppExtension(name, sources, *args, **kwargs)

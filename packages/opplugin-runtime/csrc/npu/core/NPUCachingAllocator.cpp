@@ -11,6 +11,7 @@
 #include "acl/acl_rt.h"
 #include "npu/core/NPUException.h"
 #include "npu/core/NPUFunctions.h"
+#include "npu/core/NPUGuard.h"
 #include "npu/core/TorchCompat.h"
 
 namespace c10_npu::NPUCachingAllocator {
@@ -62,12 +63,7 @@ void FreeBlockDeleter(void* ctx);
 // Runs `fn` with `device` current, restoring the previous device.
 template <typename Fn>
 auto OnDevice(c10::DeviceIndex device, Fn&& fn) {
-  const c10::DeviceIndex previous = current_device();
-  set_device(device);
-  struct Restore {
-    c10::DeviceIndex previous;
-    ~Restore() { set_device_nothrow(previous); }
-  } restore{previous};
+  NPUGuard guard(device);
   return fn();
 }
 

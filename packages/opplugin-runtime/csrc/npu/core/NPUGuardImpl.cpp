@@ -6,6 +6,7 @@
 #include "npu/core/NPUCachingAllocator.h"
 #include "npu/core/NPUException.h"
 #include "npu/core/NPUFunctions.h"
+#include "npu/core/NPUGuard.h"
 #include "npu/core/NPUStream.h"
 
 namespace c10_npu::impl {
@@ -84,24 +85,16 @@ void NPUGuardImpl::record(void** event, const c10::Stream& stream, const c10::De
               static_cast<int>(device_index), " does not match recording stream's device index ",
               static_cast<int>(stream.device_index()), ".");
   const NPUStream npu_stream(stream);
-  const c10::DeviceIndex previous = current_device();
-  set_device(npu_stream.device_index());
-  auto restore = [previous] { set_device_nothrow(previous); };
-  try {
-    if (*event == nullptr) {
-      aclrtEvent created = nullptr;
-      // c10: PYTORCH_DEFAULT disables timing, BACKEND_DEFAULT enables it.
-      const uint32_t acl_flag =
-          flag == c10::EventFlag::BACKEND_DEFAULT ? (ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE) : ACL_EVENT_SYNC;
-      NPU_CHECK_ACL(aclrtCreateEventWithFlag(&created, acl_flag));
-      *event = created;
-    }
-    NPU_CHECK_ACL(aclrtRecordEvent(static_cast<aclrtEvent>(*event), npu_stream.stream()));
-  } catch (...) {
-    restore();
-    throw;
+  NPUGuard guard(npu_stream.device_index());
+  if (*event == nullptr) {
+    aclrtEvent created = nullptr;
+    // c10: PYTORCH_DEFAULT disables timing, BACKEND_DEFAULT enables it.
+    const uint32_t acl_flag =
+        flag == c10::EventFlag::BACKEND_DEFAULT ? (ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE) : ACL_EVENT_SYNC;
+    NPU_CHECK_ACL(aclrtCreateEventWithFlag(&created, acl_flag));
+    *event = created;
   }
-  restore();
+  NPU_CHECK_ACL(aclrtRecordEvent(static_cast<aclrtEvent>(*event), npu_stream.stream()));
 }
 
 void NPUGuardImpl::block(void* event, const c10::Stream& stream) const {

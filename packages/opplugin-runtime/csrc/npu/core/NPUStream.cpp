@@ -66,6 +66,8 @@ NPUStream::NPUStream(c10::Stream stream) : stream_(stream) {
 
 aclrtStream NPUStream::stream() const {
   const c10::DeviceIndex device = device_index();
+  TORCH_CHECK(device >= 0 && device < kMaxDevices && id() >= 0 && id() < kMaxStreamsPerDevice,
+              "NPUStream: ", stream_, " is not an npu stream of this runtime");
   aclrtStream handle = Streams(device).handles[id()].load(std::memory_order_acquire);
   if (C10_UNLIKELY(handle == nullptr)) {
     handle = CreateHandle(device, id());

@@ -1,6 +1,6 @@
 #include "npu/framework/OpCommand.h"
 
-#include <ATen/ops/empty.h>
+#include <ATen/ops/scalar_tensor.h>
 #include <ATen/ops/tensor.h>
 #include <c10/util/Exception.h>
 
@@ -22,6 +22,21 @@ struct AclOperand {
   AclTensorDescPtr desc;
   AclDataBufferPtr buffer;
 };
+
+// A descriptor for a host constant (no buffer: the executor copies the value).
+AclOperand MakeConstOperand(const char* op_type, size_t index, const at::Tensor& host) {
+  const aclDataType dtype = ToAclDataType(host.scalar_type());
+  TORCH_CHECK(dtype != ACL_DT_UNDEFINED, "acl_op ", op_type, ": constant input ", index, " has dtype ",
+              host.scalar_type(), ", which the npu device does not support");
+  const c10::IntArrayRef sizes = host.sizes();
+  AclOperand operand;
+  operand.desc.reset(aclCreateTensorDesc(dtype, static_cast<int>(sizes.size()), sizes.data(), ACL_FORMAT_ND));
+  TORCH_CHECK(operand.desc != nullptr, "acl_op ", op_type, ": aclCreateTensorDesc failed for constant input ", index,
+              ": ", c10_npu::AclRecentErrorMessage());
+  NPU_CHECK_ACL(aclSetTensorConst(operand.desc.get(), const_cast<void*>(host.const_data_ptr()),
+                                  static_cast<size_t>(host.numel()) * host.element_size()));
+  return operand;
+}
 
 AclOperand MakeOperand(const char* op_type, const char* role, size_t index, const at::Tensor& tensor) {
   const aclDataType dtype = ToAclDataType(tensor.scalar_type());
@@ -77,20 +92,18 @@ OpCommand& OpCommand::Input(const at::Tensor& input) {
     return Input(input.item(), input.scalar_type());
   }
   CheckDevice(input, "input");
-  inputs_.push_back(input.is_contiguous() ? input : input.contiguous());
+  inputs_.push_back(InputSlot{input.is_contiguous() ? input : input.contiguous(), false});
   return *this;
 }
 
 OpCommand& OpCommand::Input(const c10::Scalar& value, at::ScalarType dtype) {
-  const c10::Device device = device_.value_or(c10::Device(c10::DeviceType::PrivateUse1, c10_npu::current_device()));
-  inputs_.push_back(OpPreparation::copy_scalar_to_device(value, dtype, device));
+  inputs_.push_back(InputSlot{at::scalar_tensor(value, at::TensorOptions().dtype(dtype)), true});
   return *this;
 }
 
 OpCommand& OpCommand::Input(c10::IntArrayRef values, at::ScalarType dtype) {
-  const c10::Device device = device_.value_or(c10::Device(c10::DeviceType::PrivateUse1, c10_npu::current_device()));
-  at::Tensor host = at::tensor(values, at::TensorOptions().dtype(at::kLong)).to(dtype);
-  inputs_.push_back(host.to(device));
+  at::Tensor host = at::tensor(values, at::TensorOptions().dtype(at::kLong));
+  inputs_.push_back(InputSlot{dtype == at::kLong ? host : host.to(dtype), true});
   return *this;
 }
 
@@ -105,21 +118,21 @@ OpCommand& OpCommand::Output(at::Tensor& output) {
 }
 
 OpCommand& OpCommand::Attr(const char* name, bool value) {
-  AttrValue attr{name, AttrKind::Bool};
+  AttrValue attr(name, AttrKind::Bool);
   attr.b = value;
   attrs_.push_back(std::move(attr));
   return *this;
 }
 
 OpCommand& OpCommand::Attr(const char* name, float value) {
-  AttrValue attr{name, AttrKind::Float};
+  AttrValue attr(name, AttrKind::Float);
   attr.f = value;
   attrs_.push_back(std::move(attr));
   return *this;
 }
 
 OpCommand& OpCommand::Attr(const char* name, int64_t value) {
-  AttrValue attr{name, AttrKind::Int};
+  AttrValue attr(name, AttrKind::Int);
   attr.i = value;
   attrs_.push_back(std::move(attr));
   return *this;
@@ -130,14 +143,14 @@ OpCommand& OpCommand::Attr(const char* name, const c10::Scalar& value) {
 }
 
 OpCommand& OpCommand::Attr(const char* name, c10::string_view value) {
-  AttrValue attr{name, AttrKind::String};
+  AttrValue attr(name, AttrKind::String);
   attr.s.assign(value.data(), value.size());
   attrs_.push_back(std::move(attr));
   return *this;
 }
 
 OpCommand& OpCommand::Attr(const char* name, c10::IntArrayRef value) {
-  AttrValue attr{name, AttrKind::IntList};
+  AttrValue attr(name, AttrKind::IntList);
   attr.ints = value.vec();
   attrs_.push_back(std::move(attr));
   return *this;
@@ -148,7 +161,8 @@ void OpCommand::Run() {
   std::vector<AclOperand> inputs;
   inputs.reserve(inputs_.size());
   for (size_t i = 0; i < inputs_.size(); ++i) {
-    inputs.push_back(MakeOperand(op_type_, "input", i, inputs_[i]));
+    inputs.push_back(inputs_[i].is_const ? MakeConstOperand(op_type_, i, inputs_[i].tensor)
+                                         : MakeOperand(op_type_, "input", i, inputs_[i].tensor));
   }
   std::vector<AclOperand> outputs;
   outputs.reserve(outputs_.size());
@@ -184,7 +198,7 @@ void OpCommand::Run() {
   std::vector<const aclDataBuffer*> input_buffers;
   for (const AclOperand& operand : inputs) {
     input_descs.push_back(operand.desc.get());
-    input_buffers.push_back(operand.buffer.get());
+    input_buffers.push_back(operand.buffer.get());  // null for constants
   }
   std::vector<const aclTensorDesc*> output_descs;
   std::vector<aclDataBuffer*> output_buffers;

@@ -5,8 +5,9 @@
 //   cmd.Name("Axpy").Input(self).Input(other).Output(result).Attr("alpha", 2.0f).Run();
 //
 // Inputs are made contiguous on the device first (the executor reads dense
-// buffers); a non-contiguous output is computed into a dense temporary and
-// copied back after the launch.
+// buffers); scalar and list inputs are host constants (aclSetTensorConst: the
+// executor copies the value at enqueue time); a non-contiguous output is
+// computed into a dense temporary and copied back after the launch.
 #pragma once
 
 #include <string>
@@ -34,9 +35,9 @@ class OpCommand {
   OpCommand& Name(const char* op_type);
 
   OpCommand& Input(const at::Tensor& input);
-  // A 0-dim input holding `value` as `dtype`.
+  // A 0-dim constant input holding `value` as `dtype`.
   OpCommand& Input(const c10::Scalar& value, at::ScalarType dtype);
-  // A 1-D input holding `values` as `dtype` (shape/axes operands).
+  // A 1-D constant input holding `values` as `dtype` (shape/axes operands).
   OpCommand& Input(c10::IntArrayRef values, at::ScalarType dtype = at::kLong);
 
   OpCommand& Output(at::Tensor& output);
@@ -61,6 +62,7 @@ class OpCommand {
  private:
   enum class AttrKind { Bool, Int, Float, String, IntList };
   struct AttrValue {
+    AttrValue(const char* attr_name, AttrKind attr_kind) : name(attr_name), kind(attr_kind) {}
     const char* name;
     AttrKind kind;
     bool b = false;
@@ -68,6 +70,10 @@ class OpCommand {
     float f = 0.0f;
     std::string s;
     std::vector<int64_t> ints;
+  };
+  struct InputSlot {
+    at::Tensor tensor;  // a dense npu tensor, or the host value of a constant
+    bool is_const;
   };
   struct OutputSlot {
     at::Tensor target;   // the caller's tensor
@@ -77,7 +83,7 @@ class OpCommand {
   void CheckDevice(const at::Tensor& tensor, const char* role);
 
   const char* op_type_ = nullptr;
-  c10::SmallVector<at::Tensor, 4> inputs_;
+  c10::SmallVector<InputSlot, 4> inputs_;
   c10::SmallVector<OutputSlot, 2> outputs_;
   c10::SmallVector<AttrValue, 4> attrs_;
   c10::optional<c10::Device> device_;

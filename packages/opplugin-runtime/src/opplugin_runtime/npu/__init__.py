@@ -42,6 +42,8 @@ from .streams import current_stream, default_stream, set_stream
 
 __all__ = [
     "OpHookHandle",
+    "_is_in_bad_fork",
+    "_lazy_init",
     "current_device",
     "current_stream",
     "default_generator",
@@ -79,6 +81,4 @@ __all__ = [
     "set_rng_state_all",
     "set_stream",
     "synchronize",
-    "_is_in_bad_fork",
-    "_lazy_init",
 ]

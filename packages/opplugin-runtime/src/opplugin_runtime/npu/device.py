@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from typing import Any, Union
 
 import torch
 
@@ -62,7 +62,7 @@ class device:
         self.idx = _get_device_index(device, optional=True) if device is not None else -1
         self.prev_idx = -1
 
-    def __enter__(self) -> "device":
+    def __enter__(self) -> device:
         if self.idx >= 0:
             self.prev_idx = current_device()
             if self.prev_idx != self.idx:
@@ -85,5 +85,5 @@ def get_device_name(device: DeviceLike = None) -> str:
     return f"Simulated Ascend NPU {_get_device_index(device)}"
 
 
-def _optional_index(device: Optional[DeviceLike]) -> int:
+def _optional_index(device: DeviceLike | None) -> int:
     return -1 if device is None else _get_device_index(device)

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Dict
-
 from ._C import C
 
 
-def path_ledger() -> Dict[str, Dict[str, int]]:
+def path_ledger() -> dict[str, dict[str, int]]:
     """``{op: {"op_api": n, "acl_op": n, "compat": n, "cpu_fallback": n}}`` for ops that ran."""
     return C.path_ledger()
 

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Dict
-
 from ._C import C
 from .device import DeviceLike, _optional_index
 from .lazy_init import _lazy_init
 
 
-def memory_stats(device: DeviceLike = None) -> Dict[str, int]:
+def memory_stats(device: DeviceLike = None) -> dict[str, int]:
     _lazy_init()
     return C.memory_stats(_optional_index(device))
 

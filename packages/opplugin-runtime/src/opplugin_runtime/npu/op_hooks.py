@@ -3,7 +3,7 @@ every npu op that goes through a generated wrapper."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any, Callable
 
 from ._C import C
 
@@ -23,14 +23,14 @@ class OpHookHandle:
             C.remove_op_hook(self.id)
             self._removed = True
 
-    def __enter__(self) -> "OpHookHandle":
+    def __enter__(self) -> OpHookHandle:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.remove()
 
 
-def register_op_hook(pre: Optional[PreHook] = None, post: Optional[PostHook] = None) -> OpHookHandle:
+def register_op_hook(pre: PreHook | None = None, post: PostHook | None = None) -> OpHookHandle:
     """Calls ``pre(op_name, args)`` before and ``post(op_name, result)`` after each op.
 
     Hooks cost nothing while none is registered. Ops run inside a hook do not

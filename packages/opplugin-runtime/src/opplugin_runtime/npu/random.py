@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable, List
+from collections.abc import Iterable
 
 import torch
 
@@ -48,7 +48,7 @@ def set_rng_state(new_state: torch.Tensor, device: DeviceLike = "npu") -> None:
     default_generator(device).set_state(new_state.clone().cpu())
 
 
-def get_rng_state_all() -> List[torch.Tensor]:
+def get_rng_state_all() -> list[torch.Tensor]:
     return [get_rng_state(index) for index in range(device_count())]
 
 

@@ -1,6 +1,7 @@
 // add.Tensor / add.out / add_.Tensor on the acl_op path: "Add" when alpha is 1,
-// else "Axpy" (self + alpha * other) with a float attribute alpha. Inputs are
-// cast to the result dtype and broadcast first.
+// else "Axpy" (self + alpha * other, float attribute alpha); for dtypes Axpy
+// lacks, "Mul" by a constant alpha then "Add". Inputs are cast to the result
+// dtype first; the executor broadcasts.
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/result_type.h>
@@ -20,24 +21,56 @@ using at_npu::native::OpCommand;
 using at_npu::native::OpPreparation;
 
 bool IsOne(const at::Scalar& alpha) {
-  return alpha.isBoolean() ? alpha.toBool() : (alpha.isComplex() ? alpha.toComplexDouble() == 1.0 : alpha.toDouble() == 1.0);
+  if (alpha.isBoolean()) {
+    return alpha.toBool();
+  }
+  return alpha.isComplex() ? alpha.toComplexDouble() == c10::complex<double>(1.0) : alpha.toDouble() == 1.0;
 }
 
-// result <- self + alpha * other; result is dense, of the result dtype and the broadcast shape.
+// The dtypes of the executor's "Axpy".
+bool AxpySupports(at::ScalarType dtype) {
+  switch (dtype) {
+    case at::kFloat:
+    case at::kHalf:
+    case at::kBFloat16:
+    case at::kDouble:
+    case at::kInt:
+    case at::kLong:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// result <- self + alpha * other; result has the result dtype and the broadcast shape.
 void add_out_nocheck(at::Tensor& result, const at::Tensor& self, const at::Tensor& other, const at::Scalar& alpha) {
-  OpCommand cmd;
+  const at::ScalarType dtype = result.scalar_type();
   if (IsOne(alpha)) {
+    OpCommand cmd;
     cmd.Name("Add");
-  } else {
+    op_plugin::utils::AddInputAs(cmd, self, dtype);
+    op_plugin::utils::AddInputAs(cmd, other, dtype);
+    cmd.Output(result).Run();
+    return;
+  }
+  if (AxpySupports(dtype)) {
+    OpCommand cmd;
     cmd.Name("Axpy");
+    op_plugin::utils::AddInputAs(cmd, self, dtype);
+    op_plugin::utils::AddInputAs(cmd, other, dtype);
+    cmd.Output(result).Attr("alpha", alpha).Run();
+    return;
   }
-  op_plugin::utils::AddBroadcastInput(cmd, self, result);
-  op_plugin::utils::AddBroadcastInput(cmd, other, result);
-  cmd.Output(result);
-  if (!IsOne(alpha)) {
-    cmd.Attr("alpha", alpha);
-  }
-  cmd.Run();
+  at::Tensor scaled = OpPreparation::apply_tensor_without_format(
+      OpPreparation::IsCPUScalar(other) ? c10::IntArrayRef{} : other.sizes(), result.options());
+  OpCommand mul;
+  mul.Name("Mul");
+  op_plugin::utils::AddInputAs(mul, other, dtype);
+  mul.Input(alpha, dtype).Output(scaled).Run();
+  OpCommand add;
+  add.Name("Add");
+  op_plugin::utils::AddInputAs(add, self, dtype);
+  add.Input(scaled).Output(result).Run();
 }
 
 }  // namespace

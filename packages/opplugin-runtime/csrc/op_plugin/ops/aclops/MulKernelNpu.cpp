@@ -1,4 +1,4 @@
-// mul.Tensor on the acl_op path ("Mul"); inputs cast to the result dtype and broadcast.
+// mul.Tensor on the acl_op path ("Mul"); inputs cast to the result dtype (the executor broadcasts).
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/result_type.h>
@@ -22,8 +22,8 @@ at::Tensor mul(const at::Tensor& self, const at::Tensor& other) {
       output_size, at::TensorOptions().device(device).dtype(result_type));
   at_npu::native::OpCommand cmd;
   cmd.Name("Mul");
-  op_plugin::utils::AddBroadcastInput(cmd, self, result);
-  op_plugin::utils::AddBroadcastInput(cmd, other, result);
+  op_plugin::utils::AddInputAs(cmd, self, result_type);
+  op_plugin::utils::AddInputAs(cmd, other, result_type);
   cmd.Output(result).Run();
   return result;
 }

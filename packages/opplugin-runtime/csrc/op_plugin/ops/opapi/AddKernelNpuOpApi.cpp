@@ -12,8 +12,19 @@
 #include "op_plugin/utils/BinaryOpUtils.h"
 
 namespace op_api {
+namespace {
 
 using at_npu::native::OpPreparation;
+
+// A 0-dim CPU operand (a Python number or CPU scalar tensor) as a device scalar
+// of the result dtype, filled on the stream (CPU computes it in that dtype too);
+// any other operand unchanged.
+at::Tensor device_operand(const at::Tensor& operand, at::ScalarType result_type, c10::Device device) {
+  return OpPreparation::IsCPUScalar(operand) ? OpPreparation::copy_scalar_to_device(operand.item(), result_type, device)
+                                             : operand;
+}
+
+}  // namespace
 
 at::Tensor add(const at::Tensor& self, const at::Tensor& other, const at::Scalar& alpha) {
   DO_COMPATIBILITY(aclnnAdd, acl_op::add(self, other, alpha));
@@ -24,10 +35,8 @@ at::Tensor add(const at::Tensor& self, const at::Tensor& other, const at::Scalar
   const auto output_size = op_infer::broadcast_ops_npu_output_size(self, other);
   at::Tensor out = OpPreparation::apply_tensor_without_format(
       output_size, at::TensorOptions().device(device).dtype(result_type));
-  // A 0-dim CPU operand (a Python number) is filled into a device scalar on
-  // the stream; result_type above already treated it as a wrapped number.
-  const at::Tensor self_npu = OpPreparation::copy_cpu_scalar_to_device(self, device);
-  const at::Tensor other_npu = OpPreparation::copy_cpu_scalar_to_device(other, device);
+  const at::Tensor self_npu = device_operand(self, result_type, device);
+  const at::Tensor other_npu = device_operand(other, result_type, device);
   EXEC_NPU_CMD(aclnnAdd, self_npu, other_npu, alpha, out);
   return out;
 }
@@ -40,8 +49,8 @@ at::Tensor& add_out(const at::Tensor& self, const at::Tensor& other, const at::S
   op_plugin::utils::alpha_check(result_type, alpha);
   const auto output_size = op_infer::broadcast_ops_npu_output_size(self, other);
   OpPreparation::check_tensor({self, other}, out, result_type, output_size);
-  const at::Tensor self_npu = OpPreparation::copy_cpu_scalar_to_device(self, device);
-  const at::Tensor other_npu = OpPreparation::copy_cpu_scalar_to_device(other, device);
+  const at::Tensor self_npu = device_operand(self, result_type, device);
+  const at::Tensor other_npu = device_operand(other, result_type, device);
   EXEC_NPU_CMD(aclnnAdd, self_npu, other_npu, alpha, out);
   return out;
 }
@@ -53,7 +62,7 @@ at::Tensor& add_(at::Tensor& self, const at::Tensor& other, const at::Scalar& al
   const at::ScalarType result_type = at::result_type(self, other);
   op_plugin::utils::alpha_check(result_type, alpha);
   op_plugin::utils::check_inplace(self, other, result_type);
-  const at::Tensor other_npu = OpPreparation::copy_cpu_scalar_to_device(other, device);
+  const at::Tensor other_npu = device_operand(other, result_type, device);
   EXEC_NPU_CMD(aclnnInplaceAdd, self, other_npu, alpha);
   return self;
 }

@@ -1,0 +1,74 @@
+"""Shared test setup. The backend is imported before anything from
+torch.testing._internal (see privateuse1.md E20).
+
+The tests run against an importable opplugin_runtime: the installed wheel, or
+an in-place build on PYTHONPATH (see README.md). Helpers are fixtures, so the
+suite works in pytest's importlib import mode (the repository's pytest.ini).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+import torch
+
+import opplugin_runtime  # noqa: F401  (registers torch.npu)
+
+
+@pytest.fixture(autouse=True)
+def _default_modes():
+    """Every test starts on the default path (jit_compile=False) with a silent CPU
+    fallback (tests compare with CPU; fallback warnings are tested in subprocesses);
+    the previous modes are restored afterwards."""
+    jit_was_disabled = torch.npu.is_jit_compile_false()
+    fallback_mode = torch.npu.get_fallback_mode()
+    torch.npu.set_compile_mode(jit_compile=False)
+    torch.npu.set_fallback_mode("silent")
+    yield
+    torch.npu.set_compile_mode(jit_compile=not jit_was_disabled)
+    torch.npu.set_fallback_mode(fallback_mode)
+
+
+@pytest.fixture
+def ledger():
+    """A fresh path ledger; returns a function reading it."""
+    torch.npu.reset_path_ledger()
+    return torch.npu.path_ledger
+
+
+def _run_python(code: str, env: dict[str, str] | None = None, timeout: float = 240) -> subprocess.CompletedProcess:
+    """Runs `code` in a fresh interpreter that sees the same opplugin_runtime."""
+    full_env = dict(os.environ)
+    full_env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    full_env.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def _assert_same(npu_result: torch.Tensor, cpu_result: torch.Tensor, **kwargs) -> None:
+    """npu and CPU results agree in device type, dtype, shape and values."""
+    assert npu_result.device.type == "npu", npu_result.device
+    assert npu_result.dtype == cpu_result.dtype, (npu_result.dtype, cpu_result.dtype)
+    assert npu_result.shape == cpu_result.shape, (npu_result.shape, cpu_result.shape)
+    torch.testing.assert_close(npu_result.cpu(), cpu_result, **kwargs)
+
+
+@pytest.fixture
+def run_python():
+    """run_python(code, env=None) -> CompletedProcess: `code` in a fresh interpreter."""
+    return _run_python
+
+
+@pytest.fixture
+def assert_same():
+    """assert_same(npu_result, cpu_result, **assert_close_kwargs)."""
+    return _assert_same

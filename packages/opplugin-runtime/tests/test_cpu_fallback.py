@@ -1,0 +1,93 @@
+"""Ops without an npu kernel run on the CPU: warned once per op, counted in the
+ledger, forbidden with NPU_FALLBACK=error, and random ops use npu generators."""
+
+import pytest
+import torch
+
+
+def test_fallback_result_matches_cpu_and_is_counted(ledger, assert_same):
+    a = torch.randn(4, 3)
+    assert_same(torch.neg(a.npu()), torch.neg(a))
+    assert_same(torch.sigmoid(a.npu()), torch.sigmoid(a))
+    assert ledger()["neg.out"]["cpu_fallback"] == 1
+
+
+def test_fallback_mutating_op_writes_back(assert_same):
+    a = torch.randn(5)
+    n = a.npu()
+    n.clamp_(min=0.0)
+    assert_same(n, a.clamp(min=0.0))
+
+
+def test_fallback_warns_once_per_op(run_python):
+    result = run_python(
+        """
+        import warnings
+        import torch, opplugin_runtime
+        a = torch.randn(3).npu()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            torch.neg(a); torch.neg(a); torch.sin(a)
+        print(sorted(str(w.message).split("'")[1] for w in caught if "falls back" in str(w.message)))
+        """
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "['neg.out', 'sin.out']"
+
+
+def test_fallback_error_mode_env(run_python):
+    result = run_python(
+        """
+        import torch, opplugin_runtime
+        a = torch.randn(3).npu()
+        print((a + a).cpu().shape)   # native ops still run
+        try:
+            torch.neg(a)
+        except NotImplementedError as error:
+            print("ERROR:", str(error).splitlines()[0])
+        """,
+        env={"NPU_FALLBACK": "error"},
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.strip().splitlines()
+    assert lines[0] == "torch.Size([3])"
+    assert lines[1].startswith("ERROR: The operator 'neg.out' has no npu kernel")
+
+
+def test_fallback_error_mode_api():
+    torch.npu.set_fallback_mode("error")
+    with pytest.raises(NotImplementedError, match="NPU_FALLBACK=error"):
+        torch.neg(torch.ones(2, device="npu"))
+
+
+def test_fallback_rejects_mixed_devices_but_allows_cpu_scalars(assert_same):
+    n = torch.randn(3).npu()
+    with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
+        torch.atan2(n, torch.randn(3))
+    assert_same(torch.atan2(n, torch.tensor(2.0)), torch.atan2(n.cpu(), torch.tensor(2.0)))
+
+
+def test_random_ops_use_npu_generators():
+    g = torch.Generator(device="npu")
+    assert g.device == torch.device("npu:0")
+    g.manual_seed(1234)
+    first = torch.randn(6, device="npu", generator=g)
+    g.manual_seed(1234)
+    second = torch.randn(6, device="npu", generator=g)
+    assert torch.equal(first.cpu(), second.cpu())
+    expected = torch.randn(6, generator=torch.Generator().manual_seed(1234))
+    assert torch.equal(first.cpu(), expected)
+
+
+def test_manual_seed_controls_default_generator():
+    torch.manual_seed(7)
+    a = torch.rand(5, device="npu")
+    torch.npu.manual_seed(7)
+    b = torch.rand(5, device="npu")
+    assert torch.equal(a.cpu(), b.cpu())
+    state = torch.npu.get_rng_state()
+    c = torch.rand(5, device="npu")
+    torch.npu.set_rng_state(state)
+    d = torch.rand(5, device="npu")
+    assert torch.equal(c.cpu(), d.cpu())
+    assert torch.npu.initial_seed() == 7

@@ -1,0 +1,89 @@
+"""The Meta functions generated from gen_opapi size/dtype agree with PyTorch and the kernels.
+
+For every aten op of the label with a complete gen_opapi block, opplugin-codegen compiles
+its size:/dtype: facts into ``npu_meta_check::<op>`` (op_plugin/MetaFunctions_<k>.cpp).
+On sample inputs (several shapes with broadcasting, dtypes with promotion) its result must
+have the shape and dtype of PyTorch's own Meta kernel of ``aten::<op>`` and of what the npu
+kernel returns, so a wrong ``size:`` or ``dtype:`` in yaml/op_plugin_functions.yaml fails
+here. Custom ops (``npu::``) get the same function as their Meta kernel; they are checked
+against their npu kernel.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+import yaml
+
+import opplugin_runtime  # noqa: F401
+from opplugin_codegen import meta_check
+
+
+def _projection(generated_dir: Path) -> dict:
+    path = generated_dir / "op_plugin" / "config" / "op_plugin_functions.yaml"
+    return yaml.safe_load(path.read_text())
+
+
+def _meta_sources(generated_dir: Path) -> str:
+    return "".join(p.read_text() for p in sorted((generated_dir / "op_plugin").glob("MetaFunctions_*.cpp")))
+
+
+def _declared_check_ops(generated_dir: Path) -> list[tuple[str, str]]:
+    """The npu_meta_check ops the generated tree registers (from its m.def lines)."""
+    ops = []
+    for line in _meta_sources(generated_dir).splitlines():
+        line = line.strip()
+        if line.startswith('m.def("'):
+            name = line[len('m.def("') :].split("(", 1)[0]
+            base, _, overload = name.partition(".")
+            ops.append((base, overload or "default"))
+    return sorted(ops)
+
+
+def test_every_check_op_of_the_tree_is_registered(generated_dir: Path) -> None:
+    declared = _declared_check_ops(generated_dir)
+    assert declared, "no npu_meta_check operator generated: does the YAML have gen_opapi ops?"
+    registered = meta_check.check_ops()
+    missing = [op for op in declared if op not in registered]
+    assert not missing, f"generated but not in the installed runtime (rebuild it): {missing}"
+
+
+def test_meta_functions_agree_with_pytorch_and_the_npu_kernel(generated_dir: Path) -> None:
+    failures = []
+    for name, overload in _declared_check_ops(generated_dir):
+        report = meta_check.check_aten_op(name, overload, device="npu")
+        failures += report.mismatches
+        if report.compared < 3:
+            failures.append(f"{report.name}: only {report.compared} samples compared with PyTorch: {report.skipped}")
+        if report.compared_on_device < 3:
+            failures.append(f"{report.name}: only {report.compared_on_device} samples ran on npu: {report.skipped}")
+    assert not failures, "\n".join(failures)
+
+
+def test_broadcasting_and_promotion_are_covered() -> None:
+    """The sampler really exercises what size:/dtype: get wrong most often."""
+    schema = torch.ops.aten.mul.Tensor._schema
+    samples = list(meta_check.samples(schema))
+    shapes = {tuple(tuple(a.shape) for a in s.args) for s in samples}
+    dtypes = {tuple(a.dtype for a in s.args) for s in samples}
+    assert ((2, 3), (3,)) in shapes and ((), (2, 3)) in shapes
+    assert (torch.float32, torch.int64) in dtypes and (torch.bool, torch.int32) in dtypes
+
+
+def test_custom_ops_meta_kernels_agree_with_the_npu_kernel(generated_dir: Path) -> None:
+    custom = [e["func"].split("(", 1)[0] for e in _projection(generated_dir)["custom"]]
+    sources = _meta_sources(generated_dir)
+    with_meta = [op for op in custom if f'm.impl("{op}", TORCH_FN(op_plugin::meta::' in sources]
+    if not with_meta:
+        pytest.skip("the label has no custom op with a generated Meta kernel")
+    for op in with_meta:
+        name, _, overload = op.partition(".")
+        overload = overload or "default"
+        real = getattr(getattr(torch.ops.npu, name), overload)
+        report = meta_check.check_custom_op(
+            name, overload, lambda s: real(*s.to("npu").args, **s.to("npu").kwargs)
+        )
+        assert not report.mismatches, "\n".join(report.mismatches)
+        assert report.compared >= 1, report.skipped
