@@ -1,19 +1,21 @@
 """A short tour of the `npu` device: each op next to the same op on CPU, and
 the implementation path the dual-path dispatch chose for it."""
 
-import torch
-
 import opplugin_runtime  # noqa: F401  registers the `npu` device and torch.npu
+import torch
 
 
 def show(title: str, npu_result: torch.Tensor, cpu_result: torch.Tensor) -> None:
     same = torch.allclose(npu_result.cpu(), cpu_result, rtol=1e-3, atol=1e-3)
-    print(f"{title:<38} {'matches CPU' if same else 'DIFFERS FROM CPU'}: {[round(v, 4) for v in npu_result.cpu().flatten()[:4].tolist()]}")
+    values = [round(v, 4) for v in npu_result.cpu().flatten()[:4].tolist()]
+    print(f"{title:<38} {'matches CPU' if same else 'DIFFERS FROM CPU'}: {values}")
 
 
 def paths_since_reset() -> str:
     taken = torch.npu.path_ledger()
-    return ", ".join(f"{op} -> {'/'.join(p for p, n in sorted(counts.items()) if n)}" for op, counts in sorted(taken.items()))
+    return ", ".join(
+        f"{op} -> {'/'.join(path for path, n in sorted(counts.items()) if n)}" for op, counts in sorted(taken.items())
+    )
 
 
 def main() -> None:

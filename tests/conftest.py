@@ -7,9 +7,8 @@ PyTorch's device-type test machinery generates no npu tests.
 import os
 from pathlib import Path
 
-import pytest
-
 import opplugin_runtime  # noqa: F401
+import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -7,10 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import opplugin_runtime  # noqa: F401
 import pytest
 import torch
-
-import opplugin_runtime  # noqa: F401
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "ascendc_add"
 

@@ -2,10 +2,10 @@
 
 from pathlib import Path
 
-import torch
-import yaml
-
 import opplugin_runtime  # noqa: F401
+import torch
+
+import yaml
 
 
 def _has_npu_kernel(schema_name: str) -> bool:

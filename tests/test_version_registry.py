@@ -6,7 +6,6 @@ import importlib.util
 from pathlib import Path
 
 import pytest
-
 from opplugin_codegen.errors import Diagnostics
 from opplugin_codegen.versions import load_registry
 

@@ -8,10 +8,9 @@ produces two artifacts from the same kernel and host wrapper:
   libascendc_ops.*.so   a library with TORCH_LIBRARY:  torch.ops.load_library(path)
 """
 
+from opplugin_runtime.cpp_extension import NpuExtension
 from setuptools import setup
 from torch.utils.cpp_extension import BuildExtension
-
-from opplugin_runtime.cpp_extension import NpuExtension
 
 KERNEL_AND_WRAPPER = ["add_custom.cpp", "ascendc_add.cpp"]
 FLAGS = {"cxx": ["-O2", "-Wall", "-Wextra"]}

@@ -4,7 +4,6 @@ float16/bfloat16 value types, exercised by a user kernel."""
 from __future__ import annotations
 
 import numpy as np
-
 from ascendc_kernels import testing as sim
 
 

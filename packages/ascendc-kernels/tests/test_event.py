@@ -6,7 +6,6 @@ import ctypes
 import threading
 
 import numpy as np
-
 from ascendc_kernels import testing as sim
 
 

@@ -9,7 +9,6 @@ import sys
 import textwrap
 
 import numpy as np
-
 from ascendc_kernels import testing as sim
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import ctypes
 
 import numpy as np
-
 from ascendc_kernels import testing as sim
 
 

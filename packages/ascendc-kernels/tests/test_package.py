@@ -6,9 +6,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
 import ascendc_kernels
+import pytest
 
 
 def test_version():

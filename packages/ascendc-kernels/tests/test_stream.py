@@ -9,7 +9,6 @@ import textwrap
 import threading
 
 import numpy as np
-
 from ascendc_kernels import testing as sim
 
 

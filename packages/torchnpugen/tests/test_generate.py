@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import hashlib
 import json
 import re
+from pathlib import Path
 
 import pytest
 
