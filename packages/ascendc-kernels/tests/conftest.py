@@ -65,18 +65,26 @@ def _clean_device(acl):
     acl.aclrtSetDevice(0)
 
 
-def _test_kernels_path() -> Path | None:
-    build_dir = Path(os.environ.get("ASCENDC_KERNELS_BUILD_DIR", PACKAGE_ROOT / "build" / "cmake"))
-    path = build_dir / "libascendc_sim_test_kernels.so"
-    return path if path.is_file() else None
+def _build_test_kernels(out_dir: Path) -> Path:
+    """Compiles tests/kernels/test_kernels.cpp as a user would: against the headers and
+    libascendcl of the ascendc_kernels package under test (installed or source tree)."""
+    import ascendc_kernels
+
+    lib_dir = ascendc_kernels.get_library_dir()
+    out = out_dir / "libascendc_sim_test_kernels.so"
+    command = [
+        os.environ.get("CXX", "g++"), "-std=c++17", "-O2", "-Wall", "-Wextra", "-shared", "-fPIC",
+        "-I", ascendc_kernels.get_include(), str(PACKAGE_ROOT / "tests" / "kernels" / "test_kernels.cpp"),
+        "-L", lib_dir, "-lascendcl", f"-Wl,-rpath,{lib_dir}", "-o", str(out),
+    ]
+    subprocess.run(command, check=True)
+    return out
 
 
 @pytest.fixture(scope="session")
-def test_kernels(acl):
-    """The user-kernel library built from tests/kernels (skips when it was not built)."""
-    path = _test_kernels_path()
-    if path is None:
-        pytest.skip("libascendc_sim_test_kernels.so not built (build the package from source)")
+def test_kernels(acl, tmp_path_factory):
+    """The user-kernel library of tests/kernels, built against the package under test."""
+    path = _build_test_kernels(tmp_path_factory.mktemp("user_kernels"))
     lib = sim.ctypes.CDLL(str(path))
     vp, u32 = sim.ctypes.c_void_p, sim.ctypes.c_uint32
     for name, args in {
