@@ -123,9 +123,7 @@ def build(seed: int) -> tuple[dict[str, list[dict[str, object]]], list[dict[str,
         if tensor is None:
             continue
         api = f"aclnn{''.join(p.capitalize() for p in base.split('_'))}"
-        op_api: str | list[str] = (
-            "all_version" if rng.random() < 0.8 else [rng.choice(LABELS[1:6]), "newest"]
-        )
+        op_api: str | list[str] = "all_version" if rng.random() < 0.8 else [rng.choice(LABELS[1:6]), "newest"]
         acl = {"acl_op": "all_version"} if rng.random() < 0.7 else {}
         out_name = out_schema.out_arguments[0].name
         official.append(
@@ -146,20 +144,19 @@ def build(seed: int) -> tuple[dict[str, list[dict[str, object]]], list[dict[str,
             if full in used or gen_budget <= 0:
                 continue
             s = parse_schema(func)
-            same_args = [str(a) for a in s.arguments] == [
-                str(a) for a in out_schema.arguments if not a.is_out
-            ]
+            same_args = [str(a) for a in s.arguments] == [str(a) for a in out_schema.arguments if not a.is_out]
             if s.kind is SchemaKind.functional and same_args and len(s.returns) == 1:
-                official.append({"func": func, **acl, "op_api": op_api,
-                                 "gen_opapi": {"structured_inherit": out_schema.name.full}})
+                official.append(
+                    {"func": func, **acl, "op_api": op_api, "gen_opapi": {"structured_inherit": out_schema.name.full}}
+                )
             elif (
                 s.kind is SchemaKind.inplace
                 and len(s.arguments) == n_args
-                and [str(a.type) for a in s.arguments[1:]]
-                == [str(a.type) for a in out_schema.arguments[1:n_args]]
+                and [str(a.type) for a in s.arguments[1:]] == [str(a.type) for a in out_schema.arguments[1:n_args]]
             ):
-                official.append({"func": func, **acl, "op_api": op_api,
-                                 "gen_opapi": {"structured_inherit": out_schema.name.full}})
+                official.append(
+                    {"func": func, **acl, "op_api": op_api, "gen_opapi": {"structured_inherit": out_schema.name.full}}
+                )
             else:
                 continue
             used.add(full)
@@ -193,8 +190,7 @@ def build(seed: int) -> tuple[dict[str, list[dict[str, object]]], list[dict[str,
             and sum(1 for e in custom if "gen_opapi" in e) < 58
         ):  # fmt: skip
             entry["op_api"] = entry.get("op_api", "all_version")
-            entry["gen_opapi"] = {"result": {"size": tensor, "dtype": tensor},
-                                  "exec": f"aclnnNpuBench{i}"}
+            entry["gen_opapi"] = {"result": {"size": tensor, "dtype": tensor}, "exec": f"aclnnNpuBench{i}"}
         if rng.random() < 0.3:
             entry["exposed"] = entry.get("op_api") or entry.get("acl_op")
         if rng.random() < 0.2 and "op_api" in entry:
@@ -223,9 +219,7 @@ def build(seed: int) -> tuple[dict[str, list[dict[str, object]]], list[dict[str,
 
 def write(out: Path, sections: dict[str, list[dict[str, object]]], backward: list[dict[str, object]]) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    versions = "default: v2.13\nversions:\n" + "".join(
-        f'  {label}: {{torch: "{PINS[label]}"}}\n' for label in LABELS
-    )
+    versions = "default: v2.13\nversions:\n" + "".join(f'  {label}: {{torch: "{PINS[label]}"}}\n' for label in LABELS)
     (out / "versions.yaml").write_text(versions)
     doc = {"all_version": LABELS, **sections}
     (out / "op_plugin_functions.yaml").write_text(

@@ -12,13 +12,14 @@ against their npu kernel.
 from __future__ import annotations
 
 from pathlib import Path
-
-import pytest
-import torch
-import yaml
+from typing import Any
 
 import opplugin_runtime  # noqa: F401
+import pytest
+import torch
 from opplugin_codegen import meta_check
+
+import yaml
 
 
 def _projection(generated_dir: Path) -> dict:
@@ -82,8 +83,11 @@ def test_custom_ops_meta_kernels_agree_with_the_npu_kernel(generated_dir: Path) 
         name, _, overload = op.partition(".")
         overload = overload or "default"
         real = getattr(getattr(torch.ops.npu, name), overload)
-        report = meta_check.check_custom_op(
-            name, overload, lambda s: real(*s.to("npu").args, **s.to("npu").kwargs)
-        )
+
+        def run_on_npu(sample: meta_check.Sample, real: Any = real) -> Any:
+            moved = sample.to("npu")
+            return real(*moved.args, **moved.kwargs)
+
+        report = meta_check.check_custom_op(name, overload, run_on_npu)
         assert not report.mismatches, "\n".join(report.mismatches)
         assert report.compared >= 1, report.skipped

@@ -133,9 +133,7 @@ def test_generated_cpp_parses(tmp_path: Path) -> None:
         _write(gen, files)
         headers = tmp_path / f"{name}_headers.cpp"
         headers.write_text(
-            "".join(
-                f'#include "{rel}"\n' for rel in sorted(files) if rel.endswith(".h")
-            )
+            "".join(f'#include "{rel}"\n' for rel in sorted(files) if rel.endswith(".h"))
         )
         jobs.append((f"{name} headers", _compile(headers, [gen])))
         # All shards in one translation unit: one compile instead of eight.
@@ -145,9 +143,13 @@ def test_generated_cpp_parses(tmp_path: Path) -> None:
         )
         jobs.append((f"{name} shards", _compile(shards, [stubs, gen])))
     if (RUNTIME_CSRC / "npu" / "framework" / "OpPreparation.h").is_file():
-        # The project's own YAML against the real runtime headers.
-        dirs = [tmp_path / "project", RUNTIME_CSRC, ACL_INCLUDE]
-        jobs.append(("project shards (runtime headers)", _compile(tmp_path / "project_shards.cpp", dirs)))
+        # The project's own YAML, and the fixture that uses every key, against the real
+        # runtime headers.
+        for name in ("project", "rich"):
+            dirs = [tmp_path / name, RUNTIME_CSRC, ACL_INCLUDE]
+            jobs.append(
+                (f"{name} shards (runtime headers)", _compile(tmp_path / f"{name}_shards.cpp", dirs))
+            )
     failures = []
     for what, proc in jobs:
         output, _ = proc.communicate(timeout=300)

@@ -454,3 +454,228 @@ def test_cli_exit_code_and_stderr(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert f"{OPS}:3: abs: op_api: unknown version label 'v2.70'" in err
     assert err.rstrip().endswith("1 error")
     assert not out.exists()
+
+
+# -- the keys added for the whole upstream format -----------------------------------------
+
+BINARY = "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"
+
+
+@pytest.mark.parametrize(
+    ("ops", "expected"),
+    [
+        (
+            f"""\
+         official:
+           - func: {BINARY}
+             op_api: [v2.6, newest]
+             dvm: all_version
+         """,
+            f"{OPS}:4: add.Tensor: dvm: the lazy_fusion kernel is tried inside the op_api "
+            "path, which is absent in v2.1 ... v2.5",
+        ),
+        (
+            f"""\
+         official:
+           - func: {BINARY}
+             op_api: all_version
+             gen_opapi:
+               out: {{size: self, dtype: self}}
+               cpu_scalar_op:
+                 - parm: other
+                   exec: aclnnAdds
+               exec: aclnnAdd
+         """,
+            f"{OPS}:7: add.Tensor: cpu_scalar_op: unknown key 'parm'; did you mean 'param'?",
+        ),
+        (
+            f"""\
+         official:
+           - func: {BINARY}
+             op_api: all_version
+             gen_opapi:
+               out: {{size: self, dtype: self}}
+               cpu_scalar_op:
+                 - param: alpha
+                   exec: aclnnAdds
+               exec: aclnnAdd
+         """,
+            f"{OPS}:8: add.Tensor: gen_opapi: cpu_scalar_op: 'alpha' is not a Tensor input of "
+            "add.Tensor",
+        ),
+        (
+            f"""\
+         official:
+           - func: {BINARY}
+             op_api: all_version
+             gen_opapi:
+               out: {{size: self, dtype: self}}
+               cpu_scalar_op:
+                 - param: other
+                   exec: aclnnAdds, self, othr, alpha, out
+               exec: aclnnAdd
+         """,
+            f"{OPS}:8: add.Tensor: gen_opapi: cpu_scalar_op: exec argument 'othr' is not an "
+            "argument, output or new_params name of add.Tensor; did you mean 'other'?",
+        ),
+        (
+            f"""\
+         official:
+           - func: {BINARY}
+             op_api: all_version
+             gen_opapi:
+               out: {{size: self, dtype: self}}
+               cpu_scalar_op:
+                 - param: other
+                   exec: aclnnAdds
+               exec: aclnnAdd, self, alpha, out
+         """,
+            f"{OPS}:8: add.Tensor: gen_opapi: cpu_scalar_op: 'other' is not an argument of "
+            "exec, so 'exec: aclnnAdds' would not pass the scalar; list its arguments",
+        ),
+        (
+            f"""\
+         official:
+           - func: {BINARY}
+             op_api: all_version
+             gen_opapi:
+               out: {{size: self, dtype: self}}
+               cpu_scalar_op: {{param: other, exec: aclnnAdds}}
+               exec: aclnnAdd
+         """,
+            f"{OPS}:6: add.Tensor: cpu_scalar_op must be a list of {{param, exec}} mappings",
+        ),
+        (
+            f"""\
+         official:
+           - func: {BINARY}
+             op_api: all_version
+             gen_opapi:
+               out: {{size: self, dtype: self}}
+               cpu_scalar_h2d: {{other: true}}
+               exec: aclnnAdd
+         """,
+            f"{OPS}:6: add.Tensor: cpu_scalar_h2d must be a list of tensor argument names",
+        ),
+        (
+            """\
+         official:
+           - func: max.dim(Tensor self, int dim) -> (Tensor values, Tensor indices)
+             op_api: all_version
+             acl_op: all_version
+             gen_opapi:
+               values: {size: self, dtype: self}
+               indices: {size: self, dtype: at::kLong}
+               integral_identity_tensor: self
+               exec: aclnnMaxDim
+         """,
+            f"{OPS}:5: max.dim: gen_opapi: integral_identity_tensor copies its tensor to the "
+            "one result; max.dim has 2",
+        ),
+        (
+            """\
+         official:
+           - func: abs(Tensor self) -> Tensor
+             op_api: all_version
+             dispatch:
+               CompositeExplicitAutogard: abs
+         """,
+            f"{OPS}:4: abs: dispatch: unknown dispatch key 'CompositeExplicitAutogard'; did you "
+            "mean 'CompositeExplicitAutograd'?",
+        ),
+        (
+            """\
+         official:
+           - func: abs(Tensor self) -> Tensor
+             op_api: all_version
+             tags: [core, "not a tag"]
+         """,
+            f"{OPS}:4: abs: tags: 'not a tag' is not a tag name",
+        ),
+        (
+            """\
+         official:
+           - func: abs(Tensor self) -> Tensor
+             op_api: "[v2.3, newest]"
+         """,
+            f"{OPS}:3: abs: op_api: '[v2.3, newest]' is a quoted string, not a list: write the "
+            "range without quotes",
+        ),
+        (
+            """\
+         all_version: [v2.2, v2.1, v2.3, v2.4, v2.5, v2.6, v2.7, v2.8, v2.9, v2.10, v2.11,
+                       v2.12, v2.13, v2.14, v2.15]
+         official: []
+         """,
+            f"{OPS}:1: all_version must list the labels of versions.yaml in the same order "
+            "(v2.1, v2.2, v2.3, v2.4, v2.5, v2.6, v2.7, v2.8, v2.9, v2.10, v2.11, v2.12, v2.13, "
+            "v2.14, v2.15); same labels in another order",
+        ),
+        (
+            """\
+         all_version: [v2.1, v2.2, v2.3, v2.4, v2.5, v2.6, v2.7, v2.8, v2.9, v2.10, v2.11,
+                       v2.12, v2.13, v2.14, v2.15, v2.16]
+         official: []
+         """,
+            f"{OPS}:1: all_version must list the labels of versions.yaml in the same order "
+            "(v2.1, v2.2, v2.3, v2.4, v2.5, v2.6, v2.7, v2.8, v2.9, v2.10, v2.11, v2.12, v2.13, "
+            "v2.14, v2.15); not in versions.yaml: v2.16",
+        ),
+    ],
+)
+def test_errors_of_the_full_format(tmp_path: Path, ops: str, expected: str) -> None:
+    check_invalid(tmp_path, textwrap.dedent(ops), [expected])
+
+
+def _with_deprecated(tmp_path: Path, text: str) -> list[str]:
+    (tmp_path / "yaml").mkdir(parents=True, exist_ok=True)
+    make_yaml_dir(tmp_path, GOOD)
+    (tmp_path / "yaml" / "deprecated.yaml").write_text(textwrap.dedent(text))
+    with pytest.raises(CodegenError) as e:
+        generate("v2.13", tmp_path / "yaml", tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+    return [str(d) for d in e.value.diagnostics]
+
+
+def test_deprecated_yaml_errors(tmp_path: Path) -> None:
+    lines = _with_deprecated(
+        tmp_path,
+        """\
+        deprecated:
+          - name: abss
+          - name: abs.out
+            replce: torch.abs
+          - name: abs
+            replace: torch.abs
+          - name: abs
+        """,
+    )
+    dep = "yaml/deprecated.yaml"
+    assert lines == [
+        f"{dep}:2: abss: no op of this name in official, custom or quant; did you mean 'abs'?",
+        f"{dep}:4: abs.out: unknown key 'replce'; did you mean 'replace'?",
+        f"{dep}:7: abs: listed twice (first at {dep}:5)",
+    ]
+
+
+def test_deprecated_overload_covered_by_its_op(tmp_path: Path) -> None:
+    lines = _with_deprecated(tmp_path, "deprecated:\n  - name: abs.out\n  - name: abs\n")
+    dep = "yaml/deprecated.yaml"
+    assert lines == [f"{dep}:2: abs.out: already covered by 'abs' at {dep}:3"]
+
+
+def test_derivatives_all_version_must_match(tmp_path: Path) -> None:
+    check_invalid(
+        tmp_path,
+        GOOD,
+        [
+            "yaml/derivatives.yaml:1: all_version must list the labels of versions.yaml in the "
+            "same order (v2.1, v2.2, v2.3, v2.4, v2.5, v2.6, v2.7, v2.8, v2.9, v2.10, v2.11, "
+            "v2.12, v2.13, v2.14, v2.15); missing v2.15"
+        ],
+        derivatives="""\
+        all_version: [v2.1, v2.2, v2.3, v2.4, v2.5, v2.6, v2.7, v2.8, v2.9, v2.10, v2.11,
+                      v2.12, v2.13, v2.14]
+        backward: []
+        """,
+    )

@@ -200,3 +200,100 @@ def test_registry_errors(tmp_path: Path) -> None:
     assert "yaml/versions.yaml:5: torch pin 2.4.0 does not match label 'v2.3'" in errors
     assert "yaml/versions.yaml:6: unknown key 'extra'" in errors
     assert any(e.startswith("yaml/versions.yaml:1: default 'v2.9' is not a label") for e in errors)
+
+
+# -- every step asks the same question --------------------------------------------------
+
+
+def _yaml_range(value: object) -> str:
+    return f"[{value[0]}, {value[1]}]" if isinstance(value, list) else f'"{value}"'
+
+
+@st.composite
+def range15(draw: st.DrawFn) -> tuple[object, set[str]]:
+    reg15 = registry(15)  # the registry of the project and of the test YAMLs
+    kind = draw(st.sampled_from(["all", "pair", "newest", "single", "list"]))
+    labels = reg15.labels
+    if kind == "all":
+        return "all_version", set(labels)
+    if kind in ("pair", "newest"):
+        lo = draw(st.integers(0, 14))
+        if kind == "newest":
+            return [labels[lo], "newest"], set(labels[lo:])
+        hi = draw(st.integers(lo, 14))
+        return [labels[lo], labels[hi]], set(labels[lo : hi + 1])
+    if kind == "single":
+        label = draw(st.sampled_from(labels))
+        return label, {label}
+    chosen = draw(st.lists(st.sampled_from(labels), min_size=1, max_size=4, unique=True))
+    return ", ".join(chosen), set(chosen)
+
+
+@settings(database=None, max_examples=30, deadline=None)
+@given(range15(), range15())
+def test_projection_interface_kernels_and_meta_agree(
+    api: tuple[object, set[str]], acl: tuple[object, set[str]]
+) -> None:
+    """The struct kernel, the declarations, the projection and the meta function of an op
+    exist exactly in the labels of its ranges (upstream's struct step re-implemented the
+    test and got `[v2.1, v2.3]` and `v2.10` wrong)."""
+    import tempfile
+
+    from opplugin_codegen import load_model, render_label
+    from opplugin_codegen_testing import make_yaml_dir
+
+    (api_value, api_set), (acl_value, acl_set) = api, acl
+    with tempfile.TemporaryDirectory() as tmp:
+        d = make_yaml_dir(
+            Path(tmp),
+            f"""\
+            official:
+              - func: abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+                op_api: {_yaml_range(api_value)}
+                acl_op: {_yaml_range(acl_value)}
+                gen_opapi:
+                  out: {{size: self, dtype: self}}
+                  exec: aclnnAbs
+            """,
+        )
+        model = load_model(d)
+        for label in model.registry.labels:
+            files = render_label(model, label, shards=1)
+            text = "".join(files.values())
+            projected = files["op_plugin/config/op_plugin_functions.yaml"]
+            assert ("op_api::abs_out(self, out)" in text) == (label in api_set), label
+            assert ("EXEC_NPU_CMD(aclnnAbs" in text) == (label in api_set), label
+            assert ('m.def("abs.out(Tensor self)' in text) == (label in api_set), label
+            assert ("acl_op::abs_out(self, out)" in text) == (label in acl_set), label
+            live = label in api_set | acl_set
+            assert ("abs_out(" in files["op_plugin/OpInterface.h"]) == live, label
+            assert ('func: "abs.out(' in projected) == live, label
+
+
+@settings(database=None, max_examples=30, deadline=None)
+@given(range15(), range15())
+def test_one_schema_in_two_entries_must_not_overlap(
+    first: tuple[object, set[str]], second: tuple[object, set[str]]
+) -> None:
+    import tempfile
+
+    from opplugin_codegen import CodegenError, load_model
+    from opplugin_codegen_testing import make_yaml_dir
+
+    with tempfile.TemporaryDirectory() as tmp:
+        d = make_yaml_dir(
+            Path(tmp),
+            f"""\
+            official:
+              - func: abs(Tensor self) -> Tensor
+                op_api: {_yaml_range(first[0])}
+              - func: abs(Tensor self) -> Tensor
+                acl_op: {_yaml_range(second[0])}
+            """,
+        )
+        overlap = first[1] & second[1]
+        if overlap:
+            with pytest.raises(CodegenError, match="declared twice for"):
+                load_model(d)
+        else:
+            load_model(d)

@@ -8,7 +8,7 @@ def test_add_defaults_to_op_api(ledger, assert_same):
     assert torch.npu.is_jit_compile_false()
     a, b = torch.randn(3), torch.randn(3)
     assert_same(a.npu() + b.npu(), a + b)
-    assert ledger()["add.Tensor"] == {"op_api": 1, "acl_op": 0, "compat": 0, "cpu_fallback": 0}
+    assert ledger()["add.Tensor"] == {"op_api": 1, "acl_op": 0, "compat": 0, "cpu_fallback": 0, "dvm": 0}
 
 
 def test_jit_compile_selects_acl_op(ledger, assert_same):
@@ -16,7 +16,7 @@ def test_jit_compile_selects_acl_op(ledger, assert_same):
     assert not torch.npu.is_jit_compile_false()
     a, b = torch.randn(3), torch.randn(3)
     assert_same(torch.add(a.npu(), b.npu(), alpha=2), torch.add(a, b, alpha=2))
-    assert ledger()["add.Tensor"] == {"op_api": 0, "acl_op": 1, "compat": 0, "cpu_fallback": 0}
+    assert ledger()["add.Tensor"] == {"op_api": 0, "acl_op": 1, "compat": 0, "cpu_fallback": 0, "dvm": 0}
     torch.npu.set_compile_mode(jit_compile=False)
     _ = a.npu() + b.npu()
     assert ledger()["add.Tensor"]["op_api"] == 1

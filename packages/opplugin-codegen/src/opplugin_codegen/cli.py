@@ -35,8 +35,10 @@ def _positive(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="opplugin-codegen",
-        description="Generate the op_plugin interface layer of one or all version labels "
-        "from yaml/op_plugin_functions.yaml (see docs/contracts.md).",
+        description="Generate the op_plugin interface layer (declarations, dual-path "
+        "dispatch, gen_opapi kernels, Meta functions, projection, derivatives) of one or all "
+        "version labels from yaml/op_plugin_functions.yaml (see docs/contracts.md), or the "
+        "support matrix. Output is deterministic; unchanged files keep their mtime.",
         epilog="exit status: 0 success, 1 invalid YAML (each problem printed as "
         "file:line: op: what is wrong), 2 usage error",
     )
@@ -55,8 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--yaml-dir",
         type=Path,
         default=Path("yaml"),
-        help="directory with versions.yaml, op_plugin_functions.yaml, "
-        "derivatives.yaml (default: yaml)",
+        help="directory with versions.yaml, op_plugin_functions.yaml and the optional "
+        "derivatives.yaml, deprecated.yaml (default: yaml)",
     )
     which = gen.add_mutually_exclusive_group()
     which.add_argument(
@@ -80,8 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--shards",
         type=_positive,
         default=DEFAULT_SHARDS,
-        help=f"number of OpInterface_<k>.cpp / StructKernelNpuOpApi_<k>.cpp "
-        f"shards (default: {DEFAULT_SHARDS})",
+        help=f"number of OpInterface_<k>.cpp / StructKernelNpuOpApi_<k>.cpp / "
+        f"MetaFunctions_<k>.cpp shards (default: {DEFAULT_SHARDS})",
     )
     gen.add_argument("--check", action="store_true", help="validate only; write nothing")
     gen.add_argument("-q", "--quiet", action="store_true", help="print errors only")

@@ -9,6 +9,7 @@ run-time choice between the two paths.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 from .cpp import CppSignature
 from .cppfile import (
@@ -47,6 +48,10 @@ def sparse_signature(op: LiveOp) -> CppSignature:
     return replace(op.cpp, name=f"{op.cpp.name}_sparse")
 
 
+def _declaration(sig: CppSignature, name: str, with_defaults: bool) -> str:
+    return f"{function_head(sig, with_defaults=with_defaults)};  // {name}\n"
+
+
 def _header(
     view: LabelView,
     namespace: str,
@@ -64,9 +69,7 @@ def _header(
     text = "".join(
         view.memo(
             ("declaration", sig, with_defaults, name),
-            lambda sig=sig, name=name: (
-                f"{function_head(sig, with_defaults=with_defaults)};  // {name}\n"
-            ),
+            partial(_declaration, sig, name, with_defaults),
         )
         for sig, name in decls
     )
@@ -294,7 +297,7 @@ def render_dispatch_shards(view: LabelView, shards: int) -> dict[str, str]:
     includes: list[set[str]] = [{f'"{OP_INTERFACE_H}"'} for _ in range(shards)]
     definitions = [(op, _cached_dispatch(view, op)) for op in view.ops]
     definitions += [
-        (op, view.memo(("sparse", id(op.entry), op.cpp.name), lambda op=op: sparse_definition(op)))
+        (op, view.memo(("sparse", id(op.entry), op.cpp.name), partial(sparse_definition, op)))
         for op in view.sparse_ops
     ]
     for op, (text, inc) in definitions:

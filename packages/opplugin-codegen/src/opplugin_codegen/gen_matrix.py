@@ -91,7 +91,7 @@ def render_matrix_json(model: Model, rows: list[MatrixRow]) -> str:
 
 
 def _cell(paths: tuple[str, ...]) -> str:
-    codes = dict((p, c) for p, c, _ in PATH_CODES)
+    codes = {p: c for p, c, _ in PATH_CODES}
     return "".join(codes[p] for p in paths) or "·"
 
 

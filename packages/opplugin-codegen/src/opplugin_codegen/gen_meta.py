@@ -21,7 +21,9 @@ lives elsewhere), out= ops whose outs lack size or dtype, aten in-place ops (the
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from .cpp import CppParam, CppSignature, CppType, signature
 from .cppfile import banner, c_string, function_head, shard_of, source_prologue
@@ -29,13 +31,20 @@ from .gen_interface import ranges_comment
 from .gen_struct_kernels import options_source
 from .model import OutputSpec
 from .projection import LabelView, LiveOp
-from .schema import Argument, BaseType, FunctionSchema, ListType, OptionalType, Return, Type
-from .schema import SchemaKind
+from .schema import (
+    BaseType,
+    FunctionSchema,
+    ListType,
+    OptionalType,
+    Return,
+    SchemaKind,
+    Type,
+)
 from .validate import tensor_ref
 
 META_CHECK_NAMESPACE = "npu_meta_check"
 CUSTOM_NAMESPACE = "npu"
-_TOKEN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def shard_name(k: int) -> str:
@@ -43,16 +52,8 @@ def shard_name(k: int) -> str:
 
 
 def _tokens(text: str) -> set[str]:
-    out: set[str] = set()
-    word = ""
-    for c in text + " ":
-        if c in _TOKEN_CHARS:
-            word += c
-        else:
-            if word and not word[0].isdigit():
-                out.add(word)
-            word = ""
-    return out
+    """The identifiers of a C++ expression (to know which parameters it uses)."""
+    return set(_IDENTIFIER.findall(text))
 
 
 # --------------------------------------------------------------------------- schemas
@@ -130,18 +131,21 @@ def meta_skip_reason(op: LiveOp) -> str | None:
         missing = [
             a.name
             for a in op.entry.schema.out_arguments
-            if a.name not in outputs or outputs[a.name].size is None
+            if a.name not in outputs
+            or outputs[a.name].size is None
             or outputs[a.name].dtype is None
         ]
         if missing and op.entry.section == "official":
-            return f"out argument(s) {', '.join(missing)} without size and dtype"
+            return f"out argument(s) {', '.join(missing)} lack size or dtype"
         if len(op.entry.schema.returns) != len(op.entry.schema.out_arguments):
             return "out= op whose returns do not mirror its out arguments"
         texts = " ".join(t for o in op.gen.block.outputs for t in (o.size, o.dtype) if t)
         refers = _tokens(texts) & {a.name for a in op.entry.schema.out_arguments}
         if refers and op.entry.section == "official":
             return f"size/dtype refer to the out argument {sorted(refers)[0]}"
-    if kind is SchemaKind.functional and any(str(r.type) != "Tensor" for r in op.entry.schema.returns):
+    if kind is SchemaKind.functional and any(
+        str(r.type) != "Tensor" for r in op.entry.schema.returns
+    ):
         return "returns something other than tensors"
     bad = [
         str(a.type)
@@ -213,9 +217,13 @@ class _Builder:
             body = self._outputs()
         fn.includes |= sig.headers
         conversions, params = self._sym_conversions(sig.params)
-        params = [p if p.name in self.used else CppParam(f"/*{p.name}*/", p.type, None) for p in params]
+        params = [
+            p if p.name in self.used else CppParam(f"/*{p.name}*/", p.type, None) for p in params
+        ]
         head = function_head(replace(sig, params=tuple(params)))
-        fn.text = f"// {comment}\n{head} {{\n" + "\n".join(conversions + self.lines + body) + "\n}\n"
+        fn.text = (
+            f"// {comment}\n{head} {{\n" + "\n".join(conversions + self.lines + body) + "\n}\n"
+        )
         if not self.custom:
             fn.schema_def = str(check_schema(self.schema))
         return fn
@@ -318,7 +326,7 @@ class _Builder:
                 body.append(
                     f"  TORCH_CHECK(c10::canCast({d_var}, {result}.scalar_type()),\n"
                     f"              {c_string(self.op.name + ': result type ')}, {d_var},\n"
-                    f"              \" can't be cast to the desired output type \", "
+                    f'              " can\'t be cast to the desired output type ", '
                     f"{result}.scalar_type());"
                 )
             if s_var is not None:
@@ -342,6 +350,10 @@ def _cname(op: LiveOp, taken: set[str]) -> str:
     return cname
 
 
+def _build(op: LiveOp, cname: str, custom: bool) -> MetaFunction:
+    return _Builder(op, cname, custom).build()
+
+
 def meta_functions(view: LabelView) -> tuple[list[MetaFunction], list[tuple[LiveOp, str]]]:
     """(the meta functions of the label, the gen_opapi ops left out with the reason)."""
     functions: list[MetaFunction] = []
@@ -358,7 +370,7 @@ def meta_functions(view: LabelView) -> tuple[list[MetaFunction], list[tuple[Live
         cname = _cname(op, taken)
         assert op.gen is not None
         key = ("meta", id(op.entry), cname, id(op.gen.source))
-        functions.append(view.memo(key, lambda op=op, c=cname: _Builder(op, c, custom).build()))
+        functions.append(view.memo(key, partial(_build, op, cname, custom)))
     return functions, skipped
 
 
@@ -380,9 +392,7 @@ def render_meta_shards(
             "operators that tests compare with PyTorch's Meta kernels and the npu kernels."
         )
         head = banner(view.model.op_file, view.label, view.torch, what)
-        files[shard_name(k)] = head + _shard_body(
-            view, per_shard[k], left_out[k], check_namespace
-        )
+        files[shard_name(k)] = head + _shard_body(view, per_shard[k], left_out[k], check_namespace)
     return files
 
 

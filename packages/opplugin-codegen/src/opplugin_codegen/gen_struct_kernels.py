@@ -14,6 +14,8 @@ only when the acl_op path is live in the label. Name propagation is guarded by
 
 from __future__ import annotations
 
+from functools import partial
+
 from .cppfile import LINE_WIDTH, banner, function_head, shard_of, source_prologue
 from .gen_interface import ACL_OPS_INTERFACE_H, OP_API_INTERFACE_H, ranges_comment
 from .model import CpuScalarOp, OutputSpec
@@ -306,9 +308,7 @@ def render_struct_shards(view: LabelView, shards: int) -> dict[str, str]:
             id(op.gen.source),
             op.inherit_target.name if op.inherit_target else None,
         )
-        text, inc, uses_infer, uses_names = view.memo(
-            key, lambda op=op: kernel_definition(op)
-        )
+        text, inc, uses_infer, uses_names = view.memo(key, partial(kernel_definition, op))
         per_shard[k].append(text)
         includes[k] |= inc
         infer[k] = infer[k] or uses_infer

@@ -91,9 +91,7 @@ def display_names(yaml_dir: Path) -> dict[str, str]:
     """How files are named in messages and in generated comments: ``<dir name>/<file>``
     (``yaml/op_plugin_functions.yaml``), independent of the working directory."""
     base = yaml_dir.resolve().name
-    return {
-        f: f"{base}/{f}" for f in (VERSIONS_FILE, OP_FILE, DERIVATIVES_FILE, DEPRECATED_FILE)
-    }
+    return {f: f"{base}/{f}" for f in (VERSIONS_FILE, OP_FILE, DERIVATIVES_FILE, DEPRECATED_FILE)}
 
 
 def load_model(yaml_dir: Path | str) -> Model:
@@ -157,8 +155,7 @@ def check_all_version(
     diags.error(
         loc,
         None,
-        f"all_version must list the labels of versions.yaml in the same order ({expected}); "
-        f"{what}",
+        f"all_version must list the labels of versions.yaml in the same order ({expected}); {what}",
     )
 
 
@@ -642,9 +639,7 @@ def _load_deprecations(
         replace = item.get("replace")
         if replace is not None and (not isinstance(replace, str) or not replace.strip()):
             ok = False
-            diags.error(
-                Location(display, item.key_line("replace")), name, "replace must be a text"
-            )
+            diags.error(Location(display, item.key_line("replace")), name, "replace must be a text")
         if not _OP_NAME.match(name):
             ok = False
             diags.error(loc, name, "name must be op or op.overload")

@@ -18,6 +18,7 @@ Unlike the generator, this module imports torch; only tests use it.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -184,7 +185,9 @@ def _functional_sibling(packet: Any, schema: Any) -> Any | None:
     return None
 
 
-def _call_aten(aten: Any, sample: Sample, ours: list[torch.Tensor], device: str) -> list[torch.Tensor]:
+def _call_aten(
+    aten: Any, sample: Sample, ours: list[torch.Tensor], device: str
+) -> list[torch.Tensor]:
     """Call ``aten`` (functional or out=) on ``sample`` moved to ``device``."""
     moved = sample.to(device)
     outs = [a for a in aten._schema.arguments if _is_out(a)]
@@ -224,29 +227,36 @@ def check_aten_op(
         else:
             ours_error = None
         try:
-            ref = _call_aten(aten, sample, ours, "meta") if not ours_error else _results(
-                (sibling or aten)(*meta.args, **meta.kwargs)
+            ref = (
+                _call_aten(aten, sample, ours, "meta")
+                if not ours_error
+                else _results((sibling or aten)(*meta.args, **meta.kwargs))
             )
         except (RuntimeError, NotImplementedError, TypeError) as e:
-            report.skipped.append(f"{where}: PyTorch's Meta kernel rejects it ({str(e).splitlines()[0]})")
+            report.skipped.append(
+                f"{where}: PyTorch's Meta kernel rejects it ({str(e).splitlines()[0]})"
+            )
             continue
         if ours_error is not None:
-            report.mismatches.append(f"{where}: the generated meta function raises ({ours_error}), PyTorch gives {_describe(ref)}")
+            report.mismatches.append(
+                f"{where}: the generated meta function raises ({ours_error}), "
+                f"PyTorch gives {_describe(ref)}"
+            )
             continue
         report.compared += 1
         ref_dtypes = [r.dtype for r in ref]
-        if sibling is not None:
-            try:
+        if sibling is not None:  # out=: the dtype the functional overload computes
+            with contextlib.suppress(RuntimeError, NotImplementedError):
                 ref_dtypes = [r.dtype for r in _results(sibling(*meta.args, **meta.kwargs))]
-            except (RuntimeError, NotImplementedError):
-                pass
         _compare(report, where, "PyTorch's Meta kernel", ours, [r.shape for r in ref], ref_dtypes)
         if device is None:
             continue
         try:
             real = _call_aten(aten, sample, ours, device)
         except (RuntimeError, NotImplementedError) as e:
-            report.skipped.append(f"{where}: the {device} kernel rejects it ({str(e).splitlines()[0]})")
+            report.skipped.append(
+                f"{where}: the {device} kernel rejects it ({str(e).splitlines()[0]})"
+            )
             continue
         report.compared_on_device += 1
         real_dtypes = [r.dtype for r in real] if not is_out else [r.dtype for r in ours]
@@ -272,7 +282,9 @@ def check_custom_op(
         meta = sample.to("meta")
         ours = _results(op(*meta.args, **meta.kwargs))
         report.compared += 1
-        _compare(report, where, "the real kernel", ours, [r.shape for r in real], [r.dtype for r in real])
+        _compare(
+            report, where, "the real kernel", ours, [r.shape for r in real], [r.dtype for r in real]
+        )
     return report
 
 
@@ -286,8 +298,11 @@ def _compare(
 ) -> None:
     got = [(tuple(t.shape), t.dtype) for t in ours]
     want = [(tuple(s), d) for s, d in zip(shapes, dtypes)]
+
+    def fmt(pairs: list[tuple[tuple[int, ...], torch.dtype]]) -> str:
+        return ", ".join(f"{str(d).replace('torch.', '')}{list(s)}" for s, d in pairs)
+
     if got != want:
-        fmt = lambda pairs: ", ".join(f"{str(d).replace('torch.', '')}{list(s)}" for s, d in pairs)  # noqa: E731
         report.mismatches.append(
             f"{where}: the YAML's size/dtype give {fmt(got)}, {what} gives {fmt(want)}"
         )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeVar
 
 from . import yamlout
@@ -161,6 +162,10 @@ def projected_entry(e: OpEntry, label: str) -> dict[str, Any]:
     return out
 
 
+def _entry_text(e: OpEntry, label: str) -> str:
+    return yamlout.dump_items([projected_entry(e, label)], 2)
+
+
 def render_projection(view: LabelView) -> str:
     label = view.label
     parts = ["".join(f"# {line}\n" for line in header(view, view.model.op_file).splitlines())]
@@ -174,10 +179,5 @@ def render_projection(view: LabelView) -> str:
                 e.paths_in(label),
                 *(e.has(k, label) for k in ("dvm", "exposed", "internal_format_opapi", "sparse")),
             )
-            parts.append(
-                view.memo(
-                    ("projection", id(e), state),
-                    lambda e=e: yamlout.dump_items([projected_entry(e, label)], 2),
-                )
-            )
+            parts.append(view.memo(("projection", id(e), state), partial(_entry_text, e, label)))
     return "".join(parts)

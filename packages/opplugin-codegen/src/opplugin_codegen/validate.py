@@ -367,9 +367,7 @@ def _check_block(e: OpEntry, resolved: ResolvedGen, diags: Diagnostics) -> None:
                     f"name of {e.name}{did_you_mean(a, allowed)}",
                     block.exec_loc,
                 )
-    input_tensors = [
-        a.name for a in schema.arguments if not a.is_out and str(a.type) == "Tensor"
-    ]
+    input_tensors = [a.name for a in schema.arguments if not a.is_out and str(a.type) == "Tensor"]
     for name in block.cpu_scalar_h2d:
         if name not in input_tensors:
             err(
@@ -381,6 +379,16 @@ def _check_block(e: OpEntry, resolved: ResolvedGen, diags: Diagnostics) -> None:
             err(
                 f"gen_opapi: cpu_scalar_op: '{scalar_op.param}' is not a Tensor input of "
                 f"{e.name}{did_you_mean(scalar_op.param, input_tensors)}",
+                scalar_op.loc,
+            )
+        if (
+            scalar_op.exec_args is None
+            and block.exec_args is not None
+            and scalar_op.param not in block.exec_args
+        ):
+            err(
+                f"gen_opapi: cpu_scalar_op: '{scalar_op.param}' is not an argument of exec, so "
+                f"'exec: {scalar_op.exec_api}' would not pass the scalar; list its arguments",
                 scalar_op.loc,
             )
         for a in scalar_op.exec_args or ():

@@ -148,6 +148,10 @@ def parse_range(value: Any, registry: VersionRegistry) -> VersionRange:
             return VersionRange(registry, registry.full_mask, ALL_VERSION)
         if not text:
             raise RangeError("empty version range")
+        if text.startswith("[") and text.endswith("]"):
+            raise RangeError(
+                f"'{text}' is a quoted string, not a list: write the range without quotes"
+            )
         items = [item.strip() for item in text.split(",")]
         mask = 0
         for item in items:

@@ -34,6 +34,8 @@ const char* ExecPathName(ExecPath path) {
       return "compat";
     case ExecPath::CpuFallback:
       return "cpu_fallback";
+    case ExecPath::Dvm:
+      return "dvm";
   }
   return "unknown";
 }

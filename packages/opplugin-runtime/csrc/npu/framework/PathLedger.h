@@ -1,6 +1,7 @@
 // Which execution path each operator took, counted per process:
 // op_api (aclnn), acl_op (OpCommand), compat (DO_COMPATIBILITY fell back to
-// acl_op because the aclnn symbol is missing) and the CPU fallback.
+// acl_op because the aclnn symbol is missing), the CPU fallback and dvm (lazy
+// fusion kernels, see LazyFusion.h).
 //
 // NPU_PATH_TAKEN(op, Path) costs a function-local static reference and one
 // relaxed increment per call; it also remembers the op as the calling thread's
@@ -15,8 +16,8 @@
 
 namespace at_npu::native {
 
-enum class ExecPath : uint8_t { OpApi = 0, AclOp = 1, Compat = 2, CpuFallback = 3 };
-constexpr size_t kNumExecPaths = 4;
+enum class ExecPath : uint8_t { OpApi = 0, AclOp = 1, Compat = 2, CpuFallback = 3, Dvm = 4 };
+constexpr size_t kNumExecPaths = 5;
 
 const char* ExecPathName(ExecPath path);
 

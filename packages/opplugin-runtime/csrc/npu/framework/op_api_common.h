@@ -122,6 +122,11 @@ struct ConvertedString {
   const char* raw() const { return value.c_str(); }
 };
 
+struct ConvertedOptionalString {
+  c10::optional<std::string> value;  // a NUL-terminated copy, alive for the call
+  const char* raw() const { return value.has_value() ? value->c_str() : nullptr; }
+};
+
 template <typename T>
 struct ConvertedValue {
   T value;
@@ -182,8 +187,28 @@ inline ConvertedScalarList ConvertArg(const char*, size_t, at::ArrayRef<c10::Sca
 inline ConvertedValue<aclDataType> ConvertArg(const char* api, size_t, c10::ScalarType value) {
   return ConvertedValue<aclDataType>{ToAclDataTypeChecked(value, api)};
 }
+// Optional numbers become nullable aclScalar* (as aclnn takes optional bounds),
+// an absent dtype ACL_DT_UNDEFINED, an absent string nullptr.
+inline ConvertedScalar ConvertArg(const char*, size_t, const c10::optional<double>& value) {
+  return value.has_value() ? ConvertedScalar{AclScalarPtr(CreateAclScalar(c10::Scalar(*value)))} : ConvertedScalar{};
+}
+inline ConvertedScalar ConvertArg(const char*, size_t, const c10::optional<int64_t>& value) {
+  return value.has_value() ? ConvertedScalar{AclScalarPtr(CreateAclScalar(c10::Scalar(*value)))} : ConvertedScalar{};
+}
+inline ConvertedScalar ConvertArg(const char*, size_t, const c10::optional<bool>& value) {
+  return value.has_value() ? ConvertedScalar{AclScalarPtr(CreateAclScalar(c10::Scalar(*value)))} : ConvertedScalar{};
+}
+inline ConvertedValue<aclDataType> ConvertArg(const char* api, size_t, const c10::optional<c10::ScalarType>& value) {
+  return ConvertedValue<aclDataType>{value.has_value() ? ToAclDataTypeChecked(*value, api) : ACL_DT_UNDEFINED};
+}
 inline ConvertedString ConvertArg(const char*, size_t, c10::string_view value) {
   return ConvertedString{std::string(value.data(), value.size())};
+}
+inline ConvertedOptionalString ConvertArg(const char*, size_t, const c10::optional<c10::string_view>& value) {
+  if (!value.has_value()) {
+    return ConvertedOptionalString{};
+  }
+  return ConvertedOptionalString{std::string(value->data(), value->size())};
 }
 inline ConvertedString ConvertArg(const char*, size_t, const std::string& value) {
   return ConvertedString{value};

@@ -6,7 +6,7 @@ from ._C import C
 
 
 def path_ledger() -> dict[str, dict[str, int]]:
-    """``{op: {"op_api": n, "acl_op": n, "compat": n, "cpu_fallback": n}}`` for ops that ran."""
+    """``{op: {"op_api": n, "acl_op": n, "compat": n, "cpu_fallback": n, "dvm": n}}`` for ops that ran."""
     return C.path_ledger()
 
 
