@@ -1,4 +1,5 @@
-"""aclnnAbs, aclnnInplaceFillScalar, aclnnInplaceZero and aclnnInplaceCopy."""
+"""aclnnAbs, aclnnClampMin, aclnnInplaceClampMin, aclnnInplaceFillScalar, aclnnInplaceZero and
+aclnnInplaceCopy."""
 
 from __future__ import annotations
 
@@ -32,6 +33,52 @@ def test_abs_rejects_bool(acl):
     rc, _, _ = sim.aclnn_workspace("aclnnAbs", b.tensor(), b.tensor())
     assert rc == sim.ACLNN_ERR_PARAM_INVALID
     assert sim.recent_error().startswith("aclnnAbs: self has dtype ACL_BOOL, which is not supported")
+
+
+@pytest.mark.parametrize("dtype", [d for d in DTYPES if d != "bool"])
+@pytest.mark.parametrize("n", [0, 1, 13, 70_001])
+def test_clamp_min_matches_numpy(acl, dtype, n):
+    acl_type = DTYPES[dtype]
+    a = random_values((n,), acl_type, np.random.default_rng(n))
+    bound = 0 if dtype.startswith(("int", "uint")) else 0.25
+    x = to_device(a, acl_type)
+    out = sim.DeviceArray.empty((n,), acl_type)
+    sim.check(sim.run_aclnn("aclnnClampMin", x.tensor(), sim.Scalar(bound), out.tensor()))
+    expected = np.maximum(a, np.asarray(bound).astype(a.dtype))
+    np.testing.assert_array_equal(from_device(out), expected)
+
+
+def test_clamp_min_keeps_nan_and_runs_in_place_on_a_strided_view(acl):
+    a = np.array([[-1.0, np.nan, 3.0], [0.5, -0.0, -7.0]], dtype=np.float32)
+    t = sim.DeviceArray.from_numpy(a)
+    view = t.tensor(shape=(3, 2), strides=(1, 3))  # the transpose
+    sim.check(sim.run_aclnn("aclnnInplaceClampMin", view, sim.Scalar(0.0)))
+    got = t.to_numpy()
+    assert np.isnan(got[0, 1])
+    np.testing.assert_array_equal(np.nan_to_num(got, nan=-1), [[0.0, -1, 3.0], [0.5, 0.0, 0.0]])
+
+
+def test_clamp_min_of_an_integral_tensor_with_a_floating_bound_is_float(acl):
+    a = np.array([-2, 0, 3], dtype=np.int32)
+    x = sim.DeviceArray.from_numpy(a)
+    out = sim.DeviceArray.empty((3,), sim.ACL_FLOAT)
+    sim.check(sim.run_aclnn("aclnnClampMin", x.tensor(), sim.Scalar(0.5), out.tensor()))
+    np.testing.assert_array_equal(out.to_numpy(), [0.5, 0.5, 3.0])
+    rc, _, _ = sim.aclnn_workspace("aclnnInplaceClampMin", x.tensor(), sim.Scalar(0.5))
+    assert rc == sim.ACLNN_ERR_PARAM_INVALID
+    assert sim.recent_error().startswith("aclnnInplaceClampMin: ")
+
+
+def test_clamp_min_rejects_bool_and_a_shape_mismatch(acl):
+    b = sim.DeviceArray.empty((4,), sim.ACL_BOOL)
+    rc, _, _ = sim.aclnn_workspace("aclnnClampMin", b.tensor(), sim.Scalar(0), b.tensor())
+    assert rc == sim.ACLNN_ERR_PARAM_INVALID
+    assert "self has dtype ACL_BOOL" in sim.recent_error()
+    x = sim.DeviceArray.empty((4,), sim.ACL_FLOAT)
+    out = sim.DeviceArray.empty((5,), sim.ACL_FLOAT)
+    rc, _, _ = sim.aclnn_workspace("aclnnClampMin", x.tensor(), sim.Scalar(0.0), out.tensor())
+    assert rc == sim.ACLNN_ERR_PARAM_INVALID
+    assert "out shape [5] differs from self shape [4]" in sim.recent_error()
 
 
 @pytest.mark.parametrize("acl_type,value,expected", [

@@ -199,6 +199,8 @@ _ACLNN_ARGS = {
     "aclnnInplaceFillScalar": [_vp, _vp],
     "aclnnInplaceZero": [_vp],
     "aclnnInplaceCopy": [_vp, _vp],
+    "aclnnClampMin": [_vp, _vp, _vp],
+    "aclnnInplaceClampMin": [_vp, _vp],
 }
 
 

@@ -47,6 +47,9 @@ ASCENDC_SIM_INTERNAL_API aclError LaunchAbs(aclDataType dtype, const void* x, vo
 // y = x * value
 ASCENDC_SIM_INTERNAL_API aclError LaunchMuls(aclDataType dtype, const void* x, void* y, uint64_t n, ScalarValue value,
                                              aclrtStream stream);
+// y = max(x, min); NaN in x stays NaN (not bool)
+ASCENDC_SIM_INTERNAL_API aclError LaunchClampMin(aclDataType dtype, const void* x, void* y, uint64_t n,
+                                                 ScalarValue min, aclrtStream stream);
 // y = value
 ASCENDC_SIM_INTERNAL_API aclError LaunchFill(aclDataType dtype, void* y, uint64_t n, ScalarValue value,
                                              aclrtStream stream);

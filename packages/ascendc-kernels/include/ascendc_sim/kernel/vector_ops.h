@@ -195,7 +195,7 @@ __aicore__ inline void Maxs(const LocalTensor<T>& dst, const LocalTensor<T>& src
   detail::CheckUnary("Maxs", dst, src, calCount);
   using C = detail::ComputeOf<T>;
   const C s = detail::ToCompute<T>(scalarValue);
-  detail::UnaryLoop(dst, src, calCount, [s](C a) { return a > s ? a : s; });
+  detail::UnaryLoop(dst, src, calCount, [s](C a) { return a < s ? s : a; });  // NaN stays NaN
 }
 
 template <typename T, typename U>
