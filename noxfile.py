@@ -180,6 +180,16 @@ def demo(session: nox.Session) -> None:
 
 
 @nox.session(venv_backend="none")
+def matrix(session: nox.Session) -> None:
+    """Write the support matrix (operator x label x path) to build/support_matrix.{md,json}."""
+    labels, _ = split_posargs(session)
+    ensure_venv(session, labels[0])
+    env = {"PYTHONPATH": str(PACKAGES / "opplugin-codegen" / "src")}
+    run_in_venv(session, labels[0], "-m", "opplugin_codegen", "matrix", "--yaml-dir", str(YAML_DIR),
+                "--out", str(BUILD), env=env)
+
+
+@nox.session(venv_backend="none")
 def lint(session: nox.Session) -> None:
     """ruff over the Python sources."""
     session.run(sys.executable, "-m", "pip", "install", "-q", "ruff", external=True)

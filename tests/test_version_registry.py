@@ -48,7 +48,7 @@ def test_an_unknown_label_fails_at_once_listing_the_known_ones(tmp_path: Path) -
     assert not (REPO / "build" / "venvs" / "v9.9").exists()
 
 
-@pytest.mark.parametrize("session", ["generate", "build", "test", "demo", "lint"])
+@pytest.mark.parametrize("session", ["generate", "build", "test", "demo", "matrix", "lint"])
 def test_nox_lists_and_describes_every_session(session: str) -> None:
     import subprocess
     import sys
