@@ -41,7 +41,7 @@ def test_missing_aclnn_symbol_falls_back_to_acl_op(run_python):
     )
     assert result.returncode == 0, result.stderr
     ledger_line, warnings_line = result.stdout.strip().splitlines()[-2:]
-    assert ledger_line == "{'op_api': 2, 'acl_op': 0, 'compat': 2, 'cpu_fallback': 0}"
+    assert ledger_line == "{'op_api': 2, 'acl_op': 0, 'compat': 2, 'cpu_fallback': 0, 'dvm': 0}"
     assert warnings_line == "1"  # warned once per call site
 
 
