@@ -12,6 +12,12 @@ generated tree of one version label:
 It links libascendcl from the installed `ascendc-kernels` package, found at run
 time through the rpath $ORIGIN/../ascendc_kernels/lib (both wheels install into
 the same site-packages).
+
+Generated files that reach the package besides the compiled .cpp files:
+<generated>/npu/custom_ops.py (torchnpugen: Python entry points of the custom npu::
+operators) becomes opplugin_runtime/custom_ops.py, and the generated public headers
+(npu/aten/CustomFunctions.h, npu/inductor/c_shim_npu.h) join the runtime headers under
+opplugin_runtime/include/ for user extensions.
 """
 
 from __future__ import annotations
@@ -35,6 +41,13 @@ REQUIRED_GENERATED = (
     "op_plugin/OpApiInterface.h",
     "op_plugin/AclOpsInterface.h",
     "npu/aten/NPUNativeFunctions.h",
+    "npu/custom_ops.py",
+)
+# Generated files copied into the package: (path under the generated dir, path in the package).
+GENERATED_PACKAGE_FILES = (
+    ("npu/custom_ops.py", "custom_ops.py"),
+    ("npu/aten/CustomFunctions.h", "include/npu/aten/CustomFunctions.h"),
+    ("npu/inductor/c_shim_npu.h", "include/npu/inductor/c_shim_npu.h"),
 )
 # Runtime headers shipped in the wheel for user extensions (NpuExtension).
 PUBLIC_HEADER_DIRS = ("npu/core", "npu/framework")
@@ -144,16 +157,24 @@ def write_if_changed(path: Path, text: str) -> None:
         path.write_text(text)
 
 
+def copy_if_changed(source: Path, target: Path) -> None:
+    if not target.is_file() or target.read_bytes() != source.read_bytes():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+
+
 def install_package_files(package_dir: Path) -> None:
-    """_build_info.py and the public headers, into a built (or in-place) package directory."""
+    """_build_info.py, the generated Python module and the public headers, into a built (or
+    in-place) package directory."""
     write_if_changed(package_dir / "_build_info.py", BUILD_INFO)
+    for relpath, target in GENERATED_PACKAGE_FILES:
+        source = GEN_DIR / relpath
+        if source.is_file():
+            copy_if_changed(source, package_dir / target)
     include_root = package_dir / "include"
     for sub in PUBLIC_HEADER_DIRS:
         for header in sorted((CSRC / sub).glob("*.h")):
-            target = include_root / sub / header.name
-            if not target.is_file() or target.read_bytes() != header.read_bytes():
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(header, target)
+            copy_if_changed(header, include_root / sub / header.name)
 
 
 class BuildPy(build_py):

@@ -1,4 +1,4 @@
-"""A generated shard compiles (-fsyntax-only, -Wall -Wextra -Werror) against the venv's torch.
+"""Every generated C++ file compiles (-fsyntax-only, -Wall -Wextra -Werror) against the venv's torch.
 
 The runtime headers are tiny stubs spelling the names of contracts.md section 5;
 ``op_plugin/OpInterface.h`` is written by hand from contracts.md section 2 (not by
@@ -68,9 +68,30 @@ void _foreach_add_(at::TensorList self, at::TensorList other, const at::Scalar& 
 at::Tensor& arange_out(const at::Scalar& start, const at::Scalar& end, const at::Scalar& step, at::Tensor& out);
 at::Tensor addmm(const at::Tensor& self, const at::Tensor& mat1, const at::Tensor& mat2, const at::Scalar& beta = 1, const at::Scalar& alpha = 1);
 at::Tensor embedding(const at::Tensor& weight, const at::Tensor& indices, int64_t padding_idx = -1, bool scale_grad_by_freq = false, bool sparse = false);
+at::Tensor& clamp_min_out(const at::Tensor& self, const at::Scalar& min, at::Tensor& out);
+at::Tensor& clamp_min_(at::Tensor& self, const at::Scalar& min);
+at::Tensor& mul_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out);
+at::Tensor npu_add_relu(const at::Tensor& self, const at::Tensor& other, const at::Scalar& alpha = 1);
+at::Tensor& npu_add_relu_(at::Tensor& self, const at::Tensor& other, const at::Scalar& alpha = 1);
+at::Tensor& npu_add_relu_out(const at::Tensor& self, const at::Tensor& other, const at::Scalar& alpha, at::Tensor& out);
+at::Tensor npu_scatter_sum(at::TensorList inputs, at::IntArrayRef size, int64_t dim = 0);
+at::Tensor& npu_scale_(at::Tensor& self, double factor);
 ::std::tuple<at::Tensor, at::Tensor, at::Tensor> native_batch_norm(const at::Tensor& input, const c10::optional<at::Tensor>& weight, const c10::optional<at::Tensor>& bias, const c10::optional<at::Tensor>& running_mean, const c10::optional<at::Tensor>& running_var, bool training, double momentum, double eps);
 at::Tensor zeros_symint(c10::SymIntArrayRef size, c10::optional<at::ScalarType> dtype = c10::nullopt, c10::optional<at::Layout> layout = c10::nullopt, c10::optional<at::Device> device = c10::nullopt, c10::optional<bool> pin_memory = c10::nullopt);
 }  // namespace op_plugin
+""",
+    "npu/core/NPUGuard.h": """\
+#pragma once
+#include <c10/core/Device.h>
+#include <c10/util/Optional.h>
+namespace c10_npu {
+struct OptionalNPUGuard {
+  explicit OptionalNPUGuard();
+  ~OptionalNPUGuard();
+  void reset_device(c10::Device device);
+  c10::optional<c10::Device> current_device() const;
+};
+}  // namespace c10_npu
 """,
 }
 
@@ -83,22 +104,49 @@ def _compiler() -> str:
     pytest.skip("no C++ compiler")
 
 
-def test_generated_shard_compiles_warning_free(tmp_path: Path):
-    from torchnpugen.compat import cxx_std_flag, torch_include_dirs
+# Translation units and whether compiling them takes long enough to be a slow test
+# (autograd and the shim pull in torch's autograd / AOTI headers).
+SOURCES = {
+    "aten/RegisterNPU_0.cpp": False,
+    "aten/NPUStructuredNativeFunctions.cpp": False,
+    "aten/CustomRegisterSchema.cpp": False,
+    "aten/CustomFunctions.cpp": False,
+    "aten/RegisterFunctionalization.cpp": True,
+    "aten/RegisterAutogradNPU.cpp": True,
+    "inductor/c_shim_npu.cpp": True,
+}
 
-    compiler = _compiler()
-    ws = make_workspace(tmp_path, "op_plugin_functions.shapes.yaml")
-    generate(ws, shards=1)  # one shard: the project's runtime ops plus every op of the shapes fixture
-    stubs = tmp_path / "stubs"
+
+@pytest.fixture(scope="module")
+def shapes_tree(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """One shard with the project's runtime ops and every shape of the shapes fixture
+    (structured groups, custom ops with lists and SymInts), plus the stub headers."""
+    tmp = tmp_path_factory.mktemp("compile")
+    ws = make_workspace(tmp, "op_plugin_functions.shapes.yaml")
+    generate(ws, shards=1)
+    stubs = tmp / "stubs"
     for relpath, text in STUBS.items():
         (stubs / relpath).parent.mkdir(parents=True, exist_ok=True)
         (stubs / relpath).write_text(text)
+    return {**ws, "stubs": stubs}
+
+
+def test_the_list_covers_every_generated_translation_unit(shapes_tree):
+    found = sorted(p.relative_to(shapes_tree["npu"]).as_posix() for p in shapes_tree["npu"].rglob("*.cpp"))
+    assert found == sorted(SOURCES)
+
+
+@pytest.mark.parametrize(
+    "relpath", [pytest.param(s, marks=[pytest.mark.slow] if slow else []) for s, slow in SOURCES.items()]
+)
+def test_generated_translation_unit_compiles_warning_free(shapes_tree, relpath: str):
+    from torchnpugen.compat import cxx_std_flag, torch_include_dirs
 
     # The flags torch.utils.cpp_extension would use (read without importing torch).
-    command = [compiler, cxx_std_flag(), "-fsyntax-only", "-Wall", "-Wextra", "-Werror"]
+    command = [_compiler(), cxx_std_flag(), "-fsyntax-only", "-Wall", "-Wextra", "-Werror"]
     for include in torch_include_dirs():
         command += ["-isystem", str(include)]  # torch's own warnings are not ours
-    command += ["-I", str(stubs), "-I", str(ws["out"]), str(ws["aten"] / "RegisterNPU_0.cpp")]
+    command += ["-I", str(shapes_tree["stubs"]), "-I", str(shapes_tree["out"]), str(shapes_tree["npu"] / relpath)]
     result = subprocess.run(command, capture_output=True, text=True)
     assert result.returncode == 0, " ".join(command) + "\n" + result.stderr[-6000:]
     assert result.stderr == ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from pathlib import Path
 
@@ -17,7 +18,22 @@ PROJECT_RUNTIME_OPS = [
     "view", "_reshape_alias", "resize_", "_local_scalar_dense", "set_.source_Storage",
     "set_.source_Storage_storage_offset", "set_.source_Tensor", "set_", "fill_.Scalar", "zero_",
 ]  # fmt: skip
-PROJECT_PLUGIN_OPS = ["abs", "abs.out", "abs_", "add.Tensor", "add.out", "add_.Tensor", "mul.Tensor"]
+PROJECT_PLUGIN_OPS = [
+    "abs", "abs.out", "abs_", "add.Tensor", "add.out", "add_.Tensor", "mul.Tensor", "clamp_min", "clamp_min.out",
+    "clamp_min_",
+]  # fmt: skip
+PROJECT_CUSTOM_OPS = ["get_npu_format", "npu_add_relu", "npu_add_relu_", "npu_add_relu.out"]
+ATEN_FILES = [
+    "CustomFunctions.cpp", "CustomFunctions.h", "CustomRegisterSchema.cpp", "NPUNativeFunctions.h",
+    "NPUStructuredNativeFunctions.cpp", "NPUStructuredNativeFunctions.h", "RegisterAutogradNPU.cpp",
+    "RegisterFunctionalization.cpp", "RegisterNPU_0.cpp", "RegisterNPU_1.cpp", "RegisterNPU_2.cpp", "RegisterNPU_3.cpp",
+]  # fmt: skip
+NPU_FILES = [
+    *(f"aten/{name}" for name in ATEN_FILES),
+    "custom_ops.py",
+    "inductor/c_shim_npu.cpp",
+    "inductor/c_shim_npu.h",
+]
 
 
 def _impls(text: str):
@@ -28,15 +44,14 @@ def _impls(text: str):
 
 
 def test_outputs_and_manifest(generated):
-    aten = generated["aten"]
-    names = sorted(p.name for p in aten.iterdir())
-    assert names == ["NPUNativeFunctions.h", "RegisterNPU_0.cpp", "RegisterNPU_1.cpp", "RegisterNPU_2.cpp",
-                     "RegisterNPU_3.cpp", "manifest.json"]  # fmt: skip
-    manifest = json.loads((aten / "manifest.json").read_text())
+    npu = generated["npu"]
+    names = sorted(p.relative_to(npu).as_posix() for p in npu.rglob("*") if p.is_file())
+    assert names == sorted([*NPU_FILES, "aten/manifest.json"])
+    manifest = json.loads((npu / "aten" / "manifest.json").read_text())
     assert manifest["label"] == "v2.13" and manifest["shards"] == 4
     for name, digest in manifest["files"].items():
-        assert hashlib.sha256((aten / name).read_bytes()).hexdigest() == digest
-    assert set(manifest["files"]) == set(names) - {"manifest.json"}
+        assert hashlib.sha256((npu / name).read_bytes()).hexdigest() == digest
+    assert sorted(manifest["files"]) == sorted(NPU_FILES)
 
 
 def test_label_manifest_gets_a_torchnpugen_section_and_keeps_the_others(workspace):
@@ -48,8 +63,7 @@ def test_label_manifest_gets_a_torchnpugen_section_and_keeps_the_others(workspac
     assert data["label"] == "v2.13"
     assert data["generators"]["opplugin-codegen"] == other
     ours = data["generators"]["torchnpugen"]["files"]
-    assert sorted(ours) == ["npu/aten/NPUNativeFunctions.h", *(f"npu/aten/RegisterNPU_{k}.cpp" for k in range(4)),
-                            "npu/aten/manifest.json"]  # fmt: skip
+    assert sorted(ours) == sorted([*(f"npu/{name}" for name in NPU_FILES), "npu/aten/manifest.json"])
     for relpath, digest in ours.items():
         assert hashlib.sha256((workspace["out"] / relpath).read_bytes()).hexdigest() == digest
     mtime = label_manifest.stat().st_mtime_ns
@@ -60,7 +74,7 @@ def test_label_manifest_gets_a_torchnpugen_section_and_keeps_the_others(workspac
 def test_every_declared_op_is_registered_exactly_once(generated):
     impls = _impls(all_shards(generated["aten"]))
     schema_names = [name for name, _ in impls]
-    assert sorted(schema_names) == sorted(PROJECT_RUNTIME_OPS + PROJECT_PLUGIN_OPS)
+    assert sorted(schema_names) == sorted(PROJECT_RUNTIME_OPS + PROJECT_PLUGIN_OPS + PROJECT_CUSTOM_OPS)
     assert ("add.Tensor", "wrapper_NPU_Tensor_add") in impls
     assert ("empty.memory_format", "wrapper_NPU_memory_format_empty") in impls
 
@@ -184,7 +198,8 @@ def test_native_functions_header_declares_runtime_kernels_with_defaults(generate
     assert "#pragma once" in header
     assert "namespace at_npu::native {" in header and "struct NPUNativeFunctions {" in header
     decls = re.findall(r"^  static (.*);$", header, flags=re.MULTILINE)
-    assert len(decls) == len(PROJECT_RUNTIME_OPS)
+    assert len(decls) == len(PROJECT_RUNTIME_OPS) + 1  # + the runtime-owned custom op
+    assert "int64_t get_npu_format(const at::Tensor & self)" in decls
     assert "at::Tensor & copy_(at::Tensor & self, const at::Tensor & src, bool non_blocking=false)" in decls
     assert (
         "at::Tensor empty(at::IntArrayRef size, c10::optional<at::ScalarType> dtype={}, c10::optional<at::Layout> layout={}, "
@@ -200,8 +215,7 @@ def test_more_schema_shapes(tmp_path):
     ws = make_workspace(tmp_path, "op_plugin_functions.shapes.yaml")
     result = generate(ws, shards=1)
     text = (ws["aten"] / "RegisterNPU_0.cpp").read_text()
-    assert 'm.impl("abs"' not in text  # structured_delegate: op_plugin generates no op_plugin::abs
-    assert any("abs (shapes.yaml:11): structured_delegate" in note for note in result.notes)
+    assert result.notes == ("npu::npu_scale_: no functional form declared, so no Functionalize kernel",)
     cat = wrapper_body(text, "cat.out")
     assert "check_and_update_common_device(common_device, tensors," in cat
     assert "check_memory_overlaps(overlap_tensors(tensors), {out});" in cat
@@ -272,9 +286,10 @@ def test_two_ops_with_one_cpp_signature_are_rejected(workspace):
         workspace["projection"]
         .read_text()
         .replace(
-            "custom: []",
+            "custom:\n",
             "  - func: neg(Tensor self) -> Tensor\n    impl_ns: op_api\n    impl_name: abs\n"
-            '    yaml_source: "yaml/op_plugin_functions.yaml:50"\ncustom: []',
+            '    yaml_source: "yaml/op_plugin_functions.yaml:50"\ncustom:\n',
+            1,
         )
     )
     workspace["projection"].write_text(text)
@@ -283,7 +298,7 @@ def test_two_ops_with_one_cpp_signature_are_rejected(workspace):
 
 
 def test_projection_schema_must_match_torch(workspace):
-    text = workspace["projection"].read_text().replace("Scalar alpha=1) -> Tensor\n", "Scalar alpha=2) -> Tensor\n", 1)
+    text = workspace["projection"].read_text().replace('Scalar alpha=1) -> Tensor"', 'Scalar alpha=2) -> Tensor"', 1)
     workspace["projection"].write_text(text)
     with pytest.raises(InputError, match=r"yaml/op_plugin_functions.yaml:29: schema of 'add.Tensor' differs"):
         generate(workspace)
@@ -308,34 +323,36 @@ def test_unsupported_flag_and_duplicates_are_rejected(workspace):
 
 def test_failed_run_leaves_previous_outputs_untouched(workspace):
     generate(workspace)
-    before = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in workspace["aten"].iterdir()}
+    before = _state(workspace["npu"])
     path = workspace["yaml"] / "npu_native_functions.yaml"
     path.write_text(path.read_text().replace("  - zero_\n", "  - zero_\n  - bogus_op\n"))
     with pytest.raises(InputError):
         generate(workspace, shards=2)
-    after = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in workspace["aten"].iterdir()}
-    assert after == before
+    assert _state(workspace["npu"]) == before
     assert not list(workspace["out"].joinpath("npu").glob(".torchnpugen-*"))
 
 
 # --------------------------------------------------------------------------- incremental output
 
 
-def _state(aten):
-    return {p.name: (hashlib.sha256(p.read_bytes()).hexdigest(), p.stat().st_mtime_ns) for p in aten.iterdir()}
+def _state(root):
+    return {
+        p.relative_to(root).as_posix(): (hashlib.sha256(p.read_bytes()).hexdigest(), p.stat().st_mtime_ns)
+        for p in root.rglob("*")
+        if p.is_file()
+    }
 
 
 def test_write_if_changed_keeps_mtime(workspace):
     generate(workspace)
     old = 1_000_000_000 * 10**9  # far in the past: any rewrite would be visible
-    for p in workspace["aten"].iterdir():
-        import os
-
-        os.utime(p, ns=(old, old))
+    for p in workspace["npu"].rglob("*"):
+        if p.is_file():
+            os.utime(p, ns=(old, old))
     result = generate(workspace)
     assert result.report.written == []
-    assert len(result.report.unchanged) == 6
-    assert all(mtime == old for _, mtime in _state(workspace["aten"]).values())
+    assert len(result.report.unchanged) == len(NPU_FILES) + 1
+    assert all(mtime == old for _, mtime in _state(workspace["npu"]).values())
 
 
 def _changed(before, after):
@@ -347,16 +364,18 @@ def test_one_projection_op_change_touches_one_shard(workspace):
     before = _state(workspace["aten"])
     text = workspace["projection"].read_text()
     text = text.replace(
-        "custom: []",
+        "custom:",
         "  - func: mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)\n"
         "    impl_ns: acl_op, op_api\n"
         '    yaml_source: "yaml/op_plugin_functions.yaml:49"\n'
-        "custom: []",
+        "custom:",
+        1,
     )
     workspace["projection"].write_text(text)
     generate(workspace)
     changed = _changed(before, _state(workspace["aten"]))
     shards = [name for name in changed if name.startswith("RegisterNPU_")]
+    # the shard of mul, the label's C shim (it lists every declared op) and the manifest
     assert len(shards) == 1 and changed == sorted([*shards, "manifest.json"])
     assert "op_plugin::mul_out(" in (workspace["aten"] / shards[0]).read_text()
 
@@ -365,7 +384,10 @@ def test_one_runtime_op_change_touches_one_shard_and_the_header(workspace):
     generate(workspace)
     before = _state(workspace["aten"])
     path = workspace["yaml"] / "npu_native_functions.yaml"
-    path.write_text(path.read_text().replace("  - zero_\n", "  - zero_\n  - fill_.Tensor\n"))
+    # in place of a comment line, so no entry below moves (its file:line comment would change)
+    text = path.read_text()
+    comment = next(line for line in text.splitlines() if line.startswith("  # Cross-device"))
+    path.write_text(text.replace(comment, "  - fill_.Tensor"))
     generate(workspace)
     changed = _changed(before, _state(workspace["aten"]))
     shards = [name for name in changed if name.startswith("RegisterNPU_")]
@@ -377,15 +399,16 @@ def test_stale_shards_are_removed(workspace):
     generate(workspace, shards=6)
     assert len(list(workspace["aten"].glob("RegisterNPU_*.cpp"))) == 6
     result = generate(workspace, shards=2)
-    assert sorted(result.report.removed) == [f"RegisterNPU_{k}.cpp" for k in range(2, 6)]
+    assert sorted(result.report.removed) == [f"aten/RegisterNPU_{k}.cpp" for k in range(2, 6)]
     assert sorted(p.name for p in workspace["aten"].glob("RegisterNPU_*.cpp")) == [
         "RegisterNPU_0.cpp",
         "RegisterNPU_1.cpp",
     ]
     impls = _impls(all_shards(workspace["aten"]))
-    assert len(impls) == len(PROJECT_RUNTIME_OPS) + len(PROJECT_PLUGIN_OPS)
+    assert len(impls) == len(PROJECT_RUNTIME_OPS) + len(PROJECT_PLUGIN_OPS) + len(PROJECT_CUSTOM_OPS)
     manifest = json.loads((workspace["aten"] / "manifest.json").read_text())
-    assert sorted(manifest["files"]) == ["NPUNativeFunctions.h", "RegisterNPU_0.cpp", "RegisterNPU_1.cpp"]
+    shards = [name for name in manifest["files"] if "RegisterNPU_" in name]
+    assert sorted(shards) == ["aten/RegisterNPU_0.cpp", "aten/RegisterNPU_1.cpp"]
 
 
 def test_sharding_is_stable_and_keeps_op_families_together(generated):

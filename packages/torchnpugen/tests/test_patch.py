@@ -40,7 +40,7 @@ def _raw_attributes():
 def test_table_rows_verify_against_installed_torchgen():
     resolved = verify_torchgen_targets()
     assert [row.target for row, _, _ in resolved] == [row.target for row in TORCHGEN_PATCHES]
-    assert {row.mode for row in TORCHGEN_PATCHES} == {Mode.PATCH, Mode.OVERRIDE}
+    assert {row.mode for row in TORCHGEN_PATCHES} == set(Mode)
     for row in TORCHGEN_PATCHES:
         assert row.reason.strip(), row.target
 
@@ -206,3 +206,71 @@ def test_patch_module_is_the_only_place_that_assigns_torchgen_attributes():
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("setattr", "delattr"):
                 offenders.append(f"{path.name}:{node.lineno}")
     assert offenders == []
+
+
+# --------------------------------------------------------------------------- the seed's other targets
+
+
+def test_every_seed_target_has_a_row():
+    targets = {row.target.rsplit(".", 2)[-2] + "." + row.target.rsplit(".", 1)[-1] for row in TORCHGEN_PATCHES}
+    for name in (
+        "RegisterDispatchKey.gen_unstructured",
+        "RegisterDispatchKey.gen_device_check",
+        "StructuredRegisterDispatchKey.gen_class",
+        "StructuredRegisterDispatchKey.gen_class_set_output_body",
+        "StructuredRegisterDispatchKey.gen_one",
+        "dest.compute_native_function_declaration",
+        "cpp.JIT_TO_CPP_DEFAULT",
+        "dispatcher.arguments",
+    ):
+        assert name in targets, name
+
+
+def test_contiguous_format_row_says_it_is_a_no_op_on_this_torch():
+    import torchgen.api.cpp as cpp
+
+    report = {target: action for target, action, _ in patch.patch_report()}
+    action = report["torchgen.api.cpp.JIT_TO_CPP_DEFAULT"]
+    if cpp.JIT_TO_CPP_DEFAULT["contiguous_format"] == "c10::MemoryFormat::Contiguous":  # torch >= 2.2
+        assert action.startswith("verified, not patched: ['contiguous_format'] is already")
+    else:
+        assert action.startswith("patched while applied")
+    assert report["torchgen.api.dispatcher.arguments"] == "verified, not patched"
+
+
+def test_contiguous_format_is_patched_and_restored_when_torchgen_needs_it(monkeypatch):
+    import torchgen.api.cpp as cpp
+
+    monkeypatch.setitem(cpp.JIT_TO_CPP_DEFAULT, "contiguous_format", "MemoryFormat::Contiguous")  # torch 2.1
+    with torchgen_patched():
+        assert cpp.JIT_TO_CPP_DEFAULT["contiguous_format"] == "c10::MemoryFormat::Contiguous"
+    assert cpp.JIT_TO_CPP_DEFAULT["contiguous_format"] == "MemoryFormat::Contiguous"
+
+
+def test_an_unexpected_mapping_value_fails_with_the_target_name(monkeypatch):
+    import torchgen.api.cpp as cpp
+
+    monkeypatch.setitem(cpp.JIT_TO_CPP_DEFAULT, "contiguous_format", "at::MemoryFormat::Something")
+    with pytest.raises(
+        TorchgenMismatchError, match=r"torchgen target torchgen.api.cpp.JIT_TO_CPP_DEFAULT \['contiguous_format'\]"
+    ):
+        verify_torchgen_targets()
+
+
+def test_a_missing_structured_target_fails_with_its_name(monkeypatch):
+    from torchgen.dest.register_dispatch_key import StructuredRegisterDispatchKey
+
+    monkeypatch.delattr(StructuredRegisterDispatchKey, "gen_class_set_output_body")
+    with pytest.raises(TorchgenMismatchError) as info:
+        apply_torchgen_patch()
+    assert "StructuredRegisterDispatchKey.gen_class_set_output_body does not exist" in str(info.value)
+    assert f"torch {torch_version()}" in str(info.value)
+
+
+def test_the_native_declaration_step_is_patched_only_inside_the_context():
+    import torchgen.dest as dest
+
+    stock = dest.compute_native_function_declaration
+    with torchgen_patched():
+        assert dest.compute_native_function_declaration.__module__ == "torchnpugen.register"
+    assert dest.compute_native_function_declaration is stock

@@ -18,18 +18,33 @@ PACKAGE_SRC = TESTS.parent / "src"
 REPO = TESTS.parents[2]
 REPO_YAML = REPO / "yaml"
 PROJECTION = Path("op_plugin") / "config" / "op_plugin_functions.yaml"
+DERIVATIVES = Path("op_plugin") / "config" / "derivatives.yaml"
 # Where the torchnpugen under test lives (src/ when run alone, the installed wheel under nox).
 TORCHNPUGEN_ROOT = Path(torchnpugen.__file__).resolve().parent.parent
 
 
-def make_workspace(tmp: Path, projection_fixture: str = "op_plugin_functions.v2.13.yaml") -> dict[str, Path]:
-    """A private copy of the project's yaml/ and an <out> holding a projection fixture."""
+def make_workspace(
+    tmp: Path,
+    projection_fixture: str = "op_plugin_functions.v2.13.yaml",
+    derivatives_fixture: str | None = "derivatives.v2.13.yaml",
+) -> dict[str, Path]:
+    """A private copy of the project's yaml/ and an <out> holding a projection fixture
+    (and the label's filtered derivatives.yaml)."""
     yaml_dir = tmp / "yaml"
     shutil.copytree(REPO_YAML, yaml_dir)
     out = tmp / "out"
     (out / PROJECTION).parent.mkdir(parents=True)
     shutil.copy(FIXTURES / projection_fixture, out / PROJECTION)
-    return {"yaml": yaml_dir, "out": out, "aten": out / "npu" / "aten", "projection": out / PROJECTION}
+    if derivatives_fixture is not None:
+        shutil.copy(FIXTURES / derivatives_fixture, out / DERIVATIVES)
+    return {
+        "yaml": yaml_dir,
+        "out": out,
+        "npu": out / "npu",
+        "aten": out / "npu" / "aten",
+        "projection": out / PROJECTION,
+        "derivatives": out / DERIVATIVES,
+    }
 
 
 def generate(ws: dict[str, Path], shards: int = 4):

@@ -39,6 +39,12 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--out", required=True, type=Path, help="output root for the label, e.g. build/generated/v2.13")
     gen.add_argument("--shards", type=int, default=4, help="number of RegisterNPU_<k>.cpp files (default 4)")
     gen.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
+    commands.add_parser(
+        "patches",
+        help="verify the torchgen patch table against the installed torchgen and print what each row does",
+        description="Verify every row of torchnpugen.patch.TORCHGEN_PATCHES against the installed torchgen "
+        "(exit 1 naming the first target that moved) and print target, action on this torch, reason.",
+    )
     return parser
 
 
@@ -48,6 +54,8 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as e:  # argparse: 0 for --help/--version, 2 for usage errors
         return int(e.code or 0)
+    if args.command == "patches":
+        return _print_patches()
     if args.shards < 1:
         print(f"{parser.prog} generate: error: --shards must be at least 1", file=sys.stderr)
         return EXIT_USAGE
@@ -77,4 +85,18 @@ def main(argv: list[str] | None = None) -> int:
             f"torchnpugen: {len(result.ops)} ops -> {result.output_dir} "
             f"({len(r.written)} written, {len(r.unchanged)} unchanged, {len(r.removed)} removed)"
         )
+    return EXIT_OK
+
+
+def _print_patches() -> int:
+    from .errors import TorchgenMismatchError
+    from .patch import patch_report
+
+    try:
+        report = patch_report()
+    except TorchgenMismatchError as e:
+        print(f"torchnpugen: error: {e}", file=sys.stderr)
+        return EXIT_INVALID_INPUT
+    for target, action, reason in report:
+        print(f"{target}\n  {action}\n  why: {reason}")
     return EXIT_OK

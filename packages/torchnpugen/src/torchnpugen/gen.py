@@ -10,8 +10,15 @@ from typing import Sequence
 from . import __version__
 from .compat import packaged_yaml_paths, release_tuple, torch_version
 from .errors import InputError
-from .inputs import PROJECTION_RELPATH, load_npu_backend_yaml, load_projection, load_versions
-from .ops import RegisteredOp, resolve_registered_ops
+from .inputs import (
+    DERIVATIVES_RELPATH,
+    PROJECTION_RELPATH,
+    load_derivatives,
+    load_npu_backend_yaml,
+    load_projection,
+    load_versions,
+)
+from .ops import RegisteredOp, Resolution, resolve_registered_ops
 from .outputs import MANIFEST, WriteReport, update_label_manifest, write_output_set
 from .patch import torchgen_patched
 from .register import check_overload_collisions
@@ -20,15 +27,17 @@ from .render import NATIVE_FUNCTIONS_HEADER, render_native_functions_header, ren
 __all__ = ["DEFAULT_SHARDS", "GenerationResult", "generate", "load_native_functions", "render_all"]
 
 DEFAULT_SHARDS = 4
-OUTPUT_SUBDIR = Path("npu") / "aten"
+OUTPUT_SUBDIR = Path("npu")  # everything torchnpugen writes lives under <out>/npu/
+LOCAL_MANIFEST = f"aten/{MANIFEST}"
 
 
 @dataclass(frozen=True)
 class GenerationResult:
-    output_dir: Path
-    ops: tuple[RegisteredOp, ...]
+    output_dir: Path  # <out>/npu/aten: the C++ sources
+    ops: tuple[RegisteredOp, ...]  # every registered operator, aten then custom
     report: WriteReport
     notes: tuple[str, ...]
+    resolution: Resolution | None = None
 
 
 def load_native_functions() -> Sequence:
@@ -41,6 +50,12 @@ def load_native_functions() -> Sequence:
 
     native_yaml, tags_yaml = packaged_yaml_paths()
     return parse_native_yaml(str(native_yaml), str(tags_yaml)).native_functions
+
+
+def load_valid_tags() -> set[str]:
+    from torchgen.gen import parse_tags_yaml
+
+    return set(parse_tags_yaml(str(packaged_yaml_paths()[1])))
 
 
 def check_label(yaml_dir: Path, label: str) -> str:
@@ -66,27 +81,84 @@ def _banner(label: str) -> str:
 
 
 def render_all(
-    *, label: str, yaml_dir: Path, projection_path: Path, projection_display: str, shards: int
+    *,
+    label: str,
+    yaml_dir: Path,
+    projection_path: Path,
+    projection_display: str,
+    shards: int,
+    derivatives_path: Path | None = None,
 ) -> tuple[dict[str, str], tuple[RegisteredOp, ...], tuple[str, ...]]:
-    """Parse and validate every input, then render every file in memory."""
-    notes = []
+    """Parse and validate every input, then render every file in memory.
+
+    Returns ({path relative to <out>/npu: text}, registered ops, notes).
+    """
+    from .aoti import SHIM_HEADER, render_c_shim
+    from .autograd import AUTOGRAD_SOURCE, render_autograd, resolve_derivatives
+    from .custom import render_custom_files
+    from .functionalization import FUNCTIONALIZATION_SOURCE, functionalized_ops, render_functionalization
+    from .structured import render_structured_files
+
+    notes: list[str] = []
     with torchgen_patched():
         backend = load_npu_backend_yaml(yaml_dir)
         projection = load_projection(projection_path, projection_display)
-        ops, skipped = resolve_registered_ops(load_native_functions(), backend, projection, torch_version())
-        notes.extend(skipped)
-        check_overload_collisions(ops)
+        derivatives = (
+            load_derivatives(derivatives_path, DERIVATIVES_RELPATH.as_posix()) if derivatives_path is not None else ()
+        )
+        resolution = resolve_registered_ops(
+            load_native_functions(), backend, projection, torch_version(), load_valid_tags()
+        )
+        notes.extend(resolution.notes)
+        check_overload_collisions(resolution.ops)
+        check_overload_collisions(resolution.custom)
+        differentiable, derivative_notes = resolve_derivatives(
+            derivatives, resolution.custom, {str(op.f.func) for op in resolution.ops}
+        )
+        notes.extend(derivative_notes)
         banner = _banner(label)
-        files = {
-            NATIVE_FUNCTIONS_HEADER: render_native_functions_header(
-                ops, cpp_namespace=backend.cpp_namespace, class_name=backend.class_name, banner=banner
+        all_ops = (*resolution.ops, *resolution.custom)
+        files: dict[str, str] = {
+            f"aten/{NATIVE_FUNCTIONS_HEADER}": render_native_functions_header(
+                all_ops, cpp_namespace=backend.cpp_namespace, class_name=backend.class_name, banner=banner
             ),
-            **render_register_shards(ops, shards=shards, banner=banner),
         }
-    deferred = backend.custom_count + sum(len(projection.section(s)) for s in ("custom", "quant", "autograd"))
+        files.update(
+            {
+                f"aten/{name}": text
+                for name, text in render_register_shards(resolution, shards=shards, banner=banner).items()
+            }
+        )
+        files.update(
+            {
+                f"aten/{name}": text
+                for name, text in render_structured_files(resolution.structured, banner=banner).items()
+            }
+        )
+        files.update(
+            render_custom_files(
+                resolution.custom, banner=banner, derivative_ops={str(d.op.f.func) for d in differentiable}
+            )
+        )
+        files[f"aten/{FUNCTIONALIZATION_SOURCE}"] = render_functionalization(resolution.custom, banner=banner)
+        files[f"aten/{AUTOGRAD_SOURCE}"] = render_autograd(differentiable, banner=banner)
+        files.update(
+            {
+                f"inductor/{name}": text
+                for name, text in render_c_shim(
+                    all_ops, banner=banner, header_path=f"npu/inductor/{SHIM_HEADER}"
+                ).items()
+            }
+        )
+        mutable = [op for op in resolution.custom if op.f.func.kind().name in ("inplace", "out")]
+        unpaired = {op.qualified_name for op in mutable} - {
+            op.qualified_name for op, _ in functionalized_ops(resolution.custom)
+        }
+        notes.extend(f"{name}: no functional form declared, so no Functionalize kernel" for name in sorted(unpaired))
+    deferred = sum(len(projection.section(s)) for s in ("quant", "autograd"))
     if deferred:
-        notes.append(f"{deferred} custom/quant/autograd entries are not registered by this version of torchnpugen")
-    return files, ops, tuple(notes)
+        notes.append(f"{deferred} quant/autograd entries are not registered by this version of torchnpugen")
+    return files, all_ops, tuple(notes)
 
 
 def generate(*, label: str, yaml_dir: Path, out_dir: Path, shards: int = DEFAULT_SHARDS) -> GenerationResult:
@@ -97,15 +169,17 @@ def generate(*, label: str, yaml_dir: Path, out_dir: Path, shards: int = DEFAULT
     out_dir = Path(out_dir)
     check_label(yaml_dir, label)
     projection_path = out_dir / PROJECTION_RELPATH
+    derivatives_path = out_dir / DERIVATIVES_RELPATH
     files, ops, notes = render_all(
         label=label,
         yaml_dir=yaml_dir,
         projection_path=projection_path,
         projection_display=str(projection_path),
         shards=shards,
+        derivatives_path=derivatives_path,
     )
     backend_yaml = f"{yaml_dir.resolve().name}/npu_native_functions.yaml"
-    aten = out_dir / OUTPUT_SUBDIR
+    root = out_dir / OUTPUT_SUBDIR
     manifest = {
         "generator": f"torchnpugen {__version__}",
         "label": label,
@@ -114,18 +188,21 @@ def generate(*, label: str, yaml_dir: Path, out_dir: Path, shards: int = DEFAULT
         "inputs": {
             backend_yaml: _file_sha256(yaml_dir / "npu_native_functions.yaml"),
             PROJECTION_RELPATH.as_posix(): _file_sha256(projection_path),
+            DERIVATIVES_RELPATH.as_posix(): _file_sha256(derivatives_path),
         },
     }
-    report = write_output_set(aten, files, manifest)
+    report = write_output_set(root, files, manifest, manifest_name=LOCAL_MANIFEST)
     # Our section of the label's shared manifest (contracts.md section 1).
     update_label_manifest(
         out_dir,
         owner="torchnpugen",
         label=label,
         owner_info={"version": __version__, "shards": shards, "yaml": backend_yaml},
-        files={(OUTPUT_SUBDIR / name).as_posix(): _file_sha256(aten / name) for name in [*sorted(files), MANIFEST]},
+        files={
+            (OUTPUT_SUBDIR / name).as_posix(): _file_sha256(root / name) for name in [*sorted(files), LOCAL_MANIFEST]
+        },
     )
-    return GenerationResult(aten, ops, report, notes)
+    return GenerationResult(root / "aten", ops, report, notes)
 
 
 def _file_sha256(path: Path) -> str | None:

@@ -22,11 +22,15 @@ from .errors import InputError
 from .yaml_lines import LocatedYaml, load_located
 
 __all__ = [
+    "DERIVATIVES_RELPATH",
     "PROJECTION_RELPATH",
     "BackendEntry",
+    "CustomEntry",
+    "DerivativeEntry",
     "NpuBackendYaml",
     "Projection",
     "ProjectionEntry",
+    "load_derivatives",
     "load_npu_backend_yaml",
     "load_projection",
     "load_versions",
@@ -80,6 +84,17 @@ class BackendEntry:
 
 
 @dataclass(frozen=True)
+class CustomEntry:
+    """One ``custom:`` item of npu_native_functions.yaml: a new ``npu::`` operator whose
+    kernel the runtime owns (``at_npu::native::NPUNativeFunctions::<name>``)."""
+
+    func: str  # full schema, without namespace
+    where: str
+    device_check: DeviceCheckType | None
+    tags: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class NpuBackendYaml:
     display_path: str
     backend: str
@@ -87,7 +102,7 @@ class NpuBackendYaml:
     class_name: str
     supported: tuple[BackendEntry, ...]
     symint: tuple[tuple[str, str], ...]  # (op name, where)
-    custom_count: int
+    custom: tuple[CustomEntry, ...]
 
 
 _BACKEND_KEYS = ("backend", "cpp_namespace", "class_name", "supported", "custom", "symint")
@@ -95,6 +110,7 @@ _BACKEND_KEYS = ("backend", "cpp_namespace", "class_name", "supported", "custom"
 # op_api / internal_format_opapi (PTA dual path) arrive with a later issue: reject them
 # rather than silently generating a single-path wrapper.
 _SUPPORTED_FLAGS = ("func", "device_check")
+_CUSTOM_FLAGS = ("func", "device_check", "tags")
 
 
 def load_npu_backend_yaml(yaml_dir: Path) -> NpuBackendYaml:
@@ -144,6 +160,22 @@ def load_npu_backend_yaml(yaml_dir: Path) -> NpuBackendYaml:
             raise InputError(f"a symint entry must be an op name, got {item!r}", where)
         symint.append((item, where))
 
+    custom: list[CustomEntry] = []
+    for index, item in enumerate(_list_section(doc, "custom")):
+        where = doc.where("custom", index)
+        if not isinstance(item, dict) or not isinstance(item.get("func"), str):
+            raise InputError("a custom entry needs 'func: <full schema>'", where)
+        for key in item:
+            if key not in _CUSTOM_FLAGS:
+                raise InputError(
+                    f"unsupported flag {key!r} on a custom entry; allowed: {', '.join(_CUSTOM_FLAGS)}", where
+                )
+        custom.append(
+            CustomEntry(
+                item["func"], where, _device_check(item.get("device_check"), where), _tags(item.get("tags"), where)
+            )
+        )
+
     return NpuBackendYaml(
         display_path=doc.display_path,
         backend=backend,
@@ -151,8 +183,21 @@ def load_npu_backend_yaml(yaml_dir: Path) -> NpuBackendYaml:
         class_name=str(class_name),
         supported=tuple(supported),
         symint=tuple(symint),
-        custom_count=len(_list_section(doc, "custom")),
+        custom=tuple(custom),
     )
+
+
+def _tags(value: Any, where: str) -> tuple[str, ...]:
+    """``tags: a`` / ``tags: "a, b"`` / ``tags: [a, b]`` (op-plugin's spellings) -> names."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        names = [part.strip() for part in value.split(",")]
+    elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+        names = [v.strip() for v in value]
+    else:
+        raise InputError(f"tags must be a tag name, a comma list or a list of tag names, got {value!r}", where)
+    return tuple(name for name in names if name)
 
 
 def _list_section(doc: LocatedYaml, key: str) -> list[Any]:
@@ -177,6 +222,8 @@ class ProjectionEntry:
     device_check: DeviceCheckType | None
     impl_name: str | None
     structured_delegate: str | None  # op_plugin generates no function for these
+    structured: bool = False  # out=: the structured kernel; in-place: keeps its own kernel after meta
+    tags: tuple[str, ...] = ()
 
     @property
     def op_name(self) -> str:
@@ -232,6 +279,60 @@ def load_projection(path: Path, display_path: str) -> Projection:
                     device_check=_device_check(item.get("device_check"), where),
                     impl_name=str(impl_name) if impl_name else None,
                     structured_delegate=item.get("structured_delegate"),
+                    structured=_structured_flag(item.get("structured", False), where),
+                    tags=_tags(item.get("tags"), where),
                 )
             )
     return Projection(display_path, tuple(entries))
+
+
+def _structured_flag(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise InputError(f"structured must be true or false, got {value!r}", where)
+    return value
+
+
+# --------------------------------------------------------------------------- derivatives
+
+
+@dataclass(frozen=True)
+class DerivativeEntry:
+    """One backward entry of the label's filtered derivatives.yaml (``version`` already
+    dropped by opplugin-codegen): the schema and its formulas, as torchgen reads them."""
+
+    name: str  # schema
+    fields: tuple[tuple[str, Any], ...]  # every key but name, in file order
+    where: str
+
+
+DERIVATIVES_RELPATH = Path("op_plugin") / "config" / "derivatives.yaml"
+
+
+def load_derivatives(path: Path, display_path: str) -> tuple[DerivativeEntry, ...]:
+    """The filtered ``derivatives.yaml`` opplugin-codegen writes next to the projection:
+    a bare list (or a ``backward:`` list) of ``{name: <schema>, <input>: <formula>, ...}``.
+    A missing file means no derivatives (older trees)."""
+    if not path.is_file():
+        return ()
+    doc = load_located(path, display_path)
+    data = doc.data
+    key = None
+    if isinstance(data, dict):
+        key, data = "backward", data.get("backward") or []
+    if data is None:
+        return ()
+    if not isinstance(data, list):
+        raise InputError("expected a list of backward entries", display_path)
+    entries = []
+    for index, item in enumerate(data):
+        where = doc.where(key, index) if key else f"{display_path}:{_list_item_line(doc, index)}"
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            raise InputError("each backward entry needs 'name: <schema>'", where)
+        fields = tuple((str(k), v) for k, v in item.items() if k not in ("name", "yaml_source"))
+        source = item.get("yaml_source")
+        entries.append(DerivativeEntry(item["name"], fields, str(source) if source else where))
+    return tuple(entries)
+
+
+def _list_item_line(doc: LocatedYaml, index: int) -> int:
+    return doc.item_lines.get("", ())[index] if index < len(doc.item_lines.get("", ())) else 1

@@ -1,8 +1,10 @@
-"""Which aten operators get an NPU wrapper, and what each wrapper calls.
+"""Which operators get an NPU wrapper, and what each wrapper calls.
 
 Resolves the YAML records against torchgen's parsed native_functions.yaml into one
-``RegisteredOp`` per operator.  All validation happens here, before any file is
-rendered, so an error never leaves half-written output.
+``RegisteredOp`` per operator: aten operators (``official``, ``supported:``), their
+structured groups, and the custom ``npu::`` operators (``custom:`` of both YAMLs, parsed
+into torchgen ``NativeFunction``s of namespace ``npu``).  All validation happens here,
+before any file is rendered, so an error never leaves half-written output.
 """
 
 from __future__ import annotations
@@ -12,12 +14,31 @@ from enum import Enum
 from typing import Sequence
 
 from torchgen.api import cpp
-from torchgen.model import DeviceCheckType, FunctionSchema, NativeFunction, OperatorName
+from torchgen.model import (
+    DeviceCheckType,
+    FunctionSchema,
+    Location,
+    NativeFunction,
+    NativeFunctionsGroup,
+    OperatorName,
+    SchemaKind,
+)
 
 from .errors import InputError
 from .inputs import NpuBackendYaml, Projection, ProjectionEntry
 
-__all__ = ["Callee", "RegisteredOp", "resolve_registered_ops"]
+__all__ = [
+    "CUSTOM_NAMESPACE",
+    "Callee",
+    "RegisteredOp",
+    "Resolution",
+    "StructuredGroup",
+    "StructuredRole",
+    "resolve_custom_ops",
+    "resolve_registered_ops",
+]
+
+CUSTOM_NAMESPACE = "npu"
 
 OP_PLUGIN_NAMESPACE = "op_plugin"
 
@@ -25,6 +46,12 @@ OP_PLUGIN_NAMESPACE = "op_plugin"
 class Callee(Enum):
     OP_PLUGIN = "op_plugin"  # declared in op_plugin_functions.yaml (the projection)
     NPU_NATIVE = "npu_native"  # `supported:` in npu_native_functions.yaml (runtime-owned)
+
+
+class StructuredRole(Enum):
+    KERNEL = "structured kernel"  # the out= op marked structured: true
+    DELEGATE = "structured_delegate"  # functional / in-place: meta + the out= kernel's impl
+    INPLACE_IMPL = "structured in-place"  # in-place marked structured: true: meta + its own kernel
 
 
 @dataclass(frozen=True)
@@ -38,10 +65,42 @@ class RegisteredOp:
     device_check_note: str  # why there is no device check, for the wrapper's comment
     source: str  # file:line of the declaring YAML entry
     provenance: str  # short note for the comment line, e.g. "impl_ns: acl_op, op_api"
+    structured: StructuredRole | None = None
+    tags: tuple[str, ...] = ()  # custom ops: the tags their schema is defined with
 
     @property
     def schema_name(self) -> str:
         return str(self.f.func.name)
+
+    @property
+    def namespace(self) -> str:
+        return self.f.namespace
+
+    @property
+    def qualified_name(self) -> str:
+        """``aten::add.Tensor``, ``npu::npu_add_relu``."""
+        return f"{self.namespace}::{self.f.func.name}"
+
+
+@dataclass(frozen=True)
+class StructuredGroup:
+    """A torchgen structured group with an NPU structured kernel (its out= op)."""
+
+    g: NativeFunctionsGroup
+    out: RegisteredOp
+    members: tuple[RegisteredOp, ...]  # the declared functional / in-place ops
+
+    @property
+    def kernel(self) -> str:
+        return self.out.kernel
+
+
+@dataclass(frozen=True)
+class Resolution:
+    ops: tuple[RegisteredOp, ...]  # aten ops, native_functions.yaml order (structured members included)
+    structured: tuple[StructuredGroup, ...]
+    custom: tuple[RegisteredOp, ...]  # npu:: ops, declaration order (npu_native_functions.yaml first)
+    notes: tuple[str, ...]
 
 
 def kernel_base_name(func: FunctionSchema) -> str:
@@ -91,8 +150,21 @@ def resolve_registered_ops(
     backend: NpuBackendYaml,
     projection: Projection,
     torch_version: str,
-) -> tuple[tuple[RegisteredOp, ...], tuple[str, ...]]:
-    """(one RegisteredOp per registered aten operator in native_functions.yaml order, notes)."""
+    valid_tags: set[str] | None = None,
+) -> Resolution:
+    """Every registered operator: aten ops in native_functions.yaml order, the structured
+    groups, the custom ops in declaration order, and notes."""
+    ops, groups, notes = _resolve_aten_ops(native_functions, backend, projection, torch_version)
+    custom = resolve_custom_ops(backend, projection, valid_tags if valid_tags is not None else set())
+    return Resolution(ops, groups, custom, notes)
+
+
+def _resolve_aten_ops(
+    native_functions: Sequence[NativeFunction],
+    backend: NpuBackendYaml,
+    projection: Projection,
+    torch_version: str,
+) -> tuple[tuple[RegisteredOp, ...], tuple[StructuredGroup, ...], tuple[str, ...]]:
     notes: list[str] = []
     natives: dict[OperatorName, NativeFunction] = {f.func.name: f for f in native_functions}
     chosen: dict[OperatorName, RegisteredOp] = {}
@@ -115,30 +187,18 @@ def resolve_registered_ops(
             )
         symint_names.add(entry.op_name)
 
+    structured_entries: list[tuple[ProjectionEntry, NativeFunction]] = []
     for entry in official:
         f = _lookup(natives, entry.op_name, entry.yaml_source, torch_version)
         _check_schema(entry, f, torch_version)
         claim(f, entry.yaml_source)
-        if entry.structured_delegate:
-            notes.append(f"{entry.op_name} ({entry.yaml_source}): structured_delegate entries are not registered yet")
+        if entry.structured_delegate or entry.structured:
+            structured_entries.append((entry, f))
             continue
         if not entry.impl_ns:
             notes.append(f"{entry.op_name} ({entry.yaml_source}): no dense implementation path in this label")
             continue
-        symint = entry.op_name in symint_names
-        kernel = entry.impl_name or kernel_base_name(f.func) + ("_symint" if symint else "")
-        check, note = _effective_device_check(f, entry.device_check, "op_plugin_functions.yaml")
-        chosen[f.func.name] = RegisteredOp(
-            f=f,
-            callee=Callee.OP_PLUGIN,
-            kernel=kernel,
-            qualified_kernel=f"{OP_PLUGIN_NAMESPACE}::{kernel}",
-            symint=symint,
-            device_check=check,
-            device_check_note=note,
-            source=entry.yaml_source,
-            provenance="impl_ns: " + ", ".join(entry.impl_ns),
-        )
+        chosen[f.func.name] = _op_plugin_op(f, entry, entry.op_name in symint_names)
 
     # --- runtime-owned kernels; on a clash with op-plugin the runtime entry wins.
     supported_names = {e.name for e in backend.supported}
@@ -170,5 +230,204 @@ def resolve_registered_ops(
             provenance="runtime kernel",
         )
 
+    groups = _resolve_structured(structured_entries, natives, chosen, symint_names, torch_version)
     order = {f.func.name: i for i, f in enumerate(native_functions)}
-    return tuple(sorted(chosen.values(), key=lambda op: order[op.f.func.name])), tuple(notes)
+    ops = tuple(sorted(chosen.values(), key=lambda op: order[op.f.func.name]))
+    return ops, tuple(groups), tuple(notes)
+
+
+def _op_plugin_op(
+    f: NativeFunction, entry: ProjectionEntry, symint: bool, structured: StructuredRole | None = None
+) -> RegisteredOp:
+    kernel = entry.impl_name or kernel_base_name(f.func) + ("_symint" if symint else "")
+    check, note = _effective_device_check(f, entry.device_check, "op_plugin_functions.yaml")
+    return RegisteredOp(
+        f=f,
+        callee=Callee.OP_PLUGIN,
+        kernel=kernel,
+        qualified_kernel=f"{OP_PLUGIN_NAMESPACE}::{kernel}",
+        symint=symint,
+        device_check=check,
+        device_check_note=note,
+        source=entry.yaml_source,
+        provenance="impl_ns: " + ", ".join(entry.impl_ns),
+        structured=structured,
+        tags=entry.tags,
+    )
+
+
+def _resolve_structured(
+    entries: list[tuple[ProjectionEntry, NativeFunction]],
+    natives: dict[OperatorName, NativeFunction],
+    chosen: dict[OperatorName, RegisteredOp],
+    symint_names: set[str],
+    torch_version: str,
+) -> list[StructuredGroup]:
+    """Structured groups (seed section 4.2): an out= op marked ``structured: true`` is the
+    kernel; its functional / in-place ops name it in ``structured_delegate`` (meta, then the
+    out= kernel's impl) or, for in-place ops, are marked ``structured: true`` themselves
+    (meta, then their own kernel: the separate in-place impl list)."""
+    outs: dict[str, tuple[ProjectionEntry, NativeFunction]] = {}
+    for entry, f in entries:
+        if entry.structured and f.func.kind() is SchemaKind.out:
+            if entry.structured_delegate:
+                raise InputError("an out= op cannot be both structured and a structured_delegate", entry.yaml_source)
+            if not f.structured:
+                raise InputError(
+                    f"'{entry.op_name}' is marked structured but is not a structured kernel in torch "
+                    f"{torch_version} (native_functions.yaml has no structured: True for it)",
+                    entry.yaml_source,
+                )
+            if not entry.impl_ns:
+                raise InputError("a structured kernel needs a live implementation path in the label", entry.yaml_source)
+            outs[entry.op_name] = (entry, f)
+    out_ops = {
+        name: _op_plugin_op(f, entry, name in symint_names, StructuredRole.KERNEL) for name, (entry, f) in outs.items()
+    }
+    members: dict[str, list[RegisteredOp]] = {name: [] for name in outs}
+    for entry, f in entries:
+        if entry.op_name in outs:
+            continue
+        kind = f.func.kind()
+        if entry.structured and kind is not SchemaKind.inplace:
+            raise InputError(
+                f"structured: true marks an out= kernel or an in-place op with its own kernel; "
+                f"'{entry.op_name}' is {kind.name}",
+                entry.yaml_source,
+            )
+        target = entry.structured_delegate or (str(f.structured_delegate) if f.structured_delegate else None)
+        if target is None or f.structured_delegate is None or str(f.structured_delegate) != target:
+            raise InputError(
+                f"'{entry.op_name}' delegates to '{target}', but in torch {torch_version} its structured_delegate "
+                f"is {str(f.structured_delegate) if f.structured_delegate else 'none'}",
+                entry.yaml_source,
+            )
+        if target not in outs:
+            raise InputError(
+                f"'{entry.op_name}' needs '{target}' declared as a structured kernel (structured: true) in the label",
+                entry.yaml_source,
+            )
+        out_entry, _ = outs[target]
+        if entry.structured:
+            if not entry.impl_ns:
+                raise InputError("a structured in-place op with its own kernel needs a live path", entry.yaml_source)
+            op = _op_plugin_op(f, entry, entry.op_name in symint_names, StructuredRole.INPLACE_IMPL)
+        else:
+            kernel = out_ops[target]
+            check, note = _effective_device_check(f, entry.device_check, "op_plugin_functions.yaml")
+            op = RegisteredOp(
+                f=f,
+                callee=Callee.OP_PLUGIN,
+                kernel=kernel.kernel,
+                qualified_kernel=kernel.qualified_kernel,
+                symint=False,
+                device_check=check,
+                device_check_note=note,
+                source=entry.yaml_source,
+                provenance=f"structured_delegate: {target}, impl_ns: " + ", ".join(out_entry.impl_ns),
+                structured=StructuredRole.DELEGATE,
+            )
+        members[target].append(op)
+        chosen[f.func.name] = op
+    groups = []
+    for name, (_, f) in outs.items():
+        out_op = out_ops[name]
+        chosen[f.func.name] = out_op
+        functions = {m.f.func.kind(): m.f for m in members[name]}
+        functions[SchemaKind.out] = f
+        for kind in (SchemaKind.functional, SchemaKind.inplace):
+            if kind not in functions:  # undeclared members: in the group, never registered
+                functions[kind] = next(
+                    (n for n in natives.values() if n.structured_delegate == f.func.name and n.func.kind() is kind),
+                    None,
+                )
+        g = NativeFunctionsGroup.from_dict({k: v for k, v in functions.items() if v is not None})
+        assert g is not None and g.structured, name
+        groups.append(StructuredGroup(g, out_op, tuple(members[name])))
+    return groups
+
+
+# --------------------------------------------------------------------------- custom npu:: operators
+
+
+def _is_factory(func: str) -> bool:
+    """torchgen's definition: TensorOptions-style arguments and no Tensor argument."""
+    schema = FunctionSchema.parse(func)
+    names = {a.name for a in schema.arguments.flat_all}
+    tensors = [a for a in schema.arguments.flat_all if a.type.is_tensor_like()]
+    return {"dtype", "layout", "device", "pin_memory"} <= names and not [a for a in tensors if not a.is_write]
+
+
+def _custom_function(func: str, where: str, tags: Sequence[str], valid_tags: set[str]) -> NativeFunction:
+    """A custom schema as a torchgen NativeFunction of namespace ``npu``."""
+    file, _, line = where.rpartition(":")
+    loc = Location(file or where, int(line) if line.isdigit() else 1)
+    if "::" in func.split("(", 1)[0]:
+        raise InputError(f"custom schemas are declared without a namespace (they live in '{CUSTOM_NAMESPACE}')", where)
+    unknown = [t for t in tags if t not in valid_tags]
+    if unknown:
+        raise InputError(
+            f"unknown tag {unknown[0]!r}; tags.yaml of this torch has: {', '.join(sorted(valid_tags))}", where
+        )
+    raw: dict = {"func": f"{CUSTOM_NAMESPACE}::{func}", "variants": "function"}
+    if tags:
+        raw["tags"] = list(tags)
+    try:
+        if _is_factory(func):
+            # torchgen insists that factories name an explicit kernel; its metadata is not
+            # used (the npu kernel is registered by the RegisterNPU shards).
+            raw["dispatch"] = {"CompositeExplicitAutograd": "npu_kernel"}
+        f, _ = NativeFunction.from_yaml(raw, loc, valid_tags)
+    except Exception as e:  # torchgen raises AssertionError with the reason
+        raise InputError(f"invalid custom schema {func!r}: {e}", where) from e
+    if str(f.func) != func.strip():
+        raise InputError(f"custom schema {func!r} is not in canonical form; write it as {str(f.func)!r}", where)
+    return f
+
+
+def resolve_custom_ops(
+    backend: NpuBackendYaml, projection: Projection, valid_tags: set[str]
+) -> tuple[RegisteredOp, ...]:
+    """Custom ``npu::`` ops: runtime-owned ones (npu_native_functions.yaml) first, then the
+    op-plugin ones (the projection's ``custom`` section), each in declaration order."""
+    symint_names = {e.op_name for e in projection.section("symint")}
+    ops: list[RegisteredOp] = []
+    seen: dict[OperatorName, str] = {}
+
+    def add(f: NativeFunction, where: str) -> None:
+        if f.func.name in seen:
+            raise InputError(
+                f"custom operator 'npu::{f.func.name}' is declared twice (first at {seen[f.func.name]})", where
+            )
+        seen[f.func.name] = where
+
+    for entry in backend.custom:
+        f = _custom_function(entry.func, entry.where, entry.tags, valid_tags)
+        add(f, entry.where)
+        kernel = kernel_base_name(f.func)
+        check, note = _effective_device_check(f, entry.device_check, "npu_native_functions.yaml")
+        ops.append(
+            RegisteredOp(
+                f=f,
+                callee=Callee.NPU_NATIVE,
+                kernel=kernel,
+                qualified_kernel=f"{backend.cpp_namespace}::{backend.class_name}::{kernel}",
+                symint=False,
+                device_check=check,
+                device_check_note=note,
+                source=entry.where,
+                provenance="runtime kernel",
+                tags=entry.tags,
+            )
+        )
+    for entry in projection.section("custom"):
+        f = _custom_function(entry.func, entry.yaml_source, entry.tags, valid_tags)
+        add(f, entry.yaml_source)
+        if entry.structured or entry.structured_delegate:
+            raise InputError(
+                "custom operators cannot be structured (there is no at::meta class for them)", entry.yaml_source
+            )
+        if not entry.impl_ns:
+            raise InputError("custom operator has no dense implementation path in this label", entry.yaml_source)
+        ops.append(_op_plugin_op(f, entry, entry.op_name in symint_names))
+    return tuple(ops)

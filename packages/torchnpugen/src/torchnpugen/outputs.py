@@ -40,19 +40,21 @@ def _old_manifest_files(path: Path) -> list[str]:
         files = json.loads(path.read_text(encoding="utf-8")).get("files", {})
     except (OSError, ValueError, AttributeError):
         return []
-    return sorted(name for name in files if isinstance(name, str) and "/" not in name and name != MANIFEST)
+    return sorted(name for name in files if isinstance(name, str) and ".." not in name.split("/"))
 
 
 def write_output_set(
     target_dir: Path,
     files: Mapping[str, str],
     manifest_extra: Mapping[str, object],
-    owned_pattern: Pattern[str] = re.compile(r"RegisterNPU_\d+\.cpp"),
+    owned_pattern: Pattern[str] = re.compile(r"aten/RegisterNPU_\d+\.cpp"),
+    manifest_name: str = MANIFEST,
 ) -> WriteReport:
-    """Make ``target_dir`` hold exactly ``files`` (plus files we do not own).
+    """Make ``target_dir`` hold exactly ``files`` (paths relative to it; plus files we do
+    not own).  ``manifest_name`` (relative too) records them.
 
-    ``owned_pattern`` names files that only this generator creates, so a stale one
-    can be deleted even if the previous manifest is gone.
+    ``owned_pattern`` names files (relative paths) that only this generator creates, so
+    a stale one can be deleted even if the previous manifest is gone.
     """
     report = WriteReport()
     target_dir.mkdir(parents=True, exist_ok=True)
@@ -61,14 +63,19 @@ def write_output_set(
     manifest["files"] = {name: _sha256(data) for name, data in encoded.items()}
     encoded_manifest = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode("utf-8")
 
-    stale = set(_old_manifest_files(target_dir / MANIFEST))
-    stale.update(p.name for p in target_dir.iterdir() if owned_pattern.fullmatch(p.name))
+    stale = set(_old_manifest_files(target_dir / manifest_name))
+    stale.update(
+        p.relative_to(target_dir).as_posix()
+        for p in target_dir.rglob("*")
+        if p.is_file() and owned_pattern.fullmatch(p.relative_to(target_dir).as_posix())
+    )
     stale.difference_update(encoded)
+    stale.discard(manifest_name)
 
     with tempfile.TemporaryDirectory(prefix=".torchnpugen-", dir=str(target_dir.parent)) as tmp:
         staged: dict[str, Path] = {}
-        for name, data in [*list(encoded.items()), (MANIFEST, encoded_manifest)]:
-            path = Path(tmp) / name
+        for index, (name, data) in enumerate([*list(encoded.items()), (manifest_name, encoded_manifest)]):
+            path = Path(tmp) / f"{index}"
             path.write_bytes(data)
             staged[name] = path
         for name, data in encoded.items():
@@ -76,7 +83,7 @@ def write_output_set(
         for name in sorted(stale):
             (target_dir / name).unlink(missing_ok=True)
             report.removed.append(name)
-        _replace_if_changed(staged[MANIFEST], target_dir / MANIFEST, encoded_manifest, MANIFEST, report)
+        _replace_if_changed(staged[manifest_name], target_dir / manifest_name, encoded_manifest, manifest_name, report)
     return report
 
 
@@ -86,7 +93,7 @@ def _replace_if_changed(staged: Path, dest: Path, data: bytes, name: str, report
             report.unchanged.append(name)
             return
     except FileNotFoundError:
-        pass
+        dest.parent.mkdir(parents=True, exist_ok=True)
     os.replace(staged, dest)
     report.written.append(name)
 

@@ -1,11 +1,17 @@
-"""Every place torchnpugen changes torchgen's behaviour, in one table.
+"""Every place torchnpugen changes or relies on the shape of torchgen, in one table.
 
-Each row names a torchgen attribute, what replaces it and why.  Two modes:
+Each row names a torchgen attribute, what replaces it and why.  Four modes:
 
-* ``PATCH``: the attribute is reassigned while the patch is applied.  This module is
-  the only code in the repository that assigns to a torchgen attribute.
+* ``PATCH``: the attribute is reassigned while the patch is applied (inside
+  ``torchgen_patched()``, restored on exit).  This module is the only code in the
+  repository that assigns to a torchgen attribute.
+* ``PATCH_ITEM``: one entry of a torchgen mapping, set while applied, if the installed
+  torchgen needs it; when it already holds the replacement the row says so (see
+  ``patch_report()``) instead of silently doing nothing.
 * ``OVERRIDE``: a torchnpugen subclass overrides the attribute; torchgen itself is
   untouched.  Preferred whenever torchgen reaches the attribute through ``self``.
+* ``VERIFY``: reused or deliberately left alone; checked so that an upgrade that
+  reshapes it fails at start, not later.
 
 Before anything is applied every row is verified against the installed torchgen:
 the target must exist, its parameter names must be the expected ones (so an
@@ -14,20 +20,15 @@ the torch version, instead of silently generating different code), must not be
 replaced already by a third party, and our replacement must take the same
 parameters.
 
-Deliberately *not* in the table:
-
-* ``DispatchKey.__str__`` / ``DispatchKey.parse`` (upstream renames PrivateUse1 to
-  NPU globally).  We pass names explicitly: file and class names are ours, and the
-  wrapper prefix comes from the ``wrapper_kernel_sig`` override below.
-  ``TORCH_LIBRARY_IMPL(aten, PrivateUse1, m)`` keeps the real key name.
-* ``torchgen.api.dispatcher.arguments`` -> ``native.arguments`` (upstream uses it to
-  get C++ defaults into NPUNativeFunctions.h).  We render that header from
-  ``NativeSignature``, which already carries the defaults, so stock call sites of
-  ``dispatcher.arguments`` keep their behaviour.
-* ``torchgen.api.cpp.JIT_TO_CPP_DEFAULT``: spellings are normalised in compat.py.
-
-Later issues add rows here (StructuredRegisterDispatchKey.gen_class,
-gen_class_set_output_body, gen_one; compute_native_function_declaration; ...).
+The seed's list (torch_npu's apply_torchgen_patch) and where each target went:
+gen_unstructured, wrapper naming (PrivateUse1 -> NPU), gen_structured and the three
+structured targets are OVERRIDE rows; gen_device_check and
+compute_native_function_declaration are PATCH rows; the ``contiguous_format`` default is
+a PATCH_ITEM row (a no-op on torch >= 2.2, a real patch on 2.1); the
+``dispatcher.arguments`` swap is a VERIFY row (not needed: see its reason).
+``DispatchKey.__str__`` / ``DispatchKey.parse`` are not patched either: names are
+passed explicitly (``wrapper_kernel_sig``), ``TORCH_LIBRARY_IMPL(aten, PrivateUse1, m)``
+keeps the real key name.
 """
 
 from __future__ import annotations
@@ -42,7 +43,12 @@ from typing import Any, Callable, Iterator, Sequence
 
 from .compat import torch_version, torchgen_dir
 from .errors import TorchgenMismatchError
-from .register import NPURegisterDispatchKey, npu_gen_device_check
+from .register import (
+    NPURegisterDispatchKey,
+    NPUStructuredRegisterDispatchKey,
+    npu_compute_native_function_declaration,
+    npu_gen_device_check,
+)
 
 __all__ = [
     "TORCHGEN_PATCHES",
@@ -50,6 +56,7 @@ __all__ = [
     "TorchgenPatch",
     "apply_torchgen_patch",
     "is_patched",
+    "patch_report",
     "require_patched",
     "torchgen_patched",
     "verify_torchgen_targets",
@@ -58,21 +65,27 @@ __all__ = [
 
 class Mode(Enum):
     PATCH = "patch"  # reassigned while applied
+    PATCH_ITEM = "patch item"  # one mapping entry set while applied, when needed
     OVERRIDE = "override"  # overridden in a torchnpugen subclass; verified only
+    VERIFY = "verify"  # reused or left alone on purpose; verified only
 
 
 @dataclass(frozen=True)
 class TorchgenPatch:
     target: str  # dotted path: module, then attribute chain
-    params: tuple[str, ...]  # expected parameter names of the target (inspect.signature)
+    params: tuple[str, ...]  # expected parameter names of the target (inspect.signature); () for PATCH_ITEM
     mode: Mode
-    replacement: Any  # PATCH: the new value; OVERRIDE: the subclass that overrides it
+    replacement: Any  # PATCH / PATCH_ITEM: the new value; OVERRIDE: the subclass; VERIFY: None
     reason: str
+    key: Any = None  # PATCH_ITEM: the mapping key
+    stock_values: tuple[Any, ...] = ()  # PATCH_ITEM: values the installed torchgen may hold instead
 
+
+_REGISTER = "torchgen.dest.register_dispatch_key"
 
 TORCHGEN_PATCHES: tuple[TorchgenPatch, ...] = (
     TorchgenPatch(
-        target="torchgen.dest.register_dispatch_key.RegisterDispatchKey.gen_unstructured",
+        target=f"{_REGISTER}.RegisterDispatchKey.gen_unstructured",
         params=("self", "f", "g"),
         mode=Mode.OVERRIDE,
         replacement=NPURegisterDispatchKey,
@@ -81,7 +94,7 @@ TORCHGEN_PATCHES: tuple[TorchgenPatch, ...] = (
         "torchgen reaches it via self (__call__, gen_structured), so a subclass suffices.",
     ),
     TorchgenPatch(
-        target="torchgen.dest.register_dispatch_key.RegisterDispatchKey.wrapper_kernel_sig",
+        target=f"{_REGISTER}.RegisterDispatchKey.wrapper_kernel_sig",
         params=("self", "f"),
         mode=Mode.OVERRIDE,
         replacement=NPURegisterDispatchKey,
@@ -89,7 +102,7 @@ TORCHGEN_PATCHES: tuple[TorchgenPatch, ...] = (
         "wrapper_PrivateUse1_..., without patching the DispatchKey enum globally.",
     ),
     TorchgenPatch(
-        target="torchgen.dest.register_dispatch_key.RegisterDispatchKey.gen_device_check",
+        target=f"{_REGISTER}.RegisterDispatchKey.gen_device_check",
         params=("type", "args", "method_name"),
         mode=Mode.PATCH,
         replacement=npu_gen_device_check,
@@ -97,7 +110,110 @@ TORCHGEN_PATCHES: tuple[TorchgenPatch, ...] = (
         "emit nothing unused, contract spelling. A static method that torchgen calls by "
         "class name (RegisterDispatchKey.gen_device_check(...) in gen_unstructured and "
         "StructuredRegisterDispatchKey.gen_one), so an override in a subclass would not "
-        "reach the structured path the next issue reuses.",
+        "reach torchgen's own call sites.",
+    ),
+    TorchgenPatch(
+        target=f"{_REGISTER}.RegisterDispatchKey.gen_structured",
+        params=("self", "g"),
+        mode=Mode.OVERRIDE,
+        replacement=NPURegisterDispatchKey,
+        reason="Stock constructs StructuredRegisterDispatchKey by name; ours constructs "
+        "NPUStructuredRegisterDispatchKey (the three structured rows below) with the ops map.",
+    ),
+    TorchgenPatch(
+        target=f"{_REGISTER}.StructuredRegisterDispatchKey.gen_class",
+        params=("self", "f", "k", "class_name", "parent_class", "generate_super"),
+        mode=Mode.OVERRIDE,
+        replacement=NPUStructuredRegisterDispatchKey,
+        reason="Stock picks the guard member by key (OptionalCUDAGuard, OptionalDeviceGuard) and "
+        "has none for PrivateUse1; ours holds c10_npu::OptionalNPUGuard guard_ and spells "
+        "at:: types (our shards are not inside namespace at).",
+    ),
+    TorchgenPatch(
+        target=f"{_REGISTER}.StructuredRegisterDispatchKey.gen_class_set_output_body",
+        params=("self", "k", "maybe_create_proxy"),
+        mode=Mode.OVERRIDE,
+        replacement=NPUStructuredRegisterDispatchKey,
+        reason="Stock sets the device guard only for CUDA/MPS/XPU and raises 'Unexpected dispatch "
+        "key' for functional kernels on PrivateUse1; ours sets guard_ and allocates on npu "
+        "(no proxy for in-place ops that keep their own kernel).",
+    ),
+    TorchgenPatch(
+        target=f"{_REGISTER}.StructuredRegisterDispatchKey.gen_one",
+        params=("self", "f"),
+        mode=Mode.OVERRIDE,
+        replacement=NPUStructuredRegisterDispatchKey,
+        reason="The NPU prologue (device check, guard, overlap check, NPURecordFunctionGuard, "
+        "OpHook) around op.meta/op.impl, only declared ops, and the separate in-place impl "
+        "list (in-place ops marked structured: true call their own kernel after meta).",
+    ),
+    TorchgenPatch(
+        target="torchgen.dest.compute_native_function_declaration",
+        params=("g", "backend_index"),
+        mode=Mode.PATCH,
+        replacement=npu_compute_native_function_declaration,
+        reason="The native declaration step (NPUNativeFunctions.h): stock raises for structured "
+        "external kernels (ours skips them: NPUStructuredNativeFunctions.h declares them) and "
+        "declares external kernels without C++ defaults (ours renders NativeSignature with "
+        "defaults). A module function torchgen calls as dest.compute_native_function_declaration.",
+    ),
+    TorchgenPatch(
+        target="torchgen.api.cpp.JIT_TO_CPP_DEFAULT",
+        params=(),
+        mode=Mode.PATCH_ITEM,
+        replacement="c10::MemoryFormat::Contiguous",
+        key="contiguous_format",
+        stock_values=("MemoryFormat::Contiguous",),
+        reason="C++ default of memory_format=contiguous_format in declarations with defaults: "
+        "torch 2.1 spells it MemoryFormat::Contiguous, which does not resolve outside "
+        "namespace at. Torch 2.2+ already has the qualified spelling (nothing to patch).",
+    ),
+    TorchgenPatch(
+        target="torchgen.api.dispatcher.arguments",
+        params=("func", "symint"),
+        mode=Mode.VERIFY,
+        replacement=None,
+        reason="Not patched (upstream swaps it for native.arguments to get C++ defaults into "
+        "NPUNativeFunctions.h, which breaks two torchgen call sites that pass no symint). "
+        "Our declarations come from NativeSignature, which has the defaults.",
+    ),
+    TorchgenPatch(
+        target="torchgen.dest.native_functions.gen_structured",
+        params=("g", "backend_index"),
+        mode=Mode.VERIFY,
+        replacement=None,
+        reason="Reused: declares struct structured_<kernel> : at::meta::structured_<meta> in "
+        "NPUStructuredNativeFunctions.h.",
+    ),
+    TorchgenPatch(
+        target="torchgen.gen_functionalization_type.wrap_propagate_mutations_and_return",
+        params=("f", "functional_op", "inner_return_var"),
+        mode=Mode.VERIFY,
+        replacement=None,
+        reason="Reused (with unwrap_tensor_args, convert_to_meta_tensors) for the Functionalize "
+        "kernels of custom mutable ops.",
+    ),
+    TorchgenPatch(
+        target="torchgen.gen_functionalization_type.unwrap_tensor_args",
+        params=("sig", "is_view_op"),
+        mode=Mode.VERIFY,
+        replacement=None,
+        reason="Reused for the Functionalize kernels of custom mutable ops.",
+    ),
+    TorchgenPatch(
+        target="torchgen.gen_aoti_c_shim.gen_declaration_and_definition",
+        params=("schema", "device", "backend_call", "op_metadata"),
+        mode=Mode.VERIFY,
+        replacement=None,
+        reason="Reused: the AOTInductor C shim functions (c_shim_npu.h/.cpp).",
+    ),
+    TorchgenPatch(
+        target="torchgen.packaged.autograd.load_derivatives.create_differentiability_info",
+        params=("defn_dict", "functions_by_signature", "functions_by_schema", "op_counter", "used_dispatch_keys"),
+        mode=Mode.VERIFY,
+        replacement=None,
+        reason="Reused: parses the backward formulas of derivatives.yaml (saved variables, "
+        "grad names) for the custom ops' autograd.",
     ),
 )
 
@@ -143,6 +259,15 @@ def _verify_row(row: TorchgenPatch) -> tuple[Any, str]:
     current = getattr(owner, attr, _MISSING)
     if current is _MISSING:
         raise _mismatch(row, "does not exist")
+    if row.mode is Mode.PATCH_ITEM:
+        if not isinstance(current, dict) or row.key not in current:
+            raise _mismatch(row, f"has no entry {row.key!r}")
+        value = current[row.key]
+        if value != row.replacement and value not in row.stock_values:
+            raise _mismatch(
+                row, f"[{row.key!r}] is {value!r}; expected {row.replacement!r} or one of {list(row.stock_values)}"
+            )
+        return owner, attr
     try:
         found = _param_names(current)
     except (TypeError, ValueError):
@@ -152,6 +277,8 @@ def _verify_row(row: TorchgenPatch) -> tuple[Any, str]:
     module = getattr(current, "__module__", "") or ""
     if not (module.startswith(("torchgen", "torchnpugen"))):
         raise _mismatch(row, f"was already replaced by {module}.{getattr(current, '__qualname__', '?')}")
+    if row.mode is Mode.VERIFY:
+        return owner, attr
 
     if row.mode is Mode.OVERRIDE:
         subclass = row.replacement
@@ -183,7 +310,14 @@ def apply_torchgen_patch(table: Sequence[TorchgenPatch] = TORCHGEN_PATCHES) -> C
     global _applied_depth
     resolved = verify_torchgen_targets(table)
     saved: list[tuple[Any, str, Any]] = []
+    items: list[tuple[dict, Any, Any]] = []
     for row, owner, attr in resolved:
+        if row.mode is Mode.PATCH_ITEM:
+            mapping = getattr(owner, attr)
+            if mapping[row.key] != row.replacement:
+                items.append((mapping, row.key, mapping[row.key]))
+                mapping[row.key] = row.replacement  # a torchgen mapping entry, restored by revert()
+            continue
         if row.mode is not Mode.PATCH:
             continue
         original = vars(owner).get(attr, _MISSING)  # raw: keeps staticmethod wrappers intact
@@ -206,6 +340,8 @@ def apply_torchgen_patch(table: Sequence[TorchgenPatch] = TORCHGEN_PATCHES) -> C
                 delattr(owner, attr)
             else:
                 setattr(owner, attr, original)
+        for mapping, key, original in reversed(items):
+            mapping[key] = original
         _applied_depth -= 1
 
     return revert
@@ -219,6 +355,26 @@ def torchgen_patched(table: Sequence[TorchgenPatch] = TORCHGEN_PATCHES) -> Itera
         yield
     finally:
         revert()
+
+
+def patch_report(table: Sequence[TorchgenPatch] = TORCHGEN_PATCHES) -> list[tuple[str, str, str]]:
+    """(target, what happens on this torch, reason) for every row, after verifying them all."""
+    report = []
+    for row, owner, attr in verify_torchgen_targets(table):
+        if row.mode is Mode.PATCH_ITEM:
+            value = getattr(owner, attr)[row.key]
+            if value == row.replacement:
+                action = f"verified, not patched: [{row.key!r}] is already {value!r} on torch {torch_version()}"
+            else:
+                action = f"patched while applied: [{row.key!r}] {value!r} -> {row.replacement!r}"
+        elif row.mode is Mode.PATCH:
+            action = f"patched while applied -> {row.replacement.__module__}.{row.replacement.__qualname__}"
+        elif row.mode is Mode.OVERRIDE:
+            action = f"overridden in {row.replacement.__module__}.{row.replacement.__qualname__}"
+        else:
+            action = "verified, not patched"
+        report.append((row.target, action, row.reason))
+    return report
 
 
 def is_patched() -> bool:

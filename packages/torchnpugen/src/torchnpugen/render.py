@@ -1,17 +1,32 @@
-"""Turns resolved ops into the text of each generated file (no I/O here)."""
+"""Turns resolved ops into the text of RegisterNPU_<k>.cpp and NPUNativeFunctions.h (no I/O).
+
+A shard holds, for the ops whose base name hashes to it: the aten wrappers
+(unstructured and structured) registered with ``TORCH_LIBRARY_IMPL(aten, PrivateUse1)``
+and the custom ``npu::`` wrappers registered with ``TORCH_LIBRARY_IMPL(npu, PrivateUse1)``.
+"""
 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from typing import Sequence
 
+import torchgen.dest as dest
+from torchgen.model import BackendIndex, BackendMetadata, DispatchKey, NativeFunction, NativeFunctionsGroup
 from torchgen.utils import Target
 
-from .ops import Callee, RegisteredOp
-from .register import OVERLAP_HELPER, kernel_declaration, make_register_dispatch_key, needs_overlap_helper
+from .ops import Callee, RegisteredOp, Resolution, StructuredGroup
+from .register import (
+    OVERLAP_HELPER,
+    STRUCTURED_HELPERS,
+    make_register_dispatch_key,
+    needs_overlap_helper,
+    structured_includes,
+)
 
 __all__ = [
     "NATIVE_FUNCTIONS_HEADER",
+    "native_functions_index",
     "render_native_functions_header",
     "render_register_shards",
     "shard_file",
@@ -25,22 +40,46 @@ def shard_file(index: int) -> str:
     return f"RegisterNPU_{index}.cpp"
 
 
+def shard_key(f: NativeFunction) -> str:
+    return f"{f.namespace}::{f.func.name.name.base}" if f.namespace != "aten" else str(f.func.name.name.base)
+
+
 def shard_of(op: RegisteredOp, shards: int) -> int:
     """Stable shard of an op: by base name, so add / add_ / add.out share a file."""
-    key = str(op.f.func.name.name.base).encode("utf-8")
-    return int.from_bytes(hashlib.sha256(key).digest()[:8], "big") % shards
+    return shard_of_key(shard_key(op.f), shards)
+
+
+def shard_of_key(key: str, shards: int) -> int:
+    return int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:8], "big") % shards
+
+
+def native_functions_index(ops: Sequence[RegisteredOp], cpp_namespace: str) -> BackendIndex:
+    """The backend index of the runtime-owned kernels (NPUNativeFunctions)."""
+    return BackendIndex(
+        dispatch_key=DispatchKey.PrivateUse1,
+        use_out_as_primary=True,
+        external=True,
+        device_guard=True,
+        index={
+            op.f.func.name: BackendMetadata(kernel=op.kernel, structured=False, cpp_namespace=cpp_namespace)
+            for op in ops
+        },
+    )
 
 
 def render_native_functions_header(
     ops: Sequence[RegisteredOp], *, cpp_namespace: str, class_name: str, banner: str
 ) -> str:
+    """The runtime-owned kernels, declared through torchgen's native declaration step
+    (``torchgen.dest.compute_native_function_declaration``, patched: see patch.py)."""
     runtime_ops = sorted(
-        (op for op in ops if op.callee is Callee.NPU_NATIVE), key=lambda op: (op.kernel, op.schema_name)
+        (op for op in ops if op.callee is Callee.NPU_NATIVE), key=lambda op: (op.kernel, op.qualified_name)
     )
+    index = native_functions_index(runtime_ops, cpp_namespace)
     decls: list[str] = []
     for op in runtime_ops:
-        decls.append(f"  // {op.schema_name}  ({op.source})")
-        decls.append(f"  static {kernel_declaration(op)};")
+        decls.append(f"  // {op.qualified_name}  ({op.source})")
+        decls += [f"  {line}" for line in dest.compute_native_function_declaration(op.f, index)]
     body = "\n".join(decls)
     return f"""{banner}
 // Kernels the NPU runtime implements itself; RegisterNPU_*.cpp wrappers call them.
@@ -70,7 +109,7 @@ _SHARD_INCLUDES = """\
 #include <c10/core/DeviceGuard.h>
 #include <c10/macros/Macros.h>
 #include <torch/library.h>
-
+{extra}
 #include <vector>
 
 #include "npu/framework/EnvVariables.h"
@@ -78,40 +117,104 @@ _SHARD_INCLUDES = """\
 #include "npu/framework/NPURecordFunction.h"
 #include "npu/framework/OpHook.h"
 #include "npu/aten/NPUNativeFunctions.h"
-#include "op_plugin/OpInterface.h"
+{extra_local}#include "op_plugin/OpInterface.h"
 """
 
+# What a shard with structured kernels needs on top (create_out & co., the meta classes).
+_STRUCTURED_INCLUDES = ("ATen/ops/empty.h", "ATen/ops/empty_strided.h", "ATen/native/Resize.h")
 
-def render_register_shards(ops: Sequence[RegisteredOp], *, shards: int, banner: str) -> dict[str, str]:
+
+@dataclass(frozen=True)
+class _Unit:
+    """What one wrapper-emitting call covers: an unstructured op or a structured group."""
+
+    item: RegisteredOp | StructuredGroup
+
+    @property
+    def target(self) -> NativeFunction | NativeFunctionsGroup:
+        return self.item.g if isinstance(self.item, StructuredGroup) else self.item.f
+
+    @property
+    def ops(self) -> tuple[RegisteredOp, ...]:
+        if isinstance(self.item, StructuredGroup):
+            return (self.item.out, *self.item.members)
+        return (self.item,)
+
+
+def _units(ops: Sequence[RegisteredOp], groups: Sequence[StructuredGroup]) -> list[_Unit]:
+    """Ops in their given order; a structured group where its first member appears."""
+    group_of = {op.f.func.name: group for group in groups for op in (group.out, *group.members)}
+    units: list[_Unit] = []
+    emitted: set[int] = set()
+    for op in ops:
+        group = group_of.get(op.f.func.name)
+        if group is None:
+            units.append(_Unit(op))
+        elif id(group) not in emitted:
+            emitted.add(id(group))
+            units.append(_Unit(group))
+    return units
+
+
+def render_register_shards(resolution: Resolution, *, shards: int, banner: str) -> dict[str, str]:
     if shards < 1:
         raise ValueError("shards must be >= 1")
-    by_shard: list[list[RegisteredOp]] = [[] for _ in range(shards)]
-    for op in ops:  # ops arrive in native_functions.yaml order; keep it within a shard
-        by_shard[shard_of(op, shards)].append(op)
+    aten = _units(resolution.ops, resolution.structured)
+    custom = _units(resolution.custom, ())
+    by_shard: list[tuple[list[_Unit], list[_Unit]]] = [([], []) for _ in range(shards)]
+    for unit in aten:  # native_functions.yaml order; kept within a shard
+        by_shard[shard_of(unit.ops[0], shards)][0].append(unit)
+    for unit in custom:
+        by_shard[shard_of(unit.ops[0], shards)][1].append(unit)
 
-    definitions = make_register_dispatch_key(ops, Target.ANONYMOUS_DEFINITION)
-    registrations = make_register_dispatch_key(ops, Target.REGISTRATION)
+    aten_defs = make_register_dispatch_key(resolution.ops, Target.ANONYMOUS_DEFINITION, resolution.structured)
+    aten_regs = make_register_dispatch_key(resolution.ops, Target.REGISTRATION, resolution.structured)
+    custom_defs = make_register_dispatch_key(resolution.custom, Target.ANONYMOUS_DEFINITION)
+    custom_regs = make_register_dispatch_key(resolution.custom, Target.REGISTRATION)
     files: dict[str, str] = {}
-    for index, shard_ops in enumerate(by_shard):
-        header = (
-            f"{banner}\n// Shard {index} of {shards}: NPU (PrivateUse1) wrappers for {len(shard_ops)} aten operators.\n"
-        )
-        if not shard_ops:
+    for index, (aten_units, custom_units) in enumerate(by_shard):
+        count = sum(len(u.ops) for u in aten_units)
+        custom_count = sum(len(u.ops) for u in custom_units)
+        what = f"{count} aten operators" + (f" and {custom_count} npu operators" if custom_count else "")
+        header = f"{banner}\n// Shard {index} of {shards}: NPU (PrivateUse1) wrappers for {what}.\n"
+        if not aten_units and not custom_units:
             files[shard_file(index)] = header + "// No operators hash to this shard.\n"
             continue
-        wrappers = "\n".join(text for op in shard_ops for text in definitions(op.f))
-        if any(needs_overlap_helper(op.f) for op in shard_ops):
-            wrappers = OVERLAP_HELPER + "\n" + wrappers
-        impls = "\n".join("  " + text for op in shard_ops for text in registrations(op.f))
+        groups = [u.item for u in aten_units if isinstance(u.item, StructuredGroup)]
+        wrappers = "\n".join(
+            [text for u in aten_units for text in aten_defs(u.target)]
+            + [text for u in custom_units for text in custom_defs(u.target)]
+        )
+        all_ops = [op for u in (*aten_units, *custom_units) for op in u.ops]
+        helpers = []
+        if any(needs_overlap_helper(op.f) for op in all_ops):
+            helpers.append(OVERLAP_HELPER)
+        if groups:
+            helpers.append(STRUCTURED_HELPERS)
+        if helpers:
+            wrappers = "\n".join(helpers) + "\n" + wrappers
+        extra = sorted(
+            {*(_STRUCTURED_INCLUDES if groups else ()), *(h for g in groups for h in structured_includes(g))}
+        )
+        includes = _SHARD_INCLUDES.format(
+            extra="".join(f"#include <{h}>\n" for h in extra),
+            extra_local=(
+                '#include "npu/core/NPUGuard.h"\n#include "npu/aten/NPUStructuredNativeFunctions.h"\n' if groups else ""
+            ),
+        )
+        blocks = []
+        if aten_units:
+            impls = "\n".join("  " + text for u in aten_units for text in aten_regs(u.target))
+            blocks.append(f"TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {{\n{impls}\n}}\n")
+        if custom_units:
+            impls = "\n".join("  " + text for u in custom_units for text in custom_regs(u.target))
+            blocks.append(f"TORCH_LIBRARY_IMPL(npu, PrivateUse1, m) {{\n{impls}\n}}\n")
         files[shard_file(index)] = f"""{header}
-{_SHARD_INCLUDES}
+{includes}
 namespace {{
 
 {wrappers}
 }} // anonymous namespace
 
-TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {{
-{impls}
-}}
-"""
+{chr(10).join(blocks)}"""
     return files

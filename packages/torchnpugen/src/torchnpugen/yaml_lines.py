@@ -27,7 +27,7 @@ class LocatedYaml:
 
     display_path: str  # how the file is named in messages and generated comments
     data: Any
-    item_lines: dict[str, tuple[int, ...]]  # top-level key -> line of each list item
+    item_lines: dict[str, tuple[int, ...]]  # top-level key ("" for a bare list) -> line of each item
     key_lines: dict[str, int]  # top-level key -> its line
 
     def where(self, key: str, index: int) -> str:
@@ -74,6 +74,8 @@ def load_located(path: Path, display_path: str) -> LocatedYaml:
     key_lines: dict[str, int] = {}
     if node is not None:
         _check_duplicate_keys(node, display_path)
+    if isinstance(node, yaml.SequenceNode):  # a bare list: its items under the key ""
+        item_lines[""] = tuple(item.start_mark.line + 1 for item in node.value)
     if isinstance(node, yaml.MappingNode):
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode):

@@ -1,0 +1,95 @@
+"""c_shim_npu.h / c_shim_npu.cpp: the AOTInductor C shim of the declared operators.
+
+One ``extern "C"`` function per registered operator (aten and custom), as torch's own
+``c_shim_<device>`` files: ``AOTITorchError aoti_torch_npu_<op>(<C arguments>,
+<C pointers to the results>)``.  Declarations and definitions come from torchgen's
+``gen_aoti_c_shim.gen_declaration_and_definition`` (argument and return conversions,
+exception to error code); the backend call goes through the dispatcher (``at::<op>`` for
+aten ops, the C++ API ``at_npu::native::custom_ops::<op>`` for custom ones), so the npu
+kernels, structured or not, run exactly as from eager.  Operators whose argument or
+return types the shim cannot express (Storage, ...) are listed in a comment.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from torchgen.context import native_function_manager
+from torchgen.gen_aoti_c_shim import (
+    gen_declaration_and_definition,
+    gen_static_dispatch_backend_call,
+    gen_static_dispatch_backend_call_signature,
+)
+from torchgen.model import Variant
+
+from .ops import RegisteredOp
+
+__all__ = ["SHIM_DEVICE", "SHIM_HEADER", "SHIM_SOURCE", "render_c_shim"]
+
+SHIM_DEVICE = "npu"
+SHIM_HEADER = "c_shim_npu.h"
+SHIM_SOURCE = "c_shim_npu.cpp"
+
+
+def _backend_call(op: RegisteredOp) -> str:
+    if op.namespace == "aten":
+        if Variant.function not in op.f.variants and not op.f.func.is_out_fn():
+            # Method-only ops (add_, copy_, set_) have no at:: function; their dispatcher
+            # entry takes the arguments in schema order, as the shim passes them.
+            return f"at::_ops::{op.f.func.name.unambiguous_name()}::call"
+        return gen_static_dispatch_backend_call(op.f, None)
+    return f"at_npu::native::custom_ops::{gen_static_dispatch_backend_call_signature(op.f).name()}"
+
+
+def render_c_shim(ops: Sequence[RegisteredOp], *, banner: str, header_path: str) -> dict[str, str]:
+    """{"c_shim_npu.h": ..., "c_shim_npu.cpp": ...} for ``ops`` (aten then custom)."""
+    declarations: list[str] = []
+    definitions: list[str] = []
+    headers: set[str] = set()
+    skipped: list[str] = []
+    custom = False
+    for op in ops:
+        with native_function_manager(op.f):
+            try:
+                decl, defn = gen_declaration_and_definition(op.f.func, SHIM_DEVICE, _backend_call(op), {})
+            except NotImplementedError as e:
+                skipped.append(f"{op.qualified_name} ({e})")
+                continue
+        declarations.append(f"// {op.qualified_name}  ({op.source})\n{decl}")
+        definitions.append(defn.strip("\n").replace("\t", "    ") + "\n")
+        if op.namespace == "aten":
+            headers.add(f"ATen/ops/{op.f.root_name}.h")
+        else:
+            custom = True
+    skipped_note = "".join(f"//   {s}\n" for s in skipped)
+    if skipped_note:
+        skipped_note = "\n// Declared operators the C shim cannot express:\n" + skipped_note
+    header = f"""{banner}
+// AOTInductor C shim of the npu operators: one C function per declared operator.
+#pragma once
+
+#include <torch/csrc/inductor/aoti_torch/c/shim.h>
+
+#ifdef __cplusplus
+extern "C" {{
+#endif
+
+{chr(10).join(declarations)}
+
+#ifdef __cplusplus
+}} // extern "C"
+#endif
+{skipped_note}"""
+    includes = "".join(f"#include <{h}>\n" for h in sorted(headers))
+    if custom:
+        includes += '#include "npu/aten/CustomFunctions.h"\n'
+    source = f"""{banner}
+#define TORCH_ASSERT_ONLY_METHOD_OPERATORS
+#include "{header_path}"
+
+#include <torch/csrc/inductor/aoti_torch/utils.h>
+{includes}
+using namespace torch::aot_inductor;
+
+{chr(10).join(definitions)}"""
+    return {SHIM_HEADER: header, SHIM_SOURCE: source}
