@@ -14,6 +14,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -37,24 +38,44 @@ nox.options.reuse_existing_virtualenvs = True
 nox.options.stop_on_first_error = True
 
 
-def load_registry() -> tuple[dict[str, str], str]:
-    """Labels -> torch pins, and the default label, from yaml/versions.yaml.
+_ENTRY_RE = re.compile(
+    r'^\s+(v\d+\.\d+):\s*\{\s*torch:\s*"([^"]+)"\s*(?:,\s*extra:\s*\[([^\]]*)\]\s*)?\}\s*(?:#.*)?$'
+)
+
+
+def load_registry_entries() -> tuple[dict[str, tuple[str, tuple[str, ...]]], str]:
+    """Labels -> (torch pin, extra pip requirements), and the default label, from yaml/versions.yaml.
 
     The noxfile must run with nothing but nox installed, so this reads the
-    registry's fixed line format instead of importing PyYAML; a test checks
-    that it agrees with opplugin-codegen's loader.
+    registry's fixed line format (`  v2.1: {torch: "2.1.2", extra: ["numpy<2"]}`)
+    instead of importing PyYAML; a test checks that it agrees with
+    opplugin-codegen's loader.
     """
-    pins: dict[str, str] = {}
+    path = YAML_DIR / "versions.yaml"
+    entries: dict[str, tuple[str, tuple[str, ...]]] = {}
     default = ""
-    for line in (YAML_DIR / "versions.yaml").read_text().splitlines():
-        entry = re.match(r'^\s+(v\d+\.\d+):\s*\{\s*torch:\s*"([^"]+)"\s*\}\s*$', line)
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        entry = _ENTRY_RE.match(line)
         if entry:
-            pins[entry.group(1)] = entry.group(2)
+            extra = tuple(item.strip() for item in (entry.group(3) or "").split(",") if item.strip())
+            bad = [item for item in extra if not re.fullmatch(r'"[^"]+"', item)]
+            if bad:
+                raise RuntimeError(f"{path}:{number}: extra requirements must be quoted strings, got {bad}")
+            entries[entry.group(1)] = (entry.group(2), tuple(item.strip('"') for item in extra))
+        elif re.match(r"^\s+v\d+\.\d+:", line):
+            raise RuntimeError(f"{path}:{number}: expected `  vX.Y: {{torch: \"<pin>\"[, extra: [\"<req>\", ...]]}}`, "
+                               f"got {line.strip()!r}")
         elif line.startswith("default:"):
             default = line.split(":", 1)[1].strip()
-    if not pins or default not in pins:
-        raise RuntimeError(f"{YAML_DIR / 'versions.yaml'}: no labels or bad default {default!r}")
-    return pins, default
+    if not entries or default not in entries:
+        raise RuntimeError(f"{path}: no labels or bad default {default!r}")
+    return entries, default
+
+
+def load_registry() -> tuple[dict[str, str], str]:
+    """Labels -> torch pins, and the default label, from yaml/versions.yaml."""
+    entries, default = load_registry_entries()
+    return {label: pin for label, (pin, _extra) in entries.items()}, default
 
 
 def split_posargs(session: nox.Session) -> tuple[list[str], list[str]]:
@@ -72,26 +93,69 @@ def venv_python(label: str) -> Path:
     return BUILD / "venvs" / label / "bin" / "python"
 
 
+def wheelhouse() -> Path | None:
+    """Where the wheels of the label environments are kept between fresh clones.
+
+    pip's own HTTP cache (~/.cache/pip/http-v2) stores nothing on a machine whose index
+    responses carry no caching headers (measured here: behind the proxy every run
+    downloaded torch 2.1.2 and its 2.6 GB of dependencies again), so environments are
+    installed from a wheelhouse that `pip download` fills once. NPU_WHEELHOUSE=<dir>
+    moves it, NPU_WHEELHOUSE=off installs straight from the index.
+    """
+    value = os.environ.get("NPU_WHEELHOUSE", "")
+    if value.lower() == "off":
+        return None
+    if value:
+        return Path(value).expanduser()
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "npu-sim" / "wheelhouse"
+
+
+def pip_install_from_wheelhouse(session: nox.Session, label: str, py: str, requirements: list[str]) -> None:
+    """Install `requirements` from the label's wheelhouse, downloading into it only what it lacks.
+
+    One directory per label: an offline resolve must not pick another label's pins
+    (v2.1's numpy<2 for v2.13's unpinned numpy)."""
+    root = wheelhouse()
+    if root is None:
+        session.run(py, "-m", "pip", "install", "-q", *requirements, external=True)
+        return
+    house = root / label
+    house.mkdir(parents=True, exist_ok=True)
+    offline = [py, "-m", "pip", "install", "-q", "--no-index", "--find-links", str(house), *requirements]
+    if subprocess.run(offline, capture_output=True).returncode == 0:
+        session.log(f"installed {' '.join(requirements)} from {house}")
+        return
+    session.log(f"filling {house} (once per set of pins)")
+    # --find-links first: a wheel already in the wheelhouse wins over the index's copy.
+    session.run(py, "-m", "pip", "download", "-q", "--find-links", str(house), "-d", str(house), *requirements,
+                external=True)
+    session.run(*offline, external=True)
+
+
 def ensure_venv(session: nox.Session, label: str) -> Path:
-    """The label's virtualenv with its pinned torch; created once, then reused."""
-    pins, _ = load_registry()
+    """The label's virtualenv with its pinned torch (and the label's extra pins); created once, then reused."""
+    entries, _ = load_registry_entries()
+    pin, extra = entries[label]
     venv = BUILD / "venvs" / label
     stamp = venv / ".npu-venv.json"
-    wanted = {"torch": pins[label], "tools": VENV_TOOLS}
+    wanted: dict[str, object] = {"torch": pin, "tools": VENV_TOOLS}
+    if extra:
+        wanted["extra"] = list(extra)
     have = json.loads(stamp.read_text()) if stamp.exists() and venv_python(label).exists() else {}
     if have == wanted:
         return venv_python(label)
     py = str(venv_python(label))
-    if have.get("torch") == pins[label]:
-        session.log(f"{venv}: adding tools {sorted(set(VENV_TOOLS) - set(have.get('tools', [])))}")
-        session.run(py, "-m", "pip", "install", "-q", *VENV_TOOLS, external=True)
+    if have.get("torch") == pin:
+        session.log(f"{venv}: updating tools {VENV_TOOLS} and extra pins {list(extra)}")
+        session.run(py, "-m", "pip", "install", "-q", *VENV_TOOLS, *extra, external=True)
     else:
-        session.log(f"creating {venv} with torch=={pins[label]} (once per label)")
+        session.log(f"creating {venv} with torch=={pin} {' '.join(extra)} (once per label)")
         if venv.exists():
             shutil.rmtree(venv)
         session.run(sys.executable, "-m", "venv", str(venv), external=True)
         session.run(py, "-m", "pip", "install", "-q", "--upgrade", "pip", external=True)
-        session.run(py, "-m", "pip", "install", "-q", f"torch=={pins[label]}", *VENV_TOOLS, external=True)
+        # One resolve for torch, its extra pins and the tools, so a tool cannot pull a newer numpy past a pin.
+        pip_install_from_wheelhouse(session, label, py, [f"torch=={pin}", *extra, *VENV_TOOLS])
     stamp.write_text(json.dumps(wanted))
     return venv_python(label)
 
@@ -106,6 +170,14 @@ def run_in_venv(session: nox.Session, label: str, *args: str, env: dict[str, str
     # CCACHE_BASEDIR makes ccache hits independent of where the checkout lives.
     base = {"PATH": path, "CCACHE_BASEDIR": str(ROOT)}
     session.run(str(venv_python(label)), *args, external=True, env={**base, **(env or {})})
+
+
+@nox.session(venv_backend="none")
+def venv(session: nox.Session) -> None:
+    """Create (once) each label's virtualenv build/venvs/<label> with its torch pin, extra pins and the tools."""
+    labels, _ = split_posargs(session)
+    for label in labels:
+        session.log(f"{label}: {ensure_venv(session, label)}")
 
 
 @nox.session(venv_backend="none")
@@ -187,6 +259,20 @@ def matrix(session: nox.Session) -> None:
     env = {"PYTHONPATH": str(PACKAGES / "opplugin-codegen" / "src")}
     run_in_venv(session, labels[0], "-m", "opplugin_codegen", "matrix", "--yaml-dir", str(YAML_DIR),
                 "--out", str(BUILD), env=env)
+
+
+@nox.session(name="check-schemas", venv_backend="none")
+def check_schemas(session: nox.Session) -> None:
+    """Schema drift: each aten entry's func against each label's native_functions.yaml (build/native_functions)."""
+    labels, _ = split_posargs(session)
+    cache = str(BUILD / "native_functions")
+    env = {"PYTHONPATH": str(PACKAGES / "opplugin-codegen" / "src")}
+    for label in labels:
+        ensure_venv(session, label)
+        run_in_venv(session, label, "-m", "opplugin_codegen", "cache-schemas", "--yaml-dir", str(YAML_DIR),
+                    "--cache-dir", cache, "--label", label, env=env)
+    run_in_venv(session, labels[0], "-m", "opplugin_codegen", "check-schemas", "--yaml-dir", str(YAML_DIR),
+                "--cache-dir", cache, *[arg for label in labels for arg in ("--label", label)], env=env)
 
 
 @nox.session(venv_backend="none")

@@ -16,7 +16,8 @@ the same site-packages).
 Generated files that reach the package besides the compiled .cpp files:
 <generated>/npu/custom_ops.py (torchnpugen: Python entry points of the custom npu::
 operators) becomes opplugin_runtime/custom_ops.py, and the generated public headers
-(npu/aten/CustomFunctions.h, npu/inductor/c_shim_npu.h) join the runtime headers under
+(npu/aten/CustomFunctions.h, npu/inductor/c_shim_npu.h when the label's torchgen can
+generate it, npu/version.h) join the runtime headers under
 opplugin_runtime/include/ for user extensions.
 """
 
@@ -42,12 +43,15 @@ REQUIRED_GENERATED = (
     "op_plugin/AclOpsInterface.h",
     "npu/aten/NPUNativeFunctions.h",
     "npu/custom_ops.py",
+    "npu/version.h",
 )
 # Generated files copied into the package: (path under the generated dir, path in the package).
 GENERATED_PACKAGE_FILES = (
     ("npu/custom_ops.py", "custom_ops.py"),
     ("npu/aten/CustomFunctions.h", "include/npu/aten/CustomFunctions.h"),
     ("npu/inductor/c_shim_npu.h", "include/npu/inductor/c_shim_npu.h"),
+    # The label's version macros: npu/core/TorchCompat.h includes it.
+    ("npu/version.h", "include/npu/version.h"),
 )
 # Runtime headers shipped in the wheel for user extensions (NpuExtension).
 PUBLIC_HEADER_DIRS = ("npu/core", "npu/framework")
@@ -171,6 +175,8 @@ def install_package_files(package_dir: Path) -> None:
         source = GEN_DIR / relpath
         if source.is_file():
             copy_if_changed(source, package_dir / target)
+        elif (package_dir / target).is_file():  # not generated for this label (the C shim on v2.1)
+            (package_dir / target).unlink()
     include_root = package_dir / "include"
     for sub in PUBLIC_HEADER_DIRS:
         for header in sorted((CSRC / sub).glob("*.h")):
@@ -219,8 +225,24 @@ ACL_INCLUDE, ACL_LIBRARY = ascendc_kernels_paths()
 EXT_BUILD_DIR = ext_build_dir(LABEL)
 BUILD_INFO = build_info_source(LABEL, GEN_DIR)
 
-if not hasattr(cpp_extension, "_wrap_compiler") and shutil.which("ccache") and "CXX" not in os.environ:
-    os.environ["CXX"] = "ccache c++"  # newer torch prepends ccache by itself
+def ccache_masquerade(build_dir: Path) -> str | None:
+    """A `c++` that is ccache (its masquerade mode), for torch releases whose cpp_extension
+    does not prepend ccache itself (no `_wrap_compiler`: 2.1). Those releases run
+    `which $CXX`, so CXX cannot be "ccache c++"; a symlink named c++ works with every one."""
+    ccache = shutil.which("ccache")
+    if hasattr(cpp_extension, "_wrap_compiler") or not ccache or "CXX" in os.environ:
+        return None
+    link = build_dir / "ccache-bin" / "c++"
+    link.parent.mkdir(parents=True, exist_ok=True)
+    if not link.is_symlink() or os.readlink(link) != ccache:
+        link.unlink(missing_ok=True)
+        link.symlink_to(ccache)
+    return str(link)
+
+
+CCACHE_CXX = ccache_masquerade(EXT_BUILD_DIR)
+if CCACHE_CXX:
+    os.environ["CXX"] = CCACHE_CXX
 
 extension = cpp_extension.CppExtension(
     name=f"{PACKAGE}._C",
@@ -235,4 +257,7 @@ extension = cpp_extension.CppExtension(
 setup(
     ext_modules=[extension],
     cmdclass={"build_ext": BuildExt.with_options(use_ninja=True), "build_py": BuildPy},
+    # One setuptools build tree per label: build/lib of one label must not leak its
+    # generated files into another label's wheel.
+    options={"build": {"build_base": str(EXT_BUILD_DIR / "setuptools")}},
 )

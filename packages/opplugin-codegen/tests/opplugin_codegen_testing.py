@@ -129,3 +129,33 @@ def synthetic_ops(n_families: int = 375) -> str:
             "",
         ]
     return "\n".join(lines) + "\n"
+
+
+def installed_torch_label(default: str = "v2.13") -> str:
+    """The label whose torch this interpreter has (``NPU_TEST_LABEL`` when set): generated
+    C++ compiled in a test must be generated for it (npu/version.h refuses any other)."""
+    import importlib.metadata
+    import re
+
+    if os.environ.get("NPU_TEST_LABEL"):
+        return os.environ["NPU_TEST_LABEL"]
+    try:
+        version = importlib.metadata.version("torch")
+    except importlib.metadata.PackageNotFoundError:
+        return default
+    m = re.match(r"(\d+)\.(\d+)", version)
+    return f"v{m.group(1)}.{m.group(2)}" if m else default
+
+
+def cxx_std_flag() -> str:
+    """The ``-std=`` flag the installed torch's cpp_extension compiles with (C++17 on 2.1,
+    C++20 on 2.13 and 2.14, whose headers need concepts), read without importing torch."""
+    import re
+
+    spec = importlib.util.find_spec("torch")
+    if spec is None or not spec.submodule_search_locations:
+        return "-std=c++17"
+    source = Path(next(iter(spec.submodule_search_locations))) / "utils" / "cpp_extension.py"
+    text = source.read_text(encoding="utf-8") if source.is_file() else ""
+    found = re.findall(r"-std=c\+\+(\d+)", text)
+    return f"-std=c++{max(int(v) for v in found)}" if found else "-std=c++17"

@@ -15,7 +15,14 @@ from pathlib import Path
 import pytest
 
 from opplugin_codegen import load_model, render_label
-from opplugin_codegen_testing import PROJECT_YAML, REPO, RICH_YAML, torch_include_dirs
+from opplugin_codegen_testing import (
+    PROJECT_YAML,
+    REPO,
+    RICH_YAML,
+    cxx_std_flag,
+    installed_torch_label,
+    torch_include_dirs,
+)
 
 INCLUDES = torch_include_dirs()
 pytestmark = pytest.mark.skipif(
@@ -103,7 +110,7 @@ namespace lazy_fusion { bool IsEnabled(); }
 RUNTIME_CSRC = REPO / "packages" / "opplugin-runtime" / "csrc"
 ACL_INCLUDE = REPO / "packages" / "ascendc-kernels" / "include"
 
-FLAGS = ["-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter"]
+FLAGS = [cxx_std_flag(), "-fsyntax-only", "-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter"]
 
 
 def _write(root: Path, files: dict[str, str]) -> None:
@@ -129,7 +136,8 @@ def test_generated_cpp_parses(tmp_path: Path) -> None:
     jobs = []
     for name, yaml_dir in (("project", PROJECT_YAML), ("rich", RICH_YAML)):
         gen = tmp_path / name
-        files = render_label(load_model(yaml_dir), "v2.13")
+        # For the label of the torch whose headers it compiles against (npu/version.h checks).
+        files = render_label(load_model(yaml_dir), installed_torch_label())
         _write(gen, files)
         headers = tmp_path / f"{name}_headers.cpp"
         headers.write_text(
@@ -148,7 +156,10 @@ def test_generated_cpp_parses(tmp_path: Path) -> None:
         for name in ("project", "rich"):
             dirs = [tmp_path / name, RUNTIME_CSRC, ACL_INCLUDE]
             jobs.append(
-                (f"{name} shards (runtime headers)", _compile(tmp_path / f"{name}_shards.cpp", dirs))
+                (
+                    f"{name} shards (runtime headers)",
+                    _compile(tmp_path / f"{name}_shards.cpp", dirs),
+                )
             )
     failures = []
     for what, proc in jobs:

@@ -53,6 +53,7 @@ def test_file_set(project_files: dict[str, str]) -> None:
         *(f"op_plugin/OpInterface_{k}.cpp" for k in range(4)),
         *(f"op_plugin/StructKernelNpuOpApi_{k}.cpp" for k in range(4)),
         *(f"op_plugin/MetaFunctions_{k}.cpp" for k in range(4)),
+        "npu/version.h",
     }
 
 

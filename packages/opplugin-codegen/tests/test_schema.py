@@ -318,9 +318,12 @@ def test_cpp_types_match_torchgen_native_api() -> None:
     from torchgen.model import FunctionSchema
 
     def norm(s: str) -> str:
+        # torch 2.1's JIT_TO_CPP_DEFAULT spells the default `MemoryFormat::Contiguous`
+        # (unqualified); ours is `c10::MemoryFormat::Contiguous` everywhere.
         return (
             s.replace("::std::optional", "c10::optional")
             .replace("::std::nullopt", "c10::nullopt")
+            .replace("c10::MemoryFormat::", "MemoryFormat::")
             .replace(" ", "")
         )
 

@@ -297,3 +297,29 @@ def test_one_schema_in_two_entries_must_not_overlap(
                 load_model(d)
         else:
             load_model(d)
+
+
+def test_registry_extra_requirements(tmp_path: Path) -> None:
+    reg, errors = _load(
+        tmp_path,
+        "default: v2.2\n"
+        "versions:\n"
+        '  v2.1: {torch: "2.1.2", extra: ["numpy<2", "typing-extensions"]}\n'
+        '  v2.2: {torch: "2.2.2"}\n',
+    )
+    assert errors == [] and reg is not None
+    assert reg.extra_requirements("v2.1") == ("numpy<2", "typing-extensions")
+    assert reg.extra_requirements("v2.2") == ()
+    assert (reg.ordinal("v2.1"), reg.ordinal("v2.2")) == (1, 2)
+
+
+def test_registry_extra_must_be_a_list_of_strings(tmp_path: Path) -> None:
+    reg, errors = _load(
+        tmp_path,
+        'default: v2.1\nversions:\n  v2.1: {torch: "2.1.2", extra: "numpy<2"}\n',
+    )
+    assert reg is None
+    assert errors == [
+        "yaml/versions.yaml:3: 'extra' of 'v2.1' must be a list of pip requirement strings, "
+        'e.g. ["numpy<2"]'
+    ]

@@ -42,7 +42,7 @@ def test_freed_blocks_return_to_their_stream_only():
     """Stream-ordered reuse: a block freed after use on a stream is handed out
     again only on that stream (whose queue orders the new user after the old)."""
     default = torch.npu.current_stream()
-    side = torch.Stream(device="npu")
+    side = torch.npu.Stream()
     torch.npu.set_stream(side)
     try:
         x = torch.empty(4096, device="npu").fill_(1.0)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from torchnpugen_testlib import generate, make_workspace
+from torchnpugen_testlib import HAS_AOTI_C_SHIM, generate, make_workspace
 
 STUBS = {
     "npu/framework/OpHook.h": """\
@@ -113,7 +113,8 @@ SOURCES = {
     "aten/CustomFunctions.cpp": False,
     "aten/RegisterFunctionalization.cpp": True,
     "aten/RegisterAutogradNPU.cpp": True,
-    "inductor/c_shim_npu.cpp": True,
+    # only where this torchgen generates the AOTI C shim (compat "no-aoti-c-shim": not on 2.1)
+    **({"inductor/c_shim_npu.cpp": True} if HAS_AOTI_C_SHIM else {}),
 }
 
 

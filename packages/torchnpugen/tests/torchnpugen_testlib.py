@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import torchnpugen
+import torchnpugen.compat
 
 TESTS = Path(__file__).resolve().parent
 FIXTURES = TESTS / "fixtures"
@@ -21,6 +22,25 @@ PROJECTION = Path("op_plugin") / "config" / "op_plugin_functions.yaml"
 DERIVATIVES = Path("op_plugin") / "config" / "derivatives.yaml"
 # Where the torchnpugen under test lives (src/ when run alone, the installed wheel under nox).
 TORCHNPUGEN_ROOT = Path(torchnpugen.__file__).resolve().parent.parent
+
+
+def _installed_label() -> str:
+    """The label of this interpreter's torch: torchnpugen generates for that one only."""
+    from torchnpugen.compat import release_tuple, torch_version
+
+    major, minor = release_tuple(torch_version())[:2]
+    return f"v{major}.{minor}"
+
+
+#: The label the tests generate for (the installed torch's), and a label that is not it.
+LABEL = _installed_label()
+OTHER_LABEL = "v2.1" if LABEL != "v2.1" else "v2.13"
+#: Whether this torchgen generates the AOTInductor C shim (compat "no-aoti-c-shim": not on 2.1).
+HAS_AOTI_C_SHIM = torchnpugen.compat.has_aoti_c_shim()
+#: Whether this torch knows pt2_compliant_tag (compat "pt2-compliant-tag": not on 2.1).
+HAS_PT2_COMPLIANT_TAG = torchnpugen.compat.difference("pt2-compliant-tag") not in (
+    torchnpugen.compat.detected_differences()
+)
 
 
 def make_workspace(
@@ -50,7 +70,7 @@ def make_workspace(
 def generate(ws: dict[str, Path], shards: int = 4):
     from torchnpugen.gen import generate as _generate
 
-    return _generate(label="v2.13", yaml_dir=ws["yaml"], out_dir=ws["out"], shards=shards)
+    return _generate(label=LABEL, yaml_dir=ws["yaml"], out_dir=ws["out"], shards=shards)
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:

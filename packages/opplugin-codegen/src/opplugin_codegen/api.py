@@ -12,6 +12,7 @@ from .gen_interface import render_dispatch_shards, render_headers
 from .gen_matrix import render_matrix
 from .gen_meta import render_meta_shards
 from .gen_struct_kernels import render_struct_shards
+from .gen_version import VERSION_H, render_version_h
 from .loader import load_model
 from .model import Model
 from .projection import project, render_projection
@@ -25,6 +26,12 @@ DEFAULT_SHARDS = 4
 def check(yaml_dir: Path | str) -> Model:
     """Load and validate the YAML of ``yaml_dir`` for every label; raise CodegenError."""
     return load_model(yaml_dir)
+
+
+def versions_display(model: Model) -> str:
+    """How yaml/versions.yaml is named in generated comments (next to op_plugin_functions.yaml)."""
+    folder = model.op_file.rsplit("/", 1)[0] if "/" in model.op_file else ""
+    return f"{folder}/versions.yaml" if folder else "versions.yaml"
 
 
 def _require_label(model: Model, label: str) -> None:
@@ -45,6 +52,7 @@ def render_label(model: Model, label: str, shards: int = DEFAULT_SHARDS) -> dict
         **render_dispatch_shards(view, shards),
         **render_struct_shards(view, shards),
         **render_meta_shards(view, shards),
+        VERSION_H: render_version_h(model.registry, label, versions_display(model)),
     }
     return dict(sorted(files.items()))
 

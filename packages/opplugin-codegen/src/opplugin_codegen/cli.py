@@ -16,6 +16,8 @@ from . import __version__
 from .api import DEFAULT_SHARDS, write_label, write_labels, write_matrix
 from .errors import CodegenError
 from .loader import load_model
+from .model import Model
+from .schema_drift import check_schemas, releases_from, store_installed, summarize
 
 EXIT_OK = 0
 EXIT_INVALID = 1
@@ -104,6 +106,50 @@ def build_parser() -> argparse.ArgumentParser:
     )
     matrix.add_argument("-q", "--quiet", action="store_true", help="print errors only")
 
+    drift = sub.add_parser(
+        "check-schemas",
+        help="compare each aten entry's func with native_functions.yaml of the labels in its range",
+        description="Schema drift: for every aten entry (official, quant, aten backward entries) "
+        "and "
+        "every checked label in its range, compare the YAML's func with that torch release's "
+        "native_functions.yaml. Reports each wrong range with the labels where the schema differs "
+        "and the split of the entry that fixes it. Releases come from --cache-dir (<label>.yaml, "
+        "filled by `cache-schemas` in each label's environment) or --native-functions.",
+        epilog="exit status: 0 no drift, 1 drift found (or unreadable input), 2 usage error",
+    )
+    drift.add_argument("--yaml-dir", type=Path, default=Path("yaml"))
+    drift.add_argument(
+        "--label",
+        action="append",
+        default=[],
+        help="a label to check (repeatable; default: every label with a file)",
+    )
+    drift.add_argument(
+        "--cache-dir",
+        type=Path,
+        default=None,
+        help="directory of <label>.yaml copies of native_functions.yaml (build/native_functions)",
+    )
+    drift.add_argument(
+        "--native-functions",
+        action="append",
+        default=[],
+        metavar="LABEL=PATH",
+        help="the native_functions.yaml of LABEL's torch release (repeatable; before the cache)",
+    )
+
+    cache = sub.add_parser(
+        "cache-schemas",
+        help="copy this interpreter's torchgen native_functions.yaml into the schema cache",
+        description="Copy torchgen/packaged/ATen/native/native_functions.yaml of the installed "
+        "torch (not imported) to CACHE_DIR/<label>.yaml, where <label> is the registry label of "
+        "that torch; written only when it changed.",
+    )
+    cache.add_argument("--yaml-dir", type=Path, default=Path("yaml"))
+    cache.add_argument("--cache-dir", type=Path, default=Path("build/native_functions"))
+    cache.add_argument("--label", help="fail unless the installed torch is this label's")
+    cache.add_argument("-q", "--quiet", action="store_true", help="print errors only")
+
     labels = sub.add_parser("labels", help="print the labels of versions.yaml")
     labels.add_argument("--yaml-dir", type=Path, default=Path("yaml"))
     labels.add_argument("--default", action="store_true", help="print the default label only")
@@ -139,6 +185,17 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         report = write_matrix(model, args.out)
         if not args.quiet:
             print(f"{report.out_dir}: {report.summary()}")
+        return EXIT_OK
+    if args.command == "check-schemas":
+        return _check_schemas(args, model)
+    if args.command == "cache-schemas":
+        if args.label is not None and args.label not in registry:
+            message = registry.unknown_label_message(args.label)
+            print(f"opplugin-codegen: error: --label: {message}", file=sys.stderr)
+            return EXIT_USAGE
+        label, path, written = store_installed(args.cache_dir, registry, args.label)
+        if not args.quiet:
+            print(f"{label}: {path} {'written' if written else 'unchanged'}")
         return EXIT_OK
     if args.command == "check" or args.check:
         print(
@@ -176,6 +233,30 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             print(f"{label}: {report.out_dir}: {report.summary()}")
         print(f"done in {elapsed:.2f} s")
     return EXIT_OK
+
+
+def _check_schemas(args: argparse.Namespace, model: Model) -> int:
+    explicit: dict[str, Path] = {}
+    for item in args.native_functions:
+        label, sep, path = item.partition("=")
+        if not sep or not label or not path:
+            print(
+                f"opplugin-codegen: error: --native-functions expects LABEL=PATH, got {item!r}",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        explicit[label] = Path(path)
+    releases = releases_from(model.registry, args.cache_dir, args.label, explicit)
+    drifts = check_schemas(model, releases)
+    print(summarize(model, releases))
+    if not drifts:
+        print("no schema drift")
+        return EXIT_OK
+    for drift in drifts:
+        print(drift.diagnostic(), file=sys.stderr)
+    entries = "entry" if len(drifts) == 1 else "entries"
+    print(f"{len(drifts)} {entries} with a wrong range", file=sys.stderr)
+    return EXIT_INVALID
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -157,6 +157,17 @@ def meta_skip_reason(op: LiveOp) -> str | None:
     return None
 
 
+_HELPER_CALL = re.compile(r"^\s*(?:op_infer::)?([A-Za-z_]\w*)\((.*)\)\s*$")
+#: op_infer size helpers -> (argument count, symbolic C++ with the tensors substituted).
+_SYMBOLIC_HELPERS = {
+    "broadcast_ops_npu_output_size": (
+        2,
+        "at::infer_size_symdimvector({0}.sym_sizes(), {1}.sym_sizes())",
+    ),
+    "input_same_output_size": (1, "{0}.sym_sizes()"),
+}
+
+
 class _Builder:
     def __init__(self, op: LiveOp, cname: str, custom: bool) -> None:
         assert op.gen is not None
@@ -179,9 +190,30 @@ class _Builder:
         if ref is not None:
             self.used.add(ref.split("[")[0])
             return (f"{ref}.sym_sizes()", True) if self.custom else (f"{ref}.sizes()", False)
+        symbolic = self._symbolic_helper(text) if self.custom else None
+        if symbolic is not None:
+            return symbolic, True
         self.fn.uses_infer = True
         self.used |= _tokens(text)
         return text, False
+
+    def _symbolic_helper(self, text: str) -> str | None:
+        """The SymInt form of an op_infer size helper called on tensor arguments
+        (contracts.md section 4), so that custom ops stay dynamic under torch.compile:
+        the helpers read ``sizes()``, which torch 2.1 refuses on symbolic shapes (later
+        releases specialise instead)."""
+        m = _HELPER_CALL.match(text)
+        if m is None or m.group(1) not in _SYMBOLIC_HELPERS:
+            return None
+        args = [a.strip() for a in m.group(2).split(",")]
+        refs = [tensor_ref(self.schema, a) for a in args]
+        arity, template = _SYMBOLIC_HELPERS[m.group(1)]
+        if len(args) != arity or any(r is None for r in refs):
+            return None
+        self.used |= {r.split("[")[0] for r in refs if r}
+        if "infer_size_symdimvector" in template:
+            self.fn.includes.add("<ATen/ExpandUtils.h>")
+        return template.format(*refs)
 
     def dtype_expr(self, text: str) -> str:
         ref = tensor_ref(self.schema, text)

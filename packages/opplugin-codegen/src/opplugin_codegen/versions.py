@@ -22,6 +22,7 @@ from .yamlload import YamlMap, load_yaml
 ALL_VERSION = "all_version"
 NEWEST = "newest"
 _LABEL_RE = re.compile(r"^v(\d+)\.(\d+)$")
+_LABEL_KEYS = ("torch", "extra")
 _TORCH_RE = re.compile(r"^(\d+)\.(\d+)(?:\.(\d+))?(?:[.+-]?[0-9A-Za-z.+-]*)?$")
 
 #: The first torch release without named tensors (no ``at::Dimname``, no
@@ -36,11 +37,14 @@ class RangeError(ValueError):
 @dataclass(frozen=True)
 class VersionRegistry:
     """Labels in order (the order of ``all_version`` and of ``[start, end]``), torch pins,
-    and the default label."""
+    the default label, and each label's extra pip requirements for its environment
+    (``extra: ["numpy<2"]``: what that torch release needs next to it)."""
 
     labels: tuple[str, ...]
     torch: tuple[str, ...]  # torch pin of each label, same order
     default: str
+    #: extra requirements of each label, same order (or empty)
+    extra: tuple[tuple[str, ...], ...] = ()
     _index: dict[str, int] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -54,6 +58,14 @@ class VersionRegistry:
 
     def torch_pin(self, label: str) -> str:
         return self.torch[self._index[label]]
+
+    def extra_requirements(self, label: str) -> tuple[str, ...]:
+        return self.extra[self._index[label]] if self.extra else ()
+
+    def ordinal(self, label: str) -> int:
+        """The label's 1-based position in the registry: the value of its ``V<major>R<minor>``
+        macro, which ``VERSION_BETWEEN`` compares."""
+        return self._index[label] + 1
 
     def torch_version(self, label: str) -> tuple[int, int]:
         m = _TORCH_RE.match(self.torch_pin(label))
@@ -195,6 +207,7 @@ def load_registry(path: Path, display: str, diags: Diagnostics) -> VersionRegist
         return None
     labels: list[str] = []
     pins: list[str] = []
+    extras: list[tuple[str, ...]] = []
     previous: tuple[int, int] | None = None
     for label, spec in versions.items():
         loc = Location(display, versions.key_line(label))
@@ -210,12 +223,21 @@ def load_registry(path: Path, display: str, diags: Diagnostics) -> VersionRegist
             diags.error(loc, None, f"'{label}' needs a mapping {{torch: \"<pin>\"}}")
             continue
         for key in spec:
-            if key != "torch":
+            if key not in _LABEL_KEYS:
                 diags.error(
                     Location(display, spec.key_line(key)),
                     None,
-                    f"unknown key '{key}' for label '{label}'{did_you_mean(key, ('torch',))}",
+                    f"unknown key '{key}' for label '{label}'{did_you_mean(key, _LABEL_KEYS)}",
                 )
+        extra = spec.get("extra", [])
+        if not isinstance(extra, list) or not all(isinstance(r, str) and r.strip() for r in extra):
+            diags.error(
+                Location(display, spec.key_line("extra")),
+                None,
+                f"'extra' of '{label}' must be a list of pip requirement strings, "
+                'e.g. ["numpy<2"]',
+            )
+            extra = []
         pin = spec["torch"]
         tm = _TORCH_RE.match(pin) if isinstance(pin, str) else None
         if tm is None:
@@ -225,6 +247,7 @@ def load_registry(path: Path, display: str, diags: Diagnostics) -> VersionRegist
             diags.error(loc, None, f"torch pin {pin} does not match label '{label}'")
         labels.append(label)
         pins.append(pin)
+        extras.append(tuple(r.strip() for r in extra))
     default = doc.get("default")
     if default not in labels:
         diags.error(
@@ -235,4 +258,4 @@ def load_registry(path: Path, display: str, diags: Diagnostics) -> VersionRegist
         )
     if len(diags) > before or not labels:
         return None
-    return VersionRegistry(tuple(labels), tuple(pins), str(default))
+    return VersionRegistry(tuple(labels), tuple(pins), str(default), tuple(extras))

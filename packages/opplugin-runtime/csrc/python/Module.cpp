@@ -84,6 +84,14 @@ py::dict MemoryStats(c10::DeviceIndex device) {
   return result;
 }
 
+c10_npu::NPUStream UnpackStream(int64_t stream_id, int device_index, int device_type) {
+  TORCH_CHECK(static_cast<c10::DeviceType>(device_type) == c10::DeviceType::PrivateUse1,
+              "expected an npu stream, got a stream of device type ",
+              c10::DeviceTypeName(static_cast<c10::DeviceType>(device_type)));
+  return c10_npu::NPUStream(
+      c10::Stream::unpack3(stream_id, static_cast<c10::DeviceIndex>(device_index), c10::DeviceType::PrivateUse1));
+}
+
 c10::DeviceIndex ResolveDevice(c10::DeviceIndex device) {
   return device < 0 ? c10_npu::current_device() : device;
 }
@@ -138,7 +146,26 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def(
       "default_stream", [](int device) { return c10_npu::getDefaultNPUStream(static_cast<c10::DeviceIndex>(device)).unwrap(); },
       py::arg("device") = -1);
-  m.def("set_stream", [](c10::Stream stream) { c10_npu::setCurrentNPUStream(c10_npu::NPUStream(stream)); });
+  // Streams cross the binding as (id, device index, device type), not c10::Stream: torch
+  // 2.1's pybind11 caster for c10::Stream cannot load an argument.
+  m.def("set_stream", [](int64_t stream_id, int device_index, int device_type) {
+    c10_npu::setCurrentNPUStream(UnpackStream(stream_id, device_index, device_type));
+  });
+  m.def(
+      "new_stream",
+      [](int device) {
+        const c10::Stream s = c10_npu::getNewNPUStream(static_cast<c10::DeviceIndex>(device)).unwrap();
+        return py::make_tuple(s.id(), static_cast<int>(s.device_index()), static_cast<int>(s.device_type()));
+      },
+      py::arg("device") = -1);
+  m.def("query_stream", [](int64_t stream_id, int device_index, int device_type) {
+    return UnpackStream(stream_id, device_index, device_type).query();
+  });
+  m.def("synchronize_stream", [](int64_t stream_id, int device_index, int device_type) {
+    const c10_npu::NPUStream stream = UnpackStream(stream_id, device_index, device_type);
+    py::gil_scoped_release no_gil;
+    stream.synchronize();
+  });
 
   // ---- memory ----
   m.def("memory_stats", [](int device) { return MemoryStats(ResolveDevice(static_cast<c10::DeviceIndex>(device))); },

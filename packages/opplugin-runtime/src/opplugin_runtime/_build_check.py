@@ -1,13 +1,40 @@
-"""Import-time check that the installed torch is the one this build was compiled against."""
+"""Import-time check that the installed torch is the one this build was compiled against.
+
+The extension is compiled against one torch release (the label's pin): loaded into
+another it would fail deep inside the dynamic loader with an undefined symbol, or
+worse, load and misbehave (the C++ ABIs of releases differ). So the package compares
+the torch it was built with (``_build_info.py``, written by setup.py) with the one
+that is installed before it loads ``_C``, and says what to do.
+"""
 
 from __future__ import annotations
+
+import re
 
 import torch
 
 
 def _major_minor(version: str) -> tuple[int, int]:
-    parts = version.split("+")[0].split(".")
-    return int(parts[0]), int(parts[1])
+    numbers = re.findall(r"\d+", version.split("+")[0])
+    return int(numbers[0]), int(numbers[1])
+
+
+def label_of_torch(version: str) -> str:
+    """``2.1.2+cu121`` -> ``v2.1``: the version label whose builds link against that torch."""
+    major, minor = _major_minor(version)
+    return f"v{major}.{minor}"
+
+
+def mismatch_message(built_label: str, built_torch: str, running_torch: str) -> str:
+    """What a build for ``built_label`` says when imported with torch ``running_torch``."""
+    wanted = label_of_torch(running_torch)
+    return (
+        f"opplugin_runtime was built for {built_label} against torch {built_torch}, but this environment "
+        f"has torch {running_torch}: a build links against exactly one torch release and cannot load "
+        f"into another. Rebuild it for this torch with `nox -s generate build -- {wanted}` (its wheels "
+        f"go to dist/{wanted}/ and build/venvs/{wanted}), or run with the {built_label} environment "
+        f"(build/venvs/{built_label}, torch {built_torch})."
+    )
 
 
 def check_build() -> None:
@@ -19,9 +46,13 @@ def check_build() -> None:
             "NPU_GENERATED_DIR=... python setup.py build_ext --inplace"
         ) from error
     built = tuple(_build_info.TORCH_MAJOR_MINOR)
-    running = _major_minor(torch.__version__)
-    if built != running:
+    if built != _major_minor(torch.__version__):
+        raise ImportError(mismatch_message(_build_info.LABEL, _build_info.TORCH_VERSION, torch.__version__))
+    cxx11_abi = bool(torch.compiled_with_cxx11_abi())
+    if getattr(_build_info, "CXX11_ABI", cxx11_abi) != cxx11_abi:
         raise ImportError(
-            f"opplugin_runtime was built for label {_build_info.LABEL} against torch {_build_info.TORCH_VERSION}, "
-            f"but torch {torch.__version__} is installed; install the opplugin-runtime wheel built for this torch"
+            f"opplugin_runtime was built for {_build_info.LABEL} against a torch {_build_info.TORCH_VERSION} "
+            f"with _GLIBCXX_USE_CXX11_ABI={int(_build_info.CXX11_ABI)}, but this torch {torch.__version__} uses "
+            f"_GLIBCXX_USE_CXX11_ABI={int(cxx11_abi)} (a different wheel of the same release): rebuild with "
+            f"`nox -s generate build -- {_build_info.LABEL}` in this environment"
         )

@@ -45,6 +45,13 @@ def build_parser() -> argparse.ArgumentParser:
         description="Verify every row of torchnpugen.patch.TORCHGEN_PATCHES against the installed torchgen "
         "(exit 1 naming the first target that moved) and print target, action on this torch, reason.",
     )
+    commands.add_parser(
+        "compat",
+        help="list the known differences between supported torch releases and which this torch has",
+        description="Print every row of torchnpugen.compat.TORCHGEN_DIFFERENCES: its name, the releases "
+        "it applies to, what torchnpugen does about it, and whether the installed torchgen shows it "
+        "(feature detection).",
+    )
     return parser
 
 
@@ -56,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
         return int(e.code or 0)
     if args.command == "patches":
         return _print_patches()
+    if args.command == "compat":
+        return _print_compat()
     if args.shards < 1:
         print(f"{parser.prog} generate: error: --shards must be at least 1", file=sys.stderr)
         return EXIT_USAGE
@@ -99,4 +108,15 @@ def _print_patches() -> int:
         return EXIT_INVALID_INPUT
     for target, action, reason in report:
         print(f"{target}\n  {action}\n  why: {reason}")
+    return EXIT_OK
+
+
+def _print_compat() -> int:
+    from .compat import TORCHGEN_DIFFERENCES, detected_differences, torch_version
+
+    here = detected_differences()
+    print(f"torch {torch_version()}: {len(here)} of {len(TORCHGEN_DIFFERENCES)} known differences apply")
+    for d in TORCHGEN_DIFFERENCES:
+        where = "applies" if d in here else "does not apply"
+        print(f"{d.name}: {where} here\n  {d.releases}\n  handling: {d.handling}")
     return EXIT_OK

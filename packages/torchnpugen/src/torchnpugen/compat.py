@@ -6,53 +6,50 @@ against 2.13 headers and vice versa), so it is generated at build time per label
 and never committed.  Code elsewhere in the package asks this module instead of
 testing versions itself, so a new torch release means editing this one file.
 
-Known differences between torch 2.1.2 and 2.13.0 for the torchgen APIs used here
-(checked on 2.13.0 in this tree, 2.1.2 from /work/shared/reference/torch-versions.md;
-to be re-checked when the v2.1 venv exists):
+The differences between the supported torch releases (measured on 2.1.2, 2.13.0
+and 2.14.1) are the rows of :data:`TORCHGEN_DIFFERENCES`: each names the releases it
+applies to and detects itself on the installed torchgen (feature detection, never a
+version comparison), so ``python -m torchnpugen compat`` says which of them the running
+torch has.  The spellings are normalised in one place (:func:`cpp_spelling`,
+:func:`cpp_default`); a missing torchgen module turns its output off
+(:func:`has_aoti_c_shim`) and the patch table skips its rows (``TorchgenPatch.requires``).
 
-* ``torchgen.gen_backend_stubs.run`` on 2.1 assumes a PyTorch source checkout for
-  ``tags.yaml``; we never call it and always read ``torchgen/packaged/ATen/native``
-  (present in both wheels), see :func:`packaged_yaml_paths`.
-* ``torchgen.api.cpp.JIT_TO_CPP_DEFAULT``: 2.1 maps ``None`` to ``c10::nullopt`` and
-  ``contiguous_format`` to the unqualified ``MemoryFormat::Contiguous`` (which does
-  not resolve outside ``namespace at``); 2.13 gives ``::std::nullopt`` and
-  ``c10::MemoryFormat::Contiguous``.  :func:`cpp_default` maps both to one spelling,
-  so no patch of that dict is needed.
-* ``OptionalCType.cpp_type()`` is ``c10::optional<T>`` on 2.1 and
-  ``::std::optional<T>`` on 2.13.  :func:`cpp_spelling` writes ``c10::optional``
-  everywhere (contracts.md section 2); on 2.13 it is an alias of ``std::optional``.
-* Same parameter names on both (only annotations differ, ``Optional[List[X]]`` vs
-  ``list[X] | None``; the patch table compares names only): ``RegisterDispatchKey``
-  and its fields, ``gen_unstructured(self, f, g)``, the static
-  ``gen_device_check(type, args, method_name)``, ``StructuredRegisterDispatchKey``
-  (``gen_class``, ``gen_class_set_output_body``, ``gen_one``),
-  ``compute_native_function_declaration``, ``native.arguments(func, *, symint)``.
-  Assumed identical but not yet checked on 2.1 (the patch table and the tests will
-  say): ``wrapper_kernel_sig(self, f)``, ``DispatcherSignature.from_schema(func, *,
-  prefix, symint)``, ``NativeSignature``, ``translate``, ``native_function_manager``
-  (and its ``use_ilistref_for_tensor_lists`` parametrisation), ``NativeFunction.tags``
-  / ``is_view_op``, ``parse_native_yaml(path, tags_yaml_path, ...)``.
-* ``torchgen.gen.parse_tags_yaml`` is ``functools.cache``-decorated on 2.13.
-* native_functions.yaml: 2.13 removed the named-tensor (Dimname) overloads; op names
-  valid on one label may be unknown on another (reported with the YAML file:line).
-* ``torch.utils.cpp_extension`` compiles with ``-std=c++17`` on 2.1 and
-  ``-std=c++20`` on 2.13 (2.13 headers warn under C++17); :func:`cxx_std_flag`
-  reads it from the installed module instead of hard-coding either.
+Identical on every supported release (only annotations differ, ``Optional[List[X]]`` vs
+``list[X] | None``; the patch table compares parameter names and checks them at start):
+``RegisterDispatchKey`` and its fields, ``gen_unstructured``, ``wrapper_kernel_sig``,
+the static ``gen_device_check``, ``StructuredRegisterDispatchKey``,
+``compute_native_function_declaration``, ``native.arguments(func, *, symint)``,
+``DispatcherSignature``, ``NativeSignature``, ``translate``,
+``native_function_manager``, the functionalization helpers, ``load_derivatives``,
+``parse_native_yaml`` on the packaged yaml (``gen_backend_stubs.run`` is never called:
+on 2.1 it assumes a PyTorch source checkout for ``tags.yaml``).
 """
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import importlib.util
+import inspect
 import re
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 __all__ = [
+    "TORCHGEN_DIFFERENCES",
+    "TorchgenDifference",
     "cpp_default",
     "cpp_spelling",
     "cxx_std_flag",
+    "detected_differences",
+    "difference",
+    "difference_of_tag",
+    "has_aoti_c_shim",
     "packaged_yaml_paths",
     "release_tuple",
+    "structured_set_output_takes_names",
+    "tags_for_installed_torch",
     "torch_dir",
     "torch_include_dirs",
     "torch_version",
@@ -97,6 +94,8 @@ _SPELLINGS = (
     (re.compile(r"(?<![\w:])std::optional<"), "c10::optional<"),
     (re.compile(r"(?<![\w:])::std::nullopt\b"), "c10::nullopt"),
     (re.compile(r"(?<![\w:])std::nullopt\b"), "c10::nullopt"),
+    # translate's SymInt -> int narrowing (see "symint-narrowing" below).
+    (re.compile(r"(\.|->)expect_int\(\)"), r"\1guard_int(__FILE__, __LINE__)"),
 )
 
 
@@ -135,3 +134,150 @@ def cxx_std_flag() -> str:
     if not found:
         return "-std=c++17"
     return f"-std=c++{max(int(v) for v in found)}"
+
+
+# --------------------------------------------------------------------------- differences
+
+
+def has_aoti_c_shim() -> bool:
+    """Whether the installed torchgen can generate AOTInductor C shims."""
+    return importlib.util.find_spec("torchgen.gen_aoti_c_shim") is not None
+
+
+def _jit_default(key: str) -> str:
+    from torchgen.api.cpp import JIT_TO_CPP_DEFAULT
+
+    return JIT_TO_CPP_DEFAULT.get(key, "")
+
+
+def _optional_type_spelling() -> str:
+    from torchgen.api.types import BaseCType, OptionalCType, longT
+
+    return OptionalCType(BaseCType(longT)).cpp_type()
+
+
+def _translate_narrows_with_expect_int() -> bool:
+    from torchgen.api import translate
+
+    return "expect_int()" in inspect.getsource(translate)
+
+
+def _tags_of_installed_torch() -> set[str]:
+    from torchgen.gen import parse_tags_yaml
+
+    return set(parse_tags_yaml(str(packaged_yaml_paths()[1])))
+
+
+#: Tags that torch releases added after the oldest supported one -> their difference row.
+_LATER_TAGS = {"pt2_compliant_tag": "pt2-compliant-tag"}
+
+
+def tags_for_installed_torch(tags: tuple[str, ...], valid_tags: set[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(tags to use, tags dropped): a tag that only later releases know is dropped where the
+    installed tags.yaml lacks it; every other tag is kept (and validated by the caller)."""
+    dropped = tuple(t for t in tags if t not in valid_tags and t in _LATER_TAGS)
+    return tuple(t for t in tags if t not in dropped), dropped
+
+
+def difference_of_tag(tag: str) -> TorchgenDifference:
+    return difference(_LATER_TAGS[tag])
+
+
+def structured_set_output_takes_names() -> bool:
+    """Whether the structured kernels' set_output_strided/raw_strided end in a DimnameList
+    (named tensors: torch 2.1; gone from 2.13 on), as torchgen's own class writes them."""
+    from torchgen.dest.register_dispatch_key import StructuredRegisterDispatchKey
+
+    return "DimnameList names" in inspect.getsource(StructuredRegisterDispatchKey.gen_class_set_output_functions)
+
+
+def _named_tensor_overloads() -> bool:
+    native_yaml, _ = packaged_yaml_paths()
+    return "Dimname" in native_yaml.read_text(encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class TorchgenDifference:
+    """One way torchgen (or torch's build tooling) differs between supported releases."""
+
+    name: str
+    releases: str  # which releases behave which way
+    handling: str  # what torchnpugen does about it
+    detect: Callable[[], bool]  # true where the installed torch shows the first behaviour in ``releases``
+
+
+TORCHGEN_DIFFERENCES: tuple[TorchgenDifference, ...] = (
+    TorchgenDifference(
+        "optional-spelling",
+        "OptionalCType.cpp_type() is c10::optional<T> on 2.1, ::std::optional<T> on 2.13 and 2.14",
+        "cpp_spelling writes c10::optional<T> everywhere (an alias of std::optional on 2.13+)",
+        lambda: _optional_type_spelling().startswith("c10::optional"),
+    ),
+    TorchgenDifference(
+        "nullopt-default",
+        "JIT_TO_CPP_DEFAULT['None'] is c10::nullopt on 2.1, ::std::nullopt on 2.13 and 2.14",
+        "cpp_spelling / cpp_default write c10::nullopt",
+        lambda: _jit_default("None") == "c10::nullopt",
+    ),
+    TorchgenDifference(
+        "contiguous-format-default",
+        "JIT_TO_CPP_DEFAULT['contiguous_format'] is the unqualified MemoryFormat::Contiguous "
+        "on 2.1 (does not resolve outside namespace at), c10::MemoryFormat::Contiguous on 2.13 and 2.14",
+        "cpp_default qualifies it; the patch table sets the qualified entry while applied",
+        lambda: _jit_default("contiguous_format") == "MemoryFormat::Contiguous",
+    ),
+    TorchgenDifference(
+        "symint-narrowing",
+        "translate narrows SymInt to int with .expect_int() on 2.1, .guard_int(__FILE__, __LINE__) "
+        "on 2.13 and 2.14",
+        "cpp_spelling writes guard_int (present on 2.1 too; it guards instead of failing on a symbol)",
+        _translate_narrows_with_expect_int,
+    ),
+    TorchgenDifference(
+        "no-aoti-c-shim",
+        "torchgen.gen_aoti_c_shim is absent on 2.1, present on 2.13 and 2.14",
+        "no c_shim_npu.h/.cpp for such a label (a note says so); the patch table skips its row",
+        lambda: not has_aoti_c_shim(),
+    ),
+    TorchgenDifference(
+        "pt2-compliant-tag",
+        "tags.yaml has no pt2_compliant_tag on 2.1; 2.13 and 2.14 have it",
+        "custom operators declared with it are registered without it (a note names them); "
+        "any other unknown tag stays an error",
+        lambda: "pt2_compliant_tag" not in _tags_of_installed_torch(),
+    ),
+    TorchgenDifference(
+        "structured-set-output-names",
+        "the structured kernels' set_output_strided/set_output_raw_strided take a trailing "
+        "DimnameList names on 2.1; 2.13 and 2.14 dropped it with named tensors",
+        "NPUStructuredRegisterDispatchKey.gen_class writes the signature, the names propagation and "
+        "the parent call the installed torchgen writes",
+        structured_set_output_takes_names,
+    ),
+    TorchgenDifference(
+        "named-tensor-overloads",
+        "native_functions.yaml has the Dimname overloads up to 2.12; 2.13 and 2.14 removed them",
+        "an op valid on one label may be unknown on another: reported with the YAML file:line",
+        _named_tensor_overloads,
+    ),
+    TorchgenDifference(
+        "cxx-standard",
+        "torch.utils.cpp_extension compiles with -std=c++17 on 2.1, -std=c++20 on 2.13 and 2.14 "
+        "(2.14's headers need concepts)",
+        "cxx_std_flag reads the flag from the installed module",
+        lambda: cxx_std_flag() == "-std=c++17",
+    ),
+)
+
+
+@functools.lru_cache(maxsize=None)
+def detected_differences() -> tuple[TorchgenDifference, ...]:
+    """The differences whose first behaviour the installed torch shows."""
+    return tuple(d for d in TORCHGEN_DIFFERENCES if d.detect())
+
+
+def difference(name: str) -> TorchgenDifference:
+    for d in TORCHGEN_DIFFERENCES:
+        if d.name == name:
+            return d
+    raise KeyError(f"no torchgen difference named {name!r}")

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Sequence
 
 from . import __version__
-from .compat import packaged_yaml_paths, release_tuple, torch_version
+from .compat import difference, has_aoti_c_shim, packaged_yaml_paths, release_tuple, torch_version
 from .errors import InputError
 from .inputs import (
     DERIVATIVES_RELPATH,
@@ -93,7 +93,6 @@ def render_all(
 
     Returns ({path relative to <out>/npu: text}, registered ops, notes).
     """
-    from .aoti import SHIM_HEADER, render_c_shim
     from .autograd import AUTOGRAD_SOURCE, render_autograd, resolve_derivatives
     from .custom import render_custom_files
     from .functionalization import FUNCTIONALIZATION_SOURCE, functionalized_ops, render_functionalization
@@ -142,14 +141,19 @@ def render_all(
         )
         files[f"aten/{FUNCTIONALIZATION_SOURCE}"] = render_functionalization(resolution.custom, banner=banner)
         files[f"aten/{AUTOGRAD_SOURCE}"] = render_autograd(differentiable, banner=banner)
-        files.update(
-            {
-                f"inductor/{name}": text
-                for name, text in render_c_shim(
-                    all_ops, banner=banner, header_path=f"npu/inductor/{SHIM_HEADER}"
-                ).items()
-            }
-        )
+        if has_aoti_c_shim():
+            from .aoti import SHIM_HEADER, render_c_shim
+
+            files.update(
+                {
+                    f"inductor/{name}": text
+                    for name, text in render_c_shim(
+                        all_ops, banner=banner, header_path=f"npu/inductor/{SHIM_HEADER}"
+                    ).items()
+                }
+            )
+        else:
+            notes.append(f"no AOTInductor C shim: {difference('no-aoti-c-shim').releases} (torch {torch_version()})")
         mutable = [op for op in resolution.custom if op.f.func.kind().name in ("inplace", "out")]
         unpaired = {op.qualified_name for op in mutable} - {
             op.qualified_name for op, _ in functionalized_ops(resolution.custom)

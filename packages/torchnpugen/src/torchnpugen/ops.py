@@ -9,6 +9,7 @@ before any file is rendered, so an error never leaves half-written output.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from enum import Enum
 from typing import Sequence
@@ -24,6 +25,7 @@ from torchgen.model import (
     SchemaKind,
 )
 
+from .compat import difference_of_tag, tags_for_installed_torch
 from .errors import InputError
 from .inputs import NpuBackendYaml, Projection, ProjectionEntry
 
@@ -155,8 +157,9 @@ def resolve_registered_ops(
     """Every registered operator: aten ops in native_functions.yaml order, the structured
     groups, the custom ops in declaration order, and notes."""
     ops, groups, notes = _resolve_aten_ops(native_functions, backend, projection, torch_version)
-    custom = resolve_custom_ops(backend, projection, valid_tags if valid_tags is not None else set())
-    return Resolution(ops, groups, custom, notes)
+    tag_notes: list[str] = []
+    custom = resolve_custom_ops(backend, projection, valid_tags if valid_tags is not None else set(), tag_notes)
+    return Resolution(ops, groups, custom, (*notes, *tag_notes))
 
 
 def _resolve_aten_ops(
@@ -386,11 +389,24 @@ def _custom_function(func: str, where: str, tags: Sequence[str], valid_tags: set
 
 
 def resolve_custom_ops(
-    backend: NpuBackendYaml, projection: Projection, valid_tags: set[str]
+    backend: NpuBackendYaml, projection: Projection, valid_tags: set[str], notes: list[str] | None = None
 ) -> tuple[RegisteredOp, ...]:
     """Custom ``npu::`` ops: runtime-owned ones (npu_native_functions.yaml) first, then the
-    op-plugin ones (the projection's ``custom`` section), each in declaration order."""
+    op-plugin ones (the projection's ``custom`` section), each in declaration order.
+    Tags that only later torch releases know are left out on this one (``notes`` say so)."""
     symint_names = {e.op_name for e in projection.section("symint")}
+
+    def usable(entry, where: str):  # type: ignore[no-untyped-def]
+        kept, dropped = tags_for_installed_torch(entry.tags, valid_tags)
+        if not dropped:
+            return entry
+        if notes is not None:
+            notes.append(f"{entry.func.split('(', 1)[0]} ({where}): registered without {', '.join(dropped)} "
+                         f"({'; '.join(difference_of_tag(t).releases for t in dropped)})")
+        return dataclasses.replace(entry, tags=kept)
+
+    backend_custom = [usable(e, e.where) for e in backend.custom]
+    projection_custom = [usable(e, e.yaml_source) for e in projection.section("custom")]
     ops: list[RegisteredOp] = []
     seen: dict[OperatorName, str] = {}
 
@@ -401,7 +417,7 @@ def resolve_custom_ops(
             )
         seen[f.func.name] = where
 
-    for entry in backend.custom:
+    for entry in backend_custom:
         f = _custom_function(entry.func, entry.where, entry.tags, valid_tags)
         add(f, entry.where)
         kernel = kernel_base_name(f.func)
@@ -420,7 +436,7 @@ def resolve_custom_ops(
                 tags=entry.tags,
             )
         )
-    for entry in projection.section("custom"):
+    for entry in projection_custom:
         f = _custom_function(entry.func, entry.yaml_source, entry.tags, valid_tags)
         add(f, entry.yaml_source)
         if entry.structured or entry.structured_delegate:

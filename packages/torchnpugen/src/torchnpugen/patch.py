@@ -41,7 +41,7 @@ from enum import Enum
 from types import ModuleType
 from typing import Any, Callable, Iterator, Sequence
 
-from .compat import torch_version, torchgen_dir
+from .compat import detected_differences, difference, torch_version, torchgen_dir
 from .errors import TorchgenMismatchError
 from .register import (
     NPURegisterDispatchKey,
@@ -79,6 +79,12 @@ class TorchgenPatch:
     reason: str
     key: Any = None  # PATCH_ITEM: the mapping key
     stock_values: tuple[Any, ...] = ()  # PATCH_ITEM: values the installed torchgen may hold instead
+    #: A compat.TORCHGEN_DIFFERENCES name: where that difference is detected the target does
+    #: not exist and the row is skipped (its output is not generated on that torch).
+    absent_with: str | None = None
+
+    def applies(self) -> bool:
+        return self.absent_with is None or difference(self.absent_with) not in detected_differences()
 
 
 _REGISTER = "torchgen.dest.register_dispatch_key"
@@ -206,6 +212,7 @@ TORCHGEN_PATCHES: tuple[TorchgenPatch, ...] = (
         mode=Mode.VERIFY,
         replacement=None,
         reason="Reused: the AOTInductor C shim functions (c_shim_npu.h/.cpp).",
+        absent_with="no-aoti-c-shim",
     ),
     TorchgenPatch(
         target="torchgen.packaged.autograd.load_derivatives.create_differentiability_info",
@@ -296,8 +303,8 @@ def _verify_row(row: TorchgenPatch) -> tuple[Any, str]:
 
 
 def verify_torchgen_targets(table: Sequence[TorchgenPatch] = TORCHGEN_PATCHES) -> list[tuple[TorchgenPatch, Any, str]]:
-    """Check every row against the installed torchgen; raise on the first bad one."""
-    return [(row, *_verify_row(row)) for row in table]
+    """Check every row that applies to the installed torchgen; raise on the first bad one."""
+    return [(row, *_verify_row(row)) for row in table if row.applies()]
 
 
 # --------------------------------------------------------------------------- apply / revert
@@ -359,7 +366,11 @@ def torchgen_patched(table: Sequence[TorchgenPatch] = TORCHGEN_PATCHES) -> Itera
 
 def patch_report(table: Sequence[TorchgenPatch] = TORCHGEN_PATCHES) -> list[tuple[str, str, str]]:
     """(target, what happens on this torch, reason) for every row, after verifying them all."""
-    report = []
+    report = [
+        (row.target, f"skipped on torch {torch_version()}: {difference(row.absent_with).releases}", row.reason)
+        for row in table
+        if not row.applies() and row.absent_with is not None
+    ]
     for row, owner, attr in verify_torchgen_targets(table):
         if row.mode is Mode.PATCH_ITEM:
             value = getattr(owner, attr)[row.key]

@@ -60,7 +60,7 @@ from torchgen.model import (
 from torchgen.selective_build.selector import SelectiveBuilder
 from torchgen.utils import Target
 
-from .compat import cpp_default, cpp_spelling
+from .compat import cpp_default, cpp_spelling, structured_set_output_takes_names
 from .errors import InputError
 from .ops import RegisteredOp, StructuredGroup, StructuredRole
 
@@ -540,19 +540,25 @@ class NPUStructuredRegisterDispatchKey(StructuredRegisterDispatchKey):
             proxy = [f"::std::array<c10::optional<at::Tensor>, {returns}> proxy_outputs_;"]
         else:
             raise AssertionError(f"{k} structured operators are not supported")
-        super_call = (
-            [f"{parent_class}::set_output_raw_strided(output_idx, sizes, strides, options);"] if generate_super else []
-        )
+        # torch 2.1 passes the output names too (compat "structured-set-output-names").
+        names = structured_set_output_takes_names()
+        super_args = "output_idx, sizes, strides, options" + (", names" if names else "")
+        super_call = [f"{parent_class}::set_output_raw_strided({super_args});"] if generate_super else []
 
         def set_output(name: str, maybe_create_proxy: bool) -> list[str]:
             body = self.gen_class_set_output_body(k, maybe_create_proxy).splitlines()
+            if names:
+                body += [
+                    "if (!names.empty()) {",
+                    "  at::namedinference::propagate_names(outputs_[output_idx], names);",
+                    "}",
+                ]
             if super_call:  # after ours, so that the parent can use maybe_get_output
                 body += super_call
+            last = "at::TensorOptions options, at::DimnameList names" if names else "at::TensorOptions options"
             return [
                 f"void set_output_{name}(int64_t output_idx, at::IntArrayRef sizes, at::IntArrayRef strides,",
-                "                        at::TensorOptions options) override {".replace(
-                    " " * 24, " " * (16 + len(name)), 1
-                ),
+                " " * (16 + len(name)) + f"{last}) override {{",
                 *("  " + line if line else "" for line in body),
                 "}",
             ]

@@ -15,6 +15,7 @@ import torchgen.dest as dest
 from torchgen.model import BackendIndex, BackendMetadata, DispatchKey, NativeFunction, NativeFunctionsGroup
 from torchgen.utils import Target
 
+from .compat import structured_set_output_takes_names
 from .ops import Callee, RegisteredOp, Resolution, StructuredGroup
 from .register import (
     OVERLAP_HELPER,
@@ -194,7 +195,12 @@ def render_register_shards(resolution: Resolution, *, shards: int, banner: str) 
         if helpers:
             wrappers = "\n".join(helpers) + "\n" + wrappers
         extra = sorted(
-            {*(_STRUCTURED_INCLUDES if groups else ()), *(h for g in groups for h in structured_includes(g))}
+            {
+                *(_STRUCTURED_INCLUDES if groups else ()),
+                # at::namedinference::propagate_names, where set_output_* pass names (torch 2.1)
+                *(("ATen/NamedTensorUtils.h",) if groups and structured_set_output_takes_names() else ()),
+                *(h for g in groups for h in structured_includes(g)),
+            }
         )
         includes = _SHARD_INCLUDES.format(
             extra="".join(f"#include <{h}>\n" for h in extra),

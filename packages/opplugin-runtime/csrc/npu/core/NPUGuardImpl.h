@@ -4,6 +4,8 @@
 
 #include <c10/core/impl/DeviceGuardImplInterface.h>
 
+#include "npu/core/TorchCompat.h"
+
 namespace c10_npu::impl {
 
 struct NPUGuardImpl final : public c10::impl::DeviceGuardImplInterface {
@@ -20,7 +22,7 @@ struct NPUGuardImpl final : public c10::impl::DeviceGuardImplInterface {
   c10::Stream getStream(c10::Device d) const noexcept override;
   c10::Stream getDefaultStream(c10::Device d) const override;
   c10::Stream getStreamFromGlobalPool(c10::Device d, bool isHighPriority = false) const override;
-  c10::Stream getNewStream(c10::Device d, int priority = 0) const override;
+  c10::Stream getNewStream(c10::Device d, int priority = 0) const NPU_GUARD_STREAM_EVENT_OVERRIDE;
   c10::Stream exchangeStream(c10::Stream s) const noexcept override;
   c10::DeviceIndex deviceCount() const noexcept override;
 
@@ -29,12 +31,13 @@ struct NPUGuardImpl final : public c10::impl::DeviceGuardImplInterface {
               const c10::EventFlag flag) const override;
   void block(void* event, const c10::Stream& stream) const override;
   bool queryEvent(void* event) const override;
-  void synchronizeEvent(void* event) const override;
-  double elapsedTime(void* start_event, void* end_event, const c10::DeviceIndex device_index) const override;
+  void synchronizeEvent(void* event) const NPU_GUARD_STREAM_EVENT_OVERRIDE;
+  double elapsedTime(void* start_event, void* end_event,
+                     const c10::DeviceIndex device_index) const NPU_GUARD_STREAM_EVENT_OVERRIDE;
 
   bool queryStream(const c10::Stream& stream) const override;
   void synchronizeStream(const c10::Stream& stream) const override;
-  void synchronizeDevice(const c10::DeviceIndex device_index) const override;
+  void synchronizeDevice(const c10::DeviceIndex device_index) const NPU_GUARD_STREAM_EVENT_OVERRIDE;
   void recordDataPtrOnStream(const c10::DataPtr& data_ptr, const c10::Stream& stream) const override;
 };
 

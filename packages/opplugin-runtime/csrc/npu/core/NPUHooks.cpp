@@ -1,6 +1,9 @@
 #include "npu/core/NPUHooks.h"
 
 #include <c10/util/Exception.h>
+#if !NPU_HOOKS_HAS_ACCEL_BASE
+#include <ATen/core/GeneratorForPrivateuseone.h>
+#endif
 
 #include "acl/acl_rt.h"
 #include "npu/core/NPUFunctions.h"
@@ -62,6 +65,10 @@ at::Generator NPUHooksInterface::getNewGenerator(c10::DeviceIndex device_index) 
 void NPUHooksInterface::resizePrivateUse1Bytes(const c10::Storage& storage, size_t newsize) const {
   resize_npu_storage_bytes(storage.unsafeGetStorageImpl(), newsize);
 }
+#else
+// No getNewGenerator hook before the accelerator base: torch.Generator("npu") asks the
+// generator registry instead.
+REGISTER_GENERATOR_PRIVATEUSE1(createNPUGenerator)
 #endif
 
 namespace {

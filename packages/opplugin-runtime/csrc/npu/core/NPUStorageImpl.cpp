@@ -24,6 +24,12 @@ c10::intrusive_ptr<c10::StorageImpl> make_npu_storage_impl(c10::StorageImpl::use
                                              resizable);
 }
 
+c10::intrusive_ptr<c10::StorageImpl> make_npu_storage_impl(c10::StorageImpl::use_byte_size_t use_byte_size,
+                                                           c10::SymInt size_bytes, c10::Allocator* allocator,
+                                                           bool resizable) {
+  return make_npu_storage_impl(use_byte_size, std::move(size_bytes), c10::DataPtr(), allocator, resizable);
+}
+
 void resize_npu_storage_bytes(c10::StorageImpl* storage, size_t new_nbytes) {
   TORCH_CHECK(storage->resizable(), "Trying to resize storage that is not resizable");
   c10::Allocator* allocator = storage->allocator();
@@ -44,7 +50,8 @@ void resize_npu_storage_bytes(c10::StorageImpl* storage, size_t new_nbytes) {
 
 namespace {
 const bool kRegistered = [] {
-  c10::SetStorageImplCreate(c10::DeviceType::PrivateUse1, &make_npu_storage_impl);
+  c10::StorageImplCreateHelper create = &make_npu_storage_impl;  // the overload this torch expects
+  c10::SetStorageImplCreate(c10::DeviceType::PrivateUse1, create);
   return true;
 }();
 }  // namespace

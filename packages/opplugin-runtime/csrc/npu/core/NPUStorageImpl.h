@@ -43,6 +43,11 @@ inline NPUStorageDesc* GetMutableNPUStorageDesc(c10::StorageImpl* storage) {
 c10::intrusive_ptr<c10::StorageImpl> make_npu_storage_impl(c10::StorageImpl::use_byte_size_t use_byte_size,
                                                            c10::SymInt size_bytes, c10::DataPtr data_ptr,
                                                            c10::Allocator* allocator, bool resizable);
+// The same without memory: the factory's function type before c10 passed a DataPtr
+// (torch 2.1); SetStorageImplCreate picks whichever overload its release expects.
+c10::intrusive_ptr<c10::StorageImpl> make_npu_storage_impl(c10::StorageImpl::use_byte_size_t use_byte_size,
+                                                           c10::SymInt size_bytes, c10::Allocator* allocator,
+                                                           bool resizable);
 
 // Grows or shrinks `storage` to `new_nbytes` through its allocator, keeping the
 // first min(old, new) bytes (device-to-device copy). The storage must be resizable.

@@ -1,27 +1,42 @@
 // The one place where differences between supported torch releases live.
 // Everything else in the runtime is written once against these switches.
 //
-//   NPU_ALLOCATOR_CONST          "const" where c10::Allocator::allocate is const (< 2.3)
-//   NPU_ALLOCATOR_HAS_COPY_DATA  c10::Allocator::copy_data exists (pure virtual) (>= 2.3)
-//   NPU_HOOKS_HAS_ACCEL_BASE     PrivateUse1HooksInterface derives from
-//                                AcceleratorHooksInterface (device/generator hooks) (>= 2.5)
-//   NPU_HOOKS_GETDEFAULTGEN_CONST  qualifier of getDefaultGenerator
-//   NPU_GENERATOR_HAS_OFFSET     GeneratorImpl has set_offset/get_offset (>= 2.1)
-//   NPU_HAS_UNSIGNED_SCALAR_TYPES  ScalarType::UInt16/UInt32/UInt64 (>= 2.3)
-//   NPU_HAS_DIMNAME              at::Dimname / named tensors (removed in 2.13)
+// The switches are VERSION_BETWEEN ranges over the version labels of
+// yaml/versions.yaml: "npu/version.h" is generated for the label being built
+// (opplugin-codegen), defines V2R1 ... VERSION_NEWEST and CURRENT_VERSION, and
+// refuses to compile against a torch other than the label's.
 //
-// The cut-over releases for the allocator and the hooks are the earliest ones
-// verified to need the new spelling; builds for labels in between must be
-// checked against that release's headers.
+//   NPU_ALLOCATOR_CONST            "const" where c10::Allocator::allocate is const
+//   NPU_ALLOCATOR_HAS_COPY_DATA    c10::Allocator::copy_data exists (pure virtual)
+//   NPU_HOOKS_HAS_ACCEL_BASE       PrivateUse1HooksInterface derives from
+//                                  AcceleratorHooksInterface (device/generator hooks)
+//   NPU_HOOKS_GETDEFAULTGEN_CONST  qualifier of getDefaultGenerator
+//   NPU_GUARD_STREAM_EVENT_OVERRIDE  `override` where DeviceGuardImplInterface has
+//                                  getNewStream, synchronizeEvent, elapsedTime(a, b, device)
+//                                  and synchronizeDevice (none of them exist in 2.1)
+//   NPU_GENERATOR_HAS_OFFSET       GeneratorImpl has set_offset/get_offset
+//   NPU_HAS_UNSIGNED_SCALAR_TYPES  ScalarType::UInt16/UInt32/UInt64
+//   NPU_HAS_DIMNAME                at::Dimname / named tensors (removed in 2.13)
+//
+// Verified by building and testing: v2.1 (torch 2.1.2), v2.13 (2.13.0), v2.14 (2.14.1).
+// The cut-over labels in between are the releases that made each change as far as
+// known (the allocator in 2.3, the accelerator hooks in 2.5, unsigned types in 2.3);
+// builds for labels in between must be checked against that release's headers.
+// Where the cut-over is not known, the declaration is written so that it compiles
+// either way (NPU_GUARD_STREAM_EVENT_OVERRIDE: without `override` below v2.13 the
+// method still overrides wherever the base declares it with this signature).
+// Some differences need no switch: c10::SetStorageImplCreate's function type gained a
+// DataPtr (both overloads of make_npu_storage_impl exist, the compiler picks);
+// pybind11's c10::Stream caster is not loadable as an argument in 2.1 (streams cross
+// the binding as (id, device index, device type)); torch 2.1 registers no
+// AutogradPrivateUse1 fallback (npu/aten/AutogradFallback.cpp adds torch's own when
+// the key has none, detected at load); 2.1 has no getNewGenerator hook
+// (NPUHooks.cpp uses REGISTER_GENERATOR_PRIVATEUSE1 where NPU_HOOKS_HAS_ACCEL_BASE is 0).
 #pragma once
 
-#include <torch/version.h>
+#include "npu/version.h"
 
-#define NPU_TORCH_VERSION_AT_LEAST(major, minor) \
-  (TORCH_VERSION_MAJOR > (major) ||              \
-   (TORCH_VERSION_MAJOR == (major) && TORCH_VERSION_MINOR >= (minor)))
-
-#if NPU_TORCH_VERSION_AT_LEAST(2, 3)
+#if VERSION_BETWEEN(V2R3, VERSION_NEWEST)
 #define NPU_ALLOCATOR_CONST
 #define NPU_ALLOCATOR_HAS_COPY_DATA 1
 #else
@@ -29,7 +44,7 @@
 #define NPU_ALLOCATOR_HAS_COPY_DATA 0
 #endif
 
-#if NPU_TORCH_VERSION_AT_LEAST(2, 5)
+#if VERSION_BETWEEN(V2R5, VERSION_NEWEST)
 #define NPU_HOOKS_HAS_ACCEL_BASE 1
 #define NPU_HOOKS_GETDEFAULTGEN_CONST const
 #else
@@ -37,15 +52,21 @@
 #define NPU_HOOKS_GETDEFAULTGEN_CONST
 #endif
 
+#if VERSION_BETWEEN(V2R13, VERSION_NEWEST)
+#define NPU_GUARD_STREAM_EVENT_OVERRIDE override
+#else
+#define NPU_GUARD_STREAM_EVENT_OVERRIDE
+#endif
+
 #define NPU_GENERATOR_HAS_OFFSET 1
 
-#if NPU_TORCH_VERSION_AT_LEAST(2, 3)
+#if VERSION_BETWEEN(V2R3, VERSION_NEWEST)
 #define NPU_HAS_UNSIGNED_SCALAR_TYPES 1
 #else
 #define NPU_HAS_UNSIGNED_SCALAR_TYPES 0
 #endif
 
-#if __has_include(<ATen/core/Dimname.h>)
+#if VERSION_BETWEEN(V2R1, V2R12)
 #define NPU_HAS_DIMNAME 1
 #else
 #define NPU_HAS_DIMNAME 0

@@ -38,10 +38,11 @@ from .random import (
     set_rng_state,
     set_rng_state_all,
 )
-from .streams import current_stream, default_stream, set_stream
+from .streams import Stream, current_stream, default_stream, set_stream
 
 __all__ = [
     "OpHookHandle",
+    "Stream",
     "_is_in_bad_fork",
     "_lazy_init",
     "current_device",

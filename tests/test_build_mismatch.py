@@ -1,0 +1,111 @@
+"""A runtime built for one label, imported under another torch, fails at import with a
+message naming both versions and the command that rebuilds it, never with an undefined
+symbol from the dynamic loader (issue 5, point 6).
+
+The check runs before ``opplugin_runtime._C`` is loaded. CI builds v2.13 and v2.1, so each
+label's test run imports the other label's build for real; the second test fakes a
+mismatch in any environment.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import opplugin_runtime
+import pytest
+import torch
+
+REPO = Path(__file__).resolve().parent.parent
+IMPORT = "import torch, opplugin_runtime"
+
+
+def _label_of(version: str) -> str:
+    major, minor = re.findall(r"\d+", version)[:2]
+    return f"v{major}.{minor}"
+
+
+def _site_packages_of(venv: Path) -> Path | None:
+    found = sorted(venv.glob("lib/python*/site-packages/opplugin_runtime/_build_info.py"))
+    return found[0].parent.parent if found else None
+
+
+def _other_label_builds() -> list[tuple[str, Path]]:
+    """(label, site-packages) of the label environments whose runtime was built against
+    another torch release than the running one."""
+    running = _label_of(torch.__version__)
+    builds = []
+    for venv in sorted((REPO / "build" / "venvs").glob("v*")):
+        site = _site_packages_of(venv)
+        if site is None or venv.name == running:
+            continue
+        info = (site / "opplugin_runtime" / "_build_info.py").read_text()
+        built = re.search(r"TORCH_MAJOR_MINOR = \((\d+), (\d+)\)", info)
+        if built and f"v{built.group(1)}.{built.group(2)}" != running:
+            builds.append((venv.name, site))
+    return builds
+
+
+def _import_with(path: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(path), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run([sys.executable, "-c", IMPORT], capture_output=True, text=True, env=env, timeout=300)
+
+
+def _expect_mismatch(result: subprocess.CompletedProcess[str], built_label: str, built_torch: str) -> None:
+    running = torch.__version__
+    assert result.returncode != 0
+    assert "undefined symbol" not in result.stderr
+    assert "ImportError: opplugin_runtime was built for " in result.stderr
+    assert f"built for {built_label} against torch {built_torch}" in result.stderr
+    assert f"this environment has torch {running}" in result.stderr
+    assert f"`nox -s generate build -- {_label_of(running)}`" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "other",
+    _other_label_builds()
+    or [
+        pytest.param(
+            None, marks=pytest.mark.skip(reason="no other label's runtime is built here (CI builds v2.13 and v2.1)")
+        )
+    ],
+)
+def test_the_runtime_of_another_label_refuses_to_import(other, tmp_path: Path) -> None:
+    label, site = other
+    # Only the other label's packages: this interpreter's torch stays the running one.
+    for package in ("opplugin_runtime", "ascendc_kernels"):
+        (tmp_path / package).symlink_to(site / package)
+    built_torch = re.search(r"TORCH_VERSION = '([^']+)'", (site / "opplugin_runtime" / "_build_info.py").read_text())
+    _expect_mismatch(_import_with(tmp_path), label, built_torch.group(1))
+
+
+def test_a_build_for_another_torch_fails_before_loading_the_extension(tmp_path: Path) -> None:
+    installed = Path(opplugin_runtime.__file__).parent
+    copy = tmp_path / "opplugin_runtime"
+    shutil.copytree(installed, copy, symlinks=True)
+    info = copy / "_build_info.py"
+    text = info.read_text()
+    text = re.sub(r"LABEL = '[^']+'", "LABEL = 'v2.99'", text)
+    text = re.sub(r"TORCH_VERSION = '[^']+'", "TORCH_VERSION = '2.99.0'", text)
+    text = re.sub(r"TORCH_MAJOR_MINOR = \(\d+, \d+\)", "TORCH_MAJOR_MINOR = (2, 99)", text)
+    info.write_text(text)
+    for so in copy.glob("_C*.so"):  # a library that cannot load: the check must come first
+        so.write_bytes(b"not an ELF file")
+    _expect_mismatch(_import_with(tmp_path), "v2.99", "2.99.0")
+
+
+def test_the_message_names_both_versions_and_the_rebuild_command() -> None:
+    from opplugin_runtime._build_check import label_of_torch, mismatch_message
+
+    assert label_of_torch("2.1.2+cu121") == "v2.1"
+    assert label_of_torch("2.13.0+cpu") == "v2.13"
+    message = mismatch_message("v2.13", "2.13.0+cpu", "2.1.2+cu121")
+    assert message.startswith(
+        "opplugin_runtime was built for v2.13 against torch 2.13.0+cpu, but this environment has torch 2.1.2+cu121"
+    )
+    assert "`nox -s generate build -- v2.1`" in message
+    assert "build/venvs/v2.13" in message
