@@ -228,8 +228,7 @@ TORCHGEN_DIFFERENCES: tuple[TorchgenDifference, ...] = (
     ),
     TorchgenDifference(
         "symint-narrowing",
-        "translate narrows SymInt to int with .expect_int() on 2.1, .guard_int(__FILE__, __LINE__) "
-        "on 2.13 and 2.14",
+        "translate narrows SymInt to int with .expect_int() on 2.1, .guard_int(__FILE__, __LINE__) on 2.13 and 2.14",
         "cpp_spelling writes guard_int (present on 2.1 too; it guards instead of failing on a symbol)",
         _translate_narrows_with_expect_int,
     ),

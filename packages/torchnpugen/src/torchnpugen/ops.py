@@ -401,8 +401,10 @@ def resolve_custom_ops(
         if not dropped:
             return entry
         if notes is not None:
-            notes.append(f"{entry.func.split('(', 1)[0]} ({where}): registered without {', '.join(dropped)} "
-                         f"({'; '.join(difference_of_tag(t).releases for t in dropped)})")
+            notes.append(
+                f"{entry.func.split('(', 1)[0]} ({where}): registered without {', '.join(dropped)} "
+                f"({'; '.join(difference_of_tag(t).releases for t in dropped)})"
+            )
         return dataclasses.replace(entry, tags=kept)
 
     backend_custom = [usable(e, e.where) for e in backend.custom]
