@@ -469,6 +469,27 @@ def _parse_gen_opapi(
     )
 
 
+def _report_unknown_keys(
+    mapping: YamlMap,
+    allowed: tuple[str, ...] | frozenset[str],
+    file: str,
+    subject: str | None,
+    diags: Diagnostics,
+    prefix: str = "",
+) -> bool:
+    """Reports every key of ``mapping`` not in ``allowed`` at its line; True when there was none."""
+    ok = True
+    for key in mapping:
+        if key not in allowed:
+            ok = False
+            diags.error(
+                Location(file, mapping.key_line(key)),
+                subject,
+                f"{prefix}unknown key '{key}'{did_you_mean(key, tuple(allowed))}",
+            )
+    return ok
+
+
 def _parse_cpu_scalar_op(
     item: Any, line: int, file: str, subject: str, diags: Diagnostics
 ) -> CpuScalarOp | None:
@@ -476,15 +497,7 @@ def _parse_cpu_scalar_op(
     if not isinstance(item, YamlMap):
         diags.error(loc, subject, "cpu_scalar_op: each item must be a mapping {param, exec}")
         return None
-    ok = True
-    for key in item:
-        if key not in _CPU_SCALAR_OP_KEYS:
-            ok = False
-            diags.error(
-                Location(file, item.key_line(key)),
-                subject,
-                f"cpu_scalar_op: unknown key '{key}'{did_you_mean(key, _CPU_SCALAR_OP_KEYS)}",
-            )
+    ok = _report_unknown_keys(item, _CPU_SCALAR_OP_KEYS, file, subject, diags, "cpu_scalar_op: ")
     param = item.get("param")
     if not isinstance(param, str) or not _IDENT.match(param):
         diags.error(loc, subject, "cpu_scalar_op: 'param' must name a tensor argument")
@@ -546,13 +559,7 @@ def _load_derivatives(
     if not isinstance(doc, YamlMap):
         diags.error(Location(display, 1), None, "expected a mapping with 'backward'")
         return []
-    for key in doc:
-        if key not in ("backward", "all_version"):
-            diags.error(
-                Location(display, doc.key_line(key)),
-                None,
-                f"unknown key '{key}'{did_you_mean(key, ('backward', 'all_version'))}",
-            )
+    _report_unknown_keys(doc, ("backward", "all_version"), display, None, diags)
     check_all_version(doc, display, registry, diags)
     items = doc.get("backward")
     if items is None:
@@ -601,13 +608,7 @@ def _load_deprecations(
     if not isinstance(doc, YamlMap):
         diags.error(Location(display, 1), None, "expected a mapping with 'deprecated'")
         return []
-    for key in doc:
-        if key != "deprecated":
-            diags.error(
-                Location(display, doc.key_line(key)),
-                None,
-                f"unknown key '{key}'{did_you_mean(key, ('deprecated',))}",
-            )
+    _report_unknown_keys(doc, ("deprecated",), display, None, diags)
     items = doc.get("deprecated")
     if items is None:
         return []
@@ -627,15 +628,7 @@ def _load_deprecations(
             diags.error(loc, None, "an entry must be a mapping with 'name: op[.overload]'")
             continue
         name = item["name"].strip()
-        ok = True
-        for key in item:
-            if key not in _DEPRECATION_KEYS:
-                ok = False
-                diags.error(
-                    Location(display, item.key_line(key)),
-                    name,
-                    f"unknown key '{key}'{did_you_mean(key, _DEPRECATION_KEYS)}",
-                )
+        ok = _report_unknown_keys(item, _DEPRECATION_KEYS, display, name, diags)
         replace = item.get("replace")
         if replace is not None and (not isinstance(replace, str) or not replace.strip()):
             ok = False
