@@ -244,10 +244,14 @@ CCACHE_CXX = ccache_masquerade(EXT_BUILD_DIR)
 if CCACHE_CXX:
     os.environ["CXX"] = CCACHE_CXX
 
+# kineto's public headers (2.13 and 2.14 ship them, 2.1 does not; the PrivateUse1 device-activity
+# profiler, npu/framework/NPUActivityProfiler.cpp, includes them where torch has its registry).
+KINETO_INCLUDE = [p for p in (Path(cpp_extension.include_paths()[0]) / "kineto",) if p.is_dir()]
+
 extension = cpp_extension.CppExtension(
     name=f"{PACKAGE}._C",
     sources=sources(GEN_DIR),
-    include_dirs=[str(CSRC), str(GEN_DIR), ACL_INCLUDE],
+    include_dirs=[str(CSRC), str(GEN_DIR), ACL_INCLUDE, *map(str, KINETO_INCLUDE)],
     library_dirs=[ACL_LIBRARY],
     libraries=["ascendcl"],
     extra_compile_args={"cxx": ["-O2", "-Wall", "-Wno-unused-function"]},

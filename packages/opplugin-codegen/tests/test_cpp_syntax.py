@@ -97,6 +97,20 @@ void RecordPath(const char* op, ExecPath path);
 } }
 #define NPU_PATH_TAKEN(op, path) ::at_npu::native::RecordPath(op, ::at_npu::native::ExecPath::path)
 """,
+    "npu/framework/PathDecision.h": """
+#pragma once
+#include <ATen/core/Tensor.h>
+#include <ATen/core/List.h>
+namespace at_npu { namespace native {
+bool NpuDecideForceAclnn(const char* op);
+bool NpuDecideJitDisabled(const char* op);
+bool NpuDecideAclnnOnly(const char* op);
+bool NpuDecideBaseFormat(const char* op, const char* arg, const at::Tensor&);
+bool NpuDecideBaseFormat(const char* op, const char* arg, const c10::optional<at::Tensor>&);
+bool NpuDecideBaseFormat(const char* op, const char* arg, const at::TensorList&);
+bool NpuDecideBaseFormat(const char* op, const char* arg, const c10::List<c10::optional<at::Tensor>>&);
+} }
+""",
     "npu/core/NpuVariables.h": """
 #pragma once
 namespace c10_npu { bool IsAclnnOnly(); }

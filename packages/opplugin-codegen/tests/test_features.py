@@ -149,7 +149,7 @@ def test_dvm_branch(rich: dict[str, str]) -> None:
     assert "dvm: [v2.6, newest]" in text.splitlines()[0]
     out = function(rich, "OpInterface", "at::Tensor& sub_out(")
     assert "  if (lazy_fusion::IsEnabled()) {\n" in out  # op_api only, internal format
-    assert "IsOpInputBaseFormat" not in out
+    assert "NpuDecideBaseFormat" not in out
     header = rich["op_plugin/DvmOpsInterface.h"]
     assert "namespace lazy_fusion {" in header and "at::Tensor sub(" in header
     shard = next(t for t in rich.values() if "at::Tensor sub(const" in t and "OpInterface" in t)

@@ -126,7 +126,7 @@ at::Tensor& abs_(at::Tensor& self) {{
         == f"""\
 // abs  op_api: all_version  {s("abs(")}
 at::Tensor abs(const at::Tensor& self) {{
-  TORCH_CHECK(at_npu::native::FormatHelper::IsOpInputBaseFormat(self),
+  TORCH_CHECK(at_npu::native::NpuDecideBaseFormat("abs", "self", self),
               "abs: the op_api kernel accepts only base-format (ND, NCHW, NHWC, NCDHW) "
               "tensors, and there is no acl_op kernel in v2.13");
   NPU_PATH_TAKEN("abs", OpApi);
@@ -143,14 +143,14 @@ def test_add_family_dual_path(project_files: dict[str, str]) -> None:
         == f"""\
 // add.Tensor  acl_op: all_version  op_api: all_version  {s("add.Tensor(")}
 at::Tensor add(const at::Tensor& self, const at::Tensor& other, const at::Scalar& alpha) {{
-  if ((at_npu::native::ForceAclnn::GetInstance().IsForceAclnnOp("add.Tensor") ||
-       at_npu::native::env::CheckJitDisable()) &&
-      at_npu::native::FormatHelper::IsOpInputBaseFormat(self) &&
-      at_npu::native::FormatHelper::IsOpInputBaseFormat(other)) {{
+  if ((at_npu::native::NpuDecideForceAclnn("add.Tensor") ||
+       at_npu::native::NpuDecideJitDisabled("add.Tensor")) &&
+      at_npu::native::NpuDecideBaseFormat("add.Tensor", "self", self) &&
+      at_npu::native::NpuDecideBaseFormat("add.Tensor", "other", other)) {{
     NPU_PATH_TAKEN("add.Tensor", OpApi);
     return op_api::add(self, other, alpha);
   }}
-  if (c10_npu::IsAclnnOnly()) {{
+  if (at_npu::native::NpuDecideAclnnOnly("add.Tensor")) {{
     TORCH_CHECK(false,
                 "add.Tensor: acl_op kernels cannot run on this aclnn-only device, and the "
                 "op_api path needs jit compile disabled (or the op in "
@@ -163,11 +163,11 @@ at::Tensor add(const at::Tensor& self, const at::Tensor& other, const at::Scalar
     )
     out = function(project_files, "OpInterface", "at::Tensor& add_out(")
     assert out.startswith(f"// add.out  acl_op: all_version  op_api: all_version  {s('add.out(')}")
-    assert "IsOpInputBaseFormat(out)" in out  # out tensors are checked too
+    assert 'NpuDecideBaseFormat("add.out", "out", out)' in out  # out tensors are checked too
     assert "return op_api::add_out(self, other, alpha, out);" in out
     assert "return acl_op::add_out(self, other, alpha, out);" in out
     inplace = function(project_files, "OpInterface", "at::Tensor& add_(")
-    assert 'IsForceAclnnOp("add_.Tensor")' in inplace
+    assert 'NpuDecideForceAclnn("add_.Tensor")' in inplace
     assert "return acl_op::add_(self, other, alpha);" in inplace
     # hand-written kernels: no generated op_api add
     assert "add(" not in "".join(
@@ -293,28 +293,28 @@ def test_structured_out_has_no_allocation(rich: dict[str, str]) -> None:
 
 def test_dispatch_variants(rich: dict[str, str]) -> None:
     clone = function(rich, "OpInterface", "at::Tensor clone(")
-    assert "IsOpInputBaseFormat" not in clone  # internal_format_opapi drops the format test
+    assert "NpuDecideBaseFormat" not in clone  # internal_format_opapi drops the format test
     assert 'FORCE_ACLNN_OP_LIST)");' in clone and "base-format inputs" not in clone
     init = function(rich, "OpInterface", "void npu_sim_init(")
     assert "TORCH_CHECK" not in init  # no tensor args: no format check at all
     assert "return op_api::npu_sim_init(device_id);" in init
     sync = function(rich, "OpInterface", "void npu_sim_sync(")
     assert (
-        '  if (at_npu::native::ForceAclnn::GetInstance().IsForceAclnnOp("npu_sim_sync") ||\n'
-        "      at_npu::native::env::CheckJitDisable()) {\n"
+        '  if (at_npu::native::NpuDecideForceAclnn("npu_sim_sync") ||\n'
+        '      at_npu::native::NpuDecideJitDisabled("npu_sim_sync")) {\n'
     ) in sync
     cast = function(rich, "OpInterface", "at::Tensor npu_format_cast(")
-    assert "if (c10_npu::IsAclnnOnly()) {" in cast
+    assert 'if (at_npu::native::NpuDecideAclnnOnly("npu_format_cast")) {' in cast
     assert "npu_format_cast has no op_api (aclnn) kernel in v2.13" in cast
     assert 'NPU_PATH_TAKEN("npu_format_cast", AclOp);' in cast
     cat = function(rich, "OpInterface", "at::Tensor cat(")
-    assert "IsOpInputBaseFormat(tensors)" in cat
+    assert '"tensors", tensors)' in cat
     index = function(rich, "OpInterface", "at::Tensor index(")
-    assert "IsOpInputBaseFormat(self) &&" in index and "IsOpInputBaseFormat(indices)" in index
+    assert '"self", self) &&' in index and '"indices", indices)' in index
     ln = function(
         rich, "OpInterface", "::std::tuple<at::Tensor, at::Tensor, at::Tensor> native_layer_norm("
     )
-    assert "IsOpInputBaseFormat(weight)" in ln and "IsOpInputBaseFormat(bias)" in ln
+    assert '"weight", weight)' in ln and '"bias", bias)' in ln
 
 
 def test_symint_and_impl_name(rich: dict[str, str]) -> None:

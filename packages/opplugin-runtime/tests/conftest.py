@@ -72,3 +72,11 @@ def run_python():
 def assert_same():
     """assert_same(npu_result, cpu_result, **assert_close_kwargs)."""
     return _assert_same
+
+
+@pytest.fixture
+def expect_paths():
+    """expect_paths(mapping, strict=False): a context in which an op that records a path
+    outside `mapping` raises (torch.npu.expect_paths); the ledger starts empty."""
+    torch.npu.reset_path_ledger()
+    return torch.npu.expect_paths

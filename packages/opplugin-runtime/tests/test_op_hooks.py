@@ -69,3 +69,46 @@ def test_hooks_for_out_and_list_arguments():
         torch.empty((2, 3), device="npu")
     assert seen["add.out"][3] is not None
     assert seen["empty.memory_format"][0] == [2, 3]
+
+
+def test_pre_post_order_across_hooks_and_ops():
+    log = []
+
+    def hook(tag):
+        return (lambda op, args: log.append((f"pre{tag}", op)), lambda op, result: log.append((f"post{tag}", op)))
+
+    x = torch.randn(4).npu()
+    pre1, post1 = hook(1)
+    pre2, post2 = hook(2)
+    first = torch.npu.register_op_hook(pre=pre1, post=post1)
+    second = torch.npu.register_op_hook(pre=pre2, post=post2)
+    try:
+        abs_result = torch.abs(x)
+        mul_result = torch.mul(x, x)
+        first.remove()
+        torch.abs(x)
+    finally:
+        first.remove()
+        second.remove()
+    torch.abs(x)  # no hook left
+    torch.testing.assert_close(abs_result.cpu(), x.cpu().abs())
+    torch.testing.assert_close(mul_result.cpu(), x.cpu() * x.cpu())
+    seen = [entry for entry in log if entry[1] in ("abs", "mul.Tensor")]
+    assert seen == [
+        ("pre1", "abs"), ("pre2", "abs"), ("post1", "abs"), ("post2", "abs"),
+        ("pre1", "mul.Tensor"), ("pre2", "mul.Tensor"), ("post1", "mul.Tensor"), ("post2", "mul.Tensor"),
+        ("pre2", "abs"), ("post2", "abs"),
+    ]
+
+
+def test_post_hook_sees_inplace_result_after_the_op():
+    seen = []
+    x = torch.tensor([-1.0, 2.0, -3.0]).npu()
+    with torch.npu.register_op_hook(
+        pre=lambda op, args: seen.append(("pre", op, args[0].cpu().clone())) if op == "abs_" else None,
+        post=lambda op, result: seen.append(("post", op, result.cpu().clone())) if op == "abs_" else None,
+    ):
+        x.abs_()
+    assert [s[0] for s in seen] == ["pre", "post"]
+    torch.testing.assert_close(seen[0][2], torch.tensor([-1.0, 2.0, -3.0]))  # pre: before the op ran
+    torch.testing.assert_close(seen[1][2], torch.tensor([1.0, 2.0, 3.0]))

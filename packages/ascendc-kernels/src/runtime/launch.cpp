@@ -1,6 +1,7 @@
 // Kernel launch: aclsimLaunchKernel queues a launch task; when it runs, the
 // blocks execute on the device's simulated AI cores. Also the in-block
 // thread-locals (block index/count, unified buffer) behind the aclsim* calls.
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <exception>
@@ -16,6 +17,7 @@
 #include "runtime/device.h"
 #include "runtime/launch_job.h"
 #include "runtime/launch_origin.h"
+#include "runtime/prof.h"
 #include "runtime/spin.h"
 #include "runtime/stream.h"
 
@@ -65,13 +67,30 @@ class LaunchTask final : public Task {
   LaunchTask(const char* name, uint32_t blockDim, aclsimBlockFn fn, void* ctx, aclsimCtxDestroyFn destroy,
              const char* origin)
       : name_(name), origin_(origin != nullptr ? origin : ""), blockDim_(blockDim), fn_(fn), ctx_(ctx),
-        destroy_(destroy) {}
+        destroy_(destroy), profiled_(ProfRecording()), correlationId_(profiled_ ? ProfCorrelationId() : 0) {}
 
   ~LaunchTask() override {
     if (destroy_ != nullptr) destroy_(ctx_);
   }
 
   aclError Run(Stream& stream, std::string* message) override {
+    if (!profiled_) return Execute(stream, message);
+    aclsimKernelRecord record{};
+    record.startNs = ProfNowNs();
+    const aclError rc = Execute(stream, message);
+    record.endNs = ProfNowNs();
+    snprintf(record.name, sizeof(record.name), "%s", name_.c_str());
+    snprintf(record.origin, sizeof(record.origin), "%s", origin_.c_str());
+    record.deviceId = stream.device();
+    record.blockDim = blockDim_;
+    record.stream = reinterpret_cast<uint64_t>(&stream);
+    record.correlationId = correlationId_;
+    ProfAppend(record);
+    return rc;
+  }
+
+ private:
+  aclError Execute(Stream& stream, std::string* message) {
     auto job = std::make_shared<LaunchJob>();
     job->fn = fn_;
     job->ctx = ctx_;
@@ -100,13 +119,14 @@ class LaunchTask final : public Task {
     return ACL_ERROR_RT_AICORE_EXCEPTION;
   }
 
- private:
   std::string name_;
   std::string origin_;
   uint32_t blockDim_;
   aclsimBlockFn fn_;
   void* ctx_;
   aclsimCtxDestroyFn destroy_;
+  bool profiled_;           // recording was on at launch
+  uint64_t correlationId_;  // the launching thread's correlation id
 };
 
 thread_local const char* tls_launch_origin = nullptr;

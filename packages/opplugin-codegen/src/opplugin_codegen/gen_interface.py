@@ -32,10 +32,13 @@ SPARSE_OPS_INTERFACE_H = "op_plugin/SparseOpsInterface.h"
 DVM_OPS_INTERFACE_H = "op_plugin/DvmOpsInterface.h"
 LAZY_FUSION_H = "npu/framework/LazyFusion.h"
 
-_FORCE_ACLNN = "at_npu::native::ForceAclnn::GetInstance().IsForceAclnnOp"
-_JIT_DISABLED = "at_npu::native::env::CheckJitDisable()"
-_BASE_FORMAT = "at_npu::native::FormatHelper::IsOpInputBaseFormat"
-_ACLNN_ONLY = "c10_npu::IsAclnnOnly()"
+# The dual-path predicates (npu/framework/PathDecision.h): each reports its result to
+# the thread's path observers (torch.npu.explain, expect_paths) and returns it.
+_PATH_DECISION_H = '"npu/framework/PathDecision.h"'
+_FORCE_ACLNN = "at_npu::native::NpuDecideForceAclnn"
+_JIT_DISABLED = "at_npu::native::NpuDecideJitDisabled"
+_BASE_FORMAT = "at_npu::native::NpuDecideBaseFormat"
+_ACLNN_ONLY = "at_npu::native::NpuDecideAclnnOnly"
 _LAZY_FUSION_ENABLED = "lazy_fusion::IsEnabled()"
 
 
@@ -171,8 +174,9 @@ def ranges_comment(op: LiveOp, extra: str = "", keys: tuple[str, ...] = _COMMENT
 
 
 def _base_format_checks(op: LiveOp) -> list[str]:
+    quoted = c_string(op.name)
     return [
-        f"{_BASE_FORMAT}({p.name})"
+        f'{_BASE_FORMAT}({quoted}, "{p.name}", {p.name})'
         for p, a in zip(op.cpp.params, op.entry.schema.arguments)
         if is_tensor_like(a.type)
     ]
@@ -208,17 +212,12 @@ def dispatch_definition(op: LiveOp, label: str) -> tuple[str, set[str]]:
     if op.dvm:
         includes |= {f'"{LAZY_FUSION_H}"', f'"{DVM_OPS_INTERFACE_H}"'}
     if op.has_op_api and op.has_acl_op:
-        includes |= {
-            '"npu/framework/ForceAclnn.h"',
-            '"npu/framework/EnvVariables.h"',
-            '"npu/core/NpuVariables.h"',
-        }
+        includes.add(_PATH_DECISION_H)
         formats = [] if op.internal_format else _base_format_checks(op)
         if formats:
-            includes.add('"npu/framework/FormatHelper.h"')
-            conditions = [f"({_FORCE_ACLNN}({quoted}) ||\n       {_JIT_DISABLED})", *formats]
+            conditions = [f"({_FORCE_ACLNN}({quoted}) ||\n       {_JIT_DISABLED}({quoted}))", *formats]
         else:
-            conditions = [f"{_FORCE_ACLNN}({quoted}) ||\n      {_JIT_DISABLED}"]
+            conditions = [f"{_FORCE_ACLNN}({quoted}) ||\n      {_JIT_DISABLED}({quoted})"]
         needs = "jit compile disabled (or the op in FORCE_ACLNN_OP_LIST)"
         if formats:
             needs += " and base-format inputs"
@@ -230,7 +229,7 @@ def dispatch_definition(op: LiveOp, label: str) -> tuple[str, set[str]]:
             f"  if ({join_conditions(conditions, 6)}) {{",
             *_op_api_tail(op, "    "),
             "  }",
-            f"  if ({_ACLNN_ONLY}) {{",
+            f"  if ({_ACLNN_ONLY}({quoted})) {{",
             "    TORCH_CHECK(false,",
             f"                {c_string_block(aclnn_only, 16)});",
             "  }",
@@ -240,7 +239,7 @@ def dispatch_definition(op: LiveOp, label: str) -> tuple[str, set[str]]:
     elif op.has_op_api:
         formats = [] if op.internal_format else _base_format_checks(op)
         if formats:
-            includes.add('"npu/framework/FormatHelper.h"')
+            includes.add(_PATH_DECISION_H)
             message = (
                 f"{name}: the op_api kernel accepts only base-format (ND, NCHW, NHWC, "
                 f"NCDHW) tensors, and there is no acl_op kernel in {label}"
@@ -251,13 +250,13 @@ def dispatch_definition(op: LiveOp, label: str) -> tuple[str, set[str]]:
             ]
         body += _op_api_tail(op, "  ")
     else:
-        includes.add('"npu/core/NpuVariables.h"')
+        includes.add(_PATH_DECISION_H)
         message = (
             f"{name} has no op_api (aclnn) kernel in {label}, and this device runs only "
             "aclnn kernels"
         )
         body += [
-            f"  if ({_ACLNN_ONLY}) {{",
+            f"  if ({_ACLNN_ONLY}({quoted})) {{",
             "    TORCH_CHECK(false,",
             f"                {c_string_block(message, 16)});",
             "  }",

@@ -20,6 +20,8 @@
 
 namespace py = pybind11;
 
+void InitTraceBindings(py::module& m);  // TraceBindings.cpp
+
 namespace {
 
 // A Python callable shared by C++ copies of a hook; the last owner drops the
@@ -122,6 +124,7 @@ const char* FallbackModeName(at_npu::native::FallbackMode mode) {
 }  // namespace
 
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
+  InitTraceBindings(m);
   m.doc() = "opplugin_runtime._C: the npu runtime (simulated CANN device) behind torch.npu";
 
   m.attr("torch_version_major") = TORCH_VERSION_MAJOR;

@@ -17,6 +17,12 @@
 //   NPU_GENERATOR_HAS_OFFSET       GeneratorImpl has set_offset/get_offset
 //   NPU_HAS_UNSIGNED_SCALAR_TYPES  ScalarType::UInt16/UInt32/UInt64
 //   NPU_HAS_DIMNAME                at::Dimname / named tensors (removed in 2.13)
+//   NPU_HAS_PRIVATEUSE1_PROFILER   torch::profiler::impl::PrivateUse1ProfilerRegistry and kineto's
+//                                  headers (REGISTER_PRIVATEUSE1_PROFILER of a libkineto::IActivityProfiler),
+//                                  used for device activity in torch.profiler (npu/framework/
+//                                  NPUActivityProfiler.cpp). Present in 2.13 and 2.14, absent in 2.1
+//                                  (no kineto headers at all); added upstream in Jan 2026 (pytorch#172154),
+//                                  so the switch also tests for the header itself for the labels between.
 //
 // Verified by building and testing: v2.1 (torch 2.1.2), v2.13 (2.13.0), v2.14 (2.14.1).
 // The cut-over labels in between are the releases that made each change as far as
@@ -70,4 +76,13 @@
 #define NPU_HAS_DIMNAME 1
 #else
 #define NPU_HAS_DIMNAME 0
+#endif
+
+#if VERSION_BETWEEN(V2R11, VERSION_NEWEST) && defined(__has_include)
+#if __has_include(<torch/csrc/profiler/standalone/privateuse1_profiler.h>)
+#define NPU_HAS_PRIVATEUSE1_PROFILER 1
+#endif
+#endif
+#ifndef NPU_HAS_PRIVATEUSE1_PROFILER
+#define NPU_HAS_PRIVATEUSE1_PROFILER 0
 #endif

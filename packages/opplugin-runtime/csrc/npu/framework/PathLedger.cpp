@@ -2,13 +2,58 @@
 
 #include <memory>
 #include <mutex>
+#include <iterator>
 #include <unordered_map>
+#include <vector>
 
 namespace at_npu::native {
 
 namespace detail {
 thread_local OpLedgerEntry* tls_current_op = nullptr;
+std::atomic<int> g_path_observers{0};
 }  // namespace detail
+
+namespace {
+thread_local std::vector<PathObserver*> tls_observers;  // innermost last
+}  // namespace
+
+namespace detail {
+
+void NotifyPath(const OpLedgerEntry& entry, ExecPath path) {
+  // A copy: an observer may throw, and outer observers must not see the op then.
+  const std::vector<PathObserver*> observers = tls_observers;
+  for (auto it = observers.rbegin(); it != observers.rend(); ++it) {
+    (*it)->OnPath(entry, path);
+  }
+}
+
+void NotifyStep(const char* op, const char* step, const char* subject, bool value, const std::string& detail) {
+  if (tls_observers.empty()) {
+    return;
+  }
+  const char* name = op != nullptr ? op : PathLedger::CurrentOpName();
+  const std::vector<PathObserver*> observers = tls_observers;
+  for (auto it = observers.rbegin(); it != observers.rend(); ++it) {
+    (*it)->OnStep(name, step, subject != nullptr ? subject : "", value, detail);
+  }
+}
+
+}  // namespace detail
+
+ScopedPathObserver::ScopedPathObserver(PathObserver* observer) : observer_(observer) {
+  tls_observers.push_back(observer_);
+  detail::g_path_observers.fetch_add(1, std::memory_order_relaxed);
+}
+
+ScopedPathObserver::~ScopedPathObserver() {
+  detail::g_path_observers.fetch_sub(1, std::memory_order_relaxed);
+  for (auto it = tls_observers.rbegin(); it != tls_observers.rend(); ++it) {
+    if (*it == observer_) {
+      tls_observers.erase(std::next(it).base());
+      break;
+    }
+  }
+}
 
 namespace {
 
@@ -46,6 +91,7 @@ OpLedgerEntry& PathLedger::Entry(const std::string& op) {
   auto& slot = ledger.entries[op];
   if (!slot) {
     slot = std::make_unique<OpLedgerEntry>();
+    slot->name = op;
   }
   return *slot;
 }

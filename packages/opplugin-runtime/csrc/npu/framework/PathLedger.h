@@ -6,6 +6,12 @@
 // NPU_PATH_TAKEN(op, Path) costs a function-local static reference and one
 // relaxed increment per call; it also remembers the op as the calling thread's
 // current op, so DO_COMPATIBILITY inside the op_api kernel counts under it.
+//
+// Observers (strict expectations, torch.npu.expect_paths; decision traces,
+// torch.npu.explain) see every recorded path and every dual-path decision step
+// of the thread that installed them, at the point it happens (a strict
+// expectation raises there, from inside the failing op). With no observer
+// installed anywhere, a path or step costs one more relaxed atomic load.
 #pragma once
 
 #include <array>
@@ -23,11 +29,51 @@ const char* ExecPathName(ExecPath path);
 
 struct OpLedgerEntry {
   std::array<std::atomic<uint64_t>, kNumExecPaths> counts{};
+  std::string name;  // the op's name (set once at creation)
+};
+
+// Sees the calling thread's paths and decision steps while installed.
+class PathObserver {
+ public:
+  virtual ~PathObserver() = default;
+  // `path` ran for `entry` (may throw: the op then fails before the path runs).
+  virtual void OnPath(const OpLedgerEntry& entry, ExecPath path) = 0;
+  // A decision step of `op`: `step` evaluated to `value` for `subject` (an
+  // argument or api name, may be empty); `detail` says more (may be empty).
+  virtual void OnStep(const char* op, const char* step, const char* subject, bool value, const std::string& detail) = 0;
 };
 
 namespace detail {
 extern thread_local OpLedgerEntry* tls_current_op;
+extern std::atomic<int> g_path_observers;  // observers installed on any thread
+void NotifyPath(const OpLedgerEntry& entry, ExecPath path);
+void NotifyStep(const char* op, const char* step, const char* subject, bool value, const std::string& detail);
 }  // namespace detail
+
+inline bool PathObserved() {
+  return detail::g_path_observers.load(std::memory_order_relaxed) != 0;
+}
+
+// Installs `observer` on the calling thread for the scope (observers nest: all see events).
+class ScopedPathObserver {
+ public:
+  explicit ScopedPathObserver(PathObserver* observer);
+  ~ScopedPathObserver();
+  ScopedPathObserver(const ScopedPathObserver&) = delete;
+  ScopedPathObserver& operator=(const ScopedPathObserver&) = delete;
+
+ private:
+  PathObserver* observer_;
+};
+
+// A dual-path decision: returns `value`, reporting it to the thread's observers.
+// The name of the op the step belongs to is the calling thread's current op when `op` is null.
+inline bool NpuDecide(const char* op, const char* step, const char* subject, bool value) {
+  if (__builtin_expect(PathObserved(), 0)) {
+    detail::NotifyStep(op, step, subject, value, std::string());
+  }
+  return value;
+}
 
 class PathLedger {
  public:
@@ -35,6 +81,9 @@ class PathLedger {
   static OpLedgerEntry& Entry(const std::string& op);
 
   static void Hit(OpLedgerEntry& entry, ExecPath path) {
+    if (__builtin_expect(PathObserved(), 0)) {
+      detail::NotifyPath(entry, path);  // strict mode raises here, before counting
+    }
     entry.counts[static_cast<size_t>(path)].fetch_add(1, std::memory_order_relaxed);
     detail::tls_current_op = &entry;
   }
@@ -43,8 +92,17 @@ class PathLedger {
   static void HitCurrent(ExecPath path) {
     OpLedgerEntry* entry = detail::tls_current_op;
     if (entry != nullptr) {
+      if (__builtin_expect(PathObserved(), 0)) {
+        detail::NotifyPath(*entry, path);
+      }
       entry->counts[static_cast<size_t>(path)].fetch_add(1, std::memory_order_relaxed);
     }
+  }
+
+  // The calling thread's current op (the last one that recorded a path), or "".
+  static const char* CurrentOpName() {
+    const OpLedgerEntry* entry = detail::tls_current_op;
+    return entry != nullptr ? entry->name.c_str() : "";
   }
 
   // op -> counts per path (ops with no count at all are left out).

@@ -124,7 +124,7 @@ OpApiSymbols ResolveOpApi(const char* api) {
 }
 
 void OnOpApiMissing(const char* api) {
-  TORCH_CHECK(!c10_npu::IsAclnnOnly(), api, " is not available in ", Libraries().description,
+  TORCH_CHECK(!NpuDecide(nullptr, "aclnn_only_device", api, c10_npu::IsAclnnOnly()), api, " is not available in ", Libraries().description,
               " and this device is aclnn-only (NPU_ACLNN_ONLY=1), so there is no acl_op fallback");
   PathLedger::HitCurrent(ExecPath::Compat);
 }

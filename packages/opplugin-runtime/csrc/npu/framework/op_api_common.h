@@ -40,6 +40,7 @@
 #include "aclnn/acl_meta.h"
 #include "npu/framework/AclDataType.h"
 #include "npu/framework/AclObjects.h"
+#include "npu/framework/PathLedger.h"
 
 // The address of `api_name` in the op_api libraries (custom libraries from
 // ASCEND_CUSTOM_OPP_PATH first, then libopapi.so), or nullptr when it is absent
@@ -269,7 +270,7 @@ void ExecOpApi(const char* api, const OpApiSymbols& symbols, const Ts&... args) 
 #define DO_COMPATIBILITY(aclnn_api, fallback_expr)                                                      \
   do {                                                                                                  \
     static const bool npu_opapi_available_ = ::at_npu::native::opapi_detail::ResolveOpApi(#aclnn_api).available(); \
-    if (C10_UNLIKELY(!npu_opapi_available_)) {                                                          \
+    if (C10_UNLIKELY(!::at_npu::native::NpuDecide(nullptr, "aclnn_symbol", #aclnn_api, npu_opapi_available_))) { \
       ::at_npu::native::opapi_detail::OnOpApiMissing(#aclnn_api);                                       \
       static const bool npu_opapi_warned_ = ::at_npu::native::opapi_detail::WarnOpApiMissing(#aclnn_api); \
       (void)npu_opapi_warned_;                                                                          \

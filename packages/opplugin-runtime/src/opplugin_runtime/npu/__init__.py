@@ -15,7 +15,7 @@ from .device import (
 )
 from .fallback import get_fallback_mode, set_fallback_mode
 from .lazy_init import _is_in_bad_fork, _lazy_init, init, is_initialized
-from .ledger import path_ledger, reset_path_ledger
+from .ledger import expect_paths, explain, path_ledger, reset_path_ledger
 from .memory import (
     empty_cache,
     max_memory_allocated,
@@ -70,6 +70,8 @@ __all__ = [
     "memory_reserved",
     "memory_stats",
     "path_ledger",
+    "expect_paths",
+    "explain",
     "register_op_hook",
     "reset_path_ledger",
     "reset_peak_memory_stats",

@@ -1,0 +1,91 @@
+// Kernel execution records (ascendc_sim/prof.h).
+#include "runtime/prof.h"
+
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <deque>
+#include <mutex>
+
+#include "common/error.h"
+
+namespace ascendc_sim {
+
+std::atomic<int> g_prof_depth{0};
+
+namespace {
+
+thread_local uint64_t tls_correlation_id = 0;
+
+struct RecordStore {
+  std::mutex mu;
+  std::deque<aclsimKernelRecord> records;
+};
+
+RecordStore& Store() {
+  static auto* store = new RecordStore();  // used by stream workers until exit
+  return *store;
+}
+
+uint64_t ThreadId() {
+  thread_local const uint64_t tid = static_cast<uint64_t>(syscall(SYS_gettid));
+  return tid;
+}
+
+}  // namespace
+
+uint64_t ProfCorrelationId() { return tls_correlation_id; }
+
+int64_t ProfNowNs() {
+  timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+void ProfAppend(aclsimKernelRecord& record) {
+  record.threadId = ThreadId();
+  RecordStore& store = Store();
+  std::lock_guard<std::mutex> lock(store.mu);
+  store.records.push_back(record);
+}
+
+}  // namespace ascendc_sim
+
+extern "C" {
+
+aclError aclsimProfStart(void) {
+  ascendc_sim::g_prof_depth.fetch_add(1, std::memory_order_relaxed);
+  return ACL_SUCCESS;
+}
+
+aclError aclsimProfStop(void) {
+  int depth = ascendc_sim::g_prof_depth.load(std::memory_order_relaxed);
+  while (depth > 0 && !ascendc_sim::g_prof_depth.compare_exchange_weak(depth, depth - 1, std::memory_order_relaxed)) {
+  }
+  if (depth <= 0) {
+    return ascendc_sim::RaiseError(ACL_ERROR_INVALID_PARAM, "aclsimProfStop: recording was not started");
+  }
+  return ACL_SUCCESS;
+}
+
+int aclsimProfIsRecording(void) { return ascendc_sim::ProfRecording() ? 1 : 0; }
+
+uint64_t aclsimProfSetCorrelationId(uint64_t id) {
+  const uint64_t previous = ascendc_sim::tls_correlation_id;
+  ascendc_sim::tls_correlation_id = id;
+  return previous;
+}
+
+size_t aclsimProfTakeRecords(aclsimKernelRecord* records, size_t capacity) {
+  if (records == nullptr || capacity == 0) return 0;
+  ascendc_sim::RecordStore& store = ascendc_sim::Store();
+  std::lock_guard<std::mutex> lock(store.mu);
+  const size_t n = std::min(capacity, store.records.size());
+  std::copy_n(store.records.begin(), n, records);
+  store.records.erase(store.records.begin(), store.records.begin() + static_cast<std::ptrdiff_t>(n));
+  return n;
+}
+
+}  // extern "C"
