@@ -30,10 +30,9 @@ from typing import Callable, Iterator
 
 os.environ.setdefault("KINETO_LOG_LEVEL", "5")  # no kineto INFO lines between the rows
 
+import opplugin_runtime  # noqa: F401  (registers torch.npu)
 import torch  # noqa: E402
 from torch.profiler import ProfilerActivity, profile  # noqa: E402
-
-import opplugin_runtime  # noqa: F401  (registers torch.npu)
 
 TARGET = 2.0
 

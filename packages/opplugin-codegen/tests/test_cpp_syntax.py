@@ -108,7 +108,8 @@ bool NpuDecideAclnnOnly(const char* op);
 bool NpuDecideBaseFormat(const char* op, const char* arg, const at::Tensor&);
 bool NpuDecideBaseFormat(const char* op, const char* arg, const c10::optional<at::Tensor>&);
 bool NpuDecideBaseFormat(const char* op, const char* arg, const at::TensorList&);
-bool NpuDecideBaseFormat(const char* op, const char* arg, const c10::List<c10::optional<at::Tensor>>&);
+bool NpuDecideBaseFormat(const char* op, const char* arg,
+                         const c10::List<c10::optional<at::Tensor>>&);
 } }
 """,
     "npu/core/NpuVariables.h": """

@@ -215,7 +215,8 @@ def dispatch_definition(op: LiveOp, label: str) -> tuple[str, set[str]]:
         includes.add(_PATH_DECISION_H)
         formats = [] if op.internal_format else _base_format_checks(op)
         if formats:
-            conditions = [f"({_FORCE_ACLNN}({quoted}) ||\n       {_JIT_DISABLED}({quoted}))", *formats]
+            either = f"({_FORCE_ACLNN}({quoted}) ||\n       {_JIT_DISABLED}({quoted}))"
+            conditions = [either, *formats]
         else:
             conditions = [f"{_FORCE_ACLNN}({quoted}) ||\n      {_JIT_DISABLED}({quoted})"]
         needs = "jit compile disabled (or the op in FORCE_ACLNN_OP_LIST)"
