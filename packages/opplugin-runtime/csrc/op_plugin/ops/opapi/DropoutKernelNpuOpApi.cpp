@@ -5,6 +5,7 @@
 // input * mask * scale (rounded after each product, as CPU's input.mul(mask).mul_(scale)).
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Tensor.h>
+#include <ATen/ops/mul.h>
 
 #include <tuple>
 
@@ -42,8 +43,11 @@ std::tuple<at::Tensor, at::Tensor> native_dropout(const at::Tensor& input, doubl
 }
 
 at::Tensor native_dropout_backward(const at::Tensor& grad_output, const at::Tensor& mask, double scale) {
-  TORCH_CHECK(mask.scalar_type() == at::ScalarType::Bool, "Mask should be Bool Scalar Type", mask.scalar_type());
   c10_npu::NPUGuard guard(grad_output.device());
+  if (mask.scalar_type() != at::ScalarType::Bool) {
+    // CPU accepts any mask (grad_output * mask * scale, promoted): the same with npu mul
+    return grad_output.mul(mask).mul(scale);
+  }
   const auto output_size = op_infer::broadcast_ops_npu_output_size(grad_output, mask);
   at::Tensor grad_input = OpPreparation::apply_tensor_without_format(output_size, grad_output.options());
   if (grad_input.numel() == 0) return grad_input;
