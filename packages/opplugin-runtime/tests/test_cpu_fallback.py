@@ -67,16 +67,21 @@ def test_fallback_rejects_mixed_devices_but_allows_cpu_scalars(assert_same):
     assert_same(torch.atan2(n, torch.tensor(2.0)), torch.atan2(n.cpu(), torch.tensor(2.0)))
 
 
-def test_random_ops_use_npu_generators():
+def test_random_ops_without_npu_kernels_fall_back_with_the_npu_generator(ledger):
+    # exponential_ has no npu kernel: the fallback hands the CPU kernel a CPU generator
+    # seeded from the npu generator's next (seed, offset), which it consumes.
     g = torch.Generator(device="npu")
     assert g.device == torch.device("npu:0")
     g.manual_seed(1234)
-    first = torch.randn(6, device="npu", generator=g)
+    first = torch.empty(6, device="npu").exponential_(generator=g)
+    assert int.from_bytes(bytes(g.get_state()[8:].tolist()), "little") == 1
+    second = torch.empty(6, device="npu").exponential_(generator=g)
     g.manual_seed(1234)
-    second = torch.randn(6, device="npu", generator=g)
-    assert torch.equal(first.cpu(), second.cpu())
-    expected = torch.randn(6, generator=torch.Generator().manual_seed(1234))
-    assert torch.equal(first.cpu(), expected)
+    again = torch.empty(6, device="npu").exponential_(generator=g)
+    assert torch.equal(first.cpu(), again.cpu())
+    assert not torch.equal(first.cpu(), second.cpu())
+    assert (first.cpu() > 0).all()
+    assert ledger()["exponential_"]["cpu_fallback"] == 3
 
 
 def test_manual_seed_controls_default_generator():

@@ -201,6 +201,13 @@ _ACLNN_ARGS = {
     "aclnnInplaceCopy": [_vp, _vp],
     "aclnnClampMin": [_vp, _vp, _vp],
     "aclnnInplaceClampMin": [_vp, _vp],
+    "aclnnInplaceUniform": [_vp, ctypes.c_double, ctypes.c_double, _u64, _u64],
+    "aclnnInplaceNormal": [_vp, ctypes.c_float, ctypes.c_float, _i64, _i64],
+    "aclnnInplaceBernoulli": [_vp, _vp, _i64, _i64],
+    "aclnnInplaceBernoulliTensor": [_vp, _vp, _i64, _i64],
+    "aclnnDropoutGenMask": [_vp, ctypes.c_double, _i64, _i64, _vp],
+    "aclnnDropoutDoMask": [_vp, _vp, ctypes.c_double, _vp],
+    "aclnnMaskedScale": [_vp, _vp, ctypes.c_float, _vp],
 }
 
 
@@ -384,8 +391,24 @@ class Scalar:
             pass
 
 
+class IntArray:
+    """An aclIntArray of Python ints."""
+
+    def __init__(self, values: Sequence[int]) -> None:
+        self._values = _int64_array(values)
+        self.handle = load().aclCreateIntArray(self._values, len(values))
+        if not self.handle:
+            raise AclError(-1, recent_error(), "aclCreateIntArray")
+
+    def __del__(self) -> None:
+        try:
+            load().aclDestroyIntArray(self.handle)
+        except Exception:
+            pass
+
+
 def _arg(value: Any) -> Any:
-    return value.handle if isinstance(value, Scalar) else value
+    return value.handle if isinstance(value, (Scalar, IntArray)) else value
 
 
 def aclnn_workspace(api: str, *args: Any) -> tuple:
@@ -520,3 +543,33 @@ def round_to(values: np.ndarray, acl_type: int) -> np.ndarray:
     if acl_type == ACL_FLOAT:
         return values.astype(np.float32)
     return values.astype(numpy_dtype(acl_type))
+
+
+# ---- the random kernels' generator (kernels/philox.h), for reference values ----
+_PHILOX_M0, _PHILOX_M1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
+_PHILOX_W0, _PHILOX_W1 = np.uint32(0x9E3779B9), np.uint32(0xBB67AE85)
+
+
+def philox4x32_10(counter: np.ndarray, key: Sequence[int]) -> np.ndarray:
+    """Philox4x32-10 of counters (uint32, shape (n, 4)) under key (k0, k1): uint32 (n, 4)."""
+    c = [np.asarray(counter, dtype=np.uint32)[:, j].astype(np.uint64) for j in range(4)]
+    k0, k1 = np.uint32(key[0]), np.uint32(key[1])
+    mask = np.uint64(0xFFFFFFFF)
+    with np.errstate(over="ignore"):
+        for _ in range(10):
+            p0 = _PHILOX_M0 * c[0]
+            p1 = _PHILOX_M1 * c[2]
+            c = [((p1 >> np.uint64(32)) ^ c[1] ^ np.uint64(k0)) & mask, p1 & mask,
+                 ((p0 >> np.uint64(32)) ^ c[3] ^ np.uint64(k1)) & mask, p0 & mask]
+            k0 = np.uint32(k0 + _PHILOX_W0)
+            k1 = np.uint32(k1 + _PHILOX_W1)
+    return np.stack(c, axis=1).astype(np.uint32)
+
+
+def philox_blocks(n: int, seed: int, offset: int) -> np.ndarray:
+    """The blocks elements 0..n-1 of a random kernel launched with (seed, offset) read."""
+    index = np.arange(n, dtype=np.uint64)
+    counter = np.stack([index & np.uint64(0xFFFFFFFF), index >> np.uint64(32),
+                        np.full(n, offset & 0xFFFFFFFF, dtype=np.uint64),
+                        np.full(n, (offset >> 32) & 0xFFFFFFFF, dtype=np.uint64)], axis=1)
+    return philox4x32_10(counter, (seed & 0xFFFFFFFF, (seed >> 32) & 0xFFFFFFFF))

@@ -8,6 +8,7 @@
 
 #include "acl/acl_base.h"
 #include "common/visibility.h"
+#include "kernels/philox_args.h"
 
 namespace ascendc_sim {
 namespace kernels {
@@ -56,6 +57,26 @@ ASCENDC_SIM_INTERNAL_API aclError LaunchFill(aclDataType dtype, void* y, uint64_
 // y = cast(x); same types: a copy.
 ASCENDC_SIM_INTERNAL_API aclError LaunchCast(aclDataType srcType, const void* x, aclDataType dstType, void* y,
                                              uint64_t n, aclrtStream stream);
+
+// Random kernels (kernels/philox.h): element i draws from Philox block i of
+// (rng.seed, rng.offset). Uniform and normal: float, float16, bfloat16, double;
+// Bernoulli: every kernel type (1 with probability p, else 0).
+ASCENDC_SIM_INTERNAL_API aclError LaunchUniform(aclDataType dtype, void* y, uint64_t n, double from, double to,
+                                                PhiloxArgs rng, aclrtStream stream);
+ASCENDC_SIM_INTERNAL_API aclError LaunchNormal(aclDataType dtype, void* y, uint64_t n, double mean, double std,
+                                               PhiloxArgs rng, aclrtStream stream);
+ASCENDC_SIM_INTERNAL_API aclError LaunchBernoulli(aclDataType dtype, void* y, uint64_t n, double p, PhiloxArgs rng,
+                                                  aclrtStream stream);
+// Per-element probabilities `prob` (dense, n elements of ACL_FLOAT or ACL_DOUBLE).
+ASCENDC_SIM_INTERNAL_API aclError LaunchBernoulliTensor(aclDataType dtype, void* y, aclDataType probType,
+                                                        const void* prob, uint64_t n, PhiloxArgs rng,
+                                                        aclrtStream stream);
+// Dropout bit mask of `elements` into `maskBytes` bytes (bit 1 = keep, probability 1 - prob).
+ASCENDC_SIM_INTERNAL_API aclError LaunchDropoutGenMask(void* mask, uint64_t maskBytes, uint64_t elements,
+                                                       double prob, PhiloxArgs rng, aclrtStream stream);
+// y = bit ? x / (1 - prob) : 0 over n elements (float, float16, bfloat16).
+ASCENDC_SIM_INTERNAL_API aclError LaunchDropoutDoMask(aclDataType dtype, const void* x, const void* mask, void* y,
+                                                      uint64_t n, double prob, aclrtStream stream);
 
 constexpr int kMaxViewDims = 8;
 

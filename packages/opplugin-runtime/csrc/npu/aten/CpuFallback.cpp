@@ -121,7 +121,7 @@ bool IsGeneratorArgument(const c10::Argument& argument) {
 }
 
 // CPU kernels need CPU generators: an npu generator (or none, meaning the
-// device's default) becomes the CPU generator the npu generator owns.
+// device's default) becomes a CPU generator seeded from its next (seed, offset).
 void RewriteGenerators(const c10::FunctionSchema& schema, c10::ArrayRef<c10::IValue> args,
                        torch::jit::Stack* stack, size_t begin, c10::optional<c10::Device> device) {
   for (size_t i = 0; i < schema.arguments().size(); ++i) {

@@ -1,8 +1,16 @@
-// Random number generator of the npu device. The simulated device has no RNG
-// kernels, so the generator owns a CPU generator that does the work: the CPU
-// fallback hands it to CPU kernels in place of the npu generator, which gives
-// per-device, seedable, deterministic randomness for every random op.
+// Random number generator of the npu device: a counter-based Philox state
+// (seed, offset), as torch's CUDA generator. The device's random kernels
+// (aclnnInplaceUniform, aclnnInplaceNormal, aclnnInplaceBernoulli, ...) take the
+// pair as arguments; each launch reserves a fresh offset, so the values depend
+// only on the seed and on how many random launches came before.
+//
+// State tensor (get_state/set_state): 16 uint8 bytes, seed then offset (uint64,
+// native byte order).
 #pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <utility>
 
 #include <ATen/core/Generator.h>
 #include <c10/core/GeneratorImpl.h>
@@ -25,15 +33,19 @@ struct NPUGeneratorImpl final : public c10::GeneratorImpl {
   void set_state(const c10::TensorImpl& new_state) override;
   c10::intrusive_ptr<c10::TensorImpl> get_state() const override;
 
+  // (seed, offset) for one kernel launch; the offset advances by `increment`.
+  // Thread-safe (locks the generator's mutex_).
+  std::pair<uint64_t, uint64_t> philox_engine_inputs(uint64_t increment);
+
   static c10::DeviceType device_type() { return c10::DeviceType::PrivateUse1; }
 
-  // The CPU generator doing the work (what CPU kernels receive).
-  const at::Generator& cpu_generator() const { return cpu_generator_; }
+  static constexpr size_t kStateBytes = 2 * sizeof(uint64_t);
 
  private:
   NPUGeneratorImpl* clone_impl() const override;
 
-  at::Generator cpu_generator_;
+  uint64_t seed_;
+  uint64_t philox_offset_ = 0;
 };
 
 // The default generator of `device_index` (-1: current device), created on first use.
@@ -42,7 +54,17 @@ const at::Generator& getDefaultNPUGenerator(c10::DeviceIndex device_index = -1);
 // A new generator for `device_index` (-1: current device).
 at::Generator createNPUGenerator(c10::DeviceIndex device_index = -1);
 
-// The CPU generator behind an npu generator; `gen` must be an npu generator.
+// `gen` when it is an npu generator, else the default generator of `device`
+// (what random op kernels use); raises naming `op` for a generator of another device type.
+NPUGeneratorImpl* npuGeneratorOrDefault(const c10::optional<at::Generator>& gen, c10::Device device, const char* op);
+
+// (seed, offset) for one random launch of `op` on `device` from `gen` or the device's default.
+std::pair<uint64_t, uint64_t> philoxInputsFor(const c10::optional<at::Generator>& gen, c10::Device device,
+                                              const char* op);
+
+// For the CPU fallback of random ops without an npu kernel: a new CPU generator
+// seeded from the npu generator's next (seed, offset), which it consumes, so
+// fallback random ops are seedable and advance the npu generator too.
 at::Generator cpuGeneratorOf(const at::Generator& gen);
 
 }  // namespace c10_npu

@@ -1,4 +1,4 @@
-"""Per-device random generators (each wraps a CPU generator, see NPUGenerator.h)."""
+"""Per-device random generators: Philox (seed, offset) states used by the device random kernels (NPUGenerator.h)."""
 
 from __future__ import annotations
 
