@@ -244,14 +244,18 @@ CCACHE_CXX = ccache_masquerade(EXT_BUILD_DIR)
 if CCACHE_CXX:
     os.environ["CXX"] = CCACHE_CXX
 
+# SANITIZE=1: AddressSanitizer + UBSan (nox -s sanitize builds into its own NPU_EXT_BUILD_DIR;
+# the python host then needs LD_PRELOAD of libasan).
+SANITIZE_FLAGS = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"] if os.environ.get("SANITIZE") == "1" else []
+
 extension = cpp_extension.CppExtension(
     name=f"{PACKAGE}._C",
     sources=sources(GEN_DIR),
     include_dirs=[str(CSRC), str(GEN_DIR), ACL_INCLUDE],
     library_dirs=[ACL_LIBRARY],
     libraries=["ascendcl"],
-    extra_compile_args={"cxx": ["-O2", "-Wall", "-Wno-unused-function"]},
-    extra_link_args=["-Wl,-rpath,$ORIGIN/../ascendc_kernels/lib", "-ldl"],
+    extra_compile_args={"cxx": ["-O2", "-Wall", "-Wno-unused-function", *SANITIZE_FLAGS]},
+    extra_link_args=["-Wl,-rpath,$ORIGIN/../ascendc_kernels/lib", "-ldl", *SANITIZE_FLAGS],
 )
 
 setup(
