@@ -29,6 +29,10 @@ import shutil
 import sys
 from pathlib import Path
 
+# The build must not autoload the installed opplugin_runtime (torch.backends entry point):
+# it may be stale against the ascendc-kernels just installed.
+os.environ.setdefault("TORCH_DEVICE_BACKEND_AUTOLOAD", "0")
+
 import torch
 from setuptools import setup
 from setuptools.command.build_py import build_py
@@ -246,7 +250,8 @@ if CCACHE_CXX:
 
 # SANITIZE=1: AddressSanitizer + UBSan (nox -s sanitize builds into its own NPU_EXT_BUILD_DIR;
 # the python host then needs LD_PRELOAD of libasan).
-SANITIZE_FLAGS = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"] if os.environ.get("SANITIZE") == "1" else []
+SANITIZE = os.environ.get("SANITIZE") == "1"
+SANITIZE_FLAGS = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"] if SANITIZE else []
 
 extension = cpp_extension.CppExtension(
     name=f"{PACKAGE}._C",
