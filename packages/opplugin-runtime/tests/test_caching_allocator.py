@@ -88,6 +88,21 @@ def test_peak_and_reset():
     assert torch.npu.max_memory_allocated() == base
 
 
+def test_free_segments_are_returned_before_reserving_more():
+    """A miss gives whole free segments back to the device (any stream) before it reserves
+    a new one, so varying sizes and streams do not pile up cached memory."""
+    side = torch.npu.Stream()
+    with torch.npu.stream(side):
+        a = torch.full((_floats(8 * MiB),), 1.0, device="npu")  # cached for `side` only
+    del a
+    reserved = torch.npu.memory_reserved()
+    frees = torch.npu.memory_stats()["num_device_free"]
+    b = torch.full((_floats(8 * MiB),), 2.0, device="npu")  # default stream: a miss
+    assert torch.npu.memory_reserved() == reserved
+    assert torch.npu.memory_stats()["num_device_free"] == frees + 1
+    torch.testing.assert_close(b[:3].cpu(), torch.full((3,), 2.0))
+
+
 def test_mem_get_info_and_summary():
     free, total = torch.npu.mem_get_info()
     assert total == torch.npu.get_device_properties(0).total_memory
@@ -101,18 +116,18 @@ def test_mem_get_info_and_summary():
 
 
 def test_out_of_memory_retries_then_raises(run_python):
-    """On a 64 MiB device: a request that fits only after the cache is returned
-    succeeds (one retry); one that cannot fit raises torch.OutOfMemoryError naming
+    """On a 64 MiB device: a request that fits only after the cache (of the other
+    pool) is returned succeeds (one retry); one that cannot fit raises torch.OutOfMemoryError naming
     the size, the device and the free memory."""
     result = run_python(
         """
         import torch, opplugin_runtime
         oom_error = getattr(torch, "OutOfMemoryError", None) or torch.cuda.OutOfMemoryError
         MiB = 1 << 20
-        a = torch.empty(40 * MiB // 4, device="npu")
-        del a                                   # cached, not returned
-        assert torch.npu.memory_reserved() == 40 * MiB
-        b = torch.ones(48 * MiB // 4, device="npu")
+        small = [torch.empty(MiB // 4, device="npu") for _ in range(24)]  # 12 small-pool segments
+        del small                               # cached, not returned
+        assert torch.npu.memory_reserved() == 24 * MiB
+        b = torch.ones(48 * MiB // 4, device="npu")  # fits only once the small pool's cache is gone
         stats = torch.npu.memory_stats()
         assert stats["num_alloc_retries"] == 1, stats["num_alloc_retries"]
         assert stats["num_ooms"] == 0

@@ -324,6 +324,14 @@ class CachingAllocator final : public c10::Allocator {
   Block* NewSegment(DevicePool& pool, c10::DeviceIndex device, c10::StreamId stream, bool small, size_t size,
                     size_t requested) {
     const size_t segment = small ? kSmallSegment : size;
+    // Reserve more only when the cache cannot be reshaped: whole free segments (this
+    // pool's first, then the other's; any stream) go back to the device first, so that
+    // varying sizes and streams do not pile up segments. aclrtFree waits for the
+    // device's queued work.
+    const size_t released = ReleaseWholeFreeSegments(pool, small, segment);
+    if (released < segment) {
+      ReleaseWholeFreeSegments(pool, !small, segment - released);
+    }
     void* ptr = nullptr;
     aclError err = OnDevice(device, [&] { return aclrtMalloc(&ptr, segment, ACL_MEM_MALLOC_HUGE_FIRST); });
     if (err != ACL_SUCCESS) {
@@ -359,6 +367,31 @@ class CachingAllocator final : public c10::Allocator {
     Update(pool.stats.segment, small, 1);
     Update(pool.stats.reserved_bytes, small, static_cast<int64_t>(segment));
     return block;
+  }
+
+  // Frees cached blocks that are whole segments of the pool until `wanted` bytes went back.
+  static size_t ReleaseWholeFreeSegments(DevicePool& pool, bool small, size_t wanted) {
+    FreeBlocks& free_blocks = pool.Free(small);
+    size_t released = 0;
+    for (auto it = free_blocks.begin(); it != free_blocks.end() && released < wanted;) {
+      Block* block = *it;
+      if (block->prev != nullptr || block->next != nullptr) {
+        ++it;
+        continue;
+      }
+      it = free_blocks.erase(it);
+      released += block->size;
+      FreeSegment(pool, block);
+    }
+    return released;
+  }
+
+  static void FreeSegment(DevicePool& pool, Block* block) {
+    NPU_CHECK_ACL_WARN(aclrtFree(block->ptr));
+    ++pool.stats.num_device_free;
+    Update(pool.stats.segment, block->small, -1);
+    Update(pool.stats.reserved_bytes, block->small, -static_cast<int64_t>(block->size));
+    delete block;
   }
 
   // Caches pending blocks whose recorded events have completed. With `wait`,
@@ -415,11 +448,7 @@ class CachingAllocator final : public c10::Allocator {
             continue;
           }
           it = free_blocks->erase(it);
-          NPU_CHECK_ACL_WARN(aclrtFree(block->ptr));
-          ++pool.stats.num_device_free;
-          Update(pool.stats.segment, block->small, -1);
-          Update(pool.stats.reserved_bytes, block->small, -static_cast<int64_t>(block->size));
-          delete block;
+          FreeSegment(pool, block);
         }
       }
       return 0;
