@@ -37,6 +37,7 @@ def worker(tid):
             with torch.npu.device(dev), torch.npu.stream(second):
                 d = c * 3 - a
                 c.record_stream(second)
+            torch.npu.current_stream(dev).wait_stream(second)  # the copy below runs on the default stream
             moved = d.to(f"npu:{{other}}")          # cross-device copy
             with torch.npu.device(other):
                 e = moved.abs() + 1
@@ -87,6 +88,7 @@ def test_allocator_returns_to_baseline_after_10000_ops():
         with torch.npu.stream(side):
             w = z.abs()            # 1 op on another stream
             z.record_stream(side)
+        torch.npu.current_stream().wait_stream(side)  # w is read by the default stream next
         v = w.to("npu:1")          # cross-device copy
         u = torch.empty(ops % 4096 + 1, device="npu:1")  # varied sizes
         ops += 4

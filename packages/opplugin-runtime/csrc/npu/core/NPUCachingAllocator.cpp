@@ -324,14 +324,6 @@ class CachingAllocator final : public c10::Allocator {
   Block* NewSegment(DevicePool& pool, c10::DeviceIndex device, c10::StreamId stream, bool small, size_t size,
                     size_t requested) {
     const size_t segment = small ? kSmallSegment : size;
-    // Reserve more only when the cache cannot be reshaped: whole free segments (this
-    // pool's first, then the other's; any stream) go back to the device first, so that
-    // varying sizes and streams do not pile up segments. aclrtFree waits for the
-    // device's queued work.
-    const size_t released = ReleaseWholeFreeSegments(pool, small, segment);
-    if (released < segment) {
-      ReleaseWholeFreeSegments(pool, !small, segment - released);
-    }
     void* ptr = nullptr;
     aclError err = OnDevice(device, [&] { return aclrtMalloc(&ptr, segment, ACL_MEM_MALLOC_HUGE_FIRST); });
     if (err != ACL_SUCCESS) {
@@ -367,23 +359,6 @@ class CachingAllocator final : public c10::Allocator {
     Update(pool.stats.segment, small, 1);
     Update(pool.stats.reserved_bytes, small, static_cast<int64_t>(segment));
     return block;
-  }
-
-  // Frees cached blocks that are whole segments of the pool until `wanted` bytes went back.
-  static size_t ReleaseWholeFreeSegments(DevicePool& pool, bool small, size_t wanted) {
-    FreeBlocks& free_blocks = pool.Free(small);
-    size_t released = 0;
-    for (auto it = free_blocks.begin(); it != free_blocks.end() && released < wanted;) {
-      Block* block = *it;
-      if (block->prev != nullptr || block->next != nullptr) {
-        ++it;
-        continue;
-      }
-      it = free_blocks.erase(it);
-      released += block->size;
-      FreeSegment(pool, block);
-    }
-    return released;
   }
 
   static void FreeSegment(DevicePool& pool, Block* block) {
