@@ -283,14 +283,19 @@ def lint(session: nox.Session) -> None:
 
 
 
-def sanitizer_runtime() -> str:
-    """The AddressSanitizer runtime of the C++ compiler: a python host must preload it."""
+def sanitizer_preload() -> str:
+    """LD_PRELOAD for a python host of sanitized libraries: the compiler's AddressSanitizer
+    runtime (it must come first), then libstdc++, so that ASan's __cxa_throw interceptor
+    finds the real one at start-up (python itself does not link libstdc++)."""
     compiler = os.environ.get("CXX", "g++")
-    out = subprocess.run([compiler, "-print-file-name=libasan.so"], capture_output=True, text=True, check=True)
-    path = out.stdout.strip()
-    if not Path(path).is_file():
-        raise RuntimeError(f"{compiler} -print-file-name=libasan.so gave {path!r}: no AddressSanitizer runtime")
-    return path
+    paths = []
+    for name in ("libasan.so", "libstdc++.so"):
+        out = subprocess.run([compiler, f"-print-file-name={name}"], capture_output=True, text=True, check=True)
+        path = Path(out.stdout.strip())
+        if not path.is_file():
+            raise RuntimeError(f"{compiler} -print-file-name={name} gave {path}: not found")
+        paths.append(str(path.resolve()))
+    return " ".join(paths)
 
 
 @nox.session(venv_backend="none")
@@ -337,7 +342,7 @@ def sanitize(session: nox.Session) -> None:
         # The plain build copies its own libraries back into the source tree on its next run.
         test_env = {
             "PATH": path,
-            "LD_PRELOAD": sanitizer_runtime(),
+            "LD_PRELOAD": sanitizer_preload(),
             "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0:halt_on_error=1",
             "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
             "NPU_GENERATED_DIR": str(generated_dir(label)),
