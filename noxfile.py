@@ -281,3 +281,73 @@ def lint(session: nox.Session) -> None:
     session.run(sys.executable, "-m", "pip", "install", "-q", "ruff", external=True)
     session.run(sys.executable, "-m", "ruff", "check", str(ROOT), external=True)
 
+
+
+def sanitizer_preload() -> str:
+    """LD_PRELOAD for a python host of sanitized libraries: the compiler's AddressSanitizer
+    runtime (it must come first), then libstdc++, so that ASan's __cxa_throw interceptor
+    finds the real one at start-up (python itself does not link libstdc++)."""
+    compiler = os.environ.get("CXX", "g++")
+    paths = []
+    for name in ("libasan.so", "libstdc++.so"):
+        out = subprocess.run([compiler, f"-print-file-name={name}"], capture_output=True, text=True, check=True)
+        path = Path(out.stdout.strip())
+        if not path.is_file():
+            raise RuntimeError(f"{compiler} -print-file-name={name} gave {path}: not found")
+        paths.append(str(path.resolve()))
+    return " ".join(paths)
+
+
+@nox.session(venv_backend="none")
+def sanitize(session: nox.Session) -> None:
+    """Build the simulator and the runtime with -fsanitize=address,undefined (SANITIZE=1, own build
+    dirs) into build/venvs/<label>-asan and run the kernels and runtime test suites under them.
+
+    The -asan venv holds only the two sanitized wheels; torch and the tools come from the label's
+    venv through a .pth file. Python itself leaks by design, so ASAN_OPTIONS has detect_leaks=0.
+    """
+    labels, rest = split_posargs(session)
+    for label in labels:
+        ensure_venv(session, label)
+        base = venv_python(label)
+        asan = BUILD / "venvs" / f"{label}-asan"
+        py = asan / "bin" / "python"
+        if not py.exists():
+            session.run(str(base), "-m", "venv", str(asan), external=True)
+        base_site = subprocess.run([str(base), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                                   capture_output=True, text=True, check=True).stdout.strip()
+        asan_site = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                                   capture_output=True, text=True, check=True).stdout.strip()
+        (Path(asan_site) / "npu_label_venv.pth").write_text(base_site + "\n")
+        path = os.pathsep.join([str(py.parent), str(base.parent), os.environ.get("PATH", "")])
+        build_env = {
+            "PATH": path,
+            "CCACHE_BASEDIR": str(ROOT),
+            "SANITIZE": "1",
+            "NPU_GENERATED_DIR": str(generated_dir(label)),
+            "NPU_BUILD_LABEL": label,
+            "NPU_EXT_BUILD_DIR": str(BUILD / "ext" / f"{label}-asan"),
+            "ASCENDC_KERNELS_BUILD_DIR": str(BUILD / "cmake" / "ascendc-kernels-asan"),
+        }
+        dist = ROOT / "dist" / f"{label}-asan"
+        dist.mkdir(parents=True, exist_ok=True)
+        for package in ("ascendc-kernels", "opplugin-runtime"):
+            for old in dist.glob(f"{package.replace('-', '_')}-*.whl"):
+                old.unlink()
+            session.run(str(py), "-m", "pip", "wheel", "-q", "--no-build-isolation", "--no-deps", "-w", str(dist),
+                        str(PACKAGES / package), external=True, env=build_env)
+            wheel = next(dist.glob(f"{package.replace('-', '_')}-*.whl"))
+            session.run(str(py), "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", str(wheel),
+                        external=True, env=build_env)
+        # The plain build copies its own libraries back into the source tree on its next run.
+        test_env = {
+            "PATH": path,
+            "LD_PRELOAD": sanitizer_preload(),
+            "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0:halt_on_error=1",
+            "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
+            "NPU_GENERATED_DIR": str(generated_dir(label)),
+            "NPU_TEST_LABEL": label,
+        }
+        session.run(str(py), "-m", "pytest", "-q", "-p", "no:cacheprovider", *pytest_args(rest),
+                    str(PACKAGES / "ascendc-kernels" / "tests"), str(PACKAGES / "opplugin-runtime" / "tests"),
+                    external=True, env=test_env)

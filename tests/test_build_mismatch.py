@@ -41,7 +41,8 @@ def _other_label_builds() -> list[tuple[str, Path]]:
     builds = []
     for venv in sorted((REPO / "build" / "venvs").glob("v*")):
         site = _site_packages_of(venv)
-        if site is None or venv.name == running:
+        # Label environments only (not e.g. v2.13-asan of `nox -s sanitize`).
+        if site is None or venv.name == running or not re.fullmatch(r"v\d+\.\d+", venv.name):
             continue
         info = (site / "opplugin_runtime" / "_build_info.py").read_text()
         built = re.search(r"TORCH_MAJOR_MINOR = \((\d+), (\d+)\)", info)

@@ -78,6 +78,8 @@ def build_native_libraries() -> None:
             configure.append(f"-DCMAKE_CXX_COMPILER_LAUNCHER={ccache}")
         if os.environ.get("ASCENDC_KERNELS_NATIVE") == "1":
             configure.append("-DASCENDC_KERNELS_NATIVE=ON")
+        if os.environ.get("SANITIZE") == "1":  # AddressSanitizer + UBSan (nox -s sanitize)
+            configure.append("-DASCENDC_KERNELS_SANITIZE=ON")
         subprocess.check_call(configure)
     jobs = os.environ.get("ASCENDC_KERNELS_BUILD_JOBS", str(os.cpu_count() or 2))
     subprocess.check_call([find_tool("cmake"), "--build", str(out), "--", "-j", jobs])

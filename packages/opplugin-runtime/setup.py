@@ -29,6 +29,10 @@ import shutil
 import sys
 from pathlib import Path
 
+# The build must not autoload the installed opplugin_runtime (torch.backends entry point):
+# it may be stale against the ascendc-kernels just installed.
+os.environ.setdefault("TORCH_DEVICE_BACKEND_AUTOLOAD", "0")
+
 import torch
 from setuptools import setup
 from setuptools.command.build_py import build_py
@@ -248,14 +252,19 @@ if CCACHE_CXX:
 # profiler, npu/framework/NPUActivityProfiler.cpp, includes them where torch has its registry).
 KINETO_INCLUDE = [p for p in (Path(cpp_extension.include_paths()[0]) / "kineto",) if p.is_dir()]
 
+# SANITIZE=1: AddressSanitizer + UBSan (nox -s sanitize builds into its own NPU_EXT_BUILD_DIR;
+# the python host then needs LD_PRELOAD of libasan).
+SANITIZE = os.environ.get("SANITIZE") == "1"
+SANITIZE_FLAGS = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"] if SANITIZE else []
+
 extension = cpp_extension.CppExtension(
     name=f"{PACKAGE}._C",
     sources=sources(GEN_DIR),
     include_dirs=[str(CSRC), str(GEN_DIR), ACL_INCLUDE, *map(str, KINETO_INCLUDE)],
     library_dirs=[ACL_LIBRARY],
     libraries=["ascendcl"],
-    extra_compile_args={"cxx": ["-O2", "-Wall", "-Wno-unused-function"]},
-    extra_link_args=["-Wl,-rpath,$ORIGIN/../ascendc_kernels/lib", "-ldl"],
+    extra_compile_args={"cxx": ["-O2", "-Wall", "-Wno-unused-function", *SANITIZE_FLAGS]},
+    extra_link_args=["-Wl,-rpath,$ORIGIN/../ascendc_kernels/lib", "-ldl", *SANITIZE_FLAGS],
 )
 
 setup(

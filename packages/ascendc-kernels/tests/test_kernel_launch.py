@@ -111,3 +111,29 @@ def test_tiling_follows_the_configured_core_count():
                             timeout=60)
     assert result.returncode == 0, result.stderr
     assert "cores ok" in result.stdout
+
+
+FAULT_SCRIPT = textwrap.dedent("""
+    import numpy as np
+    from ascendc_kernels import testing as sim
+    acl = sim.load()
+    sim.check(acl.aclInit(None))
+    x = sim.DeviceArray.from_numpy(np.ones(64, dtype=np.float32))
+    out = sim.DeviceArray.empty((64,), sim.ACL_FLOAT)
+    sim.check(sim.run_aclnn("aclnnMul", x.tensor(), x.tensor(), out.tensor()))  # another kernel: unaffected
+    assert acl.aclrtSynchronizeStream(None) == 0
+    print(sim.run_aclnn("aclnnAdd", x.tensor(), x.tensor(), sim.Scalar(1.0), out.tensor()))  # queued fine
+    rc = acl.aclrtSynchronizeStream(None)
+    print(rc, sim.recent_error())
+""")
+
+
+def test_fault_injection_fails_the_named_kernel_when_it_runs():
+    env = dict(os.environ, ASCEND_SIM_FAULT_KERNEL="add_custom")
+    result = subprocess.run([sys.executable, "-c", FAULT_SCRIPT], env=env, capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 0, result.stderr
+    enqueue_rc, sync_line = result.stdout.splitlines()
+    assert enqueue_rc == "0"
+    assert sync_line.startswith(str(sim.ACL_ERROR_RT_AICORE_EXCEPTION))
+    assert "kernel 'add_custom' (launched by aclnnAdd) failed: fault injected by ASCEND_SIM_FAULT_KERNEL" in sync_line

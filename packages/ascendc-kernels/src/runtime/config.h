@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include <string>
+
 namespace ascendc_sim {
 
 struct SimConfig {
@@ -12,6 +14,9 @@ struct SimConfig {
   uint32_t aivCoreNum;   // ASCEND_SIM_AICORE_NUM, default hardware_concurrency clamped to [1, 64]
   uint64_t ubBytes;      // ASCEND_SIM_UB_SIZE, default 192 KiB, rounded down to 32 bytes
   bool launchBlocking;   // ASCEND_LAUNCH_BLOCKING=1
+  // ASCEND_SIM_FAULT_KERNEL: launches of the kernel with this name fail when they
+  // run (fault injection for testing how errors of queued work surface); empty: none.
+  std::string faultKernel;
 };
 
 const SimConfig& Config();

@@ -96,7 +96,9 @@ class LaunchTask final : public Task {
     job->ctx = ctx_;
     job->blockDim = blockDim_;
     Device* device = FindDevice(stream.device());
-    if (blockDim_ == 1) {
+    if (!Config().faultKernel.empty() && Config().faultKernel == name_) {
+      job->ReportError("fault injected by ASCEND_SIM_FAULT_KERNEL");  // no block runs
+    } else if (blockDim_ == 1) {
       job->maxCores = 1;
       RunBlocks(*job);
     } else {

@@ -17,6 +17,7 @@
 #include "npu/framework/FormatHelper.h"
 #include "npu/framework/OpHook.h"
 #include "npu/framework/PathLedger.h"
+#include "python/RuntimeBindings.h"
 
 namespace py = pybind11;
 
@@ -69,20 +70,6 @@ py::dict PathLedgerSnapshot() {
     }
     result[py::str(op)] = per_path;
   }
-  return result;
-}
-
-py::dict MemoryStats(c10::DeviceIndex device) {
-  const auto stats = c10_npu::NPUCachingAllocator::getDeviceStats(device);
-  py::dict result;
-  result["allocated_bytes"] = stats.allocated_bytes;
-  result["reserved_bytes"] = stats.reserved_bytes;
-  result["peak_allocated_bytes"] = stats.peak_allocated_bytes;
-  result["peak_reserved_bytes"] = stats.peak_reserved_bytes;
-  result["num_allocs"] = stats.num_allocs;
-  result["num_device_mallocs"] = stats.num_device_mallocs;
-  result["num_device_frees"] = stats.num_device_frees;
-  result["num_cache_hits"] = stats.num_cache_hits;
   return result;
 }
 
@@ -171,8 +158,6 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   });
 
   // ---- memory ----
-  m.def("memory_stats", [](int device) { return MemoryStats(ResolveDevice(static_cast<c10::DeviceIndex>(device))); },
-        py::arg("device") = -1);
   m.def(
       "reset_peak_memory_stats",
       [](int device) { c10_npu::NPUCachingAllocator::resetPeakStats(ResolveDevice(static_cast<c10::DeviceIndex>(device))); },
@@ -181,6 +166,9 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
     py::gil_scoped_release no_gil;
     c10_npu::NPUCachingAllocator::emptyCache();
   });
+
+  // ---- streams, events, allocator statistics, device properties ----
+  opplugin_runtime::python::InitRuntimeBindings(m);
 
   // ---- execution paths ----
   m.def("set_jit_compile", [](bool jit_compile) { at_npu::native::env::SetJitCompile(jit_compile); });

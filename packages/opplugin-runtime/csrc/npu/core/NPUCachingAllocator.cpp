@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <array>
-#include <map>
+#include <cstdio>
 #include <mutex>
+#include <set>
+#include <string>
 #include <vector>
 
 #include <c10/util/Exception.h>
@@ -15,47 +17,69 @@
 #include "npu/core/TorchCompat.h"
 
 namespace c10_npu::NPUCachingAllocator {
-namespace {
 
-constexpr size_t kSmallRounding = 512;                 // granularity below kLargeThreshold
-constexpr size_t kLargeThreshold = size_t(1) << 20;    // 1 MiB
-constexpr size_t kLargeRounding = size_t(128) << 10;   // 128 KiB
-
-size_t RoundSize(size_t n) {
-  const size_t unit = n < kLargeThreshold ? kSmallRounding : kLargeRounding;
-  return (n + unit - 1) / unit * unit;
+void Stat::increase(int64_t amount) {
+  current += amount;
+  peak = std::max(peak, current);
+  allocated += amount;
 }
 
-// A cached block is reused for a request only if it wastes at most this much.
-size_t MaxReusableSize(size_t rounded) {
-  return rounded < kLargeThreshold ? std::max(rounded * 2, kLargeThreshold) : rounded + rounded / 4;
+void Stat::decrease(int64_t amount) {
+  current -= amount;
+  freed += amount;
+}
+
+namespace {
+
+constexpr size_t kRoundBytes = 512;                  // the device's allocation granularity
+constexpr size_t kSmallSize = size_t(1) << 20;       // requests up to 1 MiB use the small pool
+constexpr size_t kSmallSegment = size_t(2) << 20;    // the small pool's segment size
+constexpr size_t kMinLargeRemainder = kSmallSize;    // a large block is split only above this remainder
+
+size_t RoundSize(size_t n) {
+  return (n + kRoundBytes - 1) / kRoundBytes * kRoundBytes;
 }
 
 struct Block {
   void* ptr = nullptr;
   size_t size = 0;
+  size_t requested = 0;  // bytes asked for by the current holder
   c10::DeviceIndex device = 0;
   c10::StreamId stream = 0;
-  bool allocated = false;
+  bool small = false;
+  bool in_use = false;    // held, or freed but awaiting stream-safe reuse
+  Block* prev = nullptr;  // neighbours in the same segment
+  Block* next = nullptr;
   std::vector<c10::StreamId> other_streams;  // recordStream: also used there
 };
 
+// Free blocks ordered by (stream, size, address): best fit on one stream.
+struct BlockOrder {
+  bool operator()(const Block* a, const Block* b) const {
+    if (a->stream != b->stream) {
+      return a->stream < b->stream;
+    }
+    if (a->size != b->size) {
+      return a->size < b->size;
+    }
+    return reinterpret_cast<uintptr_t>(a->ptr) < reinterpret_cast<uintptr_t>(b->ptr);
+  }
+};
+using FreeBlocks = std::set<Block*, BlockOrder>;
+
 struct PendingBlock {
   Block* block;
-  std::vector<aclrtEvent> events;  // one per stream in block->other_streams
+  std::vector<aclrtEvent> events;  // one per stream the block was recorded on
+  bool ordered = false;            // all events recorded; else only a device synchronization frees it
 };
 
 struct DevicePool {
-  std::vector<std::multimap<size_t, Block*>> free_by_stream;  // indexed by stream id
+  FreeBlocks small_free;
+  FreeBlocks large_free;
   std::vector<PendingBlock> pending;
   DeviceStats stats;
 
-  std::multimap<size_t, Block*>& FreeList(c10::StreamId stream) {
-    if (static_cast<size_t>(stream) >= free_by_stream.size()) {
-      free_by_stream.resize(static_cast<size_t>(stream) + 1);
-    }
-    return free_by_stream[static_cast<size_t>(stream)];
-  }
+  FreeBlocks& Free(bool small) { return small ? small_free : large_free; }
 };
 
 void FreeBlockDeleter(void* ctx);
@@ -65,6 +89,33 @@ template <typename Fn>
 auto OnDevice(c10::DeviceIndex device, Fn&& fn) {
   NPUGuard guard(device);
   return fn();
+}
+
+// Adds `amount` to the aggregate and to the block's pool.
+void Update(StatArray& stats, bool small, int64_t amount) {
+  Stat& pool = stats[static_cast<size_t>(small ? StatType::SMALL_POOL : StatType::LARGE_POOL)];
+  Stat& all = stats[static_cast<size_t>(StatType::AGGREGATE)];
+  if (amount >= 0) {
+    all.increase(amount);
+    pool.increase(amount);
+  } else {
+    all.decrease(-amount);
+    pool.decrease(-amount);
+  }
+}
+
+std::string FormatBytes(uint64_t bytes) {
+  char text[64];
+  if (bytes >= (uint64_t(1) << 30)) {
+    std::snprintf(text, sizeof(text), "%.2f GiB", static_cast<double>(bytes) / double(1 << 30));
+  } else if (bytes >= (uint64_t(1) << 20)) {
+    std::snprintf(text, sizeof(text), "%.2f MiB", static_cast<double>(bytes) / double(1 << 20));
+  } else if (bytes >= 1024) {
+    std::snprintf(text, sizeof(text), "%.2f KiB", static_cast<double>(bytes) / 1024.0);
+  } else {
+    std::snprintf(text, sizeof(text), "%llu bytes", static_cast<unsigned long long>(bytes));
+  }
+  return text;
 }
 
 class CachingAllocator final : public c10::Allocator {
@@ -91,29 +142,36 @@ class CachingAllocator final : public c10::Allocator {
     }
     TORCH_CHECK(device >= 0 && device < kMaxDevices, "NPU caching allocator: invalid device ", static_cast<int>(device));
     const size_t size = RoundSize(nbytes);
+    const bool small = size <= kSmallSize;
     std::lock_guard<std::mutex> lock(mutex_);
     DevicePool& pool = pools_[device];
     ProcessPending(pool, /*wait=*/false);
-    Block* block = TakeCached(pool, stream, size);
+    Block* block = TakeFree(pool, stream, small, size);
     if (block == nullptr) {
-      block = NewBlock(pool, device, stream, size);
+      block = NewSegment(pool, device, stream, small, size, nbytes);
     } else {
       ++pool.stats.num_cache_hits;
     }
-    block->allocated = true;
-    ++pool.stats.num_allocs;
-    pool.stats.allocated_bytes += static_cast<int64_t>(block->size);
-    pool.stats.peak_allocated_bytes = std::max(pool.stats.peak_allocated_bytes, pool.stats.allocated_bytes);
+    block = SplitIfLarger(pool, block, size);
+    block->in_use = true;
+    block->requested = nbytes;
+    Update(pool.stats.allocation, small, 1);
+    Update(pool.stats.active, small, 1);
+    Update(pool.stats.allocated_bytes, small, static_cast<int64_t>(block->size));
+    Update(pool.stats.active_bytes, small, static_cast<int64_t>(block->size));
+    Update(pool.stats.requested_bytes, small, static_cast<int64_t>(nbytes));
     return c10::DataPtr(block->ptr, block, &FreeBlockDeleter, torch_device);
   }
 
   void Free(Block* block) {
     std::lock_guard<std::mutex> lock(mutex_);
     DevicePool& pool = pools_[block->device];
-    block->allocated = false;
-    pool.stats.allocated_bytes -= static_cast<int64_t>(block->size);
+    Update(pool.stats.allocation, block->small, -1);
+    Update(pool.stats.allocated_bytes, block->small, -static_cast<int64_t>(block->size));
+    Update(pool.stats.requested_bytes, block->small, -static_cast<int64_t>(block->requested));
+    block->requested = 0;
     if (block->other_streams.empty()) {
-      pool.FreeList(block->stream).emplace(block->size, block);
+      ReturnToPool(pool, block);
       return;
     }
     PendingBlock pending{block, {}};
@@ -121,12 +179,13 @@ class CachingAllocator final : public c10::Allocator {
       OnDevice(block->device, [&] {
         for (c10::StreamId other : block->other_streams) {
           aclrtEvent event = nullptr;
-          NPU_CHECK_ACL(aclrtCreateEvent(&event));
+          NPU_CHECK_ACL(aclrtCreateEventWithFlag(&event, ACL_EVENT_SYNC));
           pending.events.push_back(event);
           NPU_CHECK_ACL(aclrtRecordEvent(event, NPUStreamForId(block->device, other).stream()));
         }
         return 0;
       });
+      pending.ordered = true;
     } catch (const std::exception& e) {
       // Could not order the reuse after the other streams: keep the block out
       // of circulation until the next emptyCache, which synchronizes.
@@ -165,59 +224,161 @@ class CachingAllocator final : public c10::Allocator {
 
   void ResetPeak(c10::DeviceIndex device) {
     std::lock_guard<std::mutex> lock(mutex_);
-    DeviceStats& stats = pools_[device].stats;
-    stats.peak_allocated_bytes = stats.allocated_bytes;
-    stats.peak_reserved_bytes = stats.reserved_bytes;
+    DeviceStats& s = pools_[device].stats;
+    for (StatArray* array : {&s.allocation, &s.segment, &s.active, &s.allocated_bytes, &s.reserved_bytes,
+                             &s.active_bytes, &s.requested_bytes}) {
+      for (Stat& stat : *array) {
+        stat.peak = stat.current;
+      }
+    }
+  }
+
+  void ResetAccumulated(c10::DeviceIndex device) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    DeviceStats& s = pools_[device].stats;
+    for (StatArray* array : {&s.allocation, &s.segment, &s.active, &s.allocated_bytes, &s.reserved_bytes,
+                             &s.active_bytes, &s.requested_bytes}) {
+      for (Stat& stat : *array) {
+        stat.allocated = 0;
+        stat.freed = 0;
+      }
+    }
+    s.num_alloc_retries = 0;
+    s.num_ooms = 0;
+    s.num_device_alloc = 0;
+    s.num_device_free = 0;
+    s.num_cache_hits = 0;
   }
 
  private:
-  Block* TakeCached(DevicePool& pool, c10::StreamId stream, size_t size) {
-    if (static_cast<size_t>(stream) >= pool.free_by_stream.size()) {
+  // The smallest cached block of `stream` that holds `size` bytes, removed from the cache.
+  static Block* TakeFree(DevicePool& pool, c10::StreamId stream, bool small, size_t size) {
+    FreeBlocks& free_blocks = pool.Free(small);
+    Block key;
+    key.stream = stream;
+    key.size = size;
+    auto it = free_blocks.lower_bound(&key);
+    if (it == free_blocks.end() || (*it)->stream != stream) {
       return nullptr;
     }
-    auto& free_list = pool.free_by_stream[static_cast<size_t>(stream)];
-    auto it = free_list.lower_bound(size);
-    if (it == free_list.end() || it->first > MaxReusableSize(size)) {
-      return nullptr;
-    }
-    Block* block = it->second;
-    free_list.erase(it);
+    Block* block = *it;
+    free_blocks.erase(it);
     return block;
   }
 
-  Block* NewBlock(DevicePool& pool, c10::DeviceIndex device, c10::StreamId stream, size_t size) {
+  // Cuts `block` down to `size` when the remainder is worth keeping; the
+  // remainder goes back to the cache.
+  static Block* SplitIfLarger(DevicePool& pool, Block* block, size_t size) {
+    const size_t remaining = block->size - size;
+    const bool split = block->small ? remaining >= kRoundBytes : remaining > kMinLargeRemainder;
+    if (!split) {
+      return block;
+    }
+    auto* rest = new Block();
+    rest->ptr = static_cast<char*>(block->ptr) + size;
+    rest->size = remaining;
+    rest->device = block->device;
+    rest->stream = block->stream;
+    rest->small = block->small;
+    rest->prev = block;
+    rest->next = block->next;
+    if (rest->next != nullptr) {
+      rest->next->prev = rest;
+    }
+    block->next = rest;
+    block->size = size;
+    pool.Free(rest->small).insert(rest);
+    return block;
+  }
+
+  // Marks `block` free, merges it with free neighbours and caches the result.
+  static void ReturnToPool(DevicePool& pool, Block* block) {
+    Update(pool.stats.active, block->small, -1);
+    Update(pool.stats.active_bytes, block->small, -static_cast<int64_t>(block->size));
+    block->in_use = false;
+    FreeBlocks& free_blocks = pool.Free(block->small);
+    if (block->prev != nullptr && !block->prev->in_use) {
+      Block* prev = block->prev;
+      free_blocks.erase(prev);
+      block->ptr = prev->ptr;
+      block->size += prev->size;
+      block->prev = prev->prev;
+      if (block->prev != nullptr) {
+        block->prev->next = block;
+      }
+      delete prev;
+    }
+    if (block->next != nullptr && !block->next->in_use) {
+      Block* next = block->next;
+      free_blocks.erase(next);
+      block->size += next->size;
+      block->next = next->next;
+      if (block->next != nullptr) {
+        block->next->prev = block;
+      }
+      delete next;
+    }
+    free_blocks.insert(block);
+  }
+
+  Block* NewSegment(DevicePool& pool, c10::DeviceIndex device, c10::StreamId stream, bool small, size_t size,
+                    size_t requested) {
+    const size_t segment = small ? kSmallSegment : size;
     void* ptr = nullptr;
-    aclError err = OnDevice(device, [&] { return aclrtMalloc(&ptr, size, ACL_MEM_MALLOC_HUGE_FIRST); });
+    aclError err = OnDevice(device, [&] { return aclrtMalloc(&ptr, segment, ACL_MEM_MALLOC_HUGE_FIRST); });
     if (err != ACL_SUCCESS) {
       // Give the cache back to the device and try once more.
+      ++pool.stats.num_alloc_retries;
       ReleaseCached(pool, device);
-      err = OnDevice(device, [&] { return aclrtMalloc(&ptr, size, ACL_MEM_MALLOC_HUGE_FIRST); });
+      err = OnDevice(device, [&] { return aclrtMalloc(&ptr, segment, ACL_MEM_MALLOC_HUGE_FIRST); });
     }
     if (err != ACL_SUCCESS) {
-      const std::string message = c10_npu::AclRecentErrorMessage();
-      TORCH_CHECK_WITH(OutOfMemoryError, false, "NPU out of memory. Tried to allocate ", size, " bytes on npu:",
-                       static_cast<int>(device), " (aclrtMalloc error code ", err, ": ", message, "). ",
-                       pool.stats.allocated_bytes, " bytes are allocated by tensors and ",
-                       pool.stats.reserved_bytes, " bytes are reserved by the caching allocator.");
+      const std::string acl_message = c10_npu::AclRecentErrorMessage();
+      ++pool.stats.num_ooms;
+      size_t free_bytes = 0;
+      size_t total_bytes = 0;
+      OnDevice(device, [&] { return aclrtGetMemInfo(0, &free_bytes, &total_bytes); });
+      const int64_t allocated = pool.stats.allocated_bytes[0].current;
+      const int64_t reserved = pool.stats.reserved_bytes[0].current;
+      TORCH_CHECK_WITH(OutOfMemoryError, false, "NPU out of memory. Tried to allocate ", FormatBytes(requested),
+                       " (", requested, " bytes) on npu:", static_cast<int>(device), ". npu:",
+                       static_cast<int>(device), " has a total capacity of ", FormatBytes(total_bytes), " of which ",
+                       FormatBytes(free_bytes), " (", free_bytes, " bytes) is free. ", FormatBytes(allocated),
+                       " is allocated by tensors and ", FormatBytes(reserved - allocated),
+                       " is reserved by the caching allocator but unallocated. (aclrtMalloc of ", segment,
+                       " bytes failed with error code ", err, ": ", acl_message,
+                       ") The simulated device size is ASCEND_SIM_MEMORY_MB.");
     }
     auto* block = new Block();
     block->ptr = ptr;
-    block->size = size;
+    block->size = segment;
     block->device = device;
     block->stream = stream;
-    ++pool.stats.num_device_mallocs;
-    pool.stats.reserved_bytes += static_cast<int64_t>(size);
-    pool.stats.peak_reserved_bytes = std::max(pool.stats.peak_reserved_bytes, pool.stats.reserved_bytes);
+    block->small = small;
+    ++pool.stats.num_device_alloc;
+    Update(pool.stats.segment, small, 1);
+    Update(pool.stats.reserved_bytes, small, static_cast<int64_t>(segment));
     return block;
   }
 
-  // Moves pending blocks whose recorded events have completed to their free list.
-  // With `wait`, the caller has synchronized the device, so all are complete.
-  void ProcessPending(DevicePool& pool, bool wait) {
+  static void FreeSegment(DevicePool& pool, Block* block) {
+    NPU_CHECK_ACL_WARN(aclrtFree(block->ptr));
+    ++pool.stats.num_device_free;
+    Update(pool.stats.segment, block->small, -1);
+    Update(pool.stats.reserved_bytes, block->small, -static_cast<int64_t>(block->size));
+    delete block;
+  }
+
+  // Caches pending blocks whose recorded events have completed. With `wait`,
+  // the caller has synchronized the device, so all are complete.
+  static void ProcessPending(DevicePool& pool, bool wait) {
     if (C10_LIKELY(pool.pending.empty())) {
       return;
     }
     auto done = [wait](PendingBlock& pending) {
+      if (!wait && !pending.ordered) {
+        return false;
+      }
       for (aclrtEvent event : pending.events) {
         aclrtEventRecordedStatus status = ACL_EVENT_RECORDED_STATUS_NOT_READY;
         if (!wait && (aclrtQueryEventStatus(event, &status) != ACL_SUCCESS ||
@@ -227,41 +388,43 @@ class CachingAllocator final : public c10::Allocator {
       }
       return true;
     };
+    std::vector<Block*> ready;
     auto keep = pool.pending.begin();
     for (auto it = pool.pending.begin(); it != pool.pending.end(); ++it) {
       if (done(*it)) {
         for (aclrtEvent event : it->events) {
           NPU_CHECK_ACL_WARN(aclrtDestroyEvent(event));
         }
-        pool.FreeList(it->block->stream).emplace(it->block->size, it->block);
+        ready.push_back(it->block);
       } else {
         *keep++ = std::move(*it);
       }
     }
     pool.pending.erase(keep, pool.pending.end());
+    for (Block* block : ready) {
+      ReturnToPool(pool, block);
+    }
   }
 
+  // Frees every cached block that is a whole segment (after synchronizing the device).
   void ReleaseCached(DevicePool& pool, c10::DeviceIndex device) {
-    bool any = !pool.pending.empty();
-    for (const auto& free_list : pool.free_by_stream) {
-      any = any || !free_list.empty();
-    }
-    if (!any) {
+    if (pool.pending.empty() && pool.small_free.empty() && pool.large_free.empty()) {
       return;
     }
     OnDevice(device, [&] {
       // Queued work may still use cached blocks: wait for it before freeing.
       NPU_CHECK_ACL(aclrtSynchronizeDevice());
       ProcessPending(pool, /*wait=*/true);
-      for (auto& free_list : pool.free_by_stream) {
-        for (auto& entry : free_list) {
-          Block* block = entry.second;
-          NPU_CHECK_ACL_WARN(aclrtFree(block->ptr));
-          ++pool.stats.num_device_frees;
-          pool.stats.reserved_bytes -= static_cast<int64_t>(block->size);
-          delete block;
+      for (FreeBlocks* free_blocks : {&pool.small_free, &pool.large_free}) {
+        for (auto it = free_blocks->begin(); it != free_blocks->end();) {
+          Block* block = *it;
+          if (block->prev != nullptr || block->next != nullptr) {
+            ++it;  // part of a segment that is still in use
+            continue;
+          }
+          it = free_blocks->erase(it);
+          FreeSegment(pool, block);
         }
-        free_list.clear();
       }
       return 0;
     });
@@ -309,6 +472,11 @@ DeviceStats getDeviceStats(c10::DeviceIndex device) {
 void resetPeakStats(c10::DeviceIndex device) {
   check_device_index(device, "resetPeakStats");
   Instance().ResetPeak(device);
+}
+
+void resetAccumulatedStats(c10::DeviceIndex device) {
+  check_device_index(device, "resetAccumulatedStats");
+  Instance().ResetAccumulated(device);
 }
 
 void copyDeviceToDevice(void* dst, const void* src, size_t nbytes) {

@@ -2,13 +2,21 @@
 // PrivateUse1.
 //
 // Device memory is not host-accessible: the allocator never touches the bytes.
+// Requests are rounded to 512 bytes. Requests of at most 1 MiB come from 2 MiB
+// segments of the small pool, larger ones from segments of their own size in the
+// large pool; a cached block larger than a request is split (the remainder stays
+// cached) and adjacent free blocks of one segment are merged again when freed.
+//
 // Stream-ordered reuse: a freed block is cached for the (device, stream) it was
 // allocated on and handed out again only to that stream, whose queue orders the
 // new user after every earlier user. A block that other streams used
 // (recordStream) waits in a pending list until an event recorded on each of
-// them has completed. emptyCache synchronizes the devices before aclrtFree.
+// them has completed. When aclrtMalloc fails, the allocator synchronizes the
+// device, returns every fully free cached segment and retries once before it
+// raises c10::OutOfMemoryError (torch.OutOfMemoryError in Python).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -19,15 +27,36 @@
 
 namespace c10_npu::NPUCachingAllocator {
 
+// One statistic in the torch.cuda style: current value, peak since the last
+// reset, and the cumulative increases ("allocated") and decreases ("freed").
+struct Stat {
+  int64_t current = 0;
+  int64_t peak = 0;
+  int64_t allocated = 0;
+  int64_t freed = 0;
+
+  void increase(int64_t amount);
+  void decrease(int64_t amount);
+};
+
+// Indexed by StatType: every block, the small pool's, the large pool's.
+enum class StatType : size_t { AGGREGATE = 0, SMALL_POOL = 1, LARGE_POOL = 2, NUM_TYPES = 3 };
+using StatArray = std::array<Stat, static_cast<size_t>(StatType::NUM_TYPES)>;
+
 struct DeviceStats {
-  int64_t allocated_bytes = 0;       // held by live tensors/workspaces (rounded block sizes)
-  int64_t reserved_bytes = 0;        // obtained with aclrtMalloc and not yet freed
-  int64_t peak_allocated_bytes = 0;
-  int64_t peak_reserved_bytes = 0;
-  int64_t num_allocs = 0;            // allocate() calls with n > 0
-  int64_t num_device_mallocs = 0;    // aclrtMalloc calls
-  int64_t num_device_frees = 0;      // aclrtFree calls
-  int64_t num_cache_hits = 0;
+  StatArray allocation;       // blocks held by tensors/workspaces (count)
+  StatArray segment;          // aclrtMalloc'ed segments (count)
+  StatArray active;           // blocks held, or freed but awaiting stream-safe reuse (count)
+  StatArray allocated_bytes;  // bytes of held blocks (rounded sizes)
+  StatArray reserved_bytes;   // bytes of all segments
+  StatArray active_bytes;     // bytes of active blocks
+  StatArray requested_bytes;  // bytes the callers asked for (unrounded)
+
+  int64_t num_alloc_retries = 0;  // aclrtMalloc failures followed by freeing the cache and retrying
+  int64_t num_ooms = 0;           // out-of-memory errors raised
+  int64_t num_device_alloc = 0;   // aclrtMalloc calls that succeeded
+  int64_t num_device_free = 0;    // aclrtFree calls
+  int64_t num_cache_hits = 0;     // requests served from a cached block
 };
 
 // The allocator instance (also what c10::GetAllocator(PrivateUse1) returns).
@@ -40,11 +69,12 @@ c10::DataPtr allocate_on(size_t nbytes, c10::DeviceIndex device, NPUStream strea
 // allocation stream before that stream's queued work has finished.
 void recordStream(const c10::DataPtr& data_ptr, NPUStream stream);
 
-// Returns all cached, unused blocks to the device (after synchronizing).
+// Returns all cached, unused segments to the device (after synchronizing).
 void emptyCache();
 
 DeviceStats getDeviceStats(c10::DeviceIndex device);
 void resetPeakStats(c10::DeviceIndex device);
+void resetAccumulatedStats(c10::DeviceIndex device);
 
 // Copies `nbytes` between two device allocations (synchronous; any devices).
 void copyDeviceToDevice(void* dst, const void* src, size_t nbytes);

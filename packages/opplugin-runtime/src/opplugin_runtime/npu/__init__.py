@@ -9,6 +9,7 @@ from .device import (
     device_count,
     device_of,
     get_device_name,
+    get_device_properties,
     is_available,
     set_device,
     synchronize,
@@ -20,9 +21,12 @@ from .memory import (
     empty_cache,
     max_memory_allocated,
     max_memory_reserved,
+    mem_get_info,
     memory_allocated,
     memory_reserved,
     memory_stats,
+    memory_summary,
+    reset_accumulated_memory_stats,
     reset_peak_memory_stats,
 )
 from .op_hooks import OpHookHandle, register_op_hook
@@ -38,7 +42,7 @@ from .random import (
     set_rng_state,
     set_rng_state_all,
 )
-from .streams import Stream, current_stream, default_stream, set_stream
+from .streams import Event, Stream, StreamContext, current_stream, default_stream, set_stream, stream
 
 __all__ = [
     "OpHookHandle",
@@ -84,4 +88,14 @@ __all__ = [
     "set_rng_state_all",
     "set_stream",
     "synchronize",
+]
+# Streams, events, allocator and device properties (issue 6).
+__all__ += [
+    "Event",
+    "StreamContext",
+    "get_device_properties",
+    "mem_get_info",
+    "memory_summary",
+    "reset_accumulated_memory_stats",
+    "stream",
 ]

@@ -81,8 +81,33 @@ class device_of(device):
         super().__init__(obj.get_device() if obj.device.type == "npu" else None)
 
 
+class _NPUDeviceProperties:
+    """What ``get_device_properties`` returns (the fields ``torch.cuda``'s has that apply)."""
+
+    def __init__(self, index: int, properties: dict[str, Any]) -> None:
+        self.index = index
+        self.name: str = properties["name"]
+        self.total_memory: int = properties["total_memory"]
+        self.multi_processor_count: int = properties["multi_processor_count"]
+        self.ub_size: int = properties["ub_size"]
+
+    def __repr__(self) -> str:
+        return (
+            f"_NPUDeviceProperties(name='{self.name}', total_memory={self.total_memory >> 20}MB, "
+            f"multi_processor_count={self.multi_processor_count})"
+        )
+
+
+def get_device_properties(device: DeviceLike = None) -> _NPUDeviceProperties:
+    """Name, total memory (``ASCEND_SIM_MEMORY_MB``) and AI core count of a simulated device."""
+    _lazy_init()
+    index = _get_device_index(device)
+    return _NPUDeviceProperties(index, C.device_properties(index))
+
+
 def get_device_name(device: DeviceLike = None) -> str:
-    return f"Simulated Ascend NPU {_get_device_index(device)}"
+    """The SoC name of the simulated device (``Ascend910B-sim``)."""
+    return get_device_properties(device).name
 
 
 def _optional_index(device: DeviceLike | None) -> int:
