@@ -100,7 +100,7 @@ void convert_storage_to_base_format(const at::Tensor& tensor, const char* op) {
   c10_npu::NPUStorageDesc* desc = c10_npu::GetMutableNPUStorageDesc(storage);
   // The logical tensor the storage holds (tensor itself may be an alias of it).
   at::Tensor whole(at::detail::make_tensor_base<c10::TensorImpl>(
-      tensor.storage(), c10::DispatchKeySet(c10::DispatchKey::PrivateUse1), desc->data_type_));
+      c10::Storage(tensor.storage()), c10::DispatchKeySet(c10::DispatchKey::PrivateUse1), desc->data_type_));
   whole.unsafeGetTensorImpl()->set_sizes_contiguous(desc->base_sizes_);
   at::Tensor base = format_cast(whole, desc->origin_format_, op);
   c10::StorageImpl* base_storage = base.storage().unsafeGetStorageImpl();
