@@ -60,8 +60,12 @@ def garbage(shape: tuple, dtype: str) -> sim.DeviceArray:
 
 
 def trans(src: sim.DeviceArray, src_shape, src_fmt, dst: sim.DeviceArray, dst_shape, dst_fmt, origin, attrs=None):
-    return sim.run_aclop("TransData", [(src, tuple(src_shape), src.acl_type, src_fmt, None, tuple(origin))],
-                         [(dst, tuple(dst_shape), dst.acl_type, dst_fmt, None, tuple(origin))], attrs)
+    return sim.run_aclop(
+        "TransData",
+        [(src, tuple(src_shape), src.acl_type, src_fmt, None, tuple(origin))],
+        [(dst, tuple(dst_shape), dst.acl_type, dst_fmt, None, tuple(origin))],
+        attrs,
+    )
 
 
 NZ_SHAPES = [(16, 16), (5, 7), (33, 47), (1, 1), (100,), (3, 17, 20), (2, 3, 40, 33), (4, 300, 260)]
@@ -74,8 +78,10 @@ def test_nd_to_nz_is_the_tile_layout_and_round_trips(acl, dtype, shape):
     expected = nz_reference(a)
     x = sim.DeviceArray.from_numpy(a)
     nz = garbage(expected.shape, dtype)
-    sim.check(trans(x, shape, ND, nz, expected.shape, NZ, shape, {"src_format": "ND", "dst_format": "FRACTAL_NZ"}),
-              "TransData")
+    sim.check(
+        trans(x, shape, ND, nz, expected.shape, NZ, shape, {"src_format": "ND", "dst_format": "FRACTAL_NZ"}),
+        "TransData",
+    )
     got = nz.to_numpy()
     np.testing.assert_array_equal(got, expected)  # tile order and zeros in the padding
     back = garbage(shape, dtype)
@@ -110,8 +116,14 @@ def test_elementwise_ops_run_on_nz_storage(acl):
         sim.check(trans(nd, arr.shape, ND, nz, storage, NZ, arr.shape), "TransData")
         xs.append(nz)
     out = garbage(storage, "float32")
-    sim.check(sim.run_aclop("Mul", [(xs[0], storage, sim.ACL_FLOAT, NZ), (xs[1], storage, sim.ACL_FLOAT, NZ)],
-                            [(out, storage, sim.ACL_FLOAT, NZ)]), "Mul")
+    sim.check(
+        sim.run_aclop(
+            "Mul",
+            [(xs[0], storage, sim.ACL_FLOAT, NZ), (xs[1], storage, sim.ACL_FLOAT, NZ)],
+            [(out, storage, sim.ACL_FLOAT, NZ)],
+        ),
+        "Mul",
+    )
     np.testing.assert_array_equal(out.to_numpy(), nz_reference(a * b))  # padding stays zero
     nd = garbage((20, 30), "float32")
     sim.check(trans(out, storage, NZ, nd, (20, 30), ND, (20, 30)), "TransData")
@@ -124,8 +136,10 @@ def test_errors_name_the_problem(acl):
     nz = sim.DeviceArray.empty((1, 1, 16, 16), sim.ACL_FLOAT)
     # a storage shape that does not match the origin shape
     assert trans(x, (5, 7), ND, nz, (1, 1, 16, 8), NZ, (5, 7)) == sim.ACL_ERROR_INVALID_PARAM
-    assert "output y has storage shape [1, 1, 16, 8] but origin shape [5, 7] in ACL_FORMAT_FRACTAL_NZ needs " \
-           "[1, 1, 16, 16]" in sim.recent_error()
+    assert (
+        "output y has storage shape [1, 1, 16, 8] but origin shape [5, 7] in ACL_FORMAT_FRACTAL_NZ needs "
+        "[1, 1, 16, 16]" in sim.recent_error()
+    )
     # internal -> internal is not one step
     hd = sim.DeviceArray.empty((5, 1, 1, 1, 16), sim.ACL_FLOAT)
     assert trans(nz, (1, 1, 16, 16), NZ, hd, (5, 1, 1, 1, 16), HD, (5, 7)) == sim.ACL_ERROR_FEATURE_UNSUPPORTED
@@ -136,16 +150,26 @@ def test_errors_name_the_problem(acl):
     assert trans(d, (5, 7), ND, dn, (1, 1, 16, 16), NZ, (5, 7)) == sim.ACL_ERROR_FEATURE_UNSUPPORTED
     assert "data type ACL_DOUBLE has no ACL_FORMAT_FRACTAL_NZ layout" in sim.recent_error()
     # attributes must agree with the descriptors
-    assert trans(x, (5, 7), ND, nz, (1, 1, 16, 16), NZ, (5, 7), {"dst_format": "NC1HWC0"}) == \
-        sim.ACL_ERROR_INVALID_PARAM
-    assert "attribute dst_format is \"NC1HWC0\" but the descriptor's format is FRACTAL_NZ" in sim.recent_error()
+    assert (
+        trans(x, (5, 7), ND, nz, (1, 1, 16, 16), NZ, (5, 7), {"dst_format": "NC1HWC0"}) == sim.ACL_ERROR_INVALID_PARAM
+    )
+    assert 'attribute dst_format is "NC1HWC0" but the descriptor\'s format is FRACTAL_NZ' in sim.recent_error()
     # 5HD takes at most 4 dimensions
     big = sim.DeviceArray.from_numpy(np.zeros((1, 2, 3, 4, 5), np.float32))
     big_hd = sim.DeviceArray.empty((1, 1, 3, 4, 5, 16), sim.ACL_FLOAT)
-    assert trans(big, (1, 2, 3, 4, 5), NCHW, big_hd, (1, 1, 3, 4, 5, 16), HD, (1, 2, 3, 4, 5)) == \
-        sim.ACL_ERROR_FEATURE_UNSUPPORTED
+    assert (
+        trans(big, (1, 2, 3, 4, 5), NCHW, big_hd, (1, 1, 3, 4, 5, 16), HD, (1, 2, 3, 4, 5))
+        == sim.ACL_ERROR_FEATURE_UNSUPPORTED
+    )
     assert "shape [1, 2, 3, 4, 5] has no ACL_FORMAT_NC1HWC0 layout" in sim.recent_error()
     # ops that are not elementwise reject internal formats
-    assert sim.run_aclop("Fills", [(nz, (1, 1, 16, 16), sim.ACL_FLOAT, NZ)], [(nz, (1, 1, 16, 16), sim.ACL_FLOAT, NZ)],
-                         {"value": 1.0}) == sim.ACL_ERROR_FEATURE_UNSUPPORTED
+    assert (
+        sim.run_aclop(
+            "Fills",
+            [(nz, (1, 1, 16, 16), sim.ACL_FLOAT, NZ)],
+            [(nz, (1, 1, 16, 16), sim.ACL_FLOAT, NZ)],
+            {"value": 1.0},
+        )
+        == sim.ACL_ERROR_FEATURE_UNSUPPORTED
+    )
     assert "op 'Fills': input 0 has internal storage format ACL_FORMAT_FRACTAL_NZ" in sim.recent_error()

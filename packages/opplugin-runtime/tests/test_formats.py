@@ -129,8 +129,14 @@ def test_same_format_returns_self_and_inplace_cast():
 def test_ops_on_internal_format_inputs_take_acl_op(ledger, assert_same, op, fmt):
     a, b = sample((2, 20, 5, 3), torch.float32, 1), sample((2, 20, 5, 3), torch.float32, 2)
     x, y = torch.npu.npu_format_cast(a.npu(), fmt), torch.npu.npu_format_cast(b.npu(), fmt)
-    name = {"add": "add.Tensor", "add_alpha": "add.Tensor", "add_": "add_.Tensor", "mul": "mul.Tensor",
-            "abs": "abs", "abs_": "abs_"}[op]
+    name = {
+        "add": "add.Tensor",
+        "add_alpha": "add.Tensor",
+        "add_": "add_.Tensor",
+        "mul": "mul.Tensor",
+        "abs": "abs",
+        "abs_": "abs_",
+    }[op]
     if op == "add":
         got, want = torch.add(x, y), torch.add(a, b)
     elif op == "add_alpha":
@@ -149,8 +155,12 @@ def test_ops_on_internal_format_inputs_take_acl_op(ledger, assert_same, op, fmt)
     assert_same(got, want)
     # the padding stays zero, so the result's storage is the layout of the CPU result
     layout = nz_layout if fmt == NZ else hd_layout
-    np.testing.assert_allclose(np.ascontiguousarray(layout(want.numpy(), 16)).reshape(-1),
-                               raw_storage_bytes(got).view(np.float32), rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(
+        np.ascontiguousarray(layout(want.numpy(), 16)).reshape(-1),
+        raw_storage_bytes(got).view(np.float32),
+        rtol=1e-5,
+        atol=1e-4,
+    )
 
 
 def test_base_inputs_keep_op_api(ledger):
