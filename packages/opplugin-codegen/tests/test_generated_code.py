@@ -71,7 +71,8 @@ def test_headers(project_files: dict[str, str]) -> None:
     assert "namespace op_api {" in api and "namespace acl_op {" in acl
     assert "alpha = 1" not in api and "alpha = 1" not in acl  # defaults only in OpInterface.h
     assert "at::Tensor abs(const at::Tensor& self);" in api
-    assert " abs(" not in acl and "abs_out" not in acl  # abs has no acl_op path
+    assert "at::Tensor abs(const at::Tensor& self);" in acl  # abs has both paths
+    assert "npu_add_relu" not in acl  # npu_add_relu has no acl_op path
     assert "at::Tensor mul(const at::Tensor& self, const at::Tensor& other);" in acl
 
 
@@ -81,7 +82,8 @@ def test_abs_family_from_gen_opapi(project_files: dict[str, str]) -> None:
         function(project_files, "StructKernelNpuOpApi", "at::Tensor abs(")
         == f"""\
 at::Tensor abs(const at::Tensor& self) {{
-  // abs  op_api: all_version  gen_opapi via abs.out  {s("abs(")}
+  // abs  acl_op: all_version  op_api: all_version  gen_opapi via abs.out  {s("abs(")}
+  DO_COMPATIBILITY(aclnnAbs, acl_op::abs(self));
   auto output_size_0 = self.sizes();
   auto output_dtype_0 = self.scalar_type();
   at::Tensor out = at_npu::native::OpPreparation::apply_tensor_without_format(
@@ -98,7 +100,8 @@ at::Tensor abs(const at::Tensor& self) {{
         function(project_files, "StructKernelNpuOpApi", "at::Tensor& abs_out(")
         == f"""\
 at::Tensor& abs_out(const at::Tensor& self, at::Tensor& out) {{
-  // abs.out  op_api: all_version  gen_opapi  {s("abs.out(")}
+  // abs.out  acl_op: all_version  op_api: all_version  gen_opapi  {s("abs.out(")}
+  DO_COMPATIBILITY(aclnnAbs, acl_op::abs_out(self, out));
   auto output_size_0 = self.sizes();
   auto output_dtype_0 = self.scalar_type();
   at_npu::native::OpPreparation::check_tensor({{self}}, out, output_dtype_0, output_size_0);
@@ -114,26 +117,42 @@ at::Tensor& abs_out(const at::Tensor& self, at::Tensor& out) {{
         function(project_files, "StructKernelNpuOpApi", "at::Tensor& abs_(")
         == f"""\
 at::Tensor& abs_(at::Tensor& self) {{
-  // abs_  op_api: all_version  gen_opapi via abs.out  {s("abs_(")}
+  // abs_  acl_op: all_version  op_api: all_version  gen_opapi via abs.out  {s("abs_(")}
   return op_api::abs_out(self, self);
 }}
 """
     )
-    # no acl_op path -> no DO_COMPATIBILITY, op_api-only dispatch
-    assert "DO_COMPATIBILITY(aclnnAbs" not in "".join(project_files.values())
+    # with an acl_op path: the dual-path choice, base-format inputs only on op_api
     assert (
         function(project_files, "OpInterface", "at::Tensor abs(")
         == f"""\
-// abs  op_api: all_version  {s("abs(")}
+// abs  acl_op: all_version  op_api: all_version  {s("abs(")}
 at::Tensor abs(const at::Tensor& self) {{
-  TORCH_CHECK(at_npu::native::NpuDecideBaseFormat("abs", "self", self),
-              "abs: the op_api kernel accepts only base-format (ND, NCHW, NHWC, NCDHW) "
-              "tensors, and there is no acl_op kernel in v2.13");
-  NPU_PATH_TAKEN("abs", OpApi);
-  return op_api::abs(self);
+  if ((at_npu::native::NpuDecideForceAclnn("abs") ||
+       at_npu::native::NpuDecideJitDisabled("abs")) &&
+      at_npu::native::NpuDecideBaseFormat("abs", "self", self)) {{
+    NPU_PATH_TAKEN("abs", OpApi);
+    return op_api::abs(self);
+  }}
+  if (at_npu::native::NpuDecideAclnnOnly("abs")) {{
+    TORCH_CHECK(false,
+                "abs: acl_op kernels cannot run on this aclnn-only device, and the op_api "
+                "path needs jit compile disabled (or the op in FORCE_ACLNN_OP_LIST) and "
+                "base-format inputs");
+  }}
+  NPU_PATH_TAKEN("abs", AclOp);
+  return acl_op::abs(self);
 }}
 """
     )
+    # no acl_op path -> no DO_COMPATIBILITY, op_api-only dispatch
+    assert "DO_COMPATIBILITY(aclnnNpuAddRelu" not in "".join(project_files.values())
+    assert (
+        '  TORCH_CHECK(at_npu::native::NpuDecideBaseFormat("npu_add_relu", "self", self) &&\n'
+        '              at_npu::native::NpuDecideBaseFormat("npu_add_relu", "other", other),\n'
+        '              "npu_add_relu: the op_api kernel accepts only base-format (ND, NCHW, "\n'
+        '              "NHWC, NCDHW) tensors, and there is no acl_op kernel in v2.13");\n'
+    ) in function(project_files, "OpInterface", "at::Tensor npu_add_relu(")
 
 
 def test_add_family_dual_path(project_files: dict[str, str]) -> None:

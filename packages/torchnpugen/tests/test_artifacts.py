@@ -140,7 +140,14 @@ def test_custom_schemas_keep_alias_annotations_and_tags(generated):
     assert 'm.def("npu_add_relu_(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)"' in text
     # declaration order: runtime-owned first, then op-plugin's, in YAML order
     names = [line.split('"')[1].split("(")[0] for line in text.splitlines() if "m.def(" in line]
-    assert names == ["get_npu_format", "npu_add_relu", "npu_add_relu_", "npu_add_relu.out"]
+    assert names == [
+        "get_npu_format",
+        "npu_format_cast",
+        "npu_format_cast_",
+        "npu_add_relu",
+        "npu_add_relu_",
+        "npu_add_relu.out",
+    ]
 
 
 def test_custom_wrappers_share_the_aten_wrapper_anatomy(generated):
@@ -190,7 +197,7 @@ def _load_custom_ops(ws):
 
 def test_python_bindings_have_signatures_and_docstrings(generated):
     module = _load_custom_ops(generated)
-    assert module.__all__ == ["get_npu_format", "npu_add_relu", "npu_add_relu_"]
+    assert module.__all__ == ["get_npu_format", "npu_format_cast", "npu_format_cast_", "npu_add_relu", "npu_add_relu_"]
     sig = inspect.signature(module.npu_add_relu)
     assert list(sig.parameters) == ["self", "other", "alpha", "out"]
     assert sig.parameters["alpha"].kind is inspect.Parameter.KEYWORD_ONLY and sig.parameters["alpha"].default == 1

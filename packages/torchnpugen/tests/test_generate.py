@@ -22,7 +22,14 @@ PROJECT_PLUGIN_OPS = [
     "abs", "abs.out", "abs_", "add.Tensor", "add.out", "add_.Tensor", "mul.Tensor", "clamp_min", "clamp_min.out",
     "clamp_min_",
 ]  # fmt: skip
-PROJECT_CUSTOM_OPS = ["get_npu_format", "npu_add_relu", "npu_add_relu_", "npu_add_relu.out"]
+PROJECT_CUSTOM_OPS = [
+    "get_npu_format",
+    "npu_format_cast",
+    "npu_format_cast_",
+    "npu_add_relu",
+    "npu_add_relu_",
+    "npu_add_relu.out",
+]
 ATEN_FILES = [
     "CustomFunctions.cpp", "CustomFunctions.h", "CustomRegisterSchema.cpp", "NPUNativeFunctions.h",
     "NPUStructuredNativeFunctions.cpp", "NPUStructuredNativeFunctions.h", "RegisterAutogradNPU.cpp",
@@ -198,7 +205,7 @@ def test_native_functions_header_declares_runtime_kernels_with_defaults(generate
     assert "#pragma once" in header
     assert "namespace at_npu::native {" in header and "struct NPUNativeFunctions {" in header
     decls = re.findall(r"^  static (.*);$", header, flags=re.MULTILINE)
-    assert len(decls) == len(PROJECT_RUNTIME_OPS) + 1  # + the runtime-owned custom op
+    assert len(decls) == len(PROJECT_RUNTIME_OPS) + 3  # + the runtime-owned custom ops
     assert "int64_t get_npu_format(const at::Tensor & self)" in decls
     assert "at::Tensor & copy_(at::Tensor & self, const at::Tensor & src, bool non_blocking=false)" in decls
     assert (

@@ -31,8 +31,8 @@ aclError CheckFormats(const OpDef& def, OpContext& ctx) {
   };
   scan(ctx.inputs, "input");
   scan(ctx.outputs, "output");
-  if (internal == nullptr) return ACL_SUCCESS;
-  if (!def.elementwiseAnyFormat) {
+  if (internal == nullptr || def.formats == FormatPolicy::kOwnCheck) return ACL_SUCCESS;
+  if (def.formats == FormatPolicy::kBaseOnly) {
     return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED,
                     "%s %zu has internal storage format %s; this op takes only base formats (ND, NCHW, NHWC, "
                     "NCDHW, NCL) - convert it first",

@@ -95,6 +95,19 @@ aclError OpContext::GetIntAttr(const char* name, int64_t* out) const {
   return ACL_SUCCESS;
 }
 
+aclError OpContext::GetStringAttr(const char* name, std::string* out) const {
+  if (!HasAttr(name)) {
+    return const_cast<OpContext*>(this)->Fail(ACL_ERROR_INVALID_PARAM, "required string attribute '%s' is missing",
+                                              name);
+  }
+  const std::string* s = std::get_if<std::string>(&attr_->values.at(name));
+  if (s == nullptr) {
+    return const_cast<OpContext*>(this)->Fail(ACL_ERROR_INVALID_PARAM, "attribute '%s' must be a string", name);
+  }
+  *out = *s;
+  return ACL_SUCCESS;
+}
+
 aclError OpContext::AllocTemp(size_t bytes, void** out) {
   const aclError rc = AllocateDeviceMemory(device_, bytes == 0 ? 1 : bytes, "aclopCompileAndExecute", out);
   if (rc == ACL_SUCCESS) temps_.push_back(*out);

@@ -46,6 +46,7 @@ class OpContext {
   bool HasAttr(const char* name) const;
   aclError GetFloatAttr(const char* name, float* out) const;
   aclError GetIntAttr(const char* name, int64_t* out) const;
+  aclError GetStringAttr(const char* name, std::string* out) const;
 
   // Device memory on the op's device, released after the op's kernels ran.
   aclError AllocTemp(size_t bytes, void** out);
@@ -67,13 +68,18 @@ class OpContext {
   std::vector<void*> temps_;
 };
 
+// Which storage formats an op type accepts.
+enum class FormatPolicy {
+  kBaseOnly,            // base formats only: internal ones are rejected by the executor
+  kElementwiseAnyFormat,  // elementwise over storage: any format, all operands share format and storage shape
+  kOwnCheck,            // the op checks formats itself (TransData)
+};
+
 struct OpDef {
   const char* type;
   int numInputs;
   int numOutputs;
-  // True for ops that are elementwise over storage: they accept any (also
-  // internal) format as long as all operands share format and storage shape.
-  bool elementwiseAnyFormat;
+  FormatPolicy formats;
   aclError (*run)(OpContext& ctx);
 };
 

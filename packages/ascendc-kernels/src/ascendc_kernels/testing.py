@@ -440,7 +440,9 @@ def run_aclnn(api: str, *args: Any, stream: Optional[int] = None) -> int:
 # ---- acl_op ----
 def run_aclop(op_type: str, inputs: Iterable[tuple], outputs: Iterable[tuple], attrs: Optional[dict] = None,
               stream: Optional[int] = None) -> int:
-    """aclopCompileAndExecute. inputs/outputs: (DeviceArray or None, shape, acl_type[, fmt[, const bytes]]).
+    """aclopCompileAndExecute. inputs/outputs: (DeviceArray or None, shape, acl_type[, fmt[, const bytes[, origin]]]).
+
+    `shape` is the storage shape in `fmt`; `origin` (default: `shape`) the logical shape.
 
     attrs: name -> bool | int | float | str (floats set with aclopSetAttrFloat).
     """
@@ -460,6 +462,8 @@ def run_aclop(op_type: str, inputs: Iterable[tuple], outputs: Iterable[tuple], a
                 const = np.ascontiguousarray(item[4])
                 keep.append(const)
                 check(libs.aclSetTensorConst(desc, const.ctypes.data, const.nbytes))
+            if len(item) > 5 and item[5] is not None:
+                check(libs.aclSetTensorOriginShape(desc, len(item[5]), _int64_array(item[5])))
             ptr = array.ptr if array is not None else None
             nbytes = array.nbytes if array is not None else 0
             buf = libs.aclCreateDataBuffer(ptr, nbytes)

@@ -99,6 +99,28 @@ struct ViewCopyArgs {
 
 ASCENDC_SIM_INTERNAL_API aclError LaunchViewCopy(const ViewCopyArgs& args, aclrtStream stream);
 
+// Re-layouts for the acl op "TransData" (see trans_data_kernel.cpp for the layouts).
+enum class TransDataKind { kNdToNz, kNzToNd, kNchwToNc1hwc0, kNc1hwc0ToNchw };
+
+// FRACTAL_NZ: the ND side is [batch, rows, cols] (rows = M, cols = N of the
+// last two dimensions), the NZ side [batch, ceil(cols / C0), ceil(rows / 16), 16, C0].
+// NC1HWC0: the NCHW side is [batch, rows, cols] (N, C, H * W), the 5HD side
+// [batch, ceil(rows / C0), cols, C0]. Padding is written as zeros.
+struct TransDataArgs {
+  TransDataKind kind = TransDataKind::kNdToNz;
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  int64_t batch = 0;
+  int64_t rows = 0;
+  int64_t cols = 0;
+  const void* src = nullptr;
+  void* dst = nullptr;
+};
+
+// C0 of the internal layouts: 32 for 1-byte types, 16 for 2- and 4-byte types
+// (as CANN's cube size), 0 for types without an internal layout.
+ASCENDC_SIM_INTERNAL_API int64_t TransDataC0(aclDataType dtype);
+ASCENDC_SIM_INTERNAL_API aclError LaunchTransData(const TransDataArgs& args, aclrtStream stream);
+
 }  // namespace kernels
 }  // namespace ascendc_sim
 

@@ -68,9 +68,9 @@ aclError RunMul(OpContext& ctx) { return RunBinary(ctx, BinaryKind::kMul); }
 aclError RunAxpy(OpContext& ctx) { return RunBinary(ctx, BinaryKind::kAxpy); }
 
 const OpRegistrar kRegistrar{
-    {"Add", 2, 1, true, &RunAdd},
-    {"Mul", 2, 1, true, &RunMul},
-    {"Axpy", 2, 1, true, &RunAxpy},
+    {"Add", 2, 1, FormatPolicy::kElementwiseAnyFormat, &RunAdd},
+    {"Mul", 2, 1, FormatPolicy::kElementwiseAnyFormat, &RunMul},
+    {"Axpy", 2, 1, FormatPolicy::kElementwiseAnyFormat, &RunAxpy},
 };
 
 }  // namespace

@@ -94,11 +94,11 @@ aclError RunIdentity(OpContext& ctx) {
 }
 
 const OpRegistrar kRegistrar{
-    {"Abs", 1, 1, true, &RunAbs},
-    {"Muls", 1, 1, true, &RunMuls},
-    {"Fills", 1, 1, false, &RunFills},  // would fill the padding of internal layouts too
-    {"Cast", 1, 1, true, &RunCast},
-    {"Identity", 1, 1, true, &RunIdentity},
+    {"Abs", 1, 1, FormatPolicy::kElementwiseAnyFormat, &RunAbs},
+    {"Muls", 1, 1, FormatPolicy::kElementwiseAnyFormat, &RunMuls},
+    {"Fills", 1, 1, FormatPolicy::kBaseOnly, &RunFills},  // would fill the padding of internal layouts too
+    {"Cast", 1, 1, FormatPolicy::kElementwiseAnyFormat, &RunCast},
+    {"Identity", 1, 1, FormatPolicy::kElementwiseAnyFormat, &RunIdentity},
 };
 
 }  // namespace

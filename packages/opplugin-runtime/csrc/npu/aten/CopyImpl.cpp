@@ -12,6 +12,8 @@
 #include "npu/core/NPUException.h"
 #include "npu/core/NPUGuard.h"
 #include "npu/core/NPUStream.h"
+#include "npu/framework/FormatCast.h"
+#include "npu/framework/FormatHelper.h"
 #include "npu/framework/op_api_common.h"
 
 namespace at_npu::native {
@@ -142,6 +144,17 @@ at::Tensor& npu_copy_(at::Tensor& self, const at::Tensor& src, bool non_blocking
   const bool src_npu = src.device().is_privateuseone();
   TORCH_CHECK((self_npu || self.device().is_cpu()) && (src_npu || src.device().is_cpu()),
               "copy_: copying from ", src.device(), " to ", self.device(), " is not supported by the npu backend");
+  if (FormatHelper::IsInternalFormatTensor(src)) {
+    // The logical values: the source re-laid in its base format first.
+    return npu_copy_(self, to_base_format(src, "copy_"), non_blocking);
+  }
+  if (FormatHelper::IsInternalFormatTensor(self)) {
+    // Into an internal-format tensor: the values in the base layout, then TransData.
+    at::Tensor staging = c10_npu::empty_npu(self.sizes(), self.scalar_type(), self.device());
+    npu_copy_(staging, src, non_blocking);
+    format_cast_into(staging, self, "copy_");
+    return self;
+  }
   if (self_npu && src_npu) {
     if (BitsMatch(self, src)) {
       CopyDeviceToDevice(self, src);

@@ -1,9 +1,11 @@
-// fill_.Scalar and zero_ for the npu device (aclnn kernels; any layout).
+// fill_.Scalar and zero_ for the npu device (aclnn kernels; any strided layout; an
+// internal-format storage is re-laid in its base format first: a fill would write the padding).
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Tensor.h>
 
 #include "npu/aten/NPUNativeFunctions.h"
 #include "npu/core/NPUGuard.h"
+#include "npu/framework/FormatCast.h"
 #include "npu/framework/op_api_common.h"
 
 namespace at_npu::native {
@@ -13,6 +15,7 @@ at::Tensor& NPUNativeFunctions::fill_(at::Tensor& self, const at::Scalar& value)
     return self;
   }
   c10_npu::NPUGuard guard(self.device());
+  convert_storage_to_base_format(self, "fill_");
   EXEC_NPU_CMD(aclnnInplaceFillScalar, self, value);
   return self;
 }
@@ -22,6 +25,7 @@ at::Tensor& NPUNativeFunctions::zero_(at::Tensor& self) {
     return self;
   }
   c10_npu::NPUGuard guard(self.device());
+  convert_storage_to_base_format(self, "zero_");
   EXEC_NPU_CMD(aclnnInplaceZero, self);
   return self;
 }

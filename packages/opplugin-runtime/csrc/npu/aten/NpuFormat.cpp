@@ -1,9 +1,11 @@
-// npu::get_npu_format: the aclFormat of a tensor's npu storage (a runtime-owned custom op,
+// npu::get_npu_format, npu::npu_format_cast(_): the storage format of a tensor's
+// npu storage and conversions between formats (runtime-owned custom ops,
 // declared under custom: in yaml/npu_native_functions.yaml).
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Tensor.h>
 
 #include "npu/aten/NPUNativeFunctions.h"
+#include "npu/framework/FormatCast.h"
 #include "npu/framework/FormatHelper.h"
 
 namespace at_npu::native {
@@ -11,6 +13,31 @@ namespace at_npu::native {
 int64_t NPUNativeFunctions::get_npu_format(const at::Tensor& self) {
   TORCH_CHECK(self.device().is_privateuseone(), "get_npu_format: expected an npu tensor, got one on ", self.device());
   return static_cast<int64_t>(FormatHelper::GetFormat(self));
+}
+
+at::Tensor NPUNativeFunctions::npu_format_cast(const at::Tensor& self, int64_t acl_format) {
+  TORCH_CHECK(self.device().is_privateuseone(), "npu_format_cast: expected an npu tensor, got one on ",
+              self.device());
+  const aclFormat format = FormatHelper::CheckSupportedFormat(acl_format, "npu_format_cast", "acl_format");
+  return format_cast(self, format, "npu_format_cast");
+}
+
+at::Tensor& NPUNativeFunctions::npu_format_cast_(at::Tensor& self, int64_t acl_format) {
+  TORCH_CHECK(self.device().is_privateuseone(), "npu_format_cast_: expected an npu tensor, got one on ",
+              self.device());
+  const aclFormat format = FormatHelper::CheckSupportedFormat(acl_format, "npu_format_cast_", "acl_format");
+  TORCH_CHECK(!FormatHelper::IsBaseFormatType(FormatHelper::GetFormat(self)) ||
+                  (self.storage_offset() == 0 && self.is_contiguous() &&
+                   self.numel() * static_cast<int64_t>(self.element_size()) ==
+                       static_cast<int64_t>(self.storage().nbytes())),
+              "npu_format_cast_: self must be a contiguous tensor that covers its whole storage (got shape ",
+              self.sizes(), ", strides ", self.strides(), ", offset ", self.storage_offset(), ")");
+  at::Tensor result = format_cast(self, format, "npu_format_cast_");
+  if (!result.is_same(self)) {
+    // self takes over the converted storage (shape and strides are unchanged).
+    self.unsafeGetTensorImpl()->set_storage_keep_dtype(result.storage());
+  }
+  return self;
 }
 
 }  // namespace at_npu::native

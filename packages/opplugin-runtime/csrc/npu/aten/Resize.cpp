@@ -6,6 +6,7 @@
 
 #include "npu/aten/NPUNativeFunctions.h"
 #include "npu/aten/ResizeImpl.h"
+#include "npu/framework/FormatCast.h"
 
 namespace at_npu::native {
 
@@ -13,6 +14,9 @@ const at::Tensor& NPUNativeFunctions::resize_(const at::Tensor& self, at::IntArr
                                               c10::optional<at::MemoryFormat> memory_format) {
   for (const int64_t dim : size) {
     TORCH_CHECK(dim >= 0, "resize_: Trying to create tensor with negative dimension ", dim, ": ", size);
+  }
+  if (!self.sizes().equals(size)) {
+    convert_storage_to_base_format(self, "resize_");  // the padded layout depends on the shape
   }
   c10::TensorImpl* impl = self.unsafeGetTensorImpl();
   resize_impl_npu_(impl, size, c10::nullopt);

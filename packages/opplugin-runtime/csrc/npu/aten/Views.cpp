@@ -1,4 +1,7 @@
-// View kernels: the npu device shares ATen's device-independent view logic.
+// View kernels: the npu device shares ATen's device-independent view logic. A
+// strided view cannot describe an internal layout: a tensor whose storage is in an
+// internal format (FRACTAL_NZ, NC1HWC0) has its storage re-laid in the base format
+// first (in place, for every alias), as torch_npu does.
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/_reshape_alias_native.h>
@@ -6,19 +9,23 @@
 #include <ATen/ops/view_native.h>
 
 #include "npu/aten/NPUNativeFunctions.h"
+#include "npu/framework/FormatCast.h"
 
 namespace at_npu::native {
 
 at::Tensor NPUNativeFunctions::as_strided(const at::Tensor& self, at::IntArrayRef size, at::IntArrayRef stride,
                                           c10::optional<int64_t> storage_offset) {
+  convert_storage_to_base_format(self, "as_strided");
   return at::native::as_strided_tensorimpl(self, size, stride, storage_offset);
 }
 
 at::Tensor NPUNativeFunctions::view(const at::Tensor& self, at::IntArrayRef size) {
+  convert_storage_to_base_format(self, "view");
   return at::native::view(self, size);
 }
 
 at::Tensor NPUNativeFunctions::_reshape_alias(const at::Tensor& self, at::IntArrayRef size, at::IntArrayRef stride) {
+  convert_storage_to_base_format(self, "_reshape_alias");
   return at::native::_reshape_alias(self, size, stride);
 }
 

@@ -66,6 +66,26 @@ at::Tensor empty_strided_npu(c10::IntArrayRef size, c10::IntArrayRef stride, c10
   return tensor;
 }
 
+at::Tensor empty_npu_with_storage_desc(c10::IntArrayRef size, c10::ScalarType dtype, c10::Device device,
+                                       const NPUStorageDesc& desc) {
+  at::detail::check_size_nonnegative(size);
+  const c10::DeviceIndex index = ResolveIndex(device, "empty_with_format");
+  const caffe2::TypeMeta meta = c10::scalarTypeToTypeMeta(dtype);
+  size_t nbytes = at::detail::computeStorageNbytesContiguous(size, meta.itemsize());
+  if (!desc.storage_sizes_.empty()) {
+    nbytes = meta.itemsize();
+    for (const int64_t dim : desc.storage_sizes_) {
+      nbytes *= static_cast<size_t>(dim);
+    }
+  }
+  c10::intrusive_ptr<c10::StorageImpl> storage = NewStorage(nbytes, index);
+  *GetMutableNPUStorageDesc(storage.get()) = desc;
+  at::Tensor tensor(at::detail::make_tensor_base<c10::TensorImpl>(
+      c10::Storage(std::move(storage)), c10::DispatchKeySet(c10::DispatchKey::PrivateUse1), meta));
+  tensor.unsafeGetTensorImpl()->set_sizes_contiguous(size);
+  return tensor;
+}
+
 c10::Storage make_empty_npu_storage(c10::Device device) {
   return c10::Storage(NewStorage(0, ResolveIndex(device, "set_")));
 }

@@ -21,6 +21,13 @@ at::Tensor empty_npu(c10::IntArrayRef size, const c10::TensorOptions& options,
 at::Tensor empty_strided_npu(c10::IntArrayRef size, c10::IntArrayRef stride, c10::ScalarType dtype,
                              c10::Device device);
 
+struct NPUStorageDesc;
+// A contiguous tensor of logical `size` whose storage is laid out as `desc`
+// says: prod(desc.storage_sizes_) elements (the padded internal layout) with the
+// descriptor attached. `desc.storage_sizes_` empty: the dense size.
+at::Tensor empty_npu_with_storage_desc(c10::IntArrayRef size, c10::ScalarType dtype, c10::Device device,
+                                       const NPUStorageDesc& desc);
+
 // An empty (0-byte) resizable storage on `device`, as set_() needs.
 c10::Storage make_empty_npu_storage(c10::Device device);
 

@@ -5,6 +5,7 @@
 
 #include <c10/core/StorageImpl.h>
 #include <c10/util/SmallVector.h>
+#include <c10/util/typeid.h>
 
 #include "acl/acl_base.h"
 
@@ -16,6 +17,10 @@ struct NPUStorageDesc {
   aclFormat npu_format_ = ACL_FORMAT_ND;
   // Shape in npu_format_ (empty: the storage is a flat run of elements).
   c10::SmallVector<int64_t, 5> storage_sizes_;
+  // For an internal npu_format_: the logical (origin) shape and dtype of the
+  // tensor the bytes hold (a contiguous tensor at offset 0 of the storage).
+  c10::SmallVector<int64_t, 5> base_sizes_;
+  caffe2::TypeMeta data_type_;
 };
 
 struct NPUStorageImpl final : public c10::StorageImpl {

@@ -1,5 +1,7 @@
 #include "npu/framework/FormatHelper.h"
 
+#include <c10/util/Exception.h>
+
 #include "npu/core/NPUStorageImpl.h"
 
 namespace at_npu::native {
@@ -82,6 +84,86 @@ const char* FormatHelper::GetFormatName(aclFormat format) {
       return "NCL";
   }
   return "UNKNOWN";
+}
+
+bool FormatHelper::IsSupportedFormat(int64_t acl_format) {
+  return acl_format == ACL_FORMAT_ND || acl_format == ACL_FORMAT_NCHW || acl_format == ACL_FORMAT_NC1HWC0 ||
+         acl_format == ACL_FORMAT_FRACTAL_NZ;
+}
+
+aclFormat FormatHelper::CheckSupportedFormat(int64_t acl_format, const char* op, const char* arg) {
+  TORCH_CHECK(IsSupportedFormat(acl_format), op, ": ", arg, "=", acl_format,
+              " is not a supported npu format (supported: ND=2, NCHW=0, NC1HWC0=3, FRACTAL_NZ=29)");
+  return static_cast<aclFormat>(acl_format);
+}
+
+namespace {
+
+int64_t CubeC0(at::ScalarType dtype) {
+  switch (c10::elementSize(dtype)) {
+    case 1:
+      return 32;
+    case 2:
+    case 4:
+      return 16;
+    default:
+      return 0;
+  }
+}
+
+int64_t CeilDiv(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
+
+}  // namespace
+
+c10::SmallVector<int64_t, 5> FormatHelper::GetStorageSizes(aclFormat format, c10::IntArrayRef sizes,
+                                                           at::ScalarType dtype, const char* op) {
+  if (IsBaseFormatType(format)) {
+    return c10::SmallVector<int64_t, 5>(sizes.begin(), sizes.end());
+  }
+  TORCH_CHECK(format == ACL_FORMAT_FRACTAL_NZ || format == ACL_FORMAT_NC1HWC0, op, ": format ", GetFormatName(format),
+              " has no storage layout on the npu device");
+  const int64_t c0 = CubeC0(dtype);
+  TORCH_CHECK(c0 != 0, op, ": dtype ", dtype, " has no ", GetFormatName(format),
+              " layout (1-, 2- and 4-byte dtypes only)");
+  c10::SmallVector<int64_t, 5> out;
+  if (format == ACL_FORMAT_FRACTAL_NZ) {
+    TORCH_CHECK(!sizes.empty(), op, ": a 0-dimensional tensor has no FRACTAL_NZ layout");
+    const size_t rank = sizes.size();
+    const int64_t m = rank == 1 ? 1 : sizes[rank - 2];
+    const int64_t n = sizes[rank - 1];
+    out.assign(sizes.begin(), sizes.end() - (rank == 1 ? 1 : 2));
+    out.append({CeilDiv(n, c0), CeilDiv(m, 16), 16, c0});
+    return out;
+  }
+  TORCH_CHECK(!sizes.empty() && sizes.size() <= 4, op, ": a tensor of shape ", sizes,
+              " has no NC1HWC0 layout (1 to 4 dimensions, read as NCHW)");
+  c10::SmallVector<int64_t, 5> nchw;
+  if (sizes.size() == 1) {
+    nchw = {1, sizes[0]};
+  } else {
+    nchw.assign(sizes.begin(), sizes.end());
+  }
+  nchw.resize(4, 1);
+  out = {nchw[0], CeilDiv(nchw[1], c0), nchw[2], nchw[3], c0};
+  return out;
+}
+
+aclFormat FormatHelper::GetOriginFormat(aclFormat internal_format) {
+  return internal_format == ACL_FORMAT_NC1HWC0 ? ACL_FORMAT_NCHW : ACL_FORMAT_ND;
+}
+
+bool FormatHelper::IsInternalFormatTensor(const at::Tensor& tensor) {
+  if (!tensor.defined() || !tensor.device().is_privateuseone() || !tensor.has_storage()) {
+    return false;
+  }
+  const c10_npu::NPUStorageDesc* desc = c10_npu::GetNPUStorageDesc(tensor.storage().unsafeGetStorageImpl());
+  if (desc == nullptr || IsBaseFormatType(desc->npu_format_)) {
+    return false;
+  }
+  return tensor.storage_offset() == 0 && tensor.is_contiguous() && tensor.dtype() == desc->data_type_ &&
+         tensor.sizes().equals(c10::IntArrayRef(desc->base_sizes_));
 }
 
 }  // namespace at_npu::native

@@ -53,7 +53,7 @@ AclOperand MakeOperand(const char* op_type, const char* role, size_t index, cons
   if (!base) {
     // Internal format: the bytes are laid out in the storage format and shape.
     const c10_npu::NPUStorageDesc* desc = c10_npu::GetNPUStorageDesc(tensor.storage().unsafeGetStorageImpl());
-    NPU_CHECK_ACL(aclSetTensorOriginFormat(operand.desc.get(), ACL_FORMAT_ND));
+    NPU_CHECK_ACL(aclSetTensorOriginFormat(operand.desc.get(), desc->origin_format_));
     NPU_CHECK_ACL(aclSetTensorOriginShape(operand.desc.get(), static_cast<int>(sizes.size()), sizes.data()));
     NPU_CHECK_ACL(aclSetTensorFormat(operand.desc.get(), format));
     NPU_CHECK_ACL(aclSetTensorShape(operand.desc.get(), static_cast<int>(desc->storage_sizes_.size()),

@@ -5,6 +5,8 @@
 #include "npu/core/NPUEmptyTensor.h"
 #include "npu/core/NPUFunctions.h"
 #include "npu/core/NPUGuard.h"
+#include "npu/framework/FormatCast.h"
+#include "npu/framework/FormatHelper.h"
 #include "npu/framework/MemoryOverlap.h"
 #include "npu/framework/op_api_common.h"
 
@@ -39,6 +41,16 @@ at::Tensor OpPreparation::apply_tensor_without_format(const at::Tensor& src) {
 
 at::Tensor OpPreparation::apply_tensor_without_format(const at::Tensor& src, c10::IntArrayRef sizes) {
   return c10_npu::empty_npu(sizes, src.options());
+}
+
+at::Tensor OpPreparation::apply_tensor_with_format(c10::IntArrayRef sizes, const c10::TensorOptions& options,
+                                                   int64_t acl_format) {
+  const aclFormat format = FormatHelper::CheckSupportedFormat(acl_format, "apply_tensor_with_format", "acl_format");
+  return empty_with_format(sizes, options, format, "apply_tensor_with_format");
+}
+
+at::Tensor OpPreparation::apply_tensor_with_format(const at::Tensor& src, int64_t acl_format) {
+  return apply_tensor_with_format(src.sizes(), src.options(), acl_format);
 }
 
 at::Tensor OpPreparation::apply_tensor(const at::Tensor& src) {

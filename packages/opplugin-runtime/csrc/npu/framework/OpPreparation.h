@@ -17,6 +17,11 @@ class OpPreparation {
   // Same shape and options as `src`.
   static at::Tensor apply_tensor_without_format(const at::Tensor& src);
   static at::Tensor apply_tensor_without_format(const at::Tensor& src, c10::IntArrayRef sizes);
+  // A new npu tensor of logical `sizes` whose storage is in `acl_format` (an
+  // internal format is padded as FormatHelper::GetStorageSizes says).
+  static at::Tensor apply_tensor_with_format(c10::IntArrayRef sizes, const c10::TensorOptions& options,
+                                             int64_t acl_format);
+  static at::Tensor apply_tensor_with_format(const at::Tensor& src, int64_t acl_format);
   // acl_op flavour: on real hardware these keep the source's internal format;
   // the simulator's acl_op kernels produce base formats.
   static at::Tensor apply_tensor(const at::Tensor& src);

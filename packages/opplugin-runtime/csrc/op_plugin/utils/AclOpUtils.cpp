@@ -2,6 +2,8 @@
 #include "op_plugin/utils/AclOpUtils.h"
 
 #include "npu/framework/AclDataType.h"
+#include "npu/framework/FormatCast.h"
+#include "npu/framework/FormatHelper.h"
 #include "npu/framework/OpPreparation.h"
 
 namespace op_plugin::utils {
@@ -10,8 +12,10 @@ at::Tensor cast_for_acl_op(const at::Tensor& tensor, c10::ScalarType dtype) {
   if (tensor.scalar_type() == dtype) {
     return tensor;
   }
-  at::Tensor result = at_npu::native::OpPreparation::apply_tensor_without_format(tensor.sizes(),
-                                                                                 tensor.options().dtype(dtype));
+  const aclFormat format = at_npu::native::FormatHelper::IsInternalFormatTensor(tensor)
+                               ? at_npu::native::FormatHelper::GetFormat(tensor)
+                               : ACL_FORMAT_ND;
+  at::Tensor result = apply_result(tensor.sizes(), tensor.options().dtype(dtype), format);
   at_npu::native::OpCommand cmd;
   cmd.Name("Cast")
       .Input(tensor)
@@ -21,9 +25,35 @@ at::Tensor cast_for_acl_op(const at::Tensor& tensor, c10::ScalarType dtype) {
   return result;
 }
 
-void AddInputAs(at_npu::native::OpCommand& cmd, const at::Tensor& input, c10::ScalarType dtype) {
+aclFormat elementwise_internal_format(std::initializer_list<at::Tensor> tensors) {
+  using at_npu::native::FormatHelper;
+  const at::Tensor* first = nullptr;
+  for (const at::Tensor& tensor : tensors) {
+    if (!FormatHelper::IsInternalFormatTensor(tensor)) {
+      return ACL_FORMAT_ND;
+    }
+    if (first == nullptr) {
+      first = &tensor;
+    } else if (FormatHelper::GetFormat(tensor) != FormatHelper::GetFormat(*first) ||
+               !tensor.sizes().equals(first->sizes())) {
+      return ACL_FORMAT_ND;
+    }
+  }
+  return first != nullptr ? at_npu::native::FormatHelper::GetFormat(*first) : ACL_FORMAT_ND;
+}
+
+at::Tensor apply_result(c10::IntArrayRef sizes, const c10::TensorOptions& options, aclFormat format) {
+  if (at_npu::native::FormatHelper::IsBaseFormatType(format)) {
+    return at_npu::native::OpPreparation::apply_tensor_without_format(sizes, options);
+  }
+  return at_npu::native::OpPreparation::apply_tensor_with_format(sizes, options, format);
+}
+
+void AddInputAs(at_npu::native::OpCommand& cmd, const at::Tensor& input, c10::ScalarType dtype, aclFormat format) {
   if (at_npu::native::OpPreparation::IsCPUScalar(input)) {
     cmd.Input(input.item(), dtype);
+  } else if (at_npu::native::FormatHelper::IsBaseFormatType(format)) {
+    cmd.Input(cast_for_acl_op(at_npu::native::to_base_format(input, "acl_op input"), dtype));
   } else {
     cmd.Input(cast_for_acl_op(input, dtype));
   }

@@ -15,6 +15,7 @@ from .device import (
     synchronize,
 )
 from .fallback import get_fallback_mode, set_fallback_mode
+from .formats import Format, get_npu_format, npu_format_cast, npu_format_cast_
 from .lazy_init import _is_in_bad_fork, _lazy_init, init, is_initialized
 from .ledger import expect_paths, explain, path_ledger, reset_path_ledger
 from .memory import (
@@ -45,6 +46,7 @@ from .random import (
 from .streams import Event, Stream, StreamContext, current_stream, default_stream, set_stream, stream
 
 __all__ = [
+    "Format",
     "OpHookHandle",
     "Stream",
     "_is_in_bad_fork",
@@ -61,6 +63,7 @@ __all__ = [
     "explain",
     "get_device_name",
     "get_fallback_mode",
+    "get_npu_format",
     "get_rng_state",
     "get_rng_state_all",
     "init",
@@ -75,6 +78,8 @@ __all__ = [
     "memory_allocated",
     "memory_reserved",
     "memory_stats",
+    "npu_format_cast",
+    "npu_format_cast_",
     "path_ledger",
     "register_op_hook",
     "reset_path_ledger",

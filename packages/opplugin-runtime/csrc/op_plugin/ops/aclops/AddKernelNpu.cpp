@@ -7,6 +7,7 @@
 #include <ATen/ops/result_type.h>
 
 #include "npu/core/NPUGuard.h"
+#include "npu/framework/FormatHelper.h"
 #include "npu/framework/InferSize.h"
 #include "npu/framework/OpCommand.h"
 #include "npu/framework/OpPreparation.h"
@@ -43,33 +44,51 @@ bool AxpySupports(at::ScalarType dtype) {
 }
 
 // result <- self + alpha * other; result has the result dtype and the broadcast shape.
+// Operands sharing an internal format and shape run on their padded storage;
+// otherwise on base-format operands (a result in an internal format is then
+// computed in a base-format temporary and converted by copy_).
 void add_out_nocheck(at::Tensor& result, const at::Tensor& self, const at::Tensor& other, const at::Scalar& alpha) {
+  const aclFormat format = op_plugin::utils::elementwise_internal_format({result, self, other});
+  if (format == ACL_FORMAT_ND && !at_npu::native::FormatHelper::IsOpInputBaseFormat(result)) {
+    at::Tensor temp = OpPreparation::apply_tensor_without_format(result.sizes(), result.options());
+    add_out_nocheck(temp, self, other, alpha);
+    result.copy_(temp);
+    return;
+  }
   const at::ScalarType dtype = result.scalar_type();
   if (IsOne(alpha)) {
     OpCommand cmd;
     cmd.Name("Add");
-    op_plugin::utils::AddInputAs(cmd, self, dtype);
-    op_plugin::utils::AddInputAs(cmd, other, dtype);
+    op_plugin::utils::AddInputAs(cmd, self, dtype, format);
+    op_plugin::utils::AddInputAs(cmd, other, dtype, format);
     cmd.Output(result).Run();
     return;
   }
   if (AxpySupports(dtype)) {
     OpCommand cmd;
     cmd.Name("Axpy");
-    op_plugin::utils::AddInputAs(cmd, self, dtype);
-    op_plugin::utils::AddInputAs(cmd, other, dtype);
+    op_plugin::utils::AddInputAs(cmd, self, dtype, format);
+    op_plugin::utils::AddInputAs(cmd, other, dtype, format);
     cmd.Output(result).Attr("alpha", alpha).Run();
     return;
   }
-  at::Tensor scaled = OpPreparation::apply_tensor_without_format(
-      OpPreparation::IsCPUScalar(other) ? c10::IntArrayRef{} : other.sizes(), result.options());
+  at::Tensor scaled = op_plugin::utils::apply_result(
+      OpPreparation::IsCPUScalar(other) ? c10::IntArrayRef{} : other.sizes(), result.options(), format);
   OpCommand mul;
   mul.Name("Mul");
-  op_plugin::utils::AddInputAs(mul, other, dtype);
-  mul.Input(alpha, dtype).Output(scaled).Run();
+  op_plugin::utils::AddInputAs(mul, other, dtype, format);
+  if (format == ACL_FORMAT_ND) {
+    mul.Input(alpha, dtype);
+  } else {
+    // alpha as a tensor of other's layout (the padding of the product stays zero).
+    at::Tensor alpha_tensor = op_plugin::utils::apply_result(other.sizes(), result.options(), format);
+    alpha_tensor.copy_(OpPreparation::copy_scalar_to_device(alpha, dtype, result.device()).expand(other.sizes()));
+    mul.Input(alpha_tensor);
+  }
+  mul.Output(scaled).Run();
   OpCommand add;
   add.Name("Add");
-  op_plugin::utils::AddInputAs(add, self, dtype);
+  op_plugin::utils::AddInputAs(add, self, dtype, format);
   add.Input(scaled).Output(result).Run();
 }
 
@@ -81,8 +100,8 @@ at::Tensor add(const at::Tensor& self, const at::Tensor& other, const at::Scalar
   const at::ScalarType result_type = at::result_type(self, other);
   op_plugin::utils::alpha_check(result_type, alpha);
   const auto output_size = op_infer::broadcast_ops_npu_output_size(self, other);
-  at::Tensor result = OpPreparation::apply_tensor_without_format(
-      output_size, at::TensorOptions().device(device).dtype(result_type));
+  at::Tensor result = op_plugin::utils::apply_result(output_size, at::TensorOptions().device(device).dtype(result_type),
+                                                     op_plugin::utils::elementwise_internal_format({self, other}));
   add_out_nocheck(result, self, other, alpha);
   return result;
 }

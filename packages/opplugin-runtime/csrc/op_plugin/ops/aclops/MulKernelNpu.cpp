@@ -18,12 +18,14 @@ at::Tensor mul(const at::Tensor& self, const at::Tensor& other) {
   c10_npu::NPUGuard guard(device);
   const at::ScalarType result_type = at::result_type(self, other);
   const auto output_size = op_infer::broadcast_ops_npu_output_size(self, other);
-  at::Tensor result = at_npu::native::OpPreparation::apply_tensor_without_format(
-      output_size, at::TensorOptions().device(device).dtype(result_type));
+  // Operands sharing an internal format and shape: Mul on the padded storage, the result in that format.
+  const aclFormat format = op_plugin::utils::elementwise_internal_format({self, other});
+  at::Tensor result =
+      op_plugin::utils::apply_result(output_size, at::TensorOptions().device(device).dtype(result_type), format);
   at_npu::native::OpCommand cmd;
   cmd.Name("Mul");
-  op_plugin::utils::AddInputAs(cmd, self, result_type);
-  op_plugin::utils::AddInputAs(cmd, other, result_type);
+  op_plugin::utils::AddInputAs(cmd, self, result_type, format);
+  op_plugin::utils::AddInputAs(cmd, other, result_type, format);
   cmd.Output(result).Run();
   return result;
 }
