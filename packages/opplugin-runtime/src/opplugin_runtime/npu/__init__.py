@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import serialization  # noqa: F401  (torch.npu.serialization; installed by opplugin_runtime)
 from .compile_mode import is_jit_compile_false, set_compile_mode
 from .device import (
     current_device,
