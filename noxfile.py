@@ -261,6 +261,33 @@ def matrix(session: nox.Session) -> None:
                 "--out", str(BUILD), env=env)
 
 
+# The benchmarks of bench/ that run against a label's installed wheels, in order; each prints
+# its ratios (npu vs CPU, ours vs stock torchgen) measured in one run and asserts nothing.
+BENCHES = (
+    ("npu_dispatch_latency.py",),
+    ("npu_sync_cost.py",),
+    ("npu_allocator_overhead.py",),
+    ("torchnpugen_speed.py",),
+    ("make_synthetic_yaml.py", "--out", str(BUILD / "bench" / "yaml")),
+    ("opplugin_codegen_speed.py", "--yaml-dir", str(BUILD / "bench" / "yaml")),
+)
+
+
+@nox.session(venv_backend="none")
+def bench(session: nox.Session) -> None:
+    """Run the benchmarks of bench/ for a label (after build); `-- v2.13 npu_sync_cost` runs the named ones only."""
+    labels, rest = split_posargs(session)
+    wanted = {Path(name).stem for name in rest}
+    for label in labels:
+        ensure_venv(session, label)
+        for script, *args in BENCHES:
+            needed_by = "opplugin_codegen_speed" if script.startswith("make_") else Path(script).stem
+            if wanted and needed_by not in wanted:
+                continue
+            session.log(f"bench/{script} ({label})")
+            run_in_venv(session, label, str(ROOT / "bench" / script), *args)
+
+
 @nox.session(name="check-schemas", venv_backend="none")
 def check_schemas(session: nox.Session) -> None:
     """Schema drift: each aten entry's func against each label's native_functions.yaml (build/native_functions)."""
