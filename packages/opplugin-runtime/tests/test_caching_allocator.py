@@ -29,10 +29,10 @@ def test_large_blocks_are_split_and_merged_again():
     mallocs = stats()["num_device_alloc"]
     reserved = torch.npu.memory_reserved()
     del a
-    b = torch.empty(_floats(3 * MiB), device="npu")  # the front of the cached 8 MiB block
-    c = torch.empty(_floats(4 * MiB), device="npu")  # the remainder, split again
+    b = torch.empty(_floats(6 * MiB), device="npu")  # the front of the cached 8 MiB block
+    c = torch.empty(_floats(2 * MiB), device="npu")  # the remainder
     assert b.data_ptr() == base
-    assert c.data_ptr() == base + 3 * MiB
+    assert c.data_ptr() == base + 6 * MiB
     assert stats()["num_device_alloc"] == mallocs and torch.npu.memory_reserved() == reserved
     b.fill_(1.0)
     c.fill_(2.0)
@@ -52,11 +52,36 @@ def test_small_requests_share_one_segment():
     tensors = [torch.full((1000,), float(i), device="npu") for i in range(16)]
     after = torch.npu.memory_stats()
     assert after["segment.small_pool.current"] - before["segment.small_pool.current"] == 1
-    assert after["reserved_bytes.small_pool.current"] - before["reserved_bytes.small_pool.current"] == 2 * MiB
+    assert after["reserved_bytes.small_pool.current"] - before["reserved_bytes.small_pool.current"] == MiB
     ptrs = sorted(t.data_ptr() for t in tensors)
-    assert ptrs[-1] - ptrs[0] < 2 * MiB
+    assert ptrs[-1] - ptrs[0] < MiB
     for i, t in enumerate(tensors):
         torch.testing.assert_close(t.cpu(), torch.full((1000,), float(i)))
+
+
+def test_a_miss_returns_idle_free_segments_of_both_pools():
+    """Freed segments whose last use has completed go back to the device before a new
+    segment is allocated, so the pools do not each keep their own peak."""
+    small = [torch.full((_floats(256 << 10),), 1.0, device="npu") for _ in range(8)]  # two 1 MiB segments
+    large = torch.full((_floats(3 * MiB),), 2.0, device="npu")
+    assert torch.npu.memory_reserved() == 5 * MiB
+    del small, large
+    torch.npu.synchronize()  # their last uses have completed
+    frees = torch.npu.memory_stats()["num_device_free"]
+    big = torch.full((_floats(8 * MiB),), 3.0, device="npu")  # fits in no cached block
+    assert torch.npu.memory_reserved() == 8 * MiB
+    assert torch.npu.memory_stats()["num_device_free"] == frees + 3
+    torch.testing.assert_close(big[-4:].cpu(), torch.full((4,), 3.0))
+
+
+def test_a_whole_free_segment_is_not_carved_for_a_much_smaller_request():
+    a = torch.empty(_floats(8 * MiB), device="npu")
+    del a
+    torch.npu.synchronize()
+    b = torch.ones(_floats(2 * MiB), device="npu")  # 6 MiB would be left: its own segment instead
+    assert torch.npu.memory_reserved() == 2 * MiB  # the idle 8 MiB segment was returned
+    assert torch.npu.memory_stats()["segment.large_pool.current"] == 1
+    torch.testing.assert_close(b[:4].cpu(), torch.ones(4))
 
 
 def test_stats_have_the_torch_cuda_keys():
@@ -106,10 +131,19 @@ def test_out_of_memory_retries_then_raises(run_python):
     the size, the device and the free memory."""
     result = run_python(
         """
-        import torch, opplugin_runtime
+        import ctypes, torch, opplugin_runtime, ascendc_kernels
         oom_error = getattr(torch, "OutOfMemoryError", None) or torch.cuda.OutOfMemoryError
         MiB = 1 << 20
-        small = [torch.empty(MiB // 4, device="npu") for _ in range(24)]  # 12 small-pool segments
+        small = [torch.empty(MiB // 4, device="npu") for _ in range(24)]  # 24 segments of 1 MiB
+        # Keep the stream busy for a while (a host callback sleeping 1.5 s), so that the
+        # freed segments' last use is not complete at the next miss: only the retry,
+        # which synchronizes the device, may return them.
+        acl = ctypes.CDLL(ascendc_kernels.library_path("ascendcl"))
+        callback = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+        acl.aclrtLaunchCallback.argtypes = [callback, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p]
+        usleep = ctypes.cast(ctypes.CDLL(None).usleep, callback)
+        stream = ctypes.c_void_p(torch.npu.current_stream().npu_stream)
+        assert acl.aclrtLaunchCallback(usleep, ctypes.c_void_p(1500000), 0, stream) == 0
         del small                               # cached, not returned
         assert torch.npu.memory_reserved() == 24 * MiB
         b = torch.ones(48 * MiB // 4, device="npu")  # fits only once the small pool's cache is gone

@@ -185,3 +185,49 @@ def test_generic_torch_event_and_npu_stream_interoperate():
     gate.open()
     event.synchronize()
     torch.testing.assert_close(y.cpu(), torch.full((64,), 3.0))
+
+
+def test_a_miss_takes_a_completed_free_segment_of_another_stream():
+    """Caches are per stream, but a whole free segment whose last use has completed
+    moves to the stream that misses instead of a new segment being allocated."""
+    torch.npu.synchronize()
+    torch.npu.empty_cache()
+    side = torch.npu.Stream()
+    with torch.npu.stream(side):
+        x = torch.full((_LARGE,), 3.0, device="npu")
+        y = x * 2
+    del x  # x (and the temporaries of x * 2) free in the side stream's cache
+    side.synchronize()  # their last uses have completed
+    reserved = torch.npu.memory_reserved()
+    mallocs = torch.npu.memory_stats()["num_device_alloc"]
+    z = torch.full((_LARGE,), -1.0, device="npu")  # the default stream's cache is empty
+    assert torch.npu.memory_stats()["num_device_alloc"] == mallocs
+    assert torch.npu.memory_reserved() == reserved
+    torch.testing.assert_close(y.cpu(), torch.full((_LARGE,), 6.0))
+    torch.testing.assert_close(z.cpu(), torch.full((_LARGE,), -1.0))
+
+
+def test_a_free_segment_with_queued_work_is_neither_taken_nor_released():
+    torch.npu.synchronize()
+    torch.npu.empty_cache()
+    side = torch.npu.Stream()
+    gate = StreamGate(side)
+    with torch.npu.stream(side):
+        x = torch.full((_LARGE,), 3.0, device="npu")  # queued behind the gate
+        y = x * 2
+    del x  # whole free segments of the side stream whose uses have not run yet
+    stats = torch.npu.memory_stats()
+    z = torch.empty(_LARGE, device="npu")  # default stream: may not take one of them
+    big = torch.empty(4 * _LARGE, device="npu")  # another miss: they stay cached
+    after = torch.npu.memory_stats()
+    assert after["num_device_alloc"] == stats["num_device_alloc"] + 2
+    assert after["num_device_free"] == stats["num_device_free"]
+    z.fill_(-1.0)
+    gate.open()
+    side.synchronize()
+    torch.testing.assert_close(y.cpu(), torch.full((_LARGE,), 6.0))
+    torch.testing.assert_close(z.cpu(), torch.full((_LARGE,), -1.0))
+    # Once the side stream is done, the next miss takes one of them.
+    w = torch.empty(_LARGE, device="npu")
+    assert torch.npu.memory_stats()["num_device_alloc"] == after["num_device_alloc"]
+    del big, w

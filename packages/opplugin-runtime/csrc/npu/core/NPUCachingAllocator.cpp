@@ -32,9 +32,13 @@ void Stat::decrease(int64_t amount) {
 namespace {
 
 constexpr size_t kRoundBytes = 512;                  // the device's allocation granularity
-constexpr size_t kSmallSize = size_t(1) << 20;       // requests up to 1 MiB use the small pool
-constexpr size_t kSmallSegment = size_t(2) << 20;    // the small pool's segment size
-constexpr size_t kMinLargeRemainder = kSmallSize;    // a large block is split only above this remainder
+constexpr size_t kSmallSize = size_t(256) << 10;     // requests up to 256 KiB use the small pool
+constexpr size_t kSmallSegment = size_t(1) << 20;    // the small pool's segment size
+constexpr size_t kMinLargeRemainder = size_t(1) << 20;  // a large block is split only above this remainder
+// A whole free large segment is not carved up for a request that would leave
+// more than this unused: a small block would pin the big segment in place
+// (measured in bench/npu_allocator_overhead.py).
+constexpr size_t kMaxWholeSegmentSlack = size_t(2) << 20;
 
 size_t RoundSize(size_t n) {
   return (n + kRoundBytes - 1) / kRoundBytes * kRoundBytes;
@@ -51,6 +55,13 @@ struct Block {
   Block* prev = nullptr;  // neighbours in the same segment
   Block* next = nullptr;
   std::vector<c10::StreamId> other_streams;  // recordStream: also used there
+  // Segment heads only (prev == nullptr; the head object lives as long as its
+  // segment): recorded on `stream` each time the whole segment becomes free,
+  // so that its completion proves the last use of the segment has finished.
+  aclrtEvent free_event = nullptr;
+  bool free_event_recorded = false;
+
+  bool WholeSegment() const { return prev == nullptr && next == nullptr; }
 };
 
 // Free blocks ordered by (stream, size, address): best fit on one stream.
@@ -148,6 +159,10 @@ class CachingAllocator final : public c10::Allocator {
     ProcessPending(pool, /*wait=*/false);
     Block* block = TakeFree(pool, stream, small, size);
     if (block == nullptr) {
+      block = TakeIdleSegment(pool, stream, small, size);
+    }
+    if (block == nullptr) {
+      ReleaseIdleSegments(pool, device);
       block = NewSegment(pool, device, stream, small, size, nbytes);
     } else {
       ++pool.stats.num_cache_hits;
@@ -262,6 +277,9 @@ class CachingAllocator final : public c10::Allocator {
       return nullptr;
     }
     Block* block = *it;
+    if (!small && block->WholeSegment() && block->size - size > kMaxWholeSegmentSlack) {
+      return nullptr;  // a miss: released once idle, or left for a better fitting request
+    }
     free_blocks.erase(it);
     return block;
   }
@@ -298,15 +316,16 @@ class CachingAllocator final : public c10::Allocator {
     block->in_use = false;
     FreeBlocks& free_blocks = pool.Free(block->small);
     if (block->prev != nullptr && !block->prev->in_use) {
+      // Keep the lower object: a segment's head object (and its event) stays put.
       Block* prev = block->prev;
       free_blocks.erase(prev);
-      block->ptr = prev->ptr;
-      block->size += prev->size;
-      block->prev = prev->prev;
-      if (block->prev != nullptr) {
-        block->prev->next = block;
+      prev->size += block->size;
+      prev->next = block->next;
+      if (prev->next != nullptr) {
+        prev->next->prev = prev;
       }
-      delete prev;
+      delete block;
+      block = prev;
     }
     if (block->next != nullptr && !block->next->in_use) {
       Block* next = block->next;
@@ -318,7 +337,76 @@ class CachingAllocator final : public c10::Allocator {
       }
       delete next;
     }
+    if (block->WholeSegment()) {
+      RecordFreeEvent(block);
+    }
     free_blocks.insert(block);
+  }
+
+  // Records the head's event on its stream: the segment's uses so far are
+  // queued before it. On failure the segment counts as busy until emptyCache.
+  static void RecordFreeEvent(Block* head) {
+    head->free_event_recorded = false;
+    NPUGuard guard(head->device);
+    if (head->free_event == nullptr &&
+        aclrtCreateEventWithFlag(&head->free_event, ACL_EVENT_SYNC) != ACL_SUCCESS) {
+      head->free_event = nullptr;
+      TORCH_WARN("NPU caching allocator: aclrtCreateEventWithFlag failed: ", c10_npu::AclRecentErrorMessage());
+      return;
+    }
+    if (aclrtRecordEvent(head->free_event, NPUStreamForId(head->device, head->stream).stream()) != ACL_SUCCESS) {
+      TORCH_WARN("NPU caching allocator: aclrtRecordEvent failed: ", c10_npu::AclRecentErrorMessage());
+      return;
+    }
+    head->free_event_recorded = true;
+  }
+
+  // True when the whole free segment `head` has no queued or running use left
+  // (a query, never a wait).
+  static bool SegmentIdle(Block* head) {
+    aclrtEventRecordedStatus status = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    return head->free_event_recorded && aclrtQueryEventStatus(head->free_event, &status) == ACL_SUCCESS &&
+           status == ACL_EVENT_RECORDED_STATUS_COMPLETE;
+  }
+
+  // After a miss on `stream`: the smallest whole free segment of another
+  // stream's cache that holds `size` bytes and whose last use has completed
+  // (a query, never a wait), moved to `stream` and removed from the cache.
+  static Block* TakeIdleSegment(DevicePool& pool, c10::StreamId stream, bool small, size_t size) {
+    FreeBlocks& free_blocks = pool.Free(small);
+    Block* best = nullptr;
+    for (Block* block : free_blocks) {
+      if (block->stream == stream || !block->WholeSegment() || block->size < size ||
+          (best != nullptr && block->size >= best->size) || !SegmentIdle(block)) {
+        continue;
+      }
+      best = block;
+    }
+    if (best != nullptr) {
+      free_blocks.erase(best);
+      best->stream = stream;
+    }
+    return best;
+  }
+
+  // After a miss: returns to the device every whole free segment (any stream,
+  // both pools) whose last use has completed, so that the new segment replaces
+  // them instead of adding to them. Segments with queued work stay cached.
+  static void ReleaseIdleSegments(DevicePool& pool, c10::DeviceIndex device) {
+    for (FreeBlocks* free_blocks : {&pool.small_free, &pool.large_free}) {
+      for (auto it = free_blocks->begin(); it != free_blocks->end();) {
+        Block* block = *it;
+        if (!block->WholeSegment() || !SegmentIdle(block)) {
+          ++it;
+          continue;
+        }
+        it = free_blocks->erase(it);
+        OnDevice(device, [&] {
+          FreeSegment(pool, block);
+          return 0;
+        });
+      }
+    }
   }
 
   Block* NewSegment(DevicePool& pool, c10::DeviceIndex device, c10::StreamId stream, bool small, size_t size,
@@ -362,6 +450,9 @@ class CachingAllocator final : public c10::Allocator {
   }
 
   static void FreeSegment(DevicePool& pool, Block* block) {
+    if (block->free_event != nullptr) {
+      NPU_CHECK_ACL_WARN(aclrtDestroyEvent(block->free_event));
+    }
     NPU_CHECK_ACL_WARN(aclrtFree(block->ptr));
     ++pool.stats.num_device_free;
     Update(pool.stats.segment, block->small, -1);

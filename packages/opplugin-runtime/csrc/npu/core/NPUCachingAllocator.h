@@ -2,18 +2,26 @@
 // PrivateUse1.
 //
 // Device memory is not host-accessible: the allocator never touches the bytes.
-// Requests are rounded to 512 bytes. Requests of at most 1 MiB come from 2 MiB
+// Requests are rounded to 512 bytes. Requests of at most 256 KiB come from 1 MiB
 // segments of the small pool, larger ones from segments of their own size in the
 // large pool; a cached block larger than a request is split (the remainder stays
-// cached) and adjacent free blocks of one segment are merged again when freed.
+// cached) and adjacent free blocks of one segment are merged again when freed. A
+// whole free large segment is not carved up when more than 2 MiB would be left.
 //
 // Stream-ordered reuse: a freed block is cached for the (device, stream) it was
-// allocated on and handed out again only to that stream, whose queue orders the
-// new user after every earlier user. A block that other streams used
+// allocated on and handed out again to that stream, whose queue orders the new
+// user after every earlier user. A block that other streams used
 // (recordStream) waits in a pending list until an event recorded on each of
-// them has completed. When aclrtMalloc fails, the allocator synchronizes the
-// device, returns every fully free cached segment and retries once before it
-// raises c10::OutOfMemoryError (torch.OutOfMemoryError in Python).
+// them has completed. When a segment becomes wholly free, an event is recorded
+// on its stream; its completion (a query, never a wait) proves the segment's
+// last use has finished. On a miss (nothing fits in the stream's cache) the
+// allocator takes the smallest such completed whole segment of another stream's
+// cache; failing that, it returns every completed whole free segment (both
+// pools, any stream) to the device and allocates a new segment. A segment with
+// queued work stays in its stream's cache.
+// When aclrtMalloc fails, the allocator synchronizes the device, returns every
+// fully free cached segment and retries once before it raises
+// c10::OutOfMemoryError (torch.OutOfMemoryError in Python).
 #pragma once
 
 #include <array>
