@@ -202,3 +202,36 @@ def test_workspace_must_be_large_enough(acl):
     assert acl.opapi.aclnnAdd(None, size - 1, executor, None) == sim.ACLNN_ERR_PARAM_INVALID
     assert "smaller than the" in sim.recent_error()
     acl.aclDestroyAclOpExecutor(executor)
+
+
+def test_recycled_tensors_and_executors_start_fresh(acl):
+    """aclTensor and aclOpExecutor objects are recycled per thread: a tensor created
+    after a destroyed strided, offset 3-d one (and an executor after one that needed a
+    workspace) carries only its own shape, strides, offset and steps."""
+    libs = sim.load()
+    rng = np.random.default_rng(11)
+    a = random_values((4, 6), sim.ACL_FLOAT, rng)
+    b = random_values((4, 6), sim.ACL_FLOAT, rng)
+    x, y = sim.DeviceArray.from_numpy(a), sim.DeviceArray.from_numpy(b)
+    out = sim.DeviceArray.from_numpy(np.zeros((2, 4, 6), dtype=np.float32))
+    # A launch with strided views, an offset output and a workspace (transposed input)...
+    a_t = x.tensor(shape=(6, 4), strides=(1, 6))
+    b_t = y.tensor(shape=(6, 4), strides=(1, 6))
+    out_t = out.tensor(shape=(6, 4), strides=(1, 6), offset=24)
+    sim.check(sim.run_aclnn("aclnnAdd", a_t, b_t, sim.Scalar(2.0), out_t))
+    np.testing.assert_array_equal(out.to_numpy()[1], a + np.float32(2.0) * b)
+    for arr in (x, y, out):
+        arr.free_tensors()
+    # ...then 1-d tensors without explicit strides (contiguous) and a dense launch.
+    shape = sim._int64_array([24])
+    storage = sim._int64_array([24])
+    handles = [
+        libs.aclCreateTensor(shape, 1, sim.ACL_FLOAT, None, 0, sim.ACL_FORMAT_ND, storage, 1, arr.ptr)
+        for arr in (x, y, out)
+    ]
+    try:
+        sim.check(sim.run_aclnn("aclnnAdd", handles[0], handles[1], sim.Scalar(1.0), handles[2]))
+        np.testing.assert_array_equal(out.to_numpy().reshape(-1)[:24], (a + b).reshape(-1))
+    finally:
+        for handle in handles:
+            libs.aclDestroyTensor(handle)

@@ -34,8 +34,8 @@ aclnnStatus CheckAlpha(const char* api, const aclScalar* alpha, aclDataType prom
 }
 
 aclnnStatus AddWorkspace(const char* api, const aclTensor* self, const char* selfName, const aclTensor* other,
-                         const aclScalar* alpha, const aclTensor* out, const char* outName, uint64_t* workspaceSize,
-                         aclOpExecutor** executor) {
+                         const aclScalar* alpha, const aclTensor* out, const char* outName, const char* inputsName,
+                         uint64_t* workspaceSize, aclOpExecutor** executor) {
   aclnnStatus rc;
   if ((rc = CheckNotNull(api, self, selfName)) != ACLNN_SUCCESS) return rc;
   if ((rc = CheckNotNull(api, other, "other")) != ACLNN_SUCCESS) return rc;
@@ -48,8 +48,7 @@ aclnnStatus AddWorkspace(const char* api, const aclTensor* self, const char* sel
   if (out != self && (rc = CheckTensor(api, out, outName, kAllDtypes)) != ACLNN_SUCCESS) return rc;
   if ((rc = CheckBinaryShapes(api, self, selfName, other, "other", out, outName)) != ACLNN_SUCCESS) return rc;
   const aclDataType promoted = ResultType({self, other});
-  const std::string inputs = std::string(selfName) + " and other";
-  if ((rc = CheckResultCast(api, promoted, out, outName, inputs.c_str())) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckResultCast(api, promoted, out, outName, inputsName)) != ACLNN_SUCCESS) return rc;
   if ((rc = CheckAlpha(api, alpha, promoted)) != ACLNN_SUCCESS) return rc;
 
   ExecutorBuilder plan(api);
@@ -84,7 +83,8 @@ extern "C" {
 
 aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return ascendc_sim::aclnn::AddWorkspace("aclnnAdd", self, "self", other, alpha, out, "out", workspaceSize, executor);
+  return ascendc_sim::aclnn::AddWorkspace("aclnnAdd", self, "self", other, alpha, out, "out", "self and other",
+                                          workspaceSize, executor);
 }
 
 aclnnStatus aclnnAdd(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
@@ -94,7 +94,7 @@ aclnnStatus aclnnAdd(void* workspace, uint64_t workspaceSize, aclOpExecutor* exe
 aclnnStatus aclnnInplaceAddGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha,
                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
   return ascendc_sim::aclnn::AddWorkspace("aclnnInplaceAdd", selfRef, "selfRef", other, alpha, selfRef, "selfRef",
-                                          workspaceSize, executor);
+                                          "selfRef and other", workspaceSize, executor);
 }
 
 aclnnStatus aclnnInplaceAdd(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {

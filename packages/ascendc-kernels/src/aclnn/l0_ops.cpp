@@ -3,6 +3,7 @@
 
 #include "common/dtype.h"
 #include "common/error.h"
+#include "meta/executor.h"
 
 namespace ascendc_sim {
 namespace aclnn {
@@ -41,9 +42,9 @@ int32_t FillShape(kernels::ViewCopyArgs* args, const std::vector<int64_t>& shape
 
 }  // namespace
 
-ExecutorBuilder::ExecutorBuilder(const char* api) : executor_(new aclOpExecutor()) { executor_->api = api; }
+ExecutorBuilder::ExecutorBuilder(const char* api) : executor_(AcquireExecutor(api)) {}
 
-ExecutorBuilder::~ExecutorBuilder() { delete executor_; }
+ExecutorBuilder::~ExecutorBuilder() { ReleaseExecutor(executor_); }
 
 kernels::ViewLayout ExecutorBuilder::Layout(const aclTensor* t, const std::vector<int64_t>& shape) const {
   kernels::ViewLayout layout;

@@ -3,10 +3,30 @@
 
 #include "acl/acl_rt.h"
 #include "common/error.h"
+#include "common/object_pool.h"
 #include "runtime/launch_origin.h"
 #include "runtime/memory.h"
 
 namespace ascendc_sim {
+
+namespace {
+using ExecutorPool = ThreadObjectPool<aclOpExecutor>;
+}  // namespace
+
+aclOpExecutor* AcquireExecutor(const char* api) {
+  aclOpExecutor* executor = ExecutorPool::Acquire();
+  executor->api = api;
+  executor->workspaceSize = 0;
+  return executor;
+}
+
+void ReleaseExecutor(aclOpExecutor* executor) {
+  if (executor == nullptr) return;
+  // Drop what the steps captured now; the vectors keep their capacity.
+  executor->steps.clear();
+  executor->devicePointers.clear();
+  ExecutorPool::Release(executor);
+}
 
 aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                            aclrtStream stream) {
@@ -48,12 +68,12 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspaceS
     const aclError rc = step(static_cast<uint8_t*>(workspace), stream);
     if (rc != ACL_SUCCESS) {
       std::string message = StrFormat("%s: launching a kernel failed: %s", api, aclGetRecentErrMsg());
-      delete executor;
+      ReleaseExecutor(executor);
       SetRecentError(message);
       return ACLNN_ERR_RUNTIME_ERROR;
     }
   }
-  delete executor;
+  ReleaseExecutor(executor);
   return ACLNN_SUCCESS;
 }
 
@@ -62,7 +82,7 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspaceS
 extern "C" {
 
 aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
-  delete executor;
+  ascendc_sim::ReleaseExecutor(executor);
   return ACLNN_SUCCESS;
 }
 

@@ -11,6 +11,12 @@ namespace ascendc_sim {
 // stream, enqueues its steps on `stream` and consumes the executor. When a
 // check fails before anything was queued the executor is left to the caller
 // (aclDestroyAclOpExecutor); once steps are being queued it is always consumed.
+// A fresh (empty) executor of `api`, recycled from the calling thread's pool
+// when one is there; give it back with ReleaseExecutor (LaunchExecutor and
+// aclDestroyAclOpExecutor do).
+ASCENDC_SIM_INTERNAL_API aclOpExecutor* AcquireExecutor(const char* api);
+ASCENDC_SIM_INTERNAL_API void ReleaseExecutor(aclOpExecutor* executor);
+
 ASCENDC_SIM_INTERNAL_API aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspaceSize,
                                                     aclOpExecutor* executor, aclrtStream stream);
 

@@ -4,9 +4,11 @@
 #include "aclnn/acl_meta.h"
 #include "common/dtype.h"
 #include "common/error.h"
+#include "common/object_pool.h"
 #include "meta/acl_meta_types.h"
 
 using ascendc_sim::RaiseError;
+using TensorPool = ascendc_sim::ThreadObjectPool<aclTensor>;
 
 extern "C" {
 
@@ -35,16 +37,16 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
     RaiseError(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor: negative offset %lld", static_cast<long long>(offset));
     return nullptr;
   }
-  auto* t = new aclTensor();
-  t->viewDims.assign(viewDims, viewDims + viewDimsNum);
-  for (int64_t d : t->viewDims) {
-    if (d < 0) {
+  for (uint64_t i = 0; i < viewDimsNum; ++i) {
+    if (viewDims[i] < 0) {
       RaiseError(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor: negative dimension in view shape %s",
-                 ascendc_sim::ShapeToString(t->viewDims).c_str());
-      delete t;
+                 ascendc_sim::ShapeToString(viewDims, viewDimsNum).c_str());
       return nullptr;
     }
   }
+  // A recycled object: its vectors keep their capacity (no allocation per call).
+  aclTensor* t = TensorPool::Acquire();
+  t->viewDims.assign(viewDims, viewDims + viewDimsNum);
   if (stride != nullptr) {
     t->strides.assign(stride, stride + viewDimsNum);
   } else {  // contiguous
@@ -64,7 +66,7 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
 }
 
 aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
-  delete tensor;
+  TensorPool::Release(const_cast<aclTensor*>(tensor));
   return ACLNN_SUCCESS;
 }
 

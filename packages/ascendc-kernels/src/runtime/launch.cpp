@@ -91,32 +91,42 @@ class LaunchTask final : public Task {
 
  private:
   aclError Execute(Stream& stream, std::string* message) {
+    const bool faulted = !Config().faultKernel.empty() && Config().faultKernel == name_;
+    if (blockDim_ == 1 || faulted) {  // runs here, on this thread: no shared job needed
+      LaunchJob job;
+      job.fn = fn_;
+      job.ctx = ctx_;
+      job.blockDim = blockDim_;
+      job.maxCores = 1;
+      if (faulted) {
+        job.ReportError("fault injected by ASCEND_SIM_FAULT_KERNEL");  // no block runs
+      } else {
+        RunBlocks(job);
+      }
+      return Finish(job, message);
+    }
     auto job = std::make_shared<LaunchJob>();
     job->fn = fn_;
     job->ctx = ctx_;
     job->blockDim = blockDim_;
-    Device* device = FindDevice(stream.device());
-    if (!Config().faultKernel.empty() && Config().faultKernel == name_) {
-      job->ReportError("fault injected by ASCEND_SIM_FAULT_KERNEL");  // no block runs
-    } else if (blockDim_ == 1) {
-      job->maxCores = 1;
-      RunBlocks(*job);
-    } else {
-      CorePool& cores = device->Cores();
-      job->maxCores = cores.size();
-      cores.Run(job);
-    }
+    CorePool& cores = FindDevice(stream.device())->Cores();
+    job->maxCores = cores.size();
+    cores.Run(job);
+    return Finish(*job, message);
+  }
+
+  aclError Finish(LaunchJob& job, std::string* message) {
     if (destroy_ != nullptr) {
       destroy_(ctx_);
       destroy_ = nullptr;
     }
-    if (!job->failed.load(std::memory_order_acquire)) return ACL_SUCCESS;
-    std::lock_guard<std::mutex> lock(job->mu);
+    if (!job.failed.load(std::memory_order_acquire)) return ACL_SUCCESS;
+    std::lock_guard<std::mutex> lock(job.mu);
     if (origin_.empty()) {
-      *message = StrFormat("kernel '%s' failed: %s", name_.c_str(), job->error.c_str());
+      *message = StrFormat("kernel '%s' failed: %s", name_.c_str(), job.error.c_str());
     } else {
       *message = StrFormat("kernel '%s' (launched by %s) failed: %s", name_.c_str(), origin_.c_str(),
-                           job->error.c_str());
+                           job.error.c_str());
     }
     return ACL_ERROR_RT_AICORE_EXCEPTION;
   }
