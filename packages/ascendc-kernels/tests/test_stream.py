@@ -145,7 +145,37 @@ LAUNCH_BLOCKING_SCRIPT = textwrap.dedent("""
 def test_launch_blocking_runs_every_enqueue_synchronously():
     # A 1 KiB unified buffer fits add_custom's smallest float32 tiles but not float64 ones.
     env = dict(__import__("os").environ, ASCEND_LAUNCH_BLOCKING="1", ASCEND_SIM_UB_SIZE="1024")
-    result = subprocess.run([sys.executable, "-c", LAUNCH_BLOCKING_SCRIPT], env=env, capture_output=True, text=True,
-                            timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-c", LAUNCH_BLOCKING_SCRIPT], env=env, capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0, result.stderr
     assert "blocking ok" in result.stdout
+
+
+def free_device_bytes(acl) -> int:
+    free, total = ctypes.c_size_t(), ctypes.c_size_t()
+    sim.check(acl.aclrtGetMemInfo(0, ctypes.byref(free), ctypes.byref(total)))
+    return free.value
+
+
+def test_free_does_not_wait_for_queued_work_and_keeps_its_bytes_for_it(acl, stream):
+    """aclrtFree of memory that queued work still reads returns at once (the host does not
+    wait for the device) and the queued work still sees the bytes."""
+    released = threading.Event()
+
+    @sim.CALLBACK
+    def wait_for_host(_):
+        released.wait(30)
+
+    x = sim.DeviceArray.from_numpy(np.full(4096, 3.0, dtype=np.float32))
+    out = sim.DeviceArray.from_numpy(np.zeros(4096, dtype=np.float32))
+    sim.check(acl.aclrtLaunchCallback(wait_for_host, None, 1, stream))
+    add_async(x, x, out, stream)  # queued behind the callback: reads x later
+    free_before = free_device_bytes(acl)
+    x.free()  # returns while the stream is still held
+    assert acl.aclrtStreamQuery(stream) == sim.ACL_ERROR_RT_EVENT_NOT_COMPLETE
+    assert not released.is_set()
+    assert free_device_bytes(acl) > free_before  # the allocation is gone already
+    released.set()
+    sim.check(acl.aclrtSynchronizeStream(stream))
+    assert (out.peek() == 6).all()

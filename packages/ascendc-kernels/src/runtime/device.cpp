@@ -2,6 +2,8 @@
 #include "runtime/device.h"
 
 #include <algorithm>
+#include <shared_mutex>
+#include <unordered_set>
 
 #include "acl/acl_rt.h"
 #include "common/error.h"
@@ -23,19 +25,46 @@ std::vector<Device*>& AllDevices() {
   return *devices;
 }
 
+// Handles of the live streams (default streams included). A handle is looked up here
+// before it is dereferenced, so a destroyed or foreign handle is reported as an error
+// instead of being read after it was freed.
+struct LiveStreams {
+  std::shared_mutex mu;
+  std::unordered_set<const void*> handles;
+};
+
+LiveStreams& Live() {
+  static LiveStreams* live = new LiveStreams();  // outlives static destruction
+  return *live;
+}
+
+void AddLiveStream(const void* handle) {
+  std::unique_lock<std::shared_mutex> lock(Live().mu);
+  Live().handles.insert(handle);
+}
+
 }  // namespace
+
+bool IsLiveStream(const void* handle) {
+  std::shared_lock<std::shared_mutex> lock(Live().mu);
+  return Live().handles.count(handle) != 0;
+}
 
 Device::Device(int32_t id) : id_(id), totalBytes_(Config().memoryBytes) {}
 
 Device::~Device() = default;
 
 Stream* Device::DefaultStream() {
-  std::call_once(defaultOnce_, [this] { defaultStream_ = std::make_shared<Stream>(id_, true); });
+  std::call_once(defaultOnce_, [this] {
+    defaultStream_ = std::make_shared<Stream>(id_, true);
+    AddLiveStream(defaultStream_.get());
+  });
   return defaultStream_.get();
 }
 
 std::shared_ptr<Stream> Device::CreateStream() {
   auto stream = std::make_shared<Stream>(id_, false);
+  AddLiveStream(stream.get());
   std::lock_guard<std::mutex> lock(streamsMu_);
   streams_.push_back(stream);
   return stream;
@@ -46,6 +75,10 @@ bool Device::RemoveStream(Stream* stream, std::shared_ptr<Stream>* removed) {
   auto it = std::find_if(streams_.begin(), streams_.end(),
                          [stream](const std::shared_ptr<Stream>& s) { return s.get() == stream; });
   if (it == streams_.end()) return false;
+  {
+    std::unique_lock<std::shared_mutex> live(Live().mu);
+    Live().handles.erase(stream);
+  }
   *removed = std::move(*it);
   streams_.erase(it);
   return true;
@@ -119,7 +152,7 @@ aclError ResolveStream(aclrtStream handle, const char* api, Stream** out) {
     return ACL_SUCCESS;
   }
   auto* stream = static_cast<Stream*>(handle);
-  if (!stream->Valid()) {
+  if (!IsLiveStream(handle) || !stream->Valid()) {
     return RaiseError(ACL_ERROR_INVALID_RESOURCE_HANDLE, "%s: %p is not a live stream (destroyed or never created)",
                       api, handle);
   }

@@ -68,6 +68,8 @@ ASCENDC_SIM_INTERNAL_API int32_t CurrentDeviceId();
 void SetCurrentDeviceId(int32_t id);
 Device& CurrentDevice();
 
+// Whether `handle` is a stream that was created and not destroyed (never dereferences it).
+bool IsLiveStream(const void* handle);
 // Resolves a stream handle (null: the current device's default stream).
 // On failure sets the recent error (naming `api`) and returns the error code.
 ASCENDC_SIM_INTERNAL_API aclError ResolveStream(aclrtStream handle, const char* api, Stream** out);

@@ -8,6 +8,8 @@
 #include <mutex>
 #include <set>
 #include <shared_mutex>
+#include <utility>
+#include <vector>
 
 #include "acl/acl_rt.h"
 #include "common/error.h"
@@ -69,6 +71,46 @@ std::set<void*>& HostAllocations() {
   return *set;
 }
 
+// Memory given back with aclrtFree while streams of its device still had queued work.
+// It leaves the allocation table at once (the pointer is dead for every later call), but
+// its bytes are released only when each of those streams has run everything queued before
+// the free, because that work may still read or write them. The host does not wait.
+struct DeferredFree {
+  void* ptr;
+  std::vector<std::pair<std::shared_ptr<Stream>, uint64_t>> pending;  // stream, last task before the free
+};
+
+std::mutex& DeferredMu() {
+  static std::mutex* mu = new std::mutex();
+  return *mu;
+}
+
+std::vector<DeferredFree>& Deferred() {
+  static std::vector<DeferredFree>* deferred = new std::vector<DeferredFree>();
+  return *deferred;
+}
+
+bool Reached(const DeferredFree& d) {
+  for (const auto& [stream, seq] : d.pending) {
+    if (!stream->IsComplete(seq)) return false;
+  }
+  return true;
+}
+
+// Releases the deferred frees whose streams have passed them.
+void ReapDeferredFrees() {
+  std::lock_guard<std::mutex> lock(DeferredMu());
+  auto& deferred = Deferred();
+  for (auto it = deferred.begin(); it != deferred.end();) {
+    if (Reached(*it)) {
+      free(it->ptr);
+      it = deferred.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
 }  // namespace
 
 bool FindAllocation(const void* ptr, Allocation* out) { return Table().Find(ptr, out); }
@@ -91,6 +133,7 @@ aclError CheckDeviceRange(const void* ptr, size_t bytes, const char* api, const 
 }
 
 aclError AllocateDeviceMemory(int32_t deviceId, size_t size, const char* api, void** out) {
+  ReapDeferredFrees();
   Device* device = FindDevice(deviceId);
   if (device == nullptr) return RaiseError(ACL_ERROR_INVALID_DEVICE, "%s: device %d does not exist", api, deviceId);
   const size_t rounded = (size + kDeviceAlignment - 1) / kDeviceAlignment * kDeviceAlignment;
@@ -117,7 +160,7 @@ aclError AllocateDeviceMemory(int32_t deviceId, size_t size, const char* api, vo
   return ACL_SUCCESS;
 }
 
-aclError FreeDeviceMemory(void* ptr, bool waitForDevice, const char* api) {
+aclError FreeDeviceMemory(void* ptr, bool keepForQueuedWork, const char* api) {
   if (ptr == nullptr) return RaiseError(ACL_ERROR_INVALID_PARAM, "%s: devPtr is null", api);
   Allocation a;
   if (!Table().Find(ptr, &a)) {
@@ -128,13 +171,25 @@ aclError FreeDeviceMemory(void* ptr, bool waitForDevice, const char* api) {
     return RaiseError(ACL_ERROR_INVALID_PARAM, "%s: %p points inside the allocation at %p, not at its start", api, ptr,
                       reinterpret_cast<void*>(a.base));
   }
-  // Like cudaFree: queued work that may still use the memory finishes first.
-  if (waitForDevice) FindDevice(a.device)->WaitIdle();
+  // Queued work that may still use the memory keeps its bytes alive (see DeferredFree).
+  DeferredFree deferred{ptr, {}};
+  if (keepForQueuedWork) {
+    for (const auto& stream : FindDevice(a.device)->Streams()) {
+      const uint64_t last = stream->LastSequence();
+      if (!stream->IsComplete(last)) deferred.pending.emplace_back(stream, last);
+    }
+  }
   if (!Table().Erase(ptr, &a)) {
     return RaiseError(ACL_ERROR_INVALID_PARAM, "%s: %p was freed concurrently (double free)", api, ptr);
   }
   FindDevice(a.device)->ReleaseMemory(a.size);
-  free(ptr);
+  if (deferred.pending.empty()) {
+    free(ptr);
+  } else {
+    std::lock_guard<std::mutex> lock(DeferredMu());
+    Deferred().push_back(std::move(deferred));
+  }
+  ReapDeferredFrees();
   return ACL_SUCCESS;
 }
 

@@ -27,8 +27,9 @@ ASCENDC_SIM_INTERNAL_API aclError CheckDeviceRange(const void* ptr, size_t bytes
 // Allocation without the API's argument checks; `api` names the caller in errors.
 aclError AllocateDeviceMemory(int32_t device, size_t size, const char* api, void** out);
 // Frees an allocation made by AllocateDeviceMemory/aclrtMalloc. With
-// `waitForDevice`, first waits for the owning device's queued work.
-aclError FreeDeviceMemory(void* ptr, bool waitForDevice, const char* api);
+// `keepForQueuedWork`, keeps the bytes (not the allocation) until every stream of the device has
+// run the work queued before the call; the caller does not wait.
+aclError FreeDeviceMemory(void* ptr, bool keepForQueuedWork, const char* api);
 // Frees `ptr` once the work queued on `stream` so far has run (stream-ordered).
 aclError FreeDeviceMemoryAsync(void* ptr, aclrtStream stream);
 

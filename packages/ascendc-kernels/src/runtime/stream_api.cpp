@@ -41,7 +41,7 @@ aclError aclrtDestroyStream(aclrtStream stream) {
   }
   auto* s = static_cast<ascendc_sim::Stream*>(stream);
   std::shared_ptr<ascendc_sim::Stream> removed;
-  ascendc_sim::Device* device = s->Valid() ? ascendc_sim::FindDevice(s->device()) : nullptr;
+  ascendc_sim::Device* device = ascendc_sim::IsLiveStream(s) ? ascendc_sim::FindDevice(s->device()) : nullptr;
   if (device == nullptr || !device->RemoveStream(s, &removed)) {
     return RaiseError(ACL_ERROR_INVALID_RESOURCE_HANDLE, "aclrtDestroyStream: %p is not a live stream", stream);
   }
@@ -77,7 +77,7 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
 int32_t aclrtStreamGetDevice(aclrtStream stream) {
   if (stream == nullptr) return ascendc_sim::CurrentDeviceId();
   auto* s = static_cast<ascendc_sim::Stream*>(stream);
-  return s->Valid() ? s->device() : -1;
+  return ascendc_sim::IsLiveStream(s) ? s->device() : -1;
 }
 
 }  // extern "C"
