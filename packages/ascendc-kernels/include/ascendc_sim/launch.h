@@ -38,6 +38,28 @@ ACL_FUNC_VISIBILITY uint32_t aclsimGetCoreNumAiv(void);
 // Unified buffer bytes per core (ASCEND_SIM_UB_SIZE, default 192 KiB).
 ACL_FUNC_VISIBILITY uint64_t aclsimGetUbSize(void);
 
+// The local memories of a simulated AI core (Atlas A2 sizes): the unified
+// buffer (vector unit), L1 (cube inputs A1/B1), L0A (A2), L0B (B2), L0C (CO1).
+typedef enum {
+  ACLSIM_MEM_UB = 0,
+  ACLSIM_MEM_L1 = 1,
+  ACLSIM_MEM_L0A = 2,
+  ACLSIM_MEM_L0B = 3,
+  ACLSIM_MEM_L0C = 4,
+} aclsimLocalMemory;
+
+// Inside a block: the current core's local memory `kind` and its size in bytes
+// (UB: as aclsimGetUnifiedBuffer; L1 512 KiB, L0A 64 KiB, L0B 64 KiB, L0C 128 KiB).
+ACL_FUNC_VISIBILITY void* aclsimGetLocalMemory(aclsimLocalMemory kind, uint64_t* size);
+
+// The cube unit: c[m x n] (+)= a[m x k] * b[k x n], row-major with row pitches
+// lda, ldb, ldc (elements); a and b of `abType` (ACL_FLOAT, ACL_FLOAT16,
+// ACL_BF16), c float32 (the accumulator). `accumulate` 0 overwrites c. Returns
+// ACL_ERROR_INVALID_PARAM for another type.
+ACL_FUNC_VISIBILITY aclError aclsimCubeMmad(float* c, const void* a, const void* b, uint32_t m, uint32_t n,
+                                           uint32_t k, uint32_t lda, uint32_t ldb, uint32_t ldc,
+                                           aclDataType abType, int accumulate);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <type_traits>
 
@@ -66,6 +67,44 @@ inline void CheckUnary(const char* op, const LocalTensor<T>& dst, const LocalTen
 
 template <typename T>
 using ComputeOf = typename Arith<T>::Compute;
+
+// exp on float written so that loops over it vectorise (no libm call): Cody-Waite
+// range reduction x = n ln2 + r, a degree-6 polynomial for e^r (about 1 ulp),
+// 2^n applied in two halves so that subnormal results come out right.
+inline float ExpFloat(float x) {
+  float xc = x > 89.0f ? 89.0f : x;
+  xc = xc < -104.0f ? -104.0f : xc;
+  const float n = (xc * 1.44269504088896341f + 12582912.0f) - 12582912.0f;  // round to nearest
+  float r = xc - n * 0.693359375f;
+  r = r - n * -2.12194440e-4f;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * r * r + r + 1.0f;
+  const int32_t ni = static_cast<int32_t>(n);
+  const int32_t n1 = ni / 2;
+  const int32_t n2 = ni - n1;
+  const uint32_t b1 = static_cast<uint32_t>(n1 + 127) << 23;
+  const uint32_t b2 = static_cast<uint32_t>(n2 + 127) << 23;
+  float s1, s2;
+  memcpy(&s1, &b1, sizeof(s1));
+  memcpy(&s2, &b2, sizeof(s2));
+  float result = p * s1 * s2;
+  result = x > 88.7228394f ? HUGE_VALF : result;
+  return x != x ? x : result;
+}
+
+template <typename C>
+inline C ExpValue(C a) {
+  if constexpr (std::is_same<C, float>::value) {
+    return ExpFloat(a);
+  } else {
+    return static_cast<C>(exp(a));
+  }
+}
 
 }  // namespace detail
 
@@ -139,7 +178,7 @@ __aicore__ inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   static_assert(detail::kIsFloatLike<T>, "Exp supports floating types");
   detail::CheckUnary("Exp", dst, src, calCount);
   using C = detail::ComputeOf<T>;
-  detail::UnaryLoop(dst, src, calCount, [](C a) { return static_cast<C>(exp(a)); });
+  detail::UnaryLoop(dst, src, calCount, [](C a) { return detail::ExpValue(a); });
 }
 
 template <typename T>
@@ -156,6 +195,14 @@ __aicore__ inline void Sqrt(const LocalTensor<T>& dst, const LocalTensor<T>& src
   detail::CheckUnary("Sqrt", dst, src, calCount);
   using C = detail::ComputeOf<T>;
   detail::UnaryLoop(dst, src, calCount, [](C a) { return static_cast<C>(sqrt(a)); });
+}
+
+template <typename T>
+__aicore__ inline void Rsqrt(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t calCount) {
+  static_assert(detail::kIsFloatLike<T>, "Rsqrt supports floating types");
+  detail::CheckUnary("Rsqrt", dst, src, calCount);
+  using C = detail::ComputeOf<T>;
+  detail::UnaryLoop(dst, src, calCount, [](C a) { return C(1) / static_cast<C>(sqrt(a)); });
 }
 
 template <typename T>
