@@ -60,6 +60,11 @@ ACL_FUNC_VISIBILITY aclError aclsimCubeMmad(float* c, const void* a, const void*
                                            uint32_t k, uint32_t lda, uint32_t ldb, uint32_t ldc,
                                            aclDataType abType, int accumulate);
 
+// The vector unit's float32 exp (AscendC::Exp on float): dst[i] = e^src[i]
+// with the polynomial of AscendC::detail::ExpFloat, run with the widest SIMD
+// the host has (AVX-512, AVX2, else SSE2), chosen at run time.
+ACL_FUNC_VISIBILITY void aclsimVectorExpF32(float* dst, const float* src, uint32_t n);
+
 #ifdef __cplusplus
 }
 #endif

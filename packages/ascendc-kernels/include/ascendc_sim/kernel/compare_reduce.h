@@ -12,6 +12,10 @@
 
 #include <type_traits>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "ascendc_sim/kernel/arith.h"
 #include "ascendc_sim/kernel/tensor.h"
 #include "ascendc_sim/kernel/trap.h"
@@ -156,35 +160,71 @@ inline ComputeOf<T> ExtremeValue(const typename Arith<T>::Storage* __restrict a,
   using A = Arith<T>;
   using C = ComputeOf<T>;
   C best = A::Load(a[0]);
+  // 16 lanes of max/min, and 16 lanes of probe += v - v (NaN once a NaN or an
+  // infinity passed), all vectorisable; NaN positions are looked for only when
+  // a probe lane is NaN.
+  C lanes[kReduceLanes];
+  C probe[kReduceLanes] = {};
+  for (uint32_t l = 0; l < kReduceLanes; ++l) lanes[l] = best;
+  uint32_t i = 0;
+#if defined(__SSE2__)
+  if constexpr (std::is_same<T, float>::value) {
+    // SSE: the plain loops below are not vectorised by GCC (NaN-exact selects).
+    // max_ps(v, m) / min_ps(v, m) keep m when v is NaN; the probe catches NaN.
+    __m128 m[4], pr[4];
+    for (int q = 0; q < 4; ++q) {
+      m[q] = _mm_set1_ps(best);
+      pr[q] = _mm_setzero_ps();
+    }
+    for (; i + kReduceLanes <= n; i += kReduceLanes) {
+      for (int q = 0; q < 4; ++q) {
+        const __m128 v = _mm_loadu_ps(a + i + 4 * q);
+        m[q] = isMax ? _mm_max_ps(v, m[q]) : _mm_min_ps(v, m[q]);
+        pr[q] = _mm_add_ps(pr[q], _mm_sub_ps(v, v));
+      }
+    }
+    for (int q = 0; q < 4; ++q) {
+      _mm_storeu_ps(lanes + 4 * q, m[q]);
+      _mm_storeu_ps(probe + 4 * q, pr[q]);
+    }
+  } else
+#endif
   if (isMax) {
-    C lanes[kReduceLanes];
-    for (uint32_t l = 0; l < kReduceLanes; ++l) lanes[l] = best;
-    uint32_t i = 0;
     for (; i + kReduceLanes <= n; i += kReduceLanes) {
       for (uint32_t l = 0; l < kReduceLanes; ++l) {
         const C v = A::Load(a[i + l]);
         lanes[l] = v > lanes[l] ? v : lanes[l];
+        if constexpr (kIsFloatLike<T>) probe[l] += v - v;
       }
     }
-    for (; i < n; ++i) {
-      const C v = A::Load(a[i]);
-      lanes[0] = v > lanes[0] ? v : lanes[0];
-    }
-    for (uint32_t l = 0; l < kReduceLanes; ++l) best = lanes[l] > best ? lanes[l] : best;
   } else {
-    for (uint32_t i = 1; i < n; ++i) {
-      const C v = A::Load(a[i]);
-      best = v < best ? v : best;
+    for (; i + kReduceLanes <= n; i += kReduceLanes) {
+      for (uint32_t l = 0; l < kReduceLanes; ++l) {
+        const C v = A::Load(a[i + l]);
+        lanes[l] = v < lanes[l] ? v : lanes[l];
+        if constexpr (kIsFloatLike<T>) probe[l] += v - v;
+      }
     }
   }
+  bool anyNan = false;
+  for (; i < n; ++i) {
+    const C v = A::Load(a[i]);
+    lanes[0] = isMax ? (v > lanes[0] ? v : lanes[0]) : (v < lanes[0] ? v : lanes[0]);
+    anyNan |= v != v;
+  }
+  for (uint32_t l = 0; l < kReduceLanes; ++l) {
+    best = isMax ? (lanes[l] > best ? lanes[l] : best) : (lanes[l] < best ? lanes[l] : best);
+    anyNan |= probe[l] != probe[l];
+  }
+  anyNan |= best != best;
   uint32_t at = 0;
   bool nan = false;
   if constexpr (kIsFloatLike<T>) {
-    for (uint32_t i = 0; i < n; ++i) {
-      const C v = A::Load(a[i]);
+    for (uint32_t j = 0; anyNan && j < n; ++j) {
+      const C v = A::Load(a[j]);
       if (v != v) {
         best = v;
-        at = i;
+        at = j;
         nan = true;
         break;
       }
