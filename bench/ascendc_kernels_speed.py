@@ -6,13 +6,15 @@ measured copy bandwidth), mm >= 0.5x, softmax and layer norm >= 0.7x.
     PYTHONPATH=packages/ascendc-kernels/src build/venvs/v2.13/bin/python bench/ascendc_kernels_speed.py
 
 Uses the source tree's build (packages/ascendc-kernels/src/ascendc_kernels/lib) when it
-exists, else the installed ascendc_kernels. Timings are medians over --repeat runs.
+exists, else the installed ascendc_kernels. Timings are medians over --repeat runs, npu and
+torch calls alternating (both see the same load of a shared machine).
 """
 
 from __future__ import annotations
 
 import argparse
 import ctypes
+import os
 import statistics
 import sys
 import time
@@ -23,6 +25,12 @@ ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "packages" / "ascendc-kernels" / "src"
 if (SRC / "ascendc_kernels" / "lib").is_dir():
     sys.path.insert(0, str(SRC))
+
+# torch's OpenMP threads otherwise busy-wait after each op and take the cores
+# from the simulator's AI-core threads timed next (both share the same 2 CPUs).
+# numpy's OpenBLAS threads (numpy only checks results here) likewise.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
@@ -38,6 +46,20 @@ def median_seconds(fn: Callable[[], Any], repeat: int, warmup: int = 2) -> float
         fn()
         times.append(time.perf_counter() - start)
     return statistics.median(times)
+
+
+def compare(npu: Callable[[], Any], cpu: Callable[[], Any], repeat: int) -> tuple[float, float]:
+    """Median seconds of npu() and cpu(), timed alternately so that both see the same machine load."""
+    for _ in range(2):
+        npu()
+        cpu()
+    t_npu, t_cpu = [], []
+    for _ in range(repeat):
+        for fn, times in ((npu, t_npu), (cpu, t_cpu)):
+            start = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - start)
+    return statistics.median(t_npu), statistics.median(t_cpu)
 
 
 class Aclnn:
@@ -88,9 +110,8 @@ def main() -> None:
     da, db, dc = sim.DeviceArray.from_numpy(a), sim.DeviceArray.from_numpy(b), sim.DeviceArray.empty((n,), sim.ACL_FLOAT)
     alpha = sim.Scalar(1.0)
     ta, tb, tc = da.tensor(), db.tensor(), dc.tensor()
-    t_npu = median_seconds(lambda: run("aclnnAdd", ta, tb, alpha, tc), opts.repeat)
     xa, xb, xc = torch.from_numpy(a), torch.from_numpy(b), torch.empty(n)
-    t_cpu = median_seconds(lambda: torch.add(xa, xb, out=xc), opts.repeat)
+    t_npu, t_cpu = compare(lambda: run("aclnnAdd", ta, tb, alpha, tc), lambda: torch.add(xa, xb, out=xc), opts.repeat)
     add_bw = 3 * a.nbytes / t_npu
     report("add 16M float32", t_npu, t_cpu, 0.8,
            f"   {add_bw / 1e9:.1f} GB/s = {add_bw / copy_bw:.2f} of copy bandwidth {copy_bw / 1e9:.1f} GB/s")
@@ -101,9 +122,8 @@ def main() -> None:
     a, b = rng.standard_normal((m, m)).astype(np.float32), rng.standard_normal((m, m)).astype(np.float32)
     da, db, dc = sim.DeviceArray.from_numpy(a), sim.DeviceArray.from_numpy(b), sim.DeviceArray.empty((m, m), sim.ACL_FLOAT)
     ta, tb, tc = da.tensor(), db.tensor(), dc.tensor()
-    t_npu = median_seconds(lambda: run("aclnnMm", ta, tb, tc, 0), opts.repeat)
     xa, xb, xc = torch.from_numpy(a), torch.from_numpy(b), torch.empty(m, m)
-    t_cpu = median_seconds(lambda: torch.mm(xa, xb, out=xc), opts.repeat)
+    t_npu, t_cpu = compare(lambda: run("aclnnMm", ta, tb, tc, 0), lambda: torch.mm(xa, xb, out=xc), opts.repeat)
     report("mm 1024x1024 float32", t_npu, t_cpu, 0.5, f"   {2 * m ** 3 / t_npu / 1e9:.1f} GFLOP/s")
     np.testing.assert_allclose(dc.to_numpy(), xc.numpy(), rtol=1e-3, atol=1e-3)
 
@@ -113,9 +133,8 @@ def main() -> None:
     w, bias = rng.standard_normal(1024).astype(np.float32), rng.standard_normal(1024).astype(np.float32)
     dx, dy = sim.DeviceArray.from_numpy(x), sim.DeviceArray.empty(shape, sim.ACL_FLOAT)
     tx, ty = dx.tensor(), dy.tensor()
-    t_npu = median_seconds(lambda: run("aclnnSoftmax", tx, -1, ty), opts.repeat)
     xt = torch.from_numpy(x)
-    t_cpu = median_seconds(lambda: torch.softmax(xt, -1), opts.repeat)
+    t_npu, t_cpu = compare(lambda: run("aclnnSoftmax", tx, -1, ty), lambda: torch.softmax(xt, -1), opts.repeat)
     report("softmax (4096, 1024)", t_npu, t_cpu, 0.7)
     np.testing.assert_allclose(dy.to_numpy(), torch.softmax(xt, -1).numpy(), rtol=1e-5, atol=1e-7)
 
@@ -123,9 +142,9 @@ def main() -> None:
     mean, rstd = sim.DeviceArray.empty((4096, 1), sim.ACL_FLOAT), sim.DeviceArray.empty((4096, 1), sim.ACL_FLOAT)
     tw, tbias, tmean, trstd = dw.tensor(), db_.tensor(), mean.tensor(), rstd.tensor()
     norm = sim.IntArray([1024])
-    t_npu = median_seconds(lambda: run("aclnnLayerNorm", tx, norm, tw, tbias, 1e-5, ty, tmean, trstd), opts.repeat)
     wt, bt = torch.from_numpy(w), torch.from_numpy(bias)
-    t_cpu = median_seconds(lambda: torch.nn.functional.layer_norm(xt, (1024,), wt, bt, 1e-5), opts.repeat)
+    t_npu, t_cpu = compare(lambda: run("aclnnLayerNorm", tx, norm, tw, tbias, 1e-5, ty, tmean, trstd),
+                           lambda: torch.nn.functional.layer_norm(xt, (1024,), wt, bt, 1e-5), opts.repeat)
     report("layer_norm (4096, 1024)", t_npu, t_cpu, 0.7)
     want = torch.nn.functional.layer_norm(xt, (1024,), wt, bt, 1e-5).numpy()
     np.testing.assert_allclose(dy.to_numpy(), want, rtol=1e-4, atol=1e-4)

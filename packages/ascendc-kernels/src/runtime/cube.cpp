@@ -50,51 +50,68 @@ __attribute__((target("avx2,fma"))) void GemmAvx2(const Gemm& g) {
   }
 }
 
-// MR rows x 32 columns of c in 2*MR zmm accumulators; k runs innermost so a
-// 32-column panel of b is reused from L1 by every row block.
-template <int MR>
-__attribute__((target("avx512f,fma"))) inline void Block512(const Gemm& g, uint32_t i, uint32_t j, __mmask16 m0,
-                                                             __mmask16 m1) {
-  __m512 c0[MR], c1[MR];
-  for (int r = 0; r < MR; ++r) {
-    if (g.accumulate) {
-      const float* crow = g.c + static_cast<uint64_t>(i + r) * g.ldc + j;
-      c0[r] = _mm512_maskz_loadu_ps(m0, crow);
-      c1[r] = _mm512_maskz_loadu_ps(m1, crow + 16);
-    } else {
-      c0[r] = _mm512_setzero_ps();
-      c1[r] = _mm512_setzero_ps();
-    }
+// AVX-512 path: b packed in strips of 32 columns (pb[(jb * k + p) * 32 + c],
+// zero padded) so the inner loop streams it with unmasked loads; per p, two zmm
+// of b and kMr broadcasts of a (read in place from its rows) feed 2 * kMr
+// accumulators. (Packing a as well measured slower: its strided gather costs
+// more than the broadcasts save.)
+constexpr uint32_t kMr = 12;
+constexpr uint32_t kNr = 32;
+
+__attribute__((target("avx512f,fma"))) void KernelAvx512(const Gemm& g, const float* pb, uint32_t i0, uint32_t rows,
+                                                         uint32_t j0, uint32_t cols) {
+  // Rows past m repeat the last row (their results are not stored).
+  const float* arow[kMr];
+  for (uint32_t r = 0; r < kMr; ++r) arow[r] = g.a + static_cast<uint64_t>(i0 + (r < rows ? r : rows - 1)) * g.lda;
+  const __mmask16 m0 = static_cast<__mmask16>(cols >= 16 ? 0xffffu : (1u << cols) - 1u);
+  const __mmask16 m1 = static_cast<__mmask16>(cols >= 32 ? 0xffffu : cols <= 16 ? 0u : (1u << (cols - 16)) - 1u);
+  __m512 c0[kMr], c1[kMr];
+  for (uint32_t r = 0; r < kMr; ++r) {
+    c0[r] = _mm512_setzero_ps();
+    c1[r] = _mm512_setzero_ps();
   }
-  const float* arow = g.a + static_cast<uint64_t>(i) * g.lda;
-  const float* bcol = g.b + j;
   for (uint32_t p = 0; p < g.k; ++p) {
-    const float* brow = bcol + static_cast<uint64_t>(p) * g.ldb;
-    const __m512 b0 = _mm512_maskz_loadu_ps(m0, brow);
-    const __m512 b1 = _mm512_maskz_loadu_ps(m1, brow + 16);
-    for (int r = 0; r < MR; ++r) {
-      const __m512 av = _mm512_set1_ps(arow[static_cast<uint64_t>(r) * g.lda + p]);
+    const __m512 b0 = _mm512_loadu_ps(pb);
+    const __m512 b1 = _mm512_loadu_ps(pb + 16);
+    for (uint32_t r = 0; r < kMr; ++r) {
+      const __m512 av = _mm512_set1_ps(arow[r][p]);
       c0[r] = _mm512_fmadd_ps(av, b0, c0[r]);
       c1[r] = _mm512_fmadd_ps(av, b1, c1[r]);
     }
+    pb += kNr;
   }
-  for (int r = 0; r < MR; ++r) {
-    float* crow = g.c + static_cast<uint64_t>(i + r) * g.ldc + j;
+  for (uint32_t r = 0; r < rows; ++r) {
+    float* crow = g.c + static_cast<uint64_t>(i0 + r) * g.ldc + j0;
+    if (g.accumulate) {
+      c0[r] = _mm512_add_ps(c0[r], _mm512_maskz_loadu_ps(m0, crow));
+      c1[r] = _mm512_add_ps(c1[r], _mm512_maskz_loadu_ps(m1, crow + 16));
+    }
     _mm512_mask_storeu_ps(crow, m0, c0[r]);
     _mm512_mask_storeu_ps(crow + 16, m1, c1[r]);
   }
 }
 
-__attribute__((target("avx512f,fma"))) void GemmAvx512(const Gemm& g) {
-  constexpr int kMr = 12;
-  for (uint32_t j = 0; j < g.n; j += 32) {
-    const uint32_t cols = g.n - j < 32 ? g.n - j : 32;
-    const __mmask16 m0 = static_cast<__mmask16>(cols >= 16 ? 0xffffu : (1u << cols) - 1u);
-    const __mmask16 m1 = static_cast<__mmask16>(cols >= 32 ? 0xffffu : cols <= 16 ? 0u : (1u << (cols - 16)) - 1u);
-    uint32_t i = 0;
-    for (; i + kMr <= g.m; i += kMr) Block512<kMr>(g, i, j, m0, m1);
-    for (; i + 4 <= g.m; i += 4) Block512<4>(g, i, j, m0, m1);
-    for (; i < g.m; ++i) Block512<1>(g, i, j, m0, m1);
+// Packing runs in baseline code; only the kernel uses AVX-512.
+void GemmAvx512(const Gemm& g) {
+  const uint32_t mb = (g.m + kMr - 1) / kMr, nb = (g.n + kNr - 1) / kNr;
+  thread_local std::vector<float> pb;
+  pb.resize(static_cast<size_t>(nb) * kNr * g.k);
+  // b: strips of kNr columns (columns past n are zeros).
+  for (uint32_t p = 0; p < g.k; ++p) {
+    const float* src = g.b + static_cast<uint64_t>(p) * g.ldb;
+    for (uint32_t jb = 0; jb < nb; ++jb) {
+      const uint32_t cols = g.n - jb * kNr < kNr ? g.n - jb * kNr : kNr;
+      float* dst = pb.data() + (static_cast<size_t>(jb) * g.k + p) * kNr;
+      memcpy(dst, src + jb * kNr, cols * sizeof(float));
+      if (cols < kNr) memset(dst + cols, 0, (kNr - cols) * sizeof(float));
+    }
+  }
+  for (uint32_t jb = 0; jb < nb; ++jb) {
+    const uint32_t cols = g.n - jb * kNr < kNr ? g.n - jb * kNr : kNr;
+    for (uint32_t ib = 0; ib < mb; ++ib) {
+      const uint32_t rows = g.m - ib * kMr < kMr ? g.m - ib * kMr : kMr;
+      KernelAvx512(g, pb.data() + static_cast<size_t>(jb) * g.k * kNr, ib * kMr, rows, jb * kNr, cols);
+    }
   }
 }
 #endif
