@@ -107,7 +107,8 @@ def main() -> None:
     t_copy = median_seconds(lambda: np.copyto(dst_host, src_host), opts.repeat)
     copy_bw = 2 * src_host.nbytes / t_copy
     a, b = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
-    da, db, dc = sim.DeviceArray.from_numpy(a), sim.DeviceArray.from_numpy(b), sim.DeviceArray.empty((n,), sim.ACL_FLOAT)
+    da, db = sim.DeviceArray.from_numpy(a), sim.DeviceArray.from_numpy(b)
+    dc = sim.DeviceArray.empty((n,), sim.ACL_FLOAT)
     alpha = sim.Scalar(1.0)
     ta, tb, tc = da.tensor(), db.tensor(), dc.tensor()
     xa, xb, xc = torch.from_numpy(a), torch.from_numpy(b), torch.empty(n)
@@ -120,7 +121,8 @@ def main() -> None:
     # mm 1024 x 1024 float32.
     m = 1024
     a, b = rng.standard_normal((m, m)).astype(np.float32), rng.standard_normal((m, m)).astype(np.float32)
-    da, db, dc = sim.DeviceArray.from_numpy(a), sim.DeviceArray.from_numpy(b), sim.DeviceArray.empty((m, m), sim.ACL_FLOAT)
+    da, db = sim.DeviceArray.from_numpy(a), sim.DeviceArray.from_numpy(b)
+    dc = sim.DeviceArray.empty((m, m), sim.ACL_FLOAT)
     ta, tb, tc = da.tensor(), db.tensor(), dc.tensor()
     xa, xb, xc = torch.from_numpy(a), torch.from_numpy(b), torch.empty(m, m)
     t_npu, t_cpu = compare(lambda: run("aclnnMm", ta, tb, tc, 0), lambda: torch.mm(xa, xb, out=xc), opts.repeat)
