@@ -213,6 +213,8 @@ _ACLNN_ARGS = {
     "aclnnMatmul": [_vp, _vp, _vp, ctypes.c_int8],
     "aclnnSoftmax": [_vp, _i64, _vp],
     "aclnnLayerNorm": [_vp, _vp, _vp, _vp, ctypes.c_double, _vp, _vp, _vp],
+    "aclnnReduceSum": [_vp, _vp, ctypes.c_bool, ctypes.c_int, _vp],
+    "aclnnAmax": [_vp, _vp, ctypes.c_bool, _vp],
 }
 
 

@@ -157,6 +157,11 @@ struct LayerNormArgs {
 };
 ASCENDC_SIM_INTERNAL_API aclError LaunchLayerNorm(const LayerNormArgs& args, aclrtStream stream);
 
+// y[r] = sum (isMax false) or max (NaN wins) of row r of x (rows x cols, cols > 0
+// for max); x and y float32, float16 or bfloat16, computed in float32.
+ASCENDC_SIM_INTERNAL_API aclError LaunchRowReduce(aclDataType xType, const void* x, aclDataType yType, void* y,
+                                                  uint64_t rows, uint64_t cols, bool isMax, aclrtStream stream);
+
 }  // namespace kernels
 }  // namespace ascendc_sim
 
