@@ -65,6 +65,25 @@ ACL_FUNC_VISIBILITY aclError aclsimCubeMmad(float* c, const void* a, const void*
 // the host has (AVX-512, AVX2, else SSE2), chosen at run time.
 ACL_FUNC_VISIBILITY void aclsimVectorExpF32(float* dst, const float* src, uint32_t n);
 
+// The vector unit's float32 arithmetic (AscendC::Add/Sub/Mul/Div/Max/Min, Adds/Muls
+// and ReduceSum on float), same SIMD choice. dst may be a source (same start).
+// Max/Min keep a NaN of src1 and drop one of src0 (as `a > b ? a : b`); the sum
+// adds in 64 lanes then pairwise, so its result does not depend on the SIMD width.
+typedef enum {
+  ACLSIM_VEC_ADD = 0,
+  ACLSIM_VEC_SUB = 1,
+  ACLSIM_VEC_MUL = 2,
+  ACLSIM_VEC_DIV = 3,
+  ACLSIM_VEC_MAX = 4,
+  ACLSIM_VEC_MIN = 5,
+} aclsimVectorOp;
+ACL_FUNC_VISIBILITY void aclsimVectorBinaryF32(aclsimVectorOp op, float* dst, const float* src0, const float* src1,
+                                               uint32_t n);
+// dst = src op scalar (ACLSIM_VEC_ADD: Adds, ACLSIM_VEC_MUL: Muls).
+ACL_FUNC_VISIBILITY void aclsimVectorScalarF32(aclsimVectorOp op, float* dst, const float* src, float scalar,
+                                               uint32_t n);
+ACL_FUNC_VISIBILITY float aclsimVectorReduceSumF32(const float* src, uint32_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -2,8 +2,9 @@
 // ReduceMin. A mask is a LocalTensor<uint8_t>: bit i % 8 of byte i / 8 is
 // element i's result. The reductions leave their result in dst[0]
 // (ReduceMax/Min with calIndex: the index, as uint32_t bits, in dst[1]) and
-// accumulate in 16 lanes (the compiler vectorises them), so float sums are
-// in a different order than a sequential loop -- as on the vector unit.
+// accumulate in lanes (16; float sums: 64 on the simulated vector unit), so
+// float sums are in a different order than a sequential loop -- as on the
+// vector unit.
 #ifndef ASCENDC_SIM_KERNEL_COMPARE_REDUCE_H
 #define ASCENDC_SIM_KERNEL_COMPARE_REDUCE_H
 
@@ -259,6 +260,10 @@ template <typename T>
 __aicore__ inline void ReduceSum(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                                  const LocalTensor<T>& workLocal, const int32_t count) {
   detail::CheckReduce("ReduceSum", dstLocal, srcLocal, workLocal, count, 1);
+  if constexpr (std::is_same<T, float>::value) {  // the vector unit (64 lanes)
+    dstLocal.GetPhyAddr()[0] = aclsimVectorReduceSumF32(srcLocal.GetPhyAddr(), static_cast<uint32_t>(count));
+    return;
+  }
   using A = detail::Arith<T>;
   detail::Raw(dstLocal)[0] = A::Store(detail::SumValues<T>(detail::Raw(srcLocal), static_cast<uint32_t>(count)));
 }

@@ -1,7 +1,9 @@
 // Vector instructions on LocalTensors: `calCount` elements from the start of
 // each operand. dst may be one of the sources (same start); partial overlap is
 // not allowed, as on hardware. Loops are written plainly over restrict
-// pointers so that the compiler vectorises them.
+// pointers so that the compiler vectorises them; float Add/Sub/Mul/Div/Max/Min/
+// Adds/Muls/Exp run on the simulated vector unit (aclsim* in libascendcl, the
+// host's widest SIMD chosen at run time).
 #ifndef ASCENDC_SIM_KERNEL_VECTOR_OPS_H
 #define ASCENDC_SIM_KERNEL_VECTOR_OPS_H
 
@@ -114,24 +116,36 @@ template <typename T>
 __aicore__ inline void Add(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                            uint32_t calCount) {
   detail::CheckBinary("Add", dst, src0, src1, calCount);
-  using C = detail::ComputeOf<T>;
-  detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return detail::AddValues(a, b); });
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorBinaryF32(ACLSIM_VEC_ADD, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  } else {
+    using C = detail::ComputeOf<T>;
+    detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return detail::AddValues(a, b); });
+  }
 }
 
 template <typename T>
 __aicore__ inline void Sub(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                            uint32_t calCount) {
   detail::CheckBinary("Sub", dst, src0, src1, calCount);
-  using C = detail::ComputeOf<T>;
-  detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return detail::SubValues(a, b); });
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorBinaryF32(ACLSIM_VEC_SUB, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  } else {
+    using C = detail::ComputeOf<T>;
+    detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return detail::SubValues(a, b); });
+  }
 }
 
 template <typename T>
 __aicore__ inline void Mul(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                            uint32_t calCount) {
   detail::CheckBinary("Mul", dst, src0, src1, calCount);
-  using C = detail::ComputeOf<T>;
-  detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return detail::MulValues(a, b); });
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorBinaryF32(ACLSIM_VEC_MUL, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  } else {
+    using C = detail::ComputeOf<T>;
+    detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return detail::MulValues(a, b); });
+  }
 }
 
 // Floating types only, as on the vector unit.
@@ -140,24 +154,36 @@ __aicore__ inline void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0
                            uint32_t calCount) {
   static_assert(detail::kIsFloatLike<T>, "Div supports floating types");
   detail::CheckBinary("Div", dst, src0, src1, calCount);
-  using C = detail::ComputeOf<T>;
-  detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return a / b; });
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorBinaryF32(ACLSIM_VEC_DIV, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  } else {
+    using C = detail::ComputeOf<T>;
+    detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return a / b; });
+  }
 }
 
 template <typename T>
 __aicore__ inline void Max(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                            uint32_t calCount) {
   detail::CheckBinary("Max", dst, src0, src1, calCount);
-  using C = detail::ComputeOf<T>;
-  detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return a > b ? a : b; });
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorBinaryF32(ACLSIM_VEC_MAX, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  } else {
+    using C = detail::ComputeOf<T>;
+    detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return a > b ? a : b; });
+  }
 }
 
 template <typename T>
 __aicore__ inline void Min(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                            uint32_t calCount) {
   detail::CheckBinary("Min", dst, src0, src1, calCount);
-  using C = detail::ComputeOf<T>;
-  detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return a < b ? a : b; });
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorBinaryF32(ACLSIM_VEC_MIN, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  } else {
+    using C = detail::ComputeOf<T>;
+    detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return a < b ? a : b; });
+  }
 }
 
 // ---- unary ----
@@ -229,17 +255,27 @@ __aicore__ inline void Relu(const LocalTensor<T>& dst, const LocalTensor<T>& src
 template <typename T, typename U>
 __aicore__ inline void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src, U scalarValue, uint32_t calCount) {
   detail::CheckUnary("Adds", dst, src, calCount);
-  using C = detail::ComputeOf<T>;
-  const C s = detail::ToCompute<T>(scalarValue);
-  detail::UnaryLoop(dst, src, calCount, [s](C a) { return detail::AddValues(a, s); });
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorScalarF32(ACLSIM_VEC_ADD, dst.GetPhyAddr(), src.GetPhyAddr(), detail::ToCompute<T>(scalarValue),
+                          calCount);
+  } else {
+    using C = detail::ComputeOf<T>;
+    const C s = detail::ToCompute<T>(scalarValue);
+    detail::UnaryLoop(dst, src, calCount, [s](C a) { return detail::AddValues(a, s); });
+  }
 }
 
 template <typename T, typename U>
 __aicore__ inline void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, U scalarValue, uint32_t calCount) {
   detail::CheckUnary("Muls", dst, src, calCount);
-  using C = detail::ComputeOf<T>;
-  const C s = detail::ToCompute<T>(scalarValue);
-  detail::UnaryLoop(dst, src, calCount, [s](C a) { return detail::MulValues(a, s); });
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorScalarF32(ACLSIM_VEC_MUL, dst.GetPhyAddr(), src.GetPhyAddr(), detail::ToCompute<T>(scalarValue),
+                          calCount);
+  } else {
+    using C = detail::ComputeOf<T>;
+    const C s = detail::ToCompute<T>(scalarValue);
+    detail::UnaryLoop(dst, src, calCount, [s](C a) { return detail::MulValues(a, s); });
+  }
 }
 
 template <typename T, typename U>
