@@ -83,6 +83,9 @@ ACL_FUNC_VISIBILITY void aclsimVectorBinaryF32(aclsimVectorOp op, float* dst, co
 ACL_FUNC_VISIBILITY void aclsimVectorScalarF32(aclsimVectorOp op, float* dst, const float* src, float scalar,
                                                uint32_t n);
 ACL_FUNC_VISIBILITY float aclsimVectorReduceSumF32(const float* src, uint32_t n);
+// Max (isMax != 0) or min of n > 0 values ignoring NaNs; *sawNan is set to 1 when
+// a NaN may be among them (also set by infinities: the caller then scans).
+ACL_FUNC_VISIBILITY float aclsimVectorReduceExtremeF32(const float* src, uint32_t n, int isMax, int* sawNan);
 
 #ifdef __cplusplus
 }

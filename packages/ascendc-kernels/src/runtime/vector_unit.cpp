@@ -85,11 +85,37 @@ ACLSIM_INLINE float SumLoop(const float* a, uint32_t n) {
   return lanes[0];
 }
 
+// Max/min in 16 lanes of selects that skip NaN (v > m ? v : m keeps m for a
+// NaN v); a probe accumulates v - v, which turns NaN after a NaN or infinity.
+ACLSIM_INLINE float ExtremeLoop(const float* a, uint32_t n, bool isMax, int* sawNan) {
+  Lanes16 m, probe = {};
+  for (uint32_t l = 0; l < 16; ++l) m[l] = a[0];
+  uint32_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const Lanes16 v = *reinterpret_cast<const Lanes16Unaligned*>(a + i);
+    m = isMax ? (v > m ? v : m) : (v < m ? v : m);
+    probe += v - v;
+  }
+  float best = a[0];
+  bool nan = false;
+  for (uint32_t l = 0; l < 16; ++l) {
+    best = isMax ? (m[l] > best ? m[l] : best) : (m[l] < best ? m[l] : best);
+    nan |= probe[l] != probe[l];
+  }
+  for (; i < n; ++i) {
+    best = isMax ? (a[i] > best ? a[i] : best) : (a[i] < best ? a[i] : best);
+    nan |= a[i] != a[i];
+  }
+  *sawNan = nan || best != best;
+  return best;
+}
+
 struct VectorUnit {
   void (*exp)(float*, const float*, uint32_t);
   void (*binary)(int, float*, const float*, const float*, uint32_t);
   void (*scalar)(int, float*, const float*, float, uint32_t);
   float (*sum)(const float*, uint32_t);
+  float (*extreme)(const float*, uint32_t, int, int*);
 };
 
 #define ACLSIM_VECTOR_UNIT(NAME, ATTR)                                                                           \
@@ -97,7 +123,8 @@ struct VectorUnit {
   ATTR void NAME##Binary(int op, float* d, const float* a, const float* b, uint32_t n) { BinaryAny(op, d, a, b, n); } \
   ATTR void NAME##Scalar(int op, float* d, const float* a, float s, uint32_t n) { ScalarAny(op, d, a, s, n); }  \
   ATTR float NAME##Sum(const float* a, uint32_t n) { return SumLoop(a, n); }                                     \
-  constexpr VectorUnit k##NAME{NAME##Exp, NAME##Binary, NAME##Scalar, NAME##Sum};
+  ATTR float NAME##Extreme(const float* a, uint32_t n, int isMax, int* nan) { return ExtremeLoop(a, n, isMax, nan); } \
+  constexpr VectorUnit k##NAME{NAME##Exp, NAME##Binary, NAME##Scalar, NAME##Sum, NAME##Extreme};
 
 ACLSIM_VECTOR_UNIT(Baseline, )
 #if defined(__x86_64__)
@@ -133,5 +160,9 @@ void aclsimVectorScalarF32(aclsimVectorOp op, float* dst, const float* src, floa
 }
 
 float aclsimVectorReduceSumF32(const float* src, uint32_t n) { return ascendc_sim::Unit().sum(src, n); }
+
+float aclsimVectorReduceExtremeF32(const float* src, uint32_t n, int isMax, int* sawNan) {
+  return ascendc_sim::Unit().extreme(src, n, isMax, sawNan);
+}
 
 }  // extern "C"

@@ -13,14 +13,12 @@
 
 #include <type_traits>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "ascendc_sim/kernel/arith.h"
 #include "ascendc_sim/kernel/tensor.h"
 #include "ascendc_sim/kernel/trap.h"
 #include "ascendc_sim/kernel/vector_ops.h"
+#include "ascendc_sim/launch.h"
 
 namespace AscendC {
 
@@ -161,36 +159,21 @@ inline ComputeOf<T> ExtremeValue(const typename Arith<T>::Storage* __restrict a,
   using A = Arith<T>;
   using C = ComputeOf<T>;
   C best = A::Load(a[0]);
-  // 16 lanes of max/min, and 16 lanes of probe += v - v (NaN once a NaN or an
-  // infinity passed), all vectorisable; NaN positions are looked for only when
-  // a probe lane is NaN.
+  // float: the vector unit. Else 16 lanes of max/min, and 16 lanes of probe +=
+  // v - v (NaN once a NaN or an infinity passed); NaN positions are looked for
+  // only when a probe lane is NaN.
   C lanes[kReduceLanes];
   C probe[kReduceLanes] = {};
   for (uint32_t l = 0; l < kReduceLanes; ++l) lanes[l] = best;
   uint32_t i = 0;
-#if defined(__SSE2__)
-  if constexpr (std::is_same<T, float>::value) {
-    // SSE: the plain loops below are not vectorised by GCC (NaN-exact selects).
-    // max_ps(v, m) / min_ps(v, m) keep m when v is NaN; the probe catches NaN.
-    __m128 m[4], pr[4];
-    for (int q = 0; q < 4; ++q) {
-      m[q] = _mm_set1_ps(best);
-      pr[q] = _mm_setzero_ps();
-    }
-    for (; i + kReduceLanes <= n; i += kReduceLanes) {
-      for (int q = 0; q < 4; ++q) {
-        const __m128 v = _mm_loadu_ps(a + i + 4 * q);
-        m[q] = isMax ? _mm_max_ps(v, m[q]) : _mm_min_ps(v, m[q]);
-        pr[q] = _mm_add_ps(pr[q], _mm_sub_ps(v, v));
-      }
-    }
-    for (int q = 0; q < 4; ++q) {
-      _mm_storeu_ps(lanes + 4 * q, m[q]);
-      _mm_storeu_ps(probe + 4 * q, pr[q]);
-    }
-  } else
-#endif
-  if (isMax) {
+  bool anyNan = false;
+  if constexpr (std::is_same<T, float>::value) {  // the simulated vector unit
+    int sawNan = 0;
+    best = aclsimVectorReduceExtremeF32(a, n, isMax ? 1 : 0, &sawNan);
+    anyNan = sawNan != 0;
+    i = n;
+    for (uint32_t l = 0; l < kReduceLanes; ++l) lanes[l] = best;
+  } else if (isMax) {
     for (; i + kReduceLanes <= n; i += kReduceLanes) {
       for (uint32_t l = 0; l < kReduceLanes; ++l) {
         const C v = A::Load(a[i + l]);
@@ -207,7 +190,6 @@ inline ComputeOf<T> ExtremeValue(const typename Arith<T>::Storage* __restrict a,
       }
     }
   }
-  bool anyNan = false;
   for (; i < n; ++i) {
     const C v = A::Load(a[i]);
     lanes[0] = isMax ? (v > lanes[0] ? v : lanes[0]) : (v < lanes[0] ? v : lanes[0]);
