@@ -102,3 +102,48 @@ def test_l0a_overflow_fails_the_launch_naming_the_memory(acl, stream, test_kerne
     message = sim.recent_error()
     assert "kernel 'over_l0a_kernel' failed" in message
     assert "requested 66560 bytes (1 x 66560) of L0A buffer but only 65536 of 65536 bytes" in message
+
+
+_SIMD_SCRIPT = """
+import sys
+import numpy as np
+from ascendc_kernels import testing as sim
+libs = sim.load()
+sim.check(libs.aclInit(None))
+sim.check(libs.aclrtSetDevice(0))
+rng = np.random.default_rng(0)
+x = rng.uniform(-30, 30, (37, 1001)).astype(np.float32)
+dx, dy = sim.DeviceArray.from_numpy(x), sim.DeviceArray.empty(x.shape, sim.ACL_FLOAT)
+sim.check(sim.run_aclnn("aclnnSoftmax", dx.tensor(), -1, dy.tensor()))
+w = rng.standard_normal(1001).astype(np.float32)
+dw, dn = sim.DeviceArray.from_numpy(w), sim.DeviceArray.empty(x.shape, sim.ACL_FLOAT)
+sim.check(sim.run_aclnn("aclnnLayerNorm", dx.tensor(), sim.IntArray([1001]), dw.tensor(), dw.tensor(), 1e-5,
+                        dn.tensor(), None, None))
+a, b = rng.standard_normal((70, 300)).astype(np.float32), rng.standard_normal((300, 90)).astype(np.float32)
+da, db = sim.DeviceArray.from_numpy(a), sim.DeviceArray.from_numpy(b)
+dc = sim.DeviceArray.empty((70, 90), sim.ACL_FLOAT)
+sim.check(sim.run_aclnn("aclnnMm", da.tensor(), db.tensor(), dc.tensor(), 0))
+np.savez(sys.argv[1], softmax=dy.to_numpy(), layer_norm=dn.to_numpy(), mm=dc.to_numpy())
+"""
+
+
+def test_vector_unit_gives_the_same_bits_on_every_simd_level(tmp_path):
+    # ASCEND_SIM_SIMD caps the host SIMD of the vector and cube units: the vector unit's float
+    # ops (exp, sums, arithmetic) must not depend on it; the cube's sums may round differently.
+    import os
+    import subprocess
+    import sys
+
+    results = {}
+    for level in ("baseline", "avx2", "avx512"):
+        out = tmp_path / f"{level}.npz"
+        env = dict(os.environ, ASCEND_SIM_SIMD=level)
+        subprocess.run([sys.executable, "-c", _SIMD_SCRIPT, str(out)], check=True, env=env)
+        results[level] = np.load(out)
+    for level in ("avx2", "avx512"):
+        for name in ("softmax", "layer_norm"):
+            np.testing.assert_array_equal(results[level][name], results["baseline"][name], err_msg=f"{name} {level}")
+        np.testing.assert_allclose(results[level]["mm"], results["baseline"]["mm"], rtol=1e-5, atol=1e-4)
+    cpu_flags = open("/proc/cpuinfo").read().split() if os.path.exists("/proc/cpuinfo") else []
+    if "avx512f" in cpu_flags:  # the cap took effect: the AVX-512 cube fuses its multiply-adds
+        assert not np.array_equal(results["avx512"]["mm"], results["baseline"]["mm"])

@@ -13,6 +13,7 @@
 
 #include "ascendc_sim/kernel/fp_types.h"
 #include "ascendc_sim/launch.h"
+#include "runtime/config.h"
 
 namespace ascendc_sim {
 namespace {
@@ -126,8 +127,9 @@ using GemmFn = void (*)(const Gemm&);
 GemmFn SelectGemm() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f")) return GemmAvx512;
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return GemmAvx2;
+  const int32_t limit = Config().simdLimit;
+  if (limit >= 2 && __builtin_cpu_supports("avx512f")) return GemmAvx512;
+  if (limit >= 1 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return GemmAvx2;
 #endif
   return GemmGeneric;
 }

@@ -7,6 +7,7 @@
 
 #include "ascendc_sim/kernel/vector_ops.h"
 #include "ascendc_sim/launch.h"
+#include "runtime/config.h"
 
 namespace ascendc_sim {
 namespace {
@@ -136,8 +137,9 @@ const VectorUnit& Unit() {
   static const VectorUnit* unit = [] {
 #if defined(__x86_64__)
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) return &kAvx512;
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return &kAvx2;
+    const int32_t limit = Config().simdLimit;
+    if (limit >= 2 && __builtin_cpu_supports("avx512f")) return &kAvx512;
+    if (limit >= 1 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return &kAvx2;
 #endif
     return &kBaseline;
   }();
