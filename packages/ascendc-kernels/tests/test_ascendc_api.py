@@ -133,6 +133,7 @@ def test_vector_unit_gives_the_same_bits_on_every_simd_level(tmp_path):
     import os
     import subprocess
     import sys
+    from pathlib import Path
 
     results = {}
     for level in ("baseline", "avx2", "avx512"):
@@ -144,6 +145,7 @@ def test_vector_unit_gives_the_same_bits_on_every_simd_level(tmp_path):
         for name in ("softmax", "layer_norm"):
             np.testing.assert_array_equal(results[level][name], results["baseline"][name], err_msg=f"{name} {level}")
         np.testing.assert_allclose(results[level]["mm"], results["baseline"]["mm"], rtol=1e-5, atol=1e-4)
-    cpu_flags = open("/proc/cpuinfo").read().split() if os.path.exists("/proc/cpuinfo") else []
+    cpuinfo = Path("/proc/cpuinfo")
+    cpu_flags = cpuinfo.read_text().split() if cpuinfo.exists() else []
     if "avx512f" in cpu_flags:  # the cap took effect: the AVX-512 cube fuses its multiply-adds
         assert not np.array_equal(results["avx512"]["mm"], results["baseline"]["mm"])
