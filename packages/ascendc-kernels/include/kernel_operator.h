@@ -13,7 +13,10 @@
 //   TPipe, TQue, TQueBind, TBuf, GetBlockIdx/Num      ascendc_sim/kernel/pipe.h
 //   DataCopy, DataCopyPad (+ params)                  ascendc_sim/kernel/data_copy.h
 //   Add Sub Mul Div Max Min Abs Exp Ln Sqrt Relu Reciprocal
-//   Adds Muls Maxs Mins Axpy Duplicate Cast           ascendc_sim/kernel/vector_ops.h
+//   Adds Muls Maxs Mins Axpy Duplicate Cast Rsqrt     ascendc_sim/kernel/vector_ops.h
+//   Compare CompareScalar Select ReduceSum/Max/Min    ascendc_sim/kernel/compare_reduce.h
+//   LoadData Mmad Fixpipe (cube: A1/B1 L1, A2 L0A,
+//   B2 L0B, CO1 L0C; ND tiles)                        ascendc_sim/kernel/cube_ops.h
 //   ascendc_sim::LaunchKernel, ACLRT_LAUNCH_KERNEL    ascendc_sim/launch_kernel.h
 #ifndef ASCENDC_SIM_KERNEL_OPERATOR_H
 #define ASCENDC_SIM_KERNEL_OPERATOR_H
@@ -26,6 +29,8 @@
 #include "ascendc_sim/kernel/data_copy.h"
 #include "ascendc_sim/kernel/arith.h"
 #include "ascendc_sim/kernel/vector_ops.h"
+#include "ascendc_sim/kernel/compare_reduce.h"
+#include "ascendc_sim/kernel/cube_ops.h"
 #include "ascendc_sim/launch_kernel.h"
 
 #endif  // ASCENDC_SIM_KERNEL_OPERATOR_H

@@ -94,6 +94,9 @@ def test_kernels(acl, tmp_path_factory):
         "test_launch_block_ids": [vp, u32, vp],
         "test_launch_misaligned_copy": [vp, vp],
         "test_launch_vector_ops": [vp, vp, vp, vp],
+        "test_launch_compare_reduce": [vp, vp, vp, u32, vp],
+        "test_launch_mmad_tile": [vp, vp, vp, u32, u32, u32, vp],
+        "test_launch_over_l0a": [vp],
     }.items():
         getattr(lib, name).argtypes = args
         getattr(lib, name).restype = sim.ctypes.c_int

@@ -158,3 +158,34 @@ def test_jit_compile_option(acl):
     assert value.value == b"enable"
     assert acl.aclSetCompileopt(sim.ACL_OP_JIT_COMPILE, b"maybe") == sim.ACL_ERROR_INVALID_PARAM
     sim.check(acl.aclSetCompileopt(sim.ACL_OP_JIT_COMPILE, b"disable"))
+
+
+@pytest.mark.parametrize("t1", [False, True])
+@pytest.mark.parametrize("t2", [False, True])
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+def test_matmul_v2_with_transposes(acl, dtype, t1, t2):
+    acl_type = DTYPES[dtype]
+    rng = np.random.default_rng(int(t1) * 2 + int(t2))
+    m, k, n = 37, 150, 131
+    a = round_to(rng.standard_normal((k, m) if t1 else (m, k)).astype(np.float32), acl_type)
+    b = round_to(rng.standard_normal((n, k) if t2 else (k, n)).astype(np.float32), acl_type)
+    x1, x2 = to_device(a, acl_type), to_device(b, acl_type)
+    out = sim.DeviceArray.empty((m, n), acl_type)
+    run("MatMulV2", [operand(x1), operand(x2)], [operand(out)], {"transpose_x1": t1, "transpose_x2": t2})
+    want = round_to(((a.T if t1 else a).astype(np.float64) @ (b.T if t2 else b)).astype(np.float32), acl_type)
+    tol = {sim.ACL_FLOAT: 1e-4, sim.ACL_FLOAT16: 2e-2, sim.ACL_BF16: 1.5e-1}[acl_type]
+    np.testing.assert_allclose(from_device(out), want, rtol=tol, atol=tol)
+
+
+def test_matmul_v2_rejects_mismatched_shapes_and_types(acl):
+    x1 = sim.DeviceArray.empty((4, 6), sim.ACL_FLOAT)
+    x2 = sim.DeviceArray.empty((5, 3), sim.ACL_FLOAT)
+    out = sim.DeviceArray.empty((4, 3), sim.ACL_FLOAT)
+    assert sim.run_aclop("MatMulV2", [operand(x1), operand(x2)], [operand(out)]) == sim.ACL_ERROR_INVALID_PARAM
+    assert "op 'MatMulV2': x1 [4, 6] (transpose_x1=0) and x2 [5, 3] (transpose_x2=0) have different reduction sizes" \
+        in sim.recent_error()
+    i = sim.DeviceArray.empty((6, 3), sim.ACL_INT32)
+    assert sim.run_aclop("MatMulV2", [operand(x1), operand(i)], [operand(out)]) != sim.ACL_SUCCESS
+    assert sim.run_aclop("MatMulV2", [operand(x1), operand(x2)], [operand(out)], {"transpose_x2": 1}) == \
+        sim.ACL_ERROR_INVALID_PARAM
+    assert "attribute 'transpose_x2' must be a bool" in sim.recent_error()

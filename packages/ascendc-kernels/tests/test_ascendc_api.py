@@ -42,3 +42,110 @@ def test_float16_and_bfloat16_conversions_round_to_nearest_even(acl):
     nan = sim.DeviceArray.from_numpy(np.array([np.nan], dtype=np.float32))
     sim.check(sim.run_aclnn("aclnnInplaceCopy", h.tensor(shape=(1,)), nan.tensor()))
     assert np.isnan(h.to_numpy()[0])
+
+
+def test_compare_select_reductions_and_rsqrt_match_numpy(acl, stream, test_kernels):
+    rng = np.random.default_rng(1)
+    for n in (9, 13, 200):  # partial mask bytes, a partial 16-lane step, several steps
+        a = rng.uniform(-4, 4, n).astype(np.float32)
+        b = rng.uniform(-4, 4, n).astype(np.float32)
+        a[n // 2] = 9.5  # a unique maximum
+        x, y = sim.DeviceArray.from_numpy(a), sim.DeviceArray.from_numpy(b)
+        out = sim.DeviceArray.empty((5, n), sim.ACL_FLOAT)
+        sim.check(test_kernels.test_launch_compare_reduce(x.ptr, y.ptr, out.ptr, n, stream))
+        sim.check(acl.aclrtSynchronizeStream(stream))
+        r = out.peek()
+        np.testing.assert_array_equal(r[0], np.where(a < b, a, b), err_msg="Compare LT + Select")
+        np.testing.assert_array_equal(r[1], np.where(a > 0, a, np.float32(-1)), err_msg="CompareScalar GT + Select")
+        np.testing.assert_allclose(r[2], 1 / np.sqrt(np.abs(a) + 1), rtol=1e-6, err_msg="Rsqrt")
+        bits = np.packbits(a > 0, bitorder="little")
+        np.testing.assert_array_equal(r[3], bits[np.arange(n) // 8].astype(np.float32), err_msg="mask bytes")
+        np.testing.assert_allclose(r[4][0], a.astype(np.float64).sum(), rtol=1e-5, atol=1e-5, err_msg="ReduceSum")
+        assert r[4][1] == a.max() and r[4][2] == np.argmax(a), "ReduceMax with index"
+        assert r[4][3] == a.min() and r[4][4] == np.argmin(a), "ReduceMin with index"
+
+
+def test_exp_is_accurate_over_the_float_range(acl, stream, test_kernels):
+    # Exp (vectorised polynomial) against numpy, including overflow, underflow to subnormals, inf and NaN.
+    a = np.concatenate([np.linspace(-110, 90, 56, dtype=np.float32),
+                        np.array([np.inf, -np.inf, np.nan, 0.0, -0.0, 88.7, -87.5, 1e-8], np.float32)])
+    x = sim.DeviceArray.from_numpy(a)
+    y = sim.DeviceArray.from_numpy(np.ones(64, np.float32))
+    out = sim.DeviceArray.empty((16, 64), sim.ACL_FLOAT)
+    sim.check(test_kernels.test_launch_vector_ops(x.ptr, y.ptr, out.ptr, stream))
+    sim.check(acl.aclrtSynchronizeStream(stream))
+    with np.errstate(over="ignore", under="ignore"):
+        want = np.exp(a.astype(np.float64)).astype(np.float32)
+    got = out.peek()[7]
+    normal = np.abs(want) >= np.finfo(np.float32).tiny
+    np.testing.assert_allclose(got[normal], want[normal], rtol=3e-7)
+    np.testing.assert_allclose(got[~normal], want[~normal], rtol=0, atol=2e-45)
+    assert np.isnan(got[np.isnan(a)]).all()
+
+
+def test_cube_path_mmad_matches_numpy(acl, stream, test_kernels):
+    rng = np.random.default_rng(2)
+    for m, n, k in [(1, 1, 2), (16, 16, 16), (7, 13, 29), (64, 64, 64), (33, 40, 17)]:
+        a = rng.standard_normal((m, k)).astype(np.float32)
+        b = rng.standard_normal((k, n)).astype(np.float32)
+        da, db = sim.DeviceArray.from_numpy(a), sim.DeviceArray.from_numpy(b)
+        dc = sim.DeviceArray.empty((m, n), sim.ACL_FLOAT)
+        sim.check(test_kernels.test_launch_mmad_tile(da.ptr, db.ptr, dc.ptr, m, n, k, stream))
+        sim.check(acl.aclrtSynchronizeStream(stream))
+        np.testing.assert_allclose(dc.peek(), a.astype(np.float64) @ b, rtol=1e-4, atol=1e-4,
+                                   err_msg=f"{m}x{k} @ {k}x{n}")
+
+
+def test_l0a_overflow_fails_the_launch_naming_the_memory(acl, stream, test_kernels):
+    sim.check(test_kernels.test_launch_over_l0a(stream))
+    assert acl.aclrtSynchronizeStream(stream) == sim.ACL_ERROR_RT_AICORE_EXCEPTION
+    message = sim.recent_error()
+    assert "kernel 'over_l0a_kernel' failed" in message
+    assert "requested 66560 bytes (1 x 66560) of L0A buffer but only 65536 of 65536 bytes" in message
+
+
+_SIMD_SCRIPT = """
+import sys
+import numpy as np
+from ascendc_kernels import testing as sim
+libs = sim.load()
+sim.check(libs.aclInit(None))
+sim.check(libs.aclrtSetDevice(0))
+rng = np.random.default_rng(0)
+x = rng.uniform(-30, 30, (37, 1001)).astype(np.float32)
+dx, dy = sim.DeviceArray.from_numpy(x), sim.DeviceArray.empty(x.shape, sim.ACL_FLOAT)
+sim.check(sim.run_aclnn("aclnnSoftmax", dx.tensor(), -1, dy.tensor()))
+w = rng.standard_normal(1001).astype(np.float32)
+dw, dn = sim.DeviceArray.from_numpy(w), sim.DeviceArray.empty(x.shape, sim.ACL_FLOAT)
+sim.check(sim.run_aclnn("aclnnLayerNorm", dx.tensor(), sim.IntArray([1001]), dw.tensor(), dw.tensor(), 1e-5,
+                        dn.tensor(), None, None))
+a, b = rng.standard_normal((70, 300)).astype(np.float32), rng.standard_normal((300, 90)).astype(np.float32)
+da, db = sim.DeviceArray.from_numpy(a), sim.DeviceArray.from_numpy(b)
+dc = sim.DeviceArray.empty((70, 90), sim.ACL_FLOAT)
+sim.check(sim.run_aclnn("aclnnMm", da.tensor(), db.tensor(), dc.tensor(), 0))
+np.savez(sys.argv[1], softmax=dy.to_numpy(), layer_norm=dn.to_numpy(), mm=dc.to_numpy())
+"""
+
+
+def test_vector_unit_gives_the_same_bits_on_every_simd_level(tmp_path):
+    # ASCEND_SIM_SIMD caps the host SIMD of the vector and cube units: the vector unit's float
+    # ops (exp, sums, arithmetic) must not depend on it; the cube's sums may round differently.
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    results = {}
+    for level in ("baseline", "avx2", "avx512"):
+        out = tmp_path / f"{level}.npz"
+        env = dict(os.environ, ASCEND_SIM_SIMD=level)
+        subprocess.run([sys.executable, "-c", _SIMD_SCRIPT, str(out)], check=True, env=env)
+        results[level] = np.load(out)
+    for level in ("avx2", "avx512"):
+        for name in ("softmax", "layer_norm"):
+            np.testing.assert_array_equal(results[level][name], results["baseline"][name], err_msg=f"{name} {level}")
+        np.testing.assert_allclose(results[level]["mm"], results["baseline"]["mm"], rtol=1e-5, atol=1e-4)
+    cpuinfo = Path("/proc/cpuinfo")
+    cpu_flags = cpuinfo.read_text().split() if cpuinfo.exists() else []
+    if "avx512f" in cpu_flags:  # the cap took effect: the AVX-512 cube fuses its multiply-adds
+        assert not np.array_equal(results["avx512"]["mm"], results["baseline"]["mm"])

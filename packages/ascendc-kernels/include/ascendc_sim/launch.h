@@ -38,6 +38,55 @@ ACL_FUNC_VISIBILITY uint32_t aclsimGetCoreNumAiv(void);
 // Unified buffer bytes per core (ASCEND_SIM_UB_SIZE, default 192 KiB).
 ACL_FUNC_VISIBILITY uint64_t aclsimGetUbSize(void);
 
+// The local memories of a simulated AI core (Atlas A2 sizes): the unified
+// buffer (vector unit), L1 (cube inputs A1/B1), L0A (A2), L0B (B2), L0C (CO1).
+typedef enum {
+  ACLSIM_MEM_UB = 0,
+  ACLSIM_MEM_L1 = 1,
+  ACLSIM_MEM_L0A = 2,
+  ACLSIM_MEM_L0B = 3,
+  ACLSIM_MEM_L0C = 4,
+} aclsimLocalMemory;
+
+// Inside a block: the current core's local memory `kind` and its size in bytes
+// (UB: as aclsimGetUnifiedBuffer; L1 512 KiB, L0A 64 KiB, L0B 64 KiB, L0C 128 KiB).
+ACL_FUNC_VISIBILITY void* aclsimGetLocalMemory(aclsimLocalMemory kind, uint64_t* size);
+
+// The cube unit: c[m x n] (+)= a[m x k] * b[k x n], row-major with row pitches
+// lda, ldb, ldc (elements); a and b of `abType` (ACL_FLOAT, ACL_FLOAT16,
+// ACL_BF16), c float32 (the accumulator). `accumulate` 0 overwrites c. Returns
+// ACL_ERROR_INVALID_PARAM for another type.
+ACL_FUNC_VISIBILITY aclError aclsimCubeMmad(float* c, const void* a, const void* b, uint32_t m, uint32_t n,
+                                           uint32_t k, uint32_t lda, uint32_t ldb, uint32_t ldc,
+                                           aclDataType abType, int accumulate);
+
+// The vector unit's float32 exp (AscendC::Exp on float): dst[i] = e^src[i]
+// with the polynomial of AscendC::detail::ExpFloat, run with the widest SIMD
+// the host has (AVX-512, AVX2, else SSE2), chosen at run time.
+ACL_FUNC_VISIBILITY void aclsimVectorExpF32(float* dst, const float* src, uint32_t n);
+
+// The vector unit's float32 arithmetic (AscendC::Add/Sub/Mul/Div/Max/Min, Adds/Muls
+// and ReduceSum on float), same SIMD choice. dst may be a source (same start).
+// Max/Min keep a NaN of src1 and drop one of src0 (as `a > b ? a : b`); the sum
+// adds in 64 lanes then pairwise, so its result does not depend on the SIMD width.
+typedef enum {
+  ACLSIM_VEC_ADD = 0,
+  ACLSIM_VEC_SUB = 1,
+  ACLSIM_VEC_MUL = 2,
+  ACLSIM_VEC_DIV = 3,
+  ACLSIM_VEC_MAX = 4,
+  ACLSIM_VEC_MIN = 5,
+} aclsimVectorOp;
+ACL_FUNC_VISIBILITY void aclsimVectorBinaryF32(aclsimVectorOp op, float* dst, const float* src0, const float* src1,
+                                               uint32_t n);
+// dst = src op scalar (ACLSIM_VEC_ADD: Adds, ACLSIM_VEC_MUL: Muls).
+ACL_FUNC_VISIBILITY void aclsimVectorScalarF32(aclsimVectorOp op, float* dst, const float* src, float scalar,
+                                               uint32_t n);
+ACL_FUNC_VISIBILITY float aclsimVectorReduceSumF32(const float* src, uint32_t n);
+// Max (isMax != 0) or min of n > 0 values ignoring NaNs; *sawNan is set to 1 when
+// a NaN may be among them (also set by infinities: the caller then scans).
+ACL_FUNC_VISIBILITY float aclsimVectorReduceExtremeF32(const float* src, uint32_t n, int isMax, int* sawNan);
+
 #ifdef __cplusplus
 }
 #endif

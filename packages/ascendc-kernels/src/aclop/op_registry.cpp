@@ -95,6 +95,19 @@ aclError OpContext::GetIntAttr(const char* name, int64_t* out) const {
   return ACL_SUCCESS;
 }
 
+aclError OpContext::GetOptionalBoolAttr(const char* name, bool fallback, bool* out) const {
+  if (!HasAttr(name)) {
+    *out = fallback;
+    return ACL_SUCCESS;
+  }
+  const bool* b = std::get_if<bool>(&attr_->values.at(name));
+  if (b == nullptr) {
+    return const_cast<OpContext*>(this)->Fail(ACL_ERROR_INVALID_PARAM, "attribute '%s' must be a bool", name);
+  }
+  *out = *b;
+  return ACL_SUCCESS;
+}
+
 aclError OpContext::GetStringAttr(const char* name, std::string* out) const {
   if (!HasAttr(name)) {
     return const_cast<OpContext*>(this)->Fail(ACL_ERROR_INVALID_PARAM, "required string attribute '%s' is missing",

@@ -47,6 +47,8 @@ class OpContext {
   aclError GetFloatAttr(const char* name, float* out) const;
   aclError GetIntAttr(const char* name, int64_t* out) const;
   aclError GetStringAttr(const char* name, std::string* out) const;
+  // An optional bool attribute (`fallback` when absent).
+  aclError GetOptionalBoolAttr(const char* name, bool fallback, bool* out) const;
 
   // Device memory on the op's device, released after the op's kernels ran.
   aclError AllocTemp(size_t bytes, void** out);

@@ -188,6 +188,7 @@ _ASCENDCL_PROTOTYPES = {
     "aclsimGetUbSize": (_u64, []),
     "aclsimGetBlockIdx": (_u32, []),
     "aclsimGetBlockNum": (_u32, []),
+    "aclsimCubeMmad": (ctypes.c_int, [_vp, _vp, _vp, _u32, _u32, _u32, _u32, _u32, _u32, ctypes.c_int, ctypes.c_int]),
 }
 
 # aclnnX: (workspace, size, executor, stream); aclnnXGetWorkspaceSize: (args..., &size, &executor)
@@ -208,6 +209,12 @@ _ACLNN_ARGS = {
     "aclnnDropoutGenMask": [_vp, ctypes.c_double, _i64, _i64, _vp],
     "aclnnDropoutDoMask": [_vp, _vp, ctypes.c_double, _vp],
     "aclnnMaskedScale": [_vp, _vp, ctypes.c_float, _vp],
+    "aclnnMm": [_vp, _vp, _vp, ctypes.c_int8],
+    "aclnnMatmul": [_vp, _vp, _vp, ctypes.c_int8],
+    "aclnnSoftmax": [_vp, _i64, _vp],
+    "aclnnLayerNorm": [_vp, _vp, _vp, _vp, ctypes.c_double, _vp, _vp, _vp],
+    "aclnnReduceSum": [_vp, _vp, ctypes.c_bool, ctypes.c_int, _vp],
+    "aclnnAmax": [_vp, _vp, ctypes.c_bool, _vp],
 }
 
 

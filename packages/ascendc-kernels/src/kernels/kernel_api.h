@@ -121,6 +121,47 @@ struct TransDataArgs {
 ASCENDC_SIM_INTERNAL_API int64_t TransDataC0(aclDataType dtype);
 ASCENDC_SIM_INTERNAL_API aclError LaunchTransData(const TransDataArgs& args, aclrtStream stream);
 
+// c[i] = a[i] (m x k) * b[i] (k x n) for i < batch, row-major, dense; a batch
+// stride of 0 broadcasts that operand. float32, float16, bfloat16 (float32
+// accumulation); m, n, k below 2^31 and every dimension below 65536 rows per tile copy.
+struct MatmulArgs {
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  uint64_t batch = 1;
+  int64_t m = 0, n = 0, k = 0;
+  uint64_t aBatchStride = 0, bBatchStride = 0;
+  const void* a = nullptr;
+  const void* b = nullptr;
+  void* c = nullptr;
+};
+ASCENDC_SIM_INTERNAL_API aclError LaunchMatmul(const MatmulArgs& args, aclrtStream stream);
+
+// y[r] = softmax(x[r]) over rows of `cols` elements (float32, float16, bfloat16;
+// computed in float32).
+ASCENDC_SIM_INTERNAL_API aclError LaunchSoftmax(aclDataType dtype, const void* x, void* y, uint64_t rows,
+                                                uint64_t cols, aclrtStream stream);
+
+// Layer norm over rows of `cols` elements: y = (x - mean) * rstd * gamma + beta
+// (gamma/beta optional, may be null, of `dtype`); mean and rstd per row (float32
+// when x is float32, else x's dtype as in CANN; may be null).
+struct LayerNormArgs {
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  aclDataType statsDtype = ACL_DT_UNDEFINED;
+  uint64_t rows = 0, cols = 0;
+  double eps = 1e-5;
+  const void* x = nullptr;
+  const void* gamma = nullptr;
+  const void* beta = nullptr;
+  void* y = nullptr;
+  void* mean = nullptr;
+  void* rstd = nullptr;
+};
+ASCENDC_SIM_INTERNAL_API aclError LaunchLayerNorm(const LayerNormArgs& args, aclrtStream stream);
+
+// y[r] = sum (isMax false) or max (NaN wins) of row r of x (rows x cols, cols > 0
+// for max); x and y float32, float16 or bfloat16, computed in float32.
+ASCENDC_SIM_INTERNAL_API aclError LaunchRowReduce(aclDataType xType, const void* x, aclDataType yType, void* y,
+                                                  uint64_t rows, uint64_t cols, bool isMax, aclrtStream stream);
+
 }  // namespace kernels
 }  // namespace ascendc_sim
 

@@ -34,6 +34,9 @@ SimConfig ReadConfig() {
   c.ubBytes = static_cast<uint64_t>(ub) / 32 * 32;
   const char* blocking = getenv("ASCEND_LAUNCH_BLOCKING");
   c.launchBlocking = blocking != nullptr && blocking[0] == '1' && blocking[1] == '\0';
+  const char* simd = getenv("ASCEND_SIM_SIMD");
+  const std::string simdName = simd != nullptr ? simd : "";
+  c.simdLimit = simdName == "baseline" ? 0 : simdName == "avx2" ? 1 : 2;
   const char* fault = getenv("ASCEND_SIM_FAULT_KERNEL");
   if (fault != nullptr) c.faultKernel = fault;
   return c;

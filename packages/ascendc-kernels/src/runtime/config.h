@@ -17,6 +17,9 @@ struct SimConfig {
   // ASCEND_SIM_FAULT_KERNEL: launches of the kernel with this name fail when they
   // run (fault injection for testing how errors of queued work surface); empty: none.
   std::string faultKernel;
+  // ASCEND_SIM_SIMD: the widest host SIMD the cube and vector units may use:
+  // 2 = AVX-512 (default: whatever the host has), 1 = AVX2, 0 = baseline.
+  int32_t simdLimit;
 };
 
 const SimConfig& Config();

@@ -49,6 +49,21 @@ struct UnifiedBuffer {
 
 thread_local UnifiedBuffer tls_ub;
 
+// The cube-side local memories of the calling thread's core (allocated on first use).
+struct CubeMemories {
+  static constexpr uint64_t kBytes[4] = {512u << 10, 64u << 10, 64u << 10, 128u << 10};  // L1, L0A, L0B, L0C
+  uint8_t* data[4] = {};
+  ~CubeMemories() {
+    for (uint8_t* p : data) free(p);
+  }
+  uint8_t* Get(int index) {
+    if (data[index] == nullptr) data[index] = static_cast<uint8_t*>(aligned_alloc(64, kBytes[index]));
+    return data[index];
+  }
+};
+
+thread_local CubeMemories tls_cube;
+
 void RunOneBlock(LaunchJob& job, uint32_t idx) {
   tls_block.idx = idx;
   try {
@@ -219,6 +234,17 @@ void* aclsimGetUnifiedBuffer(uint64_t* size) {
   ascendc_sim::tls_ub.Ensure();
   if (size != nullptr) *size = ascendc_sim::tls_ub.size;
   return ascendc_sim::tls_ub.data;
+}
+
+void* aclsimGetLocalMemory(aclsimLocalMemory kind, uint64_t* size) {
+  if (kind == ACLSIM_MEM_UB) return aclsimGetUnifiedBuffer(size);
+  const int index = static_cast<int>(kind) - 1;
+  if (index < 0 || index >= 4) {
+    if (size != nullptr) *size = 0;
+    return nullptr;
+  }
+  if (size != nullptr) *size = ascendc_sim::CubeMemories::kBytes[index];
+  return ascendc_sim::tls_cube.Get(index);
 }
 
 void aclsimReportKernelError(const char* msg) {

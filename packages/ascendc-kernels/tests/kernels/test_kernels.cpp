@@ -154,6 +154,141 @@ extern "C" __global__ __aicore__ void vector_ops_kernel(GM_ADDR x, GM_ADDR y, GM
   DataCopy(outGm, r, OPS * N);
 }
 
+// Compare/Select/reductions/Rsqrt on N floats: out rows (N each) are
+// [Select(a < b ? a : b), Select(a > 0 ? a : -1), Rsqrt(|a| + 1), mask bytes as floats,
+//  [ReduceSum, ReduceMax, ReduceMax index, ReduceMin, ReduceMin index, 0...]].
+extern "C" __global__ __aicore__ void compare_reduce_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR out, uint32_t n) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> inBuf, resultBuf, maskBuf, workBuf;
+  const uint32_t padded = (n + 7) / 8 * 8;
+  pipe.InitBuffer(inBuf, 2 * padded * sizeof(float));
+  pipe.InitBuffer(resultBuf, 5 * padded * sizeof(float));
+  pipe.InitBuffer(maskBuf, padded);
+  pipe.InitBuffer(workBuf, padded * sizeof(float));
+  GlobalTensor<float> xGm, yGm, outGm;
+  xGm.SetGlobalBuffer((__gm__ float*)x, n);
+  yGm.SetGlobalBuffer((__gm__ float*)y, n);
+  outGm.SetGlobalBuffer((__gm__ float*)out, 5 * n);
+  LocalTensor<float> a = inBuf.Get<float>();
+  LocalTensor<float> b = a[padded];
+  DataCopyExtParams copy{1, n * static_cast<uint32_t>(sizeof(float)), 0, 0, 0};
+  DataCopyPad(a, xGm, copy, DataCopyPadExtParams<float>{});
+  DataCopyPad(b, yGm, copy, DataCopyPadExtParams<float>{});
+  LocalTensor<float> r = resultBuf.Get<float>();
+  LocalTensor<uint8_t> mask = maskBuf.Get<uint8_t>();
+  LocalTensor<float> work = workBuf.Get<float>();
+  Compare(mask, a, b, CMPMODE::LT, n);
+  Select(r, mask, a, b, SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
+  CompareScalar(mask, a, 0.0f, CMPMODE::GT, n);
+  Select(r[padded], mask, a, -1.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, n);
+  for (uint32_t i = 0; i < n; ++i) r.SetValue(3 * padded + i, static_cast<float>(mask.GetValue(i / 8)));
+  Abs(r[2 * padded], a, n);
+  Adds(r[2 * padded], r[2 * padded], 1.0f, n);
+  Rsqrt(r[2 * padded], r[2 * padded], n);
+  LocalTensor<float> red = r[4 * padded];
+  Duplicate(red, 0.0f, padded);
+  LocalTensor<float> tmp = work;
+  ReduceSum(tmp, a, work, static_cast<int32_t>(n));
+  red.SetValue(0, tmp.GetValue(0));
+  ReduceMax(tmp, a, work, static_cast<int32_t>(n), true);
+  red.SetValue(1, tmp.GetValue(0));
+  red.SetValue(2, static_cast<float>(tmp.ReinterpretCast<uint32_t>().GetValue(1)));
+  ReduceMin(tmp, a, work, static_cast<int32_t>(n), true);
+  red.SetValue(3, tmp.GetValue(0));
+  red.SetValue(4, static_cast<float>(tmp.ReinterpretCast<uint32_t>().GetValue(1)));
+  for (uint32_t row = 0; row < 5; ++row) {
+    DataCopyPad(outGm[row * n], r[row * padded], copy);
+  }
+}
+
+// The cube path on one tile: c[m x n] = a[m x k] * b[k x n] (float32, row-major
+// in GM, m, n, k <= 64): GM -> A1/B1 (DataCopyPad), A1 -> A2 / B1 -> B2
+// (LoadData), Mmad into CO1 (k split in two halves to exercise accumulation),
+// Fixpipe to GM.
+extern "C" __global__ __aicore__ void mmad_tile_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint32_t n,
+                                                       uint32_t k) {
+  TPipe pipe;
+  TQue<TPosition::A1, 1> inA1;
+  TQue<TPosition::B1, 1> inB1;
+  TQue<TPosition::A2, 1> inA2;
+  TQue<TPosition::B2, 1> inB2;
+  TQue<TPosition::CO1, 1> outCO1;
+  const uint32_t ldk = TileRowPitch<float>(k);
+  const uint32_t ldn = TileRowPitch<float>(n);
+  const uint32_t aBytes = (m * ldk * 4 + 511) / 512 * 512;
+  const uint32_t bBytes = (k * ldn * 4 + 511) / 512 * 512;
+  pipe.InitBuffer(inA1, 1, aBytes);
+  pipe.InitBuffer(inB1, 1, bBytes);
+  pipe.InitBuffer(inA2, 1, aBytes);
+  pipe.InitBuffer(inB2, 1, bBytes);
+  pipe.InitBuffer(outCO1, 1, m * ldn * 4);
+  GlobalTensor<float> aGm, bGm, cGm;
+  aGm.SetGlobalBuffer((__gm__ float*)a, m * k);
+  bGm.SetGlobalBuffer((__gm__ float*)b, k * n);
+  cGm.SetGlobalBuffer((__gm__ float*)c, m * n);
+  LocalTensor<float> a1 = inA1.AllocTensor<float>();
+  LocalTensor<float> b1 = inB1.AllocTensor<float>();
+  DataCopyPad(a1, aGm, DataCopyExtParams{static_cast<uint16_t>(m), k * 4, 0, 0, 0}, DataCopyPadExtParams<float>{});
+  DataCopyPad(b1, bGm, DataCopyExtParams{static_cast<uint16_t>(k), n * 4, 0, 0, 0}, DataCopyPadExtParams<float>{});
+  inA1.EnQue(a1);
+  inB1.EnQue(b1);
+  a1 = inA1.DeQue<float>();
+  b1 = inB1.DeQue<float>();
+  LocalTensor<float> a2 = inA2.AllocTensor<float>();
+  LocalTensor<float> b2 = inB2.AllocTensor<float>();
+  LoadData(a2, a1, LoadData2DParams{0, static_cast<uint8_t>(aBytes / 512), 1, 0, 0, false, 0});
+  LoadData(b2, b1, LoadData2DParams{0, static_cast<uint8_t>(bBytes / 512), 1, 0, 0, false, 0});
+  inA1.FreeTensor(a1);
+  inB1.FreeTensor(b1);
+  LocalTensor<float> c1 = outCO1.AllocTensor<float>();
+  // k = k0 + (k - k0): the second Mmad accumulates the rows of b after k0.
+  const uint32_t k0 = k / 2;
+  MmadParams first;
+  first.m = static_cast<uint16_t>(m);
+  first.n = static_cast<uint16_t>(n);
+  first.k = static_cast<uint16_t>(k0);
+  // The first k0 columns of a: a's row pitch stays ldk, so copy them into a k0-wide tile first.
+  LocalTensor<float> part = inA1.AllocTensor<float>();
+  const uint32_t ldk0 = TileRowPitch<float>(k0);
+  for (uint32_t i = 0; i < m; ++i) {
+    for (uint32_t p = 0; p < k0; ++p) part.SetValue(i * ldk0 + p, a2.GetValue(i * ldk + p));
+  }
+  Mmad(c1, part, b2, first);
+  inA1.FreeTensor(part);
+  LocalTensor<float> tailA = inA1.AllocTensor<float>();
+  LocalTensor<float> tailB = inB1.AllocTensor<float>();
+  const uint32_t k1 = k - k0;
+  const uint32_t ldk1 = TileRowPitch<float>(k1);
+  for (uint32_t i = 0; i < m; ++i) {
+    for (uint32_t p = 0; p < k1; ++p) tailA.SetValue(i * ldk1 + p, a2.GetValue(i * ldk + k0 + p));
+  }
+  for (uint32_t p = 0; p < k1; ++p) {
+    for (uint32_t j = 0; j < n; ++j) tailB.SetValue(p * ldn + j, b2.GetValue((k0 + p) * ldn + j));
+  }
+  MmadParams second = first;
+  second.k = static_cast<uint16_t>(k1);
+  second.cmatrixInitVal = false;
+  Mmad(c1, tailA, tailB, second);
+  outCO1.EnQue(c1);
+  c1 = outCO1.DeQue<float>();
+  FixpipeParamsV220 fix;
+  fix.mSize = static_cast<uint16_t>(m);
+  fix.nSize = static_cast<uint16_t>(n);
+  fix.dstStride = n;
+  Fixpipe(cGm, c1, fix);
+  outCO1.FreeTensor(c1);
+  inA2.FreeTensor(a2);
+  inB2.FreeTensor(b2);
+}
+
+// Asks for 65 KiB of L0A (64 KiB).
+extern "C" __global__ __aicore__ void over_l0a_kernel(GM_ADDR unused) {
+  (void)unused;
+  TPipe pipe;
+  TQue<TPosition::A2, 1> queue;
+  pipe.InitBuffer(queue, 1, 65 * 1024);
+}
+
 extern "C" {
 
 int test_launch_vector_ops(void* x, void* y, void* out, aclrtStream stream) {
@@ -178,6 +313,18 @@ int test_launch_block_ids(void* out, uint32_t blockDim, aclrtStream stream) {
 
 int test_launch_misaligned_copy(void* x, aclrtStream stream) {
   return ACLRT_LAUNCH_KERNEL(misaligned_copy_kernel)(1, stream, x);
+}
+
+int test_launch_compare_reduce(void* x, void* y, void* out, uint32_t n, aclrtStream stream) {
+  return ACLRT_LAUNCH_KERNEL(compare_reduce_kernel)(1, stream, x, y, out, n);
+}
+
+int test_launch_mmad_tile(void* a, void* b, void* c, uint32_t m, uint32_t n, uint32_t k, aclrtStream stream) {
+  return ACLRT_LAUNCH_KERNEL(mmad_tile_kernel)(1, stream, a, b, c, m, n, k);
+}
+
+int test_launch_over_l0a(aclrtStream stream) {
+  return ascendc_sim::LaunchKernel("over_l0a_kernel", 1, stream, over_l0a_kernel, nullptr);
 }
 
 }  // extern "C"

@@ -70,7 +70,9 @@ inline void CheckLocal(const char* what, const LocalTensor<T>& t, uint64_t eleme
 constexpr uint64_t kStreamingStoreBufferBytes = uint64_t{4} << 20;
 
 // UB -> GM bytes; `bufferBytes` is the destination global buffer's size (0: unknown).
-inline void CopyToGlobal(void* dst, const void* src, size_t bytes, uint64_t bufferBytes) {
+// Streaming stores are ordered by an sfence at the end unless `fence` is false
+// (the caller then calls FenceStreamingStores once after several copies).
+inline void CopyToGlobal(void* dst, const void* src, size_t bytes, uint64_t bufferBytes, bool fence = true) {
 #if defined(__SSE2__)
   if (bufferBytes >= kStreamingStoreBufferBytes && bytes >= 1024) {
     uint8_t* d = static_cast<uint8_t*>(dst);
@@ -89,13 +91,20 @@ inline void CopyToGlobal(void* dst, const void* src, size_t bytes, uint64_t buff
       _mm_stream_si128(reinterpret_cast<__m128i*>(d + i + 48), e);
     }
     memcpy(d + i, s + i, bytes - i);
-    _mm_sfence();
+    if (fence) _mm_sfence();
     return;
   }
 #else
   (void)bufferBytes;
+  (void)fence;
 #endif
   memcpy(dst, src, bytes);
+}
+
+inline void FenceStreamingStores() {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
 }
 
 }  // namespace detail
@@ -206,7 +215,11 @@ __aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor
   dst.CheckRange("DataCopyPad(UB->GM)", 0, ((params.blockCount - 1) * dstPitch + params.blockLen) / sizeof(T));
   const uint8_t* s = reinterpret_cast<const uint8_t*>(src.GetPhyAddr());
   uint8_t* d = reinterpret_cast<uint8_t*>(dst.GetPhyAddr());
-  for (uint32_t b = 0; b < params.blockCount; ++b) memcpy(d + b * dstPitch, s + b * srcPitch, params.blockLen);
+  const uint64_t extentBytes = dst.GetBufferExtent() * sizeof(T);
+  for (uint32_t b = 0; b < params.blockCount; ++b) {
+    detail::CopyToGlobal(d + b * dstPitch, s + b * srcPitch, params.blockLen, extentBytes, false);
+  }
+  detail::FenceStreamingStores();
 }
 
 }  // namespace AscendC

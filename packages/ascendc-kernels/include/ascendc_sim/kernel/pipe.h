@@ -166,9 +166,37 @@ class TBuf {
   friend class TPipe;
 };
 
+namespace detail {
+
+// Which local memory of the core holds a position's buffers.
+constexpr aclsimLocalMemory MemoryOf(TPosition pos) {
+  return pos == TPosition::A1 || pos == TPosition::B1 || pos == TPosition::C1 ? ACLSIM_MEM_L1
+         : pos == TPosition::A2                                              ? ACLSIM_MEM_L0A
+         : pos == TPosition::B2                                              ? ACLSIM_MEM_L0B
+         : pos == TPosition::CO1                                             ? ACLSIM_MEM_L0C
+                                                                             : ACLSIM_MEM_UB;
+}
+
+inline const char* MemoryName(aclsimLocalMemory mem) {
+  switch (mem) {
+    case ACLSIM_MEM_L1: return "L1 buffer";
+    case ACLSIM_MEM_L0A: return "L0A buffer";
+    case ACLSIM_MEM_L0B: return "L0B buffer";
+    case ACLSIM_MEM_L0C: return "L0C buffer";
+    default: return "unified buffer";
+  }
+}
+
+constexpr int kLocalMemories = 5;
+
+}  // namespace detail
+
+// Hands out the core's local memories: VECIN/VECOUT/VECCALC (and CO2) buffers
+// come from the unified buffer, A1/B1/C1 from L1, A2 from L0A, B2 from L0B and
+// CO1 from L0C, each from its start; exceeding one fails the launch.
 class TPipe {
  public:
-  __aicore__ TPipe() { base_ = static_cast<uint8_t*>(aclsimGetUnifiedBuffer(&capacity_)); }
+  __aicore__ TPipe() { base_[ACLSIM_MEM_UB] = static_cast<uint8_t*>(aclsimGetUnifiedBuffer(&capacity_[ACLSIM_MEM_UB])); }
   TPipe(const TPipe&) = delete;
   TPipe& operator=(const TPipe&) = delete;
 
@@ -179,7 +207,7 @@ class TPipe {
       ascendc_sim::KernelFail("TPipe::InitBuffer: a queue takes 1..%u buffers, got %u", detail::kMaxQueueBuffers, num);
     }
     const uint64_t aligned = detail::AlignUp32(len);
-    uint8_t* base = Allocate(aligned * num, num, aligned);
+    uint8_t* base = Allocate(detail::MemoryOf(pos), aligned * num, num, aligned);
     que.Attach(base, num, static_cast<uint32_t>(aligned));
     return true;
   }
@@ -187,36 +215,45 @@ class TPipe {
   template <TPosition pos>
   __aicore__ inline bool InitBuffer(TBuf<pos>& buf, uint32_t len) {
     const uint64_t aligned = detail::AlignUp32(len);
-    buf.base_ = Allocate(aligned, 1, aligned);
+    buf.base_ = Allocate(detail::MemoryOf(pos), aligned, 1, aligned);
     buf.len_ = static_cast<uint32_t>(aligned);
     return true;
   }
 
   // Releases everything InitBuffer handed out.
-  __aicore__ inline void Reset() { used_ = 0; }
-  __aicore__ inline void Destroy() { used_ = 0; }
+  __aicore__ inline void Reset() {
+    for (uint64_t& u : used_) u = 0;
+  }
+  __aicore__ inline void Destroy() { Reset(); }
 
-  __aicore__ inline uint64_t UsedBytes() const { return used_; }
-  __aicore__ inline uint64_t CapacityBytes() const { return capacity_; }
+  // Unified-buffer bytes handed out / available.
+  __aicore__ inline uint64_t UsedBytes() const { return used_[ACLSIM_MEM_UB]; }
+  __aicore__ inline uint64_t CapacityBytes() const { return capacity_[ACLSIM_MEM_UB]; }
 
  private:
-  __aicore__ inline uint8_t* Allocate(uint64_t bytes, uint32_t num, uint64_t each) {
-    if (base_ == nullptr) ascendc_sim::KernelFail("TPipe::InitBuffer: no unified buffer (not running on an AI core)");
-    if (used_ + bytes > capacity_) {
-      ascendc_sim::KernelFail(
-          "TPipe::InitBuffer: requested %llu bytes (%u x %llu) of unified buffer but only %llu of %llu bytes "
-          "are available",
-          static_cast<unsigned long long>(bytes), num, static_cast<unsigned long long>(each),
-          static_cast<unsigned long long>(capacity_ - used_), static_cast<unsigned long long>(capacity_));
+  __aicore__ inline uint8_t* Allocate(aclsimLocalMemory mem, uint64_t bytes, uint32_t num, uint64_t each) {
+    if (base_[mem] == nullptr && mem != ACLSIM_MEM_UB) {
+      base_[mem] = static_cast<uint8_t*>(aclsimGetLocalMemory(mem, &capacity_[mem]));
     }
-    uint8_t* p = base_ + used_;
-    used_ += bytes;
+    if (base_[mem] == nullptr) {
+      ascendc_sim::KernelFail("TPipe::InitBuffer: no %s (not running on an AI core)", detail::MemoryName(mem));
+    }
+    if (used_[mem] + bytes > capacity_[mem]) {
+      ascendc_sim::KernelFail(
+          "TPipe::InitBuffer: requested %llu bytes (%u x %llu) of %s but only %llu of %llu bytes "
+          "are available",
+          static_cast<unsigned long long>(bytes), num, static_cast<unsigned long long>(each), detail::MemoryName(mem),
+          static_cast<unsigned long long>(capacity_[mem] - used_[mem]),
+          static_cast<unsigned long long>(capacity_[mem]));
+    }
+    uint8_t* p = base_[mem] + used_[mem];
+    used_[mem] += bytes;
     return p;
   }
 
-  uint8_t* base_ = nullptr;
-  uint64_t capacity_ = 0;
-  uint64_t used_ = 0;
+  uint8_t* base_[detail::kLocalMemories] = {};
+  uint64_t capacity_[detail::kLocalMemories] = {};
+  uint64_t used_[detail::kLocalMemories] = {};
 };
 
 // The running block's index and the launch's block count.
@@ -229,6 +266,8 @@ constexpr PipeType PIPE_V = PipeType::PIPE_V;
 constexpr PipeType PIPE_ALL = PipeType::PIPE_ALL;
 constexpr PipeType PIPE_MTE2 = PipeType::PIPE_MTE2;
 constexpr PipeType PIPE_MTE3 = PipeType::PIPE_MTE3;
+constexpr PipeType PIPE_M = PipeType::PIPE_M;
+constexpr PipeType PIPE_MTE1 = PipeType::PIPE_MTE1;
 template <PipeType pipe>
 __aicore__ inline void PipeBarrier() {}
 

@@ -1,18 +1,22 @@
 // Vector instructions on LocalTensors: `calCount` elements from the start of
 // each operand. dst may be one of the sources (same start); partial overlap is
 // not allowed, as on hardware. Loops are written plainly over restrict
-// pointers so that the compiler vectorises them.
+// pointers so that the compiler vectorises them; float Add/Sub/Mul/Div/Max/Min/
+// Adds/Muls/Exp run on the simulated vector unit (aclsim* in libascendcl, the
+// host's widest SIMD chosen at run time).
 #ifndef ASCENDC_SIM_KERNEL_VECTOR_OPS_H
 #define ASCENDC_SIM_KERNEL_VECTOR_OPS_H
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <type_traits>
 
 #include "ascendc_sim/kernel/arith.h"
 #include "ascendc_sim/kernel/tensor.h"
 #include "ascendc_sim/kernel/trap.h"
+#include "ascendc_sim/launch.h"
 
 namespace AscendC {
 namespace detail {
@@ -67,6 +71,44 @@ inline void CheckUnary(const char* op, const LocalTensor<T>& dst, const LocalTen
 template <typename T>
 using ComputeOf = typename Arith<T>::Compute;
 
+// exp on float written so that loops over it vectorise (no libm call): Cody-Waite
+// range reduction x = n ln2 + r, a degree-6 polynomial for e^r (about 1 ulp),
+// 2^n applied in two halves so that subnormal results come out right.
+__attribute__((always_inline)) inline float ExpFloat(float x) {
+  float xc = x > 89.0f ? 89.0f : x;
+  xc = xc < -104.0f ? -104.0f : xc;
+  const float n = (xc * 1.44269504088896341f + 12582912.0f) - 12582912.0f;  // round to nearest
+  float r = xc - n * 0.693359375f;
+  r = r - n * -2.12194440e-4f;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * r * r + r + 1.0f;
+  const int32_t ni = static_cast<int32_t>(n);
+  const int32_t n1 = ni / 2;
+  const int32_t n2 = ni - n1;
+  const uint32_t b1 = static_cast<uint32_t>(n1 + 127) << 23;
+  const uint32_t b2 = static_cast<uint32_t>(n2 + 127) << 23;
+  float s1, s2;
+  memcpy(&s1, &b1, sizeof(s1));
+  memcpy(&s2, &b2, sizeof(s2));
+  float result = p * s1 * s2;
+  result = x > 88.7228394f ? HUGE_VALF : result;
+  return x != x ? x : result;
+}
+
+template <typename C>
+inline C ExpValue(C a) {
+  if constexpr (std::is_same<C, float>::value) {
+    return ExpFloat(a);
+  } else {
+    return static_cast<C>(exp(a));
+  }
+}
+
 }  // namespace detail
 
 // ---- binary ----
@@ -74,24 +116,36 @@ template <typename T>
 __aicore__ inline void Add(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                            uint32_t calCount) {
   detail::CheckBinary("Add", dst, src0, src1, calCount);
-  using C = detail::ComputeOf<T>;
-  detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return detail::AddValues(a, b); });
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorBinaryF32(ACLSIM_VEC_ADD, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  } else {
+    using C = detail::ComputeOf<T>;
+    detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return detail::AddValues(a, b); });
+  }
 }
 
 template <typename T>
 __aicore__ inline void Sub(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                            uint32_t calCount) {
   detail::CheckBinary("Sub", dst, src0, src1, calCount);
-  using C = detail::ComputeOf<T>;
-  detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return detail::SubValues(a, b); });
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorBinaryF32(ACLSIM_VEC_SUB, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  } else {
+    using C = detail::ComputeOf<T>;
+    detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return detail::SubValues(a, b); });
+  }
 }
 
 template <typename T>
 __aicore__ inline void Mul(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                            uint32_t calCount) {
   detail::CheckBinary("Mul", dst, src0, src1, calCount);
-  using C = detail::ComputeOf<T>;
-  detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return detail::MulValues(a, b); });
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorBinaryF32(ACLSIM_VEC_MUL, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  } else {
+    using C = detail::ComputeOf<T>;
+    detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return detail::MulValues(a, b); });
+  }
 }
 
 // Floating types only, as on the vector unit.
@@ -100,24 +154,36 @@ __aicore__ inline void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0
                            uint32_t calCount) {
   static_assert(detail::kIsFloatLike<T>, "Div supports floating types");
   detail::CheckBinary("Div", dst, src0, src1, calCount);
-  using C = detail::ComputeOf<T>;
-  detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return a / b; });
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorBinaryF32(ACLSIM_VEC_DIV, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  } else {
+    using C = detail::ComputeOf<T>;
+    detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return a / b; });
+  }
 }
 
 template <typename T>
 __aicore__ inline void Max(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                            uint32_t calCount) {
   detail::CheckBinary("Max", dst, src0, src1, calCount);
-  using C = detail::ComputeOf<T>;
-  detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return a > b ? a : b; });
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorBinaryF32(ACLSIM_VEC_MAX, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  } else {
+    using C = detail::ComputeOf<T>;
+    detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return a > b ? a : b; });
+  }
 }
 
 template <typename T>
 __aicore__ inline void Min(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                            uint32_t calCount) {
   detail::CheckBinary("Min", dst, src0, src1, calCount);
-  using C = detail::ComputeOf<T>;
-  detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return a < b ? a : b; });
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorBinaryF32(ACLSIM_VEC_MIN, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  } else {
+    using C = detail::ComputeOf<T>;
+    detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return a < b ? a : b; });
+  }
 }
 
 // ---- unary ----
@@ -138,8 +204,12 @@ template <typename T>
 __aicore__ inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t calCount) {
   static_assert(detail::kIsFloatLike<T>, "Exp supports floating types");
   detail::CheckUnary("Exp", dst, src, calCount);
-  using C = detail::ComputeOf<T>;
-  detail::UnaryLoop(dst, src, calCount, [](C a) { return static_cast<C>(exp(a)); });
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorExpF32(dst.GetPhyAddr(), src.GetPhyAddr(), calCount);  // the simulator's vector unit
+  } else {
+    using C = detail::ComputeOf<T>;
+    detail::UnaryLoop(dst, src, calCount, [](C a) { return detail::ExpValue(a); });
+  }
 }
 
 template <typename T>
@@ -156,6 +226,14 @@ __aicore__ inline void Sqrt(const LocalTensor<T>& dst, const LocalTensor<T>& src
   detail::CheckUnary("Sqrt", dst, src, calCount);
   using C = detail::ComputeOf<T>;
   detail::UnaryLoop(dst, src, calCount, [](C a) { return static_cast<C>(sqrt(a)); });
+}
+
+template <typename T>
+__aicore__ inline void Rsqrt(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t calCount) {
+  static_assert(detail::kIsFloatLike<T>, "Rsqrt supports floating types");
+  detail::CheckUnary("Rsqrt", dst, src, calCount);
+  using C = detail::ComputeOf<T>;
+  detail::UnaryLoop(dst, src, calCount, [](C a) { return C(1) / static_cast<C>(sqrt(a)); });
 }
 
 template <typename T>
@@ -177,17 +255,27 @@ __aicore__ inline void Relu(const LocalTensor<T>& dst, const LocalTensor<T>& src
 template <typename T, typename U>
 __aicore__ inline void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src, U scalarValue, uint32_t calCount) {
   detail::CheckUnary("Adds", dst, src, calCount);
-  using C = detail::ComputeOf<T>;
-  const C s = detail::ToCompute<T>(scalarValue);
-  detail::UnaryLoop(dst, src, calCount, [s](C a) { return detail::AddValues(a, s); });
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorScalarF32(ACLSIM_VEC_ADD, dst.GetPhyAddr(), src.GetPhyAddr(), detail::ToCompute<T>(scalarValue),
+                          calCount);
+  } else {
+    using C = detail::ComputeOf<T>;
+    const C s = detail::ToCompute<T>(scalarValue);
+    detail::UnaryLoop(dst, src, calCount, [s](C a) { return detail::AddValues(a, s); });
+  }
 }
 
 template <typename T, typename U>
 __aicore__ inline void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, U scalarValue, uint32_t calCount) {
   detail::CheckUnary("Muls", dst, src, calCount);
-  using C = detail::ComputeOf<T>;
-  const C s = detail::ToCompute<T>(scalarValue);
-  detail::UnaryLoop(dst, src, calCount, [s](C a) { return detail::MulValues(a, s); });
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorScalarF32(ACLSIM_VEC_MUL, dst.GetPhyAddr(), src.GetPhyAddr(), detail::ToCompute<T>(scalarValue),
+                          calCount);
+  } else {
+    using C = detail::ComputeOf<T>;
+    const C s = detail::ToCompute<T>(scalarValue);
+    detail::UnaryLoop(dst, src, calCount, [s](C a) { return detail::MulValues(a, s); });
+  }
 }
 
 template <typename T, typename U>

@@ -1,0 +1,128 @@
+// aclnnReduceSum and aclnnAmax: the reduced dimensions are moved innermost (a
+// permuted view of self, made dense by a view-copy when needed), then the row
+// kernel reduce_custom reduces each row; out's elements are the kept
+// dimensions in order, with or without the size-1 reduced ones.
+#include "aclnnop/aclnn_amax.h"
+#include "aclnnop/aclnn_reduce_sum.h"
+
+#include <vector>
+
+#include "aclnn/aclnn_common.h"
+#include "aclnn/l0_ops.h"
+#include "common/dtype.h"
+#include "common/error.h"
+#include "kernels/kernel_api.h"
+#include "meta/executor.h"
+
+using namespace ascendc_sim::aclnn;
+
+namespace {
+
+const std::initializer_list<aclDataType> kReduceDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+aclnnStatus BuildReduce(const char* api, const aclTensor* self, const aclIntArray* dims, bool keepDims,
+                        aclDataType outDtype, aclTensor* out, bool isMax, uint64_t* workspaceSize,
+                        aclOpExecutor** executor) {
+  aclnnStatus rc;
+  if ((rc = CheckNotNull(api, self, "self")) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckNotNull(api, dims, "dim")) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckNotNull(api, out, "out")) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckNotNull(api, workspaceSize, "workspaceSize")) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckNotNull(api, executor, "executor")) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckTensor(api, self, "self", kReduceDtypes)) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckTensor(api, out, "out", kReduceDtypes)) != ACLNN_SUCCESS) return rc;
+  if (out->dtype != outDtype) {
+    return ascendc_sim::RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: out has dtype %s, expected %s", api,
+                                   ascendc_sim::DataTypeName(out->dtype), ascendc_sim::DataTypeName(outDtype));
+  }
+  const int64_t rank = static_cast<int64_t>(self->viewDims.size());
+  std::vector<bool> reduced(static_cast<size_t>(rank), dims->values.empty());
+  std::vector<bool> named(static_cast<size_t>(rank), false);
+  for (int64_t d : dims->values) {
+    const int64_t span = rank == 0 ? 1 : rank;
+    if (d < -span || d >= span) {
+      return ascendc_sim::RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: dim %lld is out of range for a %lld-D self", api,
+                                     static_cast<long long>(d), static_cast<long long>(rank));
+    }
+    if (rank == 0) continue;
+    const size_t k = static_cast<size_t>(d < 0 ? d + rank : d);
+    if (named[k]) {
+      return ascendc_sim::RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: dim %zu appears more than once", api, k);
+    }
+    named[k] = reduced[k] = true;
+  }
+  // Permuted view: kept dimensions, then reduced ones; the expected out shape.
+  aclTensor view = *self;
+  view.viewDims.clear();
+  view.strides.clear();
+  std::vector<int64_t> expected;
+  uint64_t rows = 1, cols = 1;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t k = 0; k < static_cast<size_t>(rank); ++k) {
+      if (reduced[k] != (pass == 1)) continue;
+      view.viewDims.push_back(self->viewDims[k]);
+      view.strides.push_back(self->strides[k]);
+      (pass == 0 ? rows : cols) *= static_cast<uint64_t>(self->viewDims[k]);
+    }
+  }
+  for (size_t k = 0; k < static_cast<size_t>(rank); ++k) {
+    if (!reduced[k]) {
+      expected.push_back(self->viewDims[k]);
+    } else if (keepDims) {
+      expected.push_back(1);
+    }
+  }
+  if (out->viewDims != expected) {
+    return ascendc_sim::RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: out has shape %s, expected %s", api,
+                                   ascendc_sim::ShapeToString(out->viewDims).c_str(),
+                                   ascendc_sim::ShapeToString(expected).c_str());
+  }
+  if (isMax && cols == 0 && rows > 0) {
+    return ascendc_sim::RaiseError(ACLNN_ERR_PARAM_INVALID,
+                                   "%s: cannot reduce over a dimension of size 0 (the maximum of no elements)", api);
+  }
+  ExecutorBuilder plan(api);
+  if (rows > 0) {
+    const aclDataType dtype = self->dtype;
+    const DenseBuffer y = plan.Output(out, "out", outDtype);
+    if (cols == 0) {
+      plan.AddStep([y, rows, outDtype](uint8_t* ws, aclrtStream stream) {
+        return ascendc_sim::kernels::LaunchFill(outDtype, y.Resolve(ws), rows,
+                                                ascendc_sim::kernels::ScalarValue::Floating(0.0), stream);
+      });
+    } else {
+      const DenseBuffer x = plan.Input(&view, "self", view.viewDims, dtype);
+      plan.AddStep([x, y, rows, cols, dtype, outDtype, isMax](uint8_t* ws, aclrtStream stream) {
+        return ascendc_sim::kernels::LaunchRowReduce(dtype, x.Resolve(ws), outDtype, y.Resolve(ws), rows, cols, isMax,
+                                                     stream);
+      });
+    }
+  }
+  return plan.Finish(workspaceSize, executor);
+}
+
+}  // namespace
+
+extern "C" {
+
+aclnnStatus aclnnReduceSumGetWorkspaceSize(const aclTensor* self, const aclIntArray* dims, bool keepDims,
+                                           aclDataType dtype, aclTensor* out, uint64_t* workspaceSize,
+                                           aclOpExecutor** executor) {
+  return BuildReduce("aclnnReduceSum", self, dims, keepDims, dtype, out, false, workspaceSize, executor);
+}
+
+aclnnStatus aclnnReduceSum(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  return ascendc_sim::LaunchExecutor("aclnnReduceSum", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAmaxGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim, aclTensor* out,
+                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+  if (self == nullptr) return CheckNotNull("aclnnAmax", self, "self");
+  return BuildReduce("aclnnAmax", self, dim, keepDim, self->dtype, out, true, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAmax(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  return ascendc_sim::LaunchExecutor("aclnnAmax", workspace, workspaceSize, executor, stream);
+}
+
+}  // extern "C"

@@ -1,0 +1,183 @@
+// matmul_custom: c[b] = a[b] (M x K) * b[b] (K x N), row-major, float32 /
+// float16 / bfloat16 (float32 accumulation on the cube unit).
+//
+// Tiling (host): the output is cut into baseM x baseN tiles (128 x 128: the
+// float32 accumulator tile fills half of L0C), K into baseK slices that fill
+// L0A/L0B (64 KiB: 128 float32 or 256 half); the batch x mTiles x nTiles tiles
+// are spread over min(cores, tiles) blocks in contiguous runs (so consecutive
+// tiles of a block share their A row panel). Per tile and K slice: GM -> A1/B1
+// (DataCopyPad, double-buffered queues in L1), A1 -> A2 / B1 -> B2 (LoadData),
+// Mmad into CO1 (the first slice initialises it), then Fixpipe to GM.
+#include <algorithm>
+
+#include "kernels/dtype_dispatch.h"
+#include "kernels/kernel_api.h"
+#include "kernel_operator.h"
+
+namespace ascendc_sim {
+namespace kernels {
+namespace {
+
+using namespace AscendC;
+
+struct MatmulTiling {
+  uint64_t batch = 0;
+  uint32_t m = 0, n = 0, k = 0;
+  uint64_t aBatchStride = 0, bBatchStride = 0;  // elements; 0 broadcasts
+  uint32_t baseM = 0, baseN = 0, baseK = 0;
+  uint32_t mTiles = 0, nTiles = 0;
+  uint64_t tiles = 0;
+  uint64_t tilesPerBlock = 0;
+  uint32_t blockDim = 0;
+};
+
+template <typename T>
+class MatmulKernel {
+ public:
+  __aicore__ inline void Init(GM_ADDR a, GM_ADDR b, GM_ADDR c, const MatmulTiling& tiling) {
+    t_ = tiling;
+    const uint64_t aElems = t_.aBatchStride * (t_.batch - 1) + static_cast<uint64_t>(t_.m) * t_.k;
+    const uint64_t bElems = t_.bBatchStride * (t_.batch - 1) + static_cast<uint64_t>(t_.k) * t_.n;
+    aGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a), aElems);
+    bGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(b), bElems);
+    cGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(c), t_.batch * t_.m * t_.n);
+    const uint32_t aBytes = AlignFractal(t_.baseM * TileRowPitch<T>(t_.baseK) * sizeof(T));
+    const uint32_t bBytes = AlignFractal(t_.baseK * TileRowPitch<T>(t_.baseN) * sizeof(T));
+    pipe_.InitBuffer(inA1_, 2, aBytes);
+    pipe_.InitBuffer(inB1_, 2, bBytes);
+    pipe_.InitBuffer(inA2_, 1, aBytes);
+    pipe_.InitBuffer(inB2_, 1, bBytes);
+    pipe_.InitBuffer(outCO1_, 1, t_.baseM * TileRowPitch<float>(t_.baseN) * sizeof(float));
+  }
+
+  __aicore__ inline void Process() {
+    const uint64_t first = static_cast<uint64_t>(GetBlockIdx()) * t_.tilesPerBlock;
+    const uint64_t last = std::min<uint64_t>(t_.tiles, first + t_.tilesPerBlock);
+    for (uint64_t tile = first; tile < last; ++tile) ComputeTile(tile);
+  }
+
+ private:
+  static constexpr uint32_t AlignFractal(uint64_t bytes) {
+    return static_cast<uint32_t>((bytes + kFractalBytes - 1) / kFractalBytes * kFractalBytes);
+  }
+
+  __aicore__ inline void ComputeTile(uint64_t tile) {
+    const uint64_t perBatch = static_cast<uint64_t>(t_.mTiles) * t_.nTiles;
+    const uint64_t batch = tile / perBatch;
+    const uint32_t mt = static_cast<uint32_t>(tile % perBatch / t_.nTiles);
+    const uint32_t nt = static_cast<uint32_t>(tile % t_.nTiles);
+    const uint32_t m0 = mt * t_.baseM, n0 = nt * t_.baseN;
+    const uint32_t mLen = std::min(t_.baseM, t_.m - m0), nLen = std::min(t_.baseN, t_.n - n0);
+    const GlobalTensor<T> aBatch = aGm_[batch * t_.aBatchStride];
+    const GlobalTensor<T> bBatch = bGm_[batch * t_.bBatchStride];
+    LocalTensor<float> c1 = outCO1_.AllocTensor<float>();
+    const uint32_t kSteps = (t_.k + t_.baseK - 1) / t_.baseK;
+    if (kSteps > 0) CopyIn(aBatch, bBatch, m0, n0, mLen, nLen, 0);
+    for (uint32_t s = 0; s < kSteps; ++s) {
+      if (s + 1 < kSteps) CopyIn(aBatch, bBatch, m0, n0, mLen, nLen, (s + 1) * t_.baseK);  // double buffering
+      const uint32_t kLen = std::min(t_.baseK, t_.k - s * t_.baseK);
+      LocalTensor<T> a1 = inA1_.DeQue<T>();
+      LocalTensor<T> b1 = inB1_.DeQue<T>();
+      LocalTensor<T> a2 = inA2_.AllocTensor<T>();
+      LocalTensor<T> b2 = inB2_.AllocTensor<T>();
+      LoadData(a2, a1, Fractals(mLen * TileRowPitch<T>(kLen) * sizeof(T)));
+      LoadData(b2, b1, Fractals(kLen * TileRowPitch<T>(nLen) * sizeof(T)));
+      inA1_.FreeTensor(a1);
+      inB1_.FreeTensor(b1);
+      MmadParams mm;
+      mm.m = static_cast<uint16_t>(mLen);
+      mm.n = static_cast<uint16_t>(nLen);
+      mm.k = static_cast<uint16_t>(kLen);
+      mm.cmatrixInitVal = s == 0;
+      Mmad(c1, a2, b2, mm);
+      inA2_.FreeTensor(a2);
+      inB2_.FreeTensor(b2);
+    }
+    if (kSteps == 0) Duplicate(c1, 0.0f, mLen * TileRowPitch<float>(nLen));  // K = 0: zeros
+    outCO1_.EnQue(c1);
+    c1 = outCO1_.DeQue<float>();
+    FixpipeParamsV220 fix;
+    fix.mSize = static_cast<uint16_t>(mLen);
+    fix.nSize = static_cast<uint16_t>(nLen);
+    fix.dstStride = t_.n;
+    Fixpipe(cGm_[batch * t_.m * t_.n + static_cast<uint64_t>(m0) * t_.n + n0], c1, fix);
+    outCO1_.FreeTensor(c1);
+  }
+
+  static __aicore__ inline LoadData2DParams Fractals(uint64_t bytes) {
+    LoadData2DParams p;
+    p.repeatTimes = static_cast<uint8_t>((bytes + kFractalBytes - 1) / kFractalBytes);
+    p.srcStride = 1;
+    return p;
+  }
+
+  __aicore__ inline void CopyIn(const GlobalTensor<T>& aBatch, const GlobalTensor<T>& bBatch, uint32_t m0, uint32_t n0,
+                                uint32_t mLen, uint32_t nLen, uint32_t k0) {
+    const uint32_t kLen = std::min(t_.baseK, t_.k - k0);
+    LocalTensor<T> a1 = inA1_.AllocTensor<T>();
+    LocalTensor<T> b1 = inB1_.AllocTensor<T>();
+    DataCopyExtParams aCopy{static_cast<uint16_t>(mLen), static_cast<uint32_t>(kLen * sizeof(T)),
+                            static_cast<uint32_t>((t_.k - kLen) * sizeof(T)), 0, 0};
+    DataCopyExtParams bCopy{static_cast<uint16_t>(kLen), static_cast<uint32_t>(nLen * sizeof(T)),
+                            static_cast<uint32_t>((t_.n - nLen) * sizeof(T)), 0, 0};
+    DataCopyPad(a1, aBatch[static_cast<uint64_t>(m0) * t_.k + k0], aCopy, DataCopyPadExtParams<T>{});
+    DataCopyPad(b1, bBatch[static_cast<uint64_t>(k0) * t_.n + n0], bCopy, DataCopyPadExtParams<T>{});
+    inA1_.EnQue(a1);
+    inB1_.EnQue(b1);
+  }
+
+  MatmulTiling t_;
+  TPipe pipe_;
+  TQue<TPosition::A1, 2> inA1_;
+  TQue<TPosition::B1, 2> inB1_;
+  TQue<TPosition::A2, 1> inA2_;
+  TQue<TPosition::B2, 1> inB2_;
+  TQue<TPosition::CO1, 1> outCO1_;
+  GlobalTensor<T> aGm_, bGm_, cGm_;
+};
+
+template <typename T>
+__global__ __aicore__ void matmul_custom(GM_ADDR a, GM_ADDR b, GM_ADDR c, MatmulTiling tiling) {
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+  MatmulKernel<T> op;
+  op.Init(a, b, c, tiling);
+  op.Process();
+}
+
+}  // namespace
+
+aclError LaunchMatmul(const MatmulArgs& args, aclrtStream stream) {
+  auto launch = [&](auto tag) -> aclError {
+    using T = typename decltype(tag)::type;
+    MatmulTiling t;
+    t.batch = args.batch;
+    t.m = static_cast<uint32_t>(args.m);
+    t.n = static_cast<uint32_t>(args.n);
+    t.k = static_cast<uint32_t>(args.k);
+    t.aBatchStride = args.aBatchStride;
+    t.bBatchStride = args.bBatchStride;
+    t.baseM = 128;
+    t.baseN = 128;
+    t.baseK = static_cast<uint32_t>((64u << 10) / (t.baseM * sizeof(T)));
+    t.mTiles = (t.m + t.baseM - 1) / t.baseM;
+    t.nTiles = (t.n + t.baseN - 1) / t.baseN;
+    t.tiles = t.batch * t.mTiles * t.nTiles;
+    if (t.tiles == 0) return ACL_SUCCESS;
+    const uint64_t cores = std::max<uint32_t>(1, aclsimGetCoreNumAiv());
+    const uint64_t blocks = std::min<uint64_t>(cores, t.tiles);
+    t.tilesPerBlock = (t.tiles + blocks - 1) / blocks;
+    t.blockDim = static_cast<uint32_t>((t.tiles + t.tilesPerBlock - 1) / t.tilesPerBlock);
+    return LaunchKernel("matmul_custom", t.blockDim, stream, matmul_custom<T>, args.a, args.b, args.c, t);
+  };
+  switch (args.dtype) {
+    case ACL_FLOAT: return launch(TypeTag<float>{});
+    case ACL_FLOAT16: return launch(TypeTag<half>{});
+    case ACL_BF16: return launch(TypeTag<bfloat16_t>{});
+    default:
+      return RaiseError(ACL_ERROR_UNSUPPORTED_DATA_TYPE, "kernel 'matmul_custom' does not support data type %s",
+                        DataTypeName(args.dtype));
+  }
+}
+
+}  // namespace kernels
+}  // namespace ascendc_sim
