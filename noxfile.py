@@ -267,6 +267,7 @@ BENCHES = (
     ("npu_dispatch_latency.py",),
     ("npu_sync_cost.py",),
     ("npu_allocator_overhead.py",),
+    ("ascendc_kernels_speed.py",),
     ("torchnpugen_speed.py",),
     ("make_synthetic_yaml.py", "--out", str(BUILD / "bench" / "yaml")),
     ("opplugin_codegen_speed.py", "--yaml-dir", str(BUILD / "bench" / "yaml")),

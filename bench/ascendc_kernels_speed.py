@@ -3,7 +3,7 @@ against the same ops of torch on the CPU, measured in one run; prints ratios (>=
 simulator is as fast as torch). Targets of issue 7: add >= 0.8x (plus the fraction of the
 measured copy bandwidth), mm >= 0.5x, softmax and layer norm >= 0.7x.
 
-    PYTHONPATH=packages/ascendc-kernels/src build/venvs/v2.13/bin/python bench/ascendc_kernels_speed.py
+    build/venvs/v2.13/bin/python bench/ascendc_kernels_speed.py   (or: nox -s bench -- v2.13 ascendc_kernels_speed)
 
 Uses the source tree's build (packages/ascendc-kernels/src/ascendc_kernels/lib) when it
 exists, else the installed ascendc_kernels. Timings are medians over --repeat runs, npu and
