@@ -376,6 +376,8 @@ def sanitize(session: nox.Session) -> None:
             "NPU_GENERATED_DIR": str(generated_dir(label)),
             "NPU_TEST_LABEL": label,
         }
-        session.run(str(py), "-m", "pytest", "-q", "-p", "no:cacheprovider", *pytest_args(rest),
+        # --capture=sys: a sanitizer report (written to fd 2 by the C runtime) reaches the log
+        # instead of vanishing with pytest's fd capture when the process halts.
+        session.run(str(py), "-m", "pytest", "-q", "-p", "no:cacheprovider", "--capture=sys", *pytest_args(rest),
                     str(PACKAGES / "ascendc-kernels" / "tests"), str(PACKAGES / "opplugin-runtime" / "tests"),
                     external=True, env=test_env)
