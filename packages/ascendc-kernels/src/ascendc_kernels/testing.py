@@ -103,7 +103,9 @@ def float_to_bf16_bits(values: np.ndarray) -> np.ndarray:
 
 def bf16_bits_to_float(bits: np.ndarray) -> np.ndarray:
     """bfloat16 bits (uint16) -> float32."""
-    return (np.asarray(bits, dtype=np.uint16).astype(np.uint32) << 16).view(np.float32)
+    # uint32 on both sides: numpy 1.x would widen a 0-d array shifted by a Python int to int64.
+    wide = np.left_shift(np.asarray(bits, dtype=np.uint16).astype(np.uint32), np.uint32(16))
+    return np.asarray(wide, dtype=np.uint32).view(np.float32)
 
 
 # ---- library loading ----
