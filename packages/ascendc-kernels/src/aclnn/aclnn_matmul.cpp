@@ -56,6 +56,19 @@ bool FitsKernel(int64_t m, int64_t n, int64_t k) {
   return m < limit && n < limit && k < limit;
 }
 
+// Queues the cube kernel for `shape` (dtype, batch, m/n/k, batch strides); the operand
+// buffers are resolved against the workspace when the executor runs.
+void AddMatmulStep(ExecutorBuilder& plan, const DenseBuffer& a, const DenseBuffer& b, const DenseBuffer& c,
+                   const ascendc_sim::kernels::MatmulArgs& shape) {
+  plan.AddStep([a, b, c, shape](uint8_t* ws, aclrtStream stream) {
+    ascendc_sim::kernels::MatmulArgs args = shape;
+    args.a = a.Resolve(ws);
+    args.b = b.Resolve(ws);
+    args.c = c.Resolve(ws);
+    return ascendc_sim::kernels::LaunchMatmul(args, stream);
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -85,17 +98,12 @@ aclnnStatus aclnnMmGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2
     const DenseBuffer a = plan.Input(self, "self", {m, k}, dtype);
     const DenseBuffer b = plan.Input(mat2, "mat2", {k, n}, dtype);
     const DenseBuffer c = plan.Output(out, "out", dtype);
-    plan.AddStep([a, b, c, m, n, k, dtype](uint8_t* ws, aclrtStream stream) {
-      ascendc_sim::kernels::MatmulArgs args;
-      args.dtype = dtype;
-      args.m = m;
-      args.n = n;
-      args.k = k;
-      args.a = a.Resolve(ws);
-      args.b = b.Resolve(ws);
-      args.c = c.Resolve(ws);
-      return ascendc_sim::kernels::LaunchMatmul(args, stream);
-    });
+    ascendc_sim::kernels::MatmulArgs shape;
+    shape.dtype = dtype;
+    shape.m = m;
+    shape.n = n;
+    shape.k = k;
+    AddMatmulStep(plan, a, b, c, shape);
   }
   return plan.Finish(workspaceSize, executor);
 }
@@ -159,22 +167,15 @@ aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor* self, const aclTensor* 
     const DenseBuffer a = plan.Input(self, "self", aShape, dtype);
     const DenseBuffer b = plan.Input(other, "other", bShape, dtype);
     const DenseBuffer c = plan.Output(out, "out", dtype);
-    const uint64_t aStride = selfBatch.empty() ? 0 : static_cast<uint64_t>(m * k);
-    const uint64_t bStride = otherBatch.empty() ? 0 : static_cast<uint64_t>(k * n);
-    plan.AddStep([=](uint8_t* ws, aclrtStream stream) {
-      ascendc_sim::kernels::MatmulArgs args;
-      args.dtype = dtype;
-      args.batch = static_cast<uint64_t>(batchCount);
-      args.m = m;
-      args.n = n;
-      args.k = k;
-      args.aBatchStride = aStride;
-      args.bBatchStride = bStride;
-      args.a = a.Resolve(ws);
-      args.b = b.Resolve(ws);
-      args.c = c.Resolve(ws);
-      return ascendc_sim::kernels::LaunchMatmul(args, stream);
-    });
+    ascendc_sim::kernels::MatmulArgs shape;
+    shape.dtype = dtype;
+    shape.batch = static_cast<uint64_t>(batchCount);
+    shape.m = m;
+    shape.n = n;
+    shape.k = k;
+    shape.aBatchStride = selfBatch.empty() ? 0 : static_cast<uint64_t>(m * k);  // 0: broadcast
+    shape.bBatchStride = otherBatch.empty() ? 0 : static_cast<uint64_t>(k * n);
+    AddMatmulStep(plan, a, b, c, shape);
   }
   return plan.Finish(workspaceSize, executor);
 }
