@@ -28,3 +28,33 @@ def generated_dir(label: str) -> Path:
     if not path.is_dir():
         pytest.fail(f"{path} does not exist: run `nox -s generate -- {label}`")
     return path
+
+
+# --- OpInfo suite and A/B path tests (issue 8) ---
+def _load_npu_opinfo() -> None:
+    """tests/npu_opinfo.py as module `npu_opinfo`: shared by test_opinfo.py and test_path_ab.py."""
+    import importlib.util
+    import sys
+
+    if "npu_opinfo" in sys.modules:
+        return
+    spec = importlib.util.spec_from_file_location("npu_opinfo", Path(__file__).with_name("npu_opinfo.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["npu_opinfo"] = module
+    spec.loader.exec_module(module)
+
+
+_load_npu_opinfo()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # noqa: ARG001
+    """How many OpInfo samples ran and passed, per kind of check."""
+    import sys
+
+    module = sys.modules.get("npu_opinfo")
+    lines = module.summary_lines() if module is not None else []
+    if lines:
+        terminalreporter.write_sep("-", "npu OpInfo samples")
+        for line in lines:
+            terminalreporter.write_line(line)

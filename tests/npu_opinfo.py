@@ -1,0 +1,307 @@
+"""Shared machinery of the OpInfo suite (test_opinfo.py) and the A/B path tests (test_path_ab.py).
+
+Which OpInfos run is decided by registration truth: an aten operator counts as declared
+for the label when the label's yaml projection (build/generated/<label>/op_plugin/config/
+op_plugin_functions.yaml) lists it AND the dispatcher has a PrivateUse1 kernel for it.
+An OpInfo is selected when one of its aten names (explicit table, its aten_name, its name,
+its in-place name) is such an operator, so ops merged later are picked up without edits here.
+
+Samples are made on the CPU and copied to npu with identical sizes, strides and storage
+offset (CPU kernels can give different results for different layouts), then the op runs on
+both devices and the results are compared (device, dtype, shape, values).
+
+tests/conftest.py imports it once as `npu_opinfo` (pytest runs in importlib mode, where tests/
+is not a package), so the test modules share one module object and its counters.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+import yaml
+from torch.utils._pytree import tree_flatten, tree_map
+
+REPO = Path(__file__).resolve().parent.parent
+SKIPS_FILE = Path(__file__).resolve().parent / "opinfo_skips.yaml"
+
+# OpInfo name -> aten operators it reaches whose names differ from the OpInfo's. Name matching
+# (aten_name, last part of the name, `<name>_` for OpInfos with an in-place variant) covers the rest.
+OPINFO_TO_ATEN: dict[str, tuple[str, ...]] = {
+    "nn.functional.softmax": ("_softmax", "softmax"),
+    "softmax": ("_softmax",),
+    "nn.functional.log_softmax": ("_log_softmax", "log_softmax"),
+    "log_softmax": ("_log_softmax",),
+    "nn.functional.dropout": ("native_dropout", "native_dropout_backward"),
+    "nn.functional.layer_norm": ("native_layer_norm", "native_layer_norm_backward"),
+    "nn.functional.batch_norm": ("native_batch_norm", "_native_batch_norm_legit", "native_batch_norm_backward"),
+    "nn.functional.linear": ("addmm", "mm", "linear"),
+    "matmul": ("mm", "bmm"),
+    "nn.functional.gelu": ("gelu", "gelu_backward"),
+    "nn.functional.relu": ("relu", "threshold_backward"),
+    "nn.functional.silu": ("silu", "silu_backward"),
+    "nn.functional.embedding": ("embedding", "embedding_dense_backward"),
+    "nn.functional.cross_entropy": ("nll_loss_forward", "nll_loss", "_log_softmax"),
+    "nn.functional.nll_loss": ("nll_loss_forward", "nll_loss"),
+    "nn.functional.mse_loss": ("mse_loss", "mse_loss_backward"),
+    "nn.functional.conv2d": ("convolution", "convolution_overrideable", "_convolution"),
+    "nn.functional.max_pool2d": ("max_pool2d_with_indices", "max_pool2d_with_indices_backward"),
+    "nn.functional.avg_pool2d": ("avg_pool2d", "avg_pool2d_backward"),
+    "nn.functional.scaled_dot_product_attention": ("_scaled_dot_product_attention_math", "bmm", "_softmax"),
+    "bernoulli": ("bernoulli",),
+    "masked_fill": ("masked_fill_",),
+    "clamp": ("clamp", "clamp_min", "clamp_max"),
+}
+
+# Tolerances per dtype (assert_close rtol, atol); integral and bool results must be equal.
+TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
+    torch.float32: (1e-4, 1e-5),
+    torch.float64: (1e-7, 1e-7),
+    torch.float16: (1e-3, 1e-3),
+    torch.bfloat16: (1.6e-2, 1e-2),
+}
+
+TESTS = ("forward", "inplace", "backward", "ab", "*")
+KINDS = ("xfail", "skip", "meta_only")
+
+
+def label() -> str:
+    return os.environ.get("NPU_TEST_LABEL", "v2.13")
+
+
+def generated_dir() -> Path:
+    return Path(os.environ.get("NPU_GENERATED_DIR", REPO / "build" / "generated" / label()))
+
+
+def declared_ops() -> dict[str, set[str]]:
+    """The label's declared aten operators (`name.overload` or `name`) -> live paths (op_api, acl_op)."""
+    path = generated_dir() / "op_plugin" / "config" / "op_plugin_functions.yaml"
+    if not path.exists():
+        raise FileNotFoundError(f"{path} does not exist: run `nox -s generate -- {label()}`")
+    data = yaml.safe_load(path.read_text()) or {}
+    ops: dict[str, set[str]] = {}
+    for entry in data.get("official") or []:
+        name = entry["func"].split("(", 1)[0]
+        ops[name] = {p.strip() for p in str(entry.get("impl_ns", "")).split(",") if p.strip()}
+    return ops
+
+
+def registered_npu_ops() -> set[str]:
+    """aten operators with a PrivateUse1 kernel, as the dispatcher reports them (no `aten::`)."""
+    regs = torch._C._dispatch_get_registrations_for_dispatch_key("PrivateUse1")
+    return {r.split("::", 1)[1] for r in regs if r.startswith("aten::")}
+
+
+def live_ops() -> dict[str, set[str]]:
+    """Declared for the label and registered for npu: the operators the suites prove."""
+    registered = registered_npu_ops()
+    return {name: paths for name, paths in declared_ops().items() if name in registered}
+
+
+def base_name(op: str) -> str:
+    return op.split(".", 1)[0]
+
+
+def aten_candidates(opinfo: Any) -> set[str]:
+    """Base names of the aten operators an OpInfo is taken to exercise."""
+    names = {opinfo.aten_name, opinfo.name, opinfo.name.rsplit(".", 1)[-1]}
+    if opinfo.inplace_variant is not None:
+        names |= {n + "_" for n in list(names) if not n.endswith("_")}
+    names |= set(OPINFO_TO_ATEN.get(opinfo.name, ()))
+    return {n for n in names if n}
+
+
+def select(op_db: Sequence[Any], ops: Iterable[str]) -> tuple[list[Any], set[str]]:
+    """The OpInfos covering `ops`, and the base names of `ops` that no OpInfo covers."""
+    bases = {base_name(op) for op in ops}
+    selected = [o for o in op_db if aten_candidates(o) & bases]
+    covered = set().union(*(aten_candidates(o) for o in selected)) if selected else set()
+    return selected, bases - covered
+
+
+def opinfo_id(opinfo: Any) -> str:
+    return opinfo.name + (f".{opinfo.variant_test_name}" if opinfo.variant_test_name else "")
+
+
+# ---------------------------------------------------------------------------------------------
+# skips: data in tests/opinfo_skips.yaml
+
+
+@dataclass(frozen=True)
+class SkipEntry:
+    op: str
+    variant: str
+    dtype: str
+    test: str
+    kind: str
+    reason: str
+    labels: tuple[str, ...] = ()
+
+    def applies(self, opinfo: Any, dtype: torch.dtype, test: str) -> bool:
+        return (
+            self.op == opinfo.name
+            and self.variant == opinfo.variant_test_name
+            and self.dtype in ("*", dtype_name(dtype))
+            and self.test in ("*", test)
+            and (not self.labels or label() in self.labels)
+        )
+
+
+def dtype_name(dtype: torch.dtype) -> str:
+    return str(dtype).replace("torch.", "")
+
+
+def load_skips(path: Path = SKIPS_FILE) -> list[SkipEntry]:
+    raw = yaml.safe_load(path.read_text()) or {}
+    entries = []
+    for item in raw.get("skips") or []:
+        unknown = set(item) - {"op", "variant", "dtype", "test", "kind", "reason", "labels"}
+        if unknown or "op" not in item or not item.get("reason"):
+            raise ValueError(f"{path}: bad entry {item!r} (keys op, variant, dtype, test, kind, reason, labels; "
+                             "op and reason are required)")
+        entries.append(SkipEntry(op=item["op"], variant=item.get("variant", ""), dtype=item.get("dtype", "*"),
+                                 test=item.get("test", "*"), kind=item.get("kind", "xfail"), reason=item["reason"],
+                                 labels=tuple(item.get("labels") or ())))
+    return entries
+
+
+def check_skips(entries: Sequence[SkipEntry], op_db: Sequence[Any], selected: Sequence[Any]) -> list[str]:
+    """Problems with the skip entries: unknown OpInfos/fields, and entries for OpInfos this label does not run."""
+    known = {(o.name, o.variant_test_name) for o in op_db}
+    running = {(o.name, o.variant_test_name) for o in selected}
+    problems = []
+    for e in entries:
+        where = f"{e.op}{'.' + e.variant if e.variant else ''} ({e.test}, {e.dtype})"
+        if (e.op, e.variant) not in known:
+            problems.append(f"unknown OpInfo {where}: not in op_db")
+        elif e.test not in TESTS or e.kind not in KINDS:
+            problems.append(f"{where}: test must be one of {TESTS}, kind one of {KINDS}")
+        elif e.dtype != "*" and not isinstance(getattr(torch, e.dtype, None), torch.dtype):
+            problems.append(f"{where}: unknown dtype {e.dtype!r}")
+        elif (not e.labels or label() in e.labels) and (e.op, e.variant) not in running:
+            problems.append(f"stale entry {where}: the OpInfo does not run for {label()} (no declared op covers it)")
+    return problems
+
+
+def find_skip(entries: Sequence[SkipEntry], opinfo: Any, dtype: torch.dtype, test: str) -> SkipEntry | None:
+    return next((e for e in entries if e.applies(opinfo, dtype, test)), None)
+
+
+# ---------------------------------------------------------------------------------------------
+# moving samples and comparing results
+
+
+def to_npu_same_layout(t: torch.Tensor, device: str) -> torch.Tensor:
+    """`t` on `device` with the same sizes, strides and storage offset (overlapping layouts included)."""
+    if t.layout != torch.strided:
+        raise TypeError(f"only strided tensors move to npu, got {t.layout}")
+    src = t.detach()
+    storage_len = src.untyped_storage().nbytes() // src.element_size()
+    flat = torch.empty(0, dtype=src.dtype).set_(src.untyped_storage(), 0, (storage_len,), (1,))
+    moved = flat.to(device).as_strided(src.size(), src.stride(), src.storage_offset())
+    return moved.detach().requires_grad_(t.requires_grad)
+
+
+def sample_to(sample: Any, device: str) -> tuple[Any, tuple[Any, ...], dict[str, Any]]:
+    """(input, args, kwargs) of a CPU sample, with every tensor copied to `device` (same layout)."""
+    def move(x: Any) -> Any:
+        return to_npu_same_layout(x, device) if isinstance(x, torch.Tensor) else x
+    return tree_map(move, sample.input), tree_map(move, tuple(sample.args)), tree_map(move, dict(sample.kwargs))
+
+
+def sample_parts(sample: Any) -> tuple[Any, tuple[Any, ...], dict[str, Any]]:
+    return sample.input, tuple(sample.args), dict(sample.kwargs)
+
+
+def assert_same(npu_result: Any, cpu_result: Any, *, values: bool = True, where: str = "") -> None:
+    """Same structure; each npu tensor on npu with the CPU tensor's dtype, shape and (if `values`) values."""
+    npu_leaves, npu_spec = tree_flatten(npu_result)
+    cpu_leaves, cpu_spec = tree_flatten(cpu_result)
+    assert npu_spec == cpu_spec, f"{where}: result structure {npu_spec} != CPU {cpu_spec}"
+    for i, (n, c) in enumerate(zip(npu_leaves, cpu_leaves)):
+        what = f"{where} result {i}"
+        if isinstance(c, torch.Tensor):
+            assert isinstance(n, torch.Tensor), f"{what}: {type(n).__name__} instead of a tensor"
+            assert n.device.type == "npu", f"{what}: on {n.device}"
+            assert n.dtype == c.dtype, f"{what}: dtype {n.dtype} != CPU {c.dtype}"
+            assert n.shape == c.shape, f"{what}: shape {tuple(n.shape)} != CPU {tuple(c.shape)}"
+            if values:
+                rtol, atol = TOLERANCES.get(c.dtype, (0.0, 0.0))
+                torch.testing.assert_close(n.detach().cpu(), c.detach(), rtol=rtol, atol=atol, equal_nan=True,
+                                           msg=lambda m, what=what: f"{what}: {m}")
+        elif values:
+            assert n == c or (n != n and c != c), f"{what}: {n!r} != CPU {c!r}"
+
+
+def grad_inputs(parts: Any) -> list[torch.Tensor]:
+    leaves, _ = tree_flatten(parts)
+    return [x for x in leaves if isinstance(x, torch.Tensor) and x.requires_grad]
+
+
+def differentiable_outputs(result: Any) -> list[torch.Tensor]:
+    leaves, _ = tree_flatten(result)
+    return [x for x in leaves if isinstance(x, torch.Tensor) and x.requires_grad and x.grad_fn is not None]
+
+
+def fallback_ops(ledger: dict[str, dict[str, int]]) -> list[str]:
+    return sorted(op for op, counts in ledger.items() if counts.get("cpu_fallback"))
+
+
+# ---------------------------------------------------------------------------------------------
+# counters for the pytest summary (tests/conftest.py prints them)
+
+
+@dataclass
+class Counts:
+    ran: int = 0
+    passed: int = 0
+    used_fallback: int = 0
+    fallback_ops: set[str] = field(default_factory=set)
+
+
+STATS: dict[str, Counts] = {}
+NOTES: list[str] = []
+
+
+def count(kind: str) -> Counts:
+    return STATS.setdefault(kind, Counts())
+
+
+def summary_lines() -> list[str]:
+    lines = list(dict.fromkeys(NOTES))
+    for kind, c in sorted(STATS.items()):
+        line = f"{kind}: {c.ran} samples ran, {c.passed} passed"
+        if c.used_fallback:
+            line += (f"; {c.used_fallback} used the CPU fallback for "
+                     f"{', '.join(sorted(c.fallback_ops)[:12])}{' ...' if len(c.fallback_ops) > 12 else ''}")
+        lines.append(line)
+    return lines
+
+
+def run_samples(
+    samples: Iterable[Any], body: Callable[[Any, int], None], counts: Counts
+) -> list[str]:
+    """Runs `body(sample, index)` for each sample; returns the failures (the counts record every sample)."""
+    failures = []
+    for i, sample in enumerate(samples):
+        counts.ran += 1
+        try:
+            body(sample, i)
+        except Exception as error:  # noqa: BLE001  every failing sample is reported, not only the first
+            failures.append(f"sample {i} ({sample_summary(sample)}): {type(error).__name__}: {error}")
+        else:
+            counts.passed += 1
+    return failures
+
+
+def sample_summary(sample: Any) -> str:
+    def describe(x: Any) -> Any:
+        if isinstance(x, torch.Tensor):
+            return f"T{tuple(x.shape)}{'' if x.is_contiguous() else ' nc'}"
+        return x
+    text = repr(tree_map(describe, (sample.input, tuple(sample.args), dict(sample.kwargs))))
+    return text if len(text) < 160 else text[:157] + "..."

@@ -1,0 +1,178 @@
+"""PyTorch's OpInfo samples on `npu` against the same op on CPU (issue 8, point 3).
+
+PyTorch's device-type machinery (instantiate_device_type_tests with PrivateUse1TestBase) makes
+the npu test class; `@ops` runs the OpInfos whose aten operators the label declares and the
+dispatcher has npu kernels for (npu_opinfo.live_ops: registration truth). Every sample runs on
+both devices; results must agree in device, dtype, shape and values (per-dtype tolerances in
+npu_opinfo.TOLERANCES), and a CPU error must be the same error type on npu. Skips are data in
+tests/opinfo_skips.yaml; the summary at the end of the pytest report says how many samples ran
+and passed (tests/conftest.py).
+
+The default run takes up to MAX_SAMPLES samples per OpInfo and dtype in float32, int64 and bool;
+the `slow` variants take every sample in every dtype the OpInfo allows
+(`nox -s test -- v2.13 --slow -k opinfo`).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+# The backend is imported (tests/conftest.py and here) before torch.testing._internal, or
+# common_device_type computes its test bases without PrivateUse1TestBase and makes no npu tests.
+import npu_opinfo  # loaded by tests/conftest.py
+import opplugin_runtime  # noqa: F401
+import pytest
+import torch
+from torch.testing._internal.common_device_type import OpDTypes, instantiate_device_type_tests, ops
+from torch.testing._internal.common_methods_invocations import op_db
+from torch.testing._internal.common_utils import TestCase
+
+LIVE = npu_opinfo.live_ops()
+SELECTED, UNCOVERED = npu_opinfo.select(op_db, LIVE)
+INPLACE = [o for o in SELECTED if o.inplace_variant is not None]
+BACKWARD = [o for o in SELECTED if o.supports_autograd]
+SKIPS = npu_opinfo.load_skips()
+QUICK_DTYPES = (torch.float32, torch.int64, torch.bool)
+# Every real dtype (the device kernels take no complex dtype; complex is CPU-only here).
+ALL_DTYPES = (torch.float32, torch.float16, torch.bfloat16, torch.float64, torch.int8, torch.uint8, torch.int16,
+              torch.int32, torch.int64, torch.bool)
+MAX_SAMPLES = 8
+MAX_BACKWARD_SAMPLES = 4
+npu_opinfo.NOTES.append(
+    f"{len(SELECTED)} OpInfos cover the {len(LIVE)} declared npu operators of {npu_opinfo.label()}; "
+    f"declared operators without an OpInfo: {', '.join(sorted(UNCOVERED)) or 'none'}"
+)
+
+
+class TestNpuOpInfo(TestCase):
+    """One test per (OpInfo, dtype, check); the comparison runs sample by sample."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self._fallback_mode = torch.npu.get_fallback_mode()
+        torch.npu.set_fallback_mode("silent")  # the ledger counts fallbacks; the summary reports them
+
+    def tearDown(self) -> None:
+        torch.npu.set_fallback_mode(self._fallback_mode)
+        super().tearDown()
+
+    # -- checks ----------------------------------------------------------------------------
+
+    @ops(SELECTED, dtypes=OpDTypes.supported, allowed_dtypes=QUICK_DTYPES)
+    def test_forward(self, device: str, dtype: torch.dtype, op) -> None:
+        self._check(device, dtype, op, "forward", MAX_SAMPLES)
+
+    @ops(INPLACE, dtypes=OpDTypes.supported, allowed_dtypes=QUICK_DTYPES)
+    def test_inplace(self, device: str, dtype: torch.dtype, op) -> None:
+        self._check(device, dtype, op, "inplace", MAX_SAMPLES)
+
+    @ops(BACKWARD, dtypes=OpDTypes.supported_backward, allowed_dtypes=(torch.float32,))
+    def test_backward(self, device: str, dtype: torch.dtype, op) -> None:
+        self._check(device, dtype, op, "backward", MAX_BACKWARD_SAMPLES)
+
+    @pytest.mark.slow
+    @ops(SELECTED, dtypes=OpDTypes.supported, allowed_dtypes=ALL_DTYPES)
+    def test_forward_exhaustive(self, device: str, dtype: torch.dtype, op) -> None:
+        self._check(device, dtype, op, "forward", None)
+
+    @pytest.mark.slow
+    @ops(BACKWARD, dtypes=OpDTypes.supported_backward, allowed_dtypes=ALL_DTYPES)
+    def test_backward_exhaustive(self, device: str, dtype: torch.dtype, op) -> None:
+        self._check(device, dtype, op, "backward", None)
+
+    # -- machinery -------------------------------------------------------------------------
+
+    def _check(self, device: str, dtype: torch.dtype, op, test: str, limit: int | None) -> None:
+        entry = npu_opinfo.find_skip(SKIPS, op, dtype, test)
+        if entry is not None and entry.kind == "skip":
+            self.skipTest(f"opinfo_skips.yaml: {entry.reason}")
+        values = entry is None or entry.kind != "meta_only"
+        grad = test == "backward"
+        samples = itertools.islice(op.sample_inputs("cpu", dtype, requires_grad=grad), limit)
+        counts = npu_opinfo.count(test if limit is not None else f"{test} (exhaustive)")
+        run = {"forward": self._forward, "inplace": self._inplace, "backward": self._backward}[test]
+        failures = npu_opinfo.run_samples(samples, lambda s, i: run(device, op, s, i, values, counts), counts)
+        if entry is not None and entry.kind == "xfail":
+            if not failures:
+                self.fail(f"stale entry in opinfo_skips.yaml: {npu_opinfo.opinfo_id(op)} {test} "
+                          f"{npu_opinfo.dtype_name(dtype)} passes now; remove it ({entry.reason})")
+            pytest.xfail(f"opinfo_skips.yaml: {entry.reason}: {failures[0]}")
+        if failures:
+            self.fail(f"{npu_opinfo.opinfo_id(op)} {test} {dtype}: {len(failures)} sample(s) differ from CPU:\n"
+                      + "\n".join(failures[:10]))
+
+    def _run_both(self, fn, sample, device: str, counts) -> tuple:
+        """fn on the CPU sample and on its npu copy: (npu parts, npu result, cpu parts, cpu result)."""
+        npu_parts = npu_opinfo.sample_to(sample, device)  # copied before an in-place op mutates the CPU input
+        cpu_parts = npu_opinfo.sample_parts(sample)
+        try:
+            expected = fn(cpu_parts[0], *cpu_parts[1], **cpu_parts[2])
+        except Exception as cpu_error:  # noqa: BLE001  CPU rejects the sample: npu must reject it the same way
+            with self.assertRaises(type(cpu_error), msg=f"CPU raised {cpu_error!r}; npu must raise too"):
+                fn(npu_parts[0], *npu_parts[1], **npu_parts[2])
+            return npu_parts, None, cpu_parts, None
+        torch.npu.reset_path_ledger()
+        actual = fn(npu_parts[0], *npu_parts[1], **npu_parts[2])
+        fallbacks = npu_opinfo.fallback_ops(torch.npu.path_ledger())
+        if fallbacks:
+            counts.used_fallback += 1
+            counts.fallback_ops.update(fallbacks)
+        return npu_parts, actual, cpu_parts, expected
+
+    def _forward(self, device: str, op, sample, index: int, values: bool, counts) -> None:
+        _, actual, _, expected = self._run_both(op, sample, device, counts)
+        npu_opinfo.assert_same(actual, expected, values=values, where=npu_opinfo.opinfo_id(op))
+
+    def _inplace(self, device: str, op, sample, index: int, values: bool, counts) -> None:
+        npu_parts, actual, cpu_parts, expected = self._run_both(op.inplace_variant, sample, device, counts)
+        where = npu_opinfo.opinfo_id(op) + " (in-place)"
+        npu_opinfo.assert_same(actual, expected, values=values, where=where)
+        if expected is not None:
+            self.assertIs(actual, npu_parts[0], f"{where}: does not return its input")
+            npu_opinfo.assert_same(npu_parts[0], cpu_parts[0], values=values, where=where + " input")
+
+    def _backward(self, device: str, op, sample, index: int, values: bool, counts) -> None:
+        npu_parts, actual, cpu_parts, expected = self._run_both(op, sample, device, counts)
+        if expected is None:
+            return
+        where = npu_opinfo.opinfo_id(op) + " (backward)"
+        cpu_outs = npu_opinfo.differentiable_outputs(sample.output_process_fn_grad(expected))
+        npu_outs = npu_opinfo.differentiable_outputs(sample.output_process_fn_grad(actual))
+        self.assertEqual(len(npu_outs), len(cpu_outs), f"{where}: differentiable outputs")
+        cpu_inputs = npu_opinfo.grad_inputs(cpu_parts)
+        npu_inputs = npu_opinfo.grad_inputs(npu_parts)
+        if not cpu_outs or not cpu_inputs:
+            return
+        gen = torch.Generator().manual_seed(index)
+        grads = [torch.randn(o.shape, generator=gen, dtype=o.dtype) for o in cpu_outs]
+        cpu_grads = torch.autograd.grad(cpu_outs, cpu_inputs, grads, allow_unused=True)
+        torch.npu.reset_path_ledger()
+        npu_grads = torch.autograd.grad(npu_outs, npu_inputs, [g.to(device) for g in grads], allow_unused=True)
+        fallbacks = npu_opinfo.fallback_ops(torch.npu.path_ledger())
+        if fallbacks:
+            counts.fallback_ops.update(fallbacks)
+        for i, (n, c) in enumerate(zip(npu_grads, cpu_grads)):
+            self.assertEqual(n is None, c is None, f"{where}: gradient {i} defined on one device only")
+            if c is not None:
+                npu_opinfo.assert_same(n, c, values=values, where=f"{where} grad {i}")
+
+
+instantiate_device_type_tests(TestNpuOpInfo, globals(), only_for=("privateuse1",))
+
+
+def test_npu_tests_were_generated() -> None:
+    """The PrivateUse1 test class exists and has a test per selected OpInfo (none silently missing)."""
+    classes = [v for k, v in globals().items() if k.startswith("TestNpuOpInfo") and isinstance(v, type)]
+    assert classes, "instantiate_device_type_tests made no npu test class: was the backend imported first?"
+    names = {name for cls in classes for name in dir(cls) if name.startswith("test_forward_")}
+    for op in SELECTED:
+        stem = "test_forward_" + op.formatted_name if hasattr(op, "formatted_name") else None
+        if stem is not None:
+            assert any(n.startswith(stem + "_") for n in names), f"no npu test for {npu_opinfo.opinfo_id(op)}"
+    assert SELECTED, f"no OpInfo covers any declared op of {npu_opinfo.label()}: {sorted(LIVE)}"
+
+
+def test_skip_entries_are_known_and_live() -> None:
+    """Every entry of opinfo_skips.yaml names an OpInfo of op_db that runs for this label."""
+    problems = npu_opinfo.check_skips(SKIPS, op_db, SELECTED)
+    assert not problems, "tests/opinfo_skips.yaml:\n" + "\n".join(problems)
