@@ -271,6 +271,8 @@ BENCHES = (
     ("torchnpugen_speed.py",),
     ("make_synthetic_yaml.py", "--out", str(BUILD / "bench" / "yaml")),
     ("opplugin_codegen_speed.py", "--yaml-dir", str(BUILD / "bench" / "yaml")),
+    # --- models / examples (issue 8) ---
+    ("npu_train_step.py",),
 )
 
 
@@ -381,3 +383,21 @@ def sanitize(session: nox.Session) -> None:
         session.run(str(py), "-m", "pytest", "-q", "-p", "no:cacheprovider", "--capture=sys", *pytest_args(rest),
                     str(PACKAGES / "ascendc-kernels" / "tests"), str(PACKAGES / "opplugin-runtime" / "tests"),
                     external=True, env=test_env)
+
+
+# --- models / examples (issue 8) ---
+MODEL_EXAMPLES = ("mlp_sgd.py", "mlp_adam.py", "cnn.py", "transformer.py")
+
+
+@nox.session(venv_backend="none")
+def examples(session: nox.Session) -> None:
+    """Train the example models on `npu` (after build): losses next to CPU's, then the path ledger."""
+    labels, rest = split_posargs(session)
+    wanted = {Path(name).stem for name in rest}
+    for label in labels:
+        ensure_venv(session, label)
+        for script in MODEL_EXAMPLES:
+            if wanted and Path(script).stem not in wanted:
+                continue
+            session.log(f"examples/{script} ({label})")
+            run_in_venv(session, label, str(ROOT / "examples" / script))

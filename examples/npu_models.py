@@ -184,3 +184,27 @@ def ledger_summary(ledger: dict[str, dict[str, int]]) -> str:
             line += ": " + ", ".join(f"{op} x{n}" for op, n in sorted(ops.items()))
         lines.append(line)
     return "\n".join(lines) or "  (no npu op ran)"
+
+
+def run_example(model: str, optimizer: str, steps: int = 20) -> None:
+    """Trains `model` on npu, printing each step's loss next to the CPU's, then the path ledger."""
+    import opplugin_runtime  # noqa: F401  registers the npu device
+
+    task = TASKS[model]
+    if model == "cnn" and not any(torch._C._dispatch_has_kernel_for_dispatch_key(f"aten::{op}", "PrivateUse1")
+                                  for op in ("convolution_overrideable", "convolution", "_convolution")):
+        print("cnn: not run: this build has no npu kernel for aten::convolution_overrideable/convolution "
+              "(and convolution cannot fall back to the CPU)")
+        return
+    cpu_model, npu_model = same_start(task)
+    batches = task.data(steps)
+    cpu = train(cpu_model, optimizer, batches, task.loss, "cpu")
+    torch.npu.set_fallback_mode("silent")  # counted in the ledger below instead of warned
+    torch.npu.reset_path_ledger()
+    print(f"{model} with {optimizer}, {steps} steps on {torch.npu.get_device_name(0)} (dropout in eval mode: "
+          "the npu and CPU generators draw different masks)")
+    train(npu_model, optimizer, batches, task.loss, "npu",
+          log=lambda step, loss: print(f"step {step:2d}  loss npu {loss:.6f}  cpu {cpu[step]:.6f}  "
+                                       f"diff {abs(loss - cpu[step]):.2e}"))
+    print("path ledger:")
+    print(ledger_summary(torch.npu.path_ledger()))

@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 import torch
-import yaml
 from torch.utils._pytree import tree_flatten, tree_map
+
+import yaml
 
 REPO = Path(__file__).resolve().parent.parent
 SKIPS_FILE = Path(__file__).resolve().parent / "opinfo_skips.yaml"
