@@ -96,3 +96,82 @@ def test_manual_seed_controls_default_generator():
     d = torch.rand(5, device="npu")
     assert torch.equal(c.cpu(), d.cpu())
     assert torch.npu.initial_seed() == 7
+
+
+# --- CPU fallback polish (issue 8, point 2) ---
+
+
+@pytest.mark.parametrize(
+    ("call", "op", "other"),
+    [
+        (lambda n: torch.atan2(n, torch.randn(3), out=torch.empty(3, device="npu")), "atan2.out", "cpu"),
+        (lambda n: torch.cat([n, torch.randn(3)]), "cat.out", "cpu"),  # a CPU tensor inside a TensorList
+        (lambda n: torch.where(n > 0, n, torch.randn(3)), "where.self", "cpu"),
+        (lambda n: torch.neg(n, out=torch.empty(3, device="npu:1")), "neg.out", "npu:1"),
+        (lambda n: n + torch.randn(3), "add", "cpu"),  # an op with an npu kernel rejects it too
+    ],
+    ids=["fallback-out", "fallback-list", "fallback-functional", "two-npu-devices", "npu-kernel"],
+)
+def test_mixed_devices_are_rejected_naming_the_op(ledger, call, op, other):
+    n = torch.randn(3).npu()
+    with pytest.raises(RuntimeError) as error:
+        call(n)
+    first = str(error.value).splitlines()[0]
+    assert first.startswith(f"{op}: Expected all tensors to be on the same device"), first
+    assert f"npu:0 and {other}!" in first
+    assert ledger().get(op, {}).get("cpu_fallback", 0) == 0, ledger()  # rejected before counting a fallback
+
+
+def test_fallback_ledger_counts_every_call_and_not_refused_ones(ledger):
+    n = torch.randn(4).npu()
+    for _ in range(5):
+        torch.neg(n)
+    assert ledger()["neg.out"] == {"op_api": 0, "acl_op": 0, "compat": 0, "cpu_fallback": 5, "dvm": 0}
+    torch.npu.set_fallback_mode("error")
+    with pytest.raises(NotImplementedError, match="'neg.out' has no npu kernel"):
+        torch.neg(n)
+    assert ledger()["neg.out"]["cpu_fallback"] == 5  # a refused fallback ran nothing on the CPU
+
+
+def test_fallback_mode_api_round_trip_and_validation():
+    for mode in ("warn", "silent", "error"):
+        torch.npu.set_fallback_mode(mode)
+        assert torch.npu.get_fallback_mode() == mode
+    with pytest.raises(Exception, match="bogus"):
+        torch.npu.set_fallback_mode("bogus")
+
+
+def test_fallback_warn_mode_set_from_python_warns_once_per_op(run_python):
+    result = run_python(
+        """
+        import warnings
+        import torch, opplugin_runtime
+        torch.npu.set_fallback_mode("silent")
+        a = torch.randn(3).npu()
+        torch.sin(a)                         # silent: no warning, and sin is not marked as warned
+        torch.npu.set_fallback_mode("warn")
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            for _ in range(3):
+                torch.sin(a); torch.cos(a)
+        texts = [str(w.message) for w in caught if "falls back" in str(w.message)]
+        print(len(texts), sorted(t.split("'")[1] for t in texts))
+        print(all("NPU_FALLBACK=error" in t for t in texts))
+        print(torch.npu.path_ledger()["sin.out"]["cpu_fallback"])
+        """
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-3:] == ["2 ['cos.out', 'sin.out']", "True", "4"]
+
+
+def test_unknown_fallback_env_value_warns_and_uses_warn(run_python):
+    result = run_python(
+        """
+        import torch, opplugin_runtime
+        print(torch.npu.get_fallback_mode())
+        """,
+        env={"NPU_FALLBACK": "bogus"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "warn"
+    assert "NPU_FALLBACK='bogus' is not one of warn, silent, error" in result.stderr

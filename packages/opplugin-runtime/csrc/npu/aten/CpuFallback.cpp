@@ -144,17 +144,18 @@ void NpuCpuFallback(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
   const FallbackMode mode = Mode().load(std::memory_order_relaxed);
   TORCH_CHECK_NOT_IMPLEMENTED(mode != FallbackMode::Error, "The operator '", name,
                               "' has no npu kernel, and NPU_FALLBACK=error forbids running it on the CPU.");
+  const c10::FunctionSchema& schema = op.schema();
+  const size_t num_arguments = schema.arguments().size();
+  const size_t begin = stack->size() - num_arguments;
+  const c10::ArrayRef<c10::IValue> args(stack->data() + begin, num_arguments);
+  // Mixed devices are rejected before the ledger counts (or the warning announces) a fallback.
+  const c10::optional<c10::Device> device = TargetDevice(name, args);
   PathLedger::Hit(PathLedger::Entry(name), ExecPath::CpuFallback);
   if (mode == FallbackMode::Warn && FirstFallback(name)) {
     TORCH_WARN("The operator '", name,
                "' has no npu kernel and falls back to the CPU (copies in and out; slow). "
                "Set NPU_FALLBACK=silent to hide this warning or NPU_FALLBACK=error to forbid the fallback.");
   }
-  const c10::FunctionSchema& schema = op.schema();
-  const size_t num_arguments = schema.arguments().size();
-  const size_t begin = stack->size() - num_arguments;
-  const c10::ArrayRef<c10::IValue> args(stack->data() + begin, num_arguments);
-  const c10::optional<c10::Device> device = TargetDevice(name, args);
   RewriteGenerators(schema, args, stack, begin, device);
   at::native::cpu_fallback(op, stack);
 }
