@@ -53,7 +53,7 @@ OPINFO_TO_ATEN: dict[str, tuple[str, ...]] = {
     "nn.functional.max_pool2d": ("max_pool2d_with_indices", "max_pool2d_with_indices_backward"),
     "nn.functional.avg_pool2d": ("avg_pool2d", "avg_pool2d_backward"),
     "nn.functional.scaled_dot_product_attention": ("_scaled_dot_product_attention_math", "bmm", "_softmax"),
-    "bernoulli": ("bernoulli",),
+    "bernoulli": ("bernoulli", "bernoulli_"),
     "masked_fill": ("masked_fill_",),
     "clamp": ("clamp", "clamp_min", "clamp_max"),
 }
