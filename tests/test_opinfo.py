@@ -176,3 +176,30 @@ def test_skip_entries_are_known_and_live() -> None:
     """Every entry of opinfo_skips.yaml names an OpInfo of op_db that runs for this label."""
     problems = npu_opinfo.check_skips(SKIPS, op_db, SELECTED)
     assert not problems, "tests/opinfo_skips.yaml:\n" + "\n".join(problems)
+
+
+def test_skip_validation_rejects_unknown_and_stale_entries() -> None:
+    """The validator itself: an OpInfo missing from op_db and one this label does not run are reported."""
+    not_running = next(o for o in op_db if o not in SELECTED)
+    entries = [
+        npu_opinfo.SkipEntry("no_such_op", "", "*", "*", "xfail", "r"),
+        npu_opinfo.SkipEntry(not_running.name, not_running.variant_test_name, "*", "*", "xfail", "r"),
+        npu_opinfo.SkipEntry(SELECTED[0].name, SELECTED[0].variant_test_name, "float32", "sideways", "xfail", "r"),
+        npu_opinfo.SkipEntry(SELECTED[0].name, SELECTED[0].variant_test_name, "float33", "*", "xfail", "r"),
+    ]
+    problems = npu_opinfo.check_skips(entries, op_db, SELECTED)
+    assert len(problems) == 4, problems
+    assert problems[0].startswith("unknown OpInfo no_such_op") and problems[1].startswith("stale entry")
+    # an entry limited to other labels is not stale here
+    other = npu_opinfo.SkipEntry(not_running.name, not_running.variant_test_name, "*", "*", "xfail", "r", ("v0.0",))
+    assert npu_opinfo.check_skips([other], op_db, SELECTED) == []
+
+
+@pytest.mark.parametrize("layout", ["transposed", "offset", "expanded"])
+def test_samples_move_to_npu_with_their_layout(layout: str) -> None:
+    base = torch.arange(24.0).reshape(4, 6)
+    t = {"transposed": base.t(), "offset": base[1:, 2:], "expanded": base[0].expand(3, 6)}[layout]
+    moved = npu_opinfo.to_npu_same_layout(t, "npu")
+    assert moved.device.type == "npu"
+    assert (moved.shape, moved.stride(), moved.storage_offset()) == (t.shape, t.stride(), t.storage_offset())
+    assert torch.equal(moved.cpu(), t)

@@ -128,7 +128,7 @@ def test_fallback_ledger_counts_every_call_and_not_refused_ones(ledger):
         torch.neg(n)
     assert ledger()["neg.out"] == {"op_api": 0, "acl_op": 0, "compat": 0, "cpu_fallback": 5, "dvm": 0}
     torch.npu.set_fallback_mode("error")
-    with pytest.raises(NotImplementedError, match="'neg.out' has no npu kernel"):
+    with pytest.raises(NotImplementedError, match=r"'neg\.out' has no npu kernel"):
         torch.neg(n)
     assert ledger()["neg.out"]["cpu_fallback"] == 5  # a refused fallback ran nothing on the CPU
 
