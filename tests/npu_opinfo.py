@@ -16,8 +16,9 @@ is not a package), so the test modules share one module object and its counters.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,6 +69,20 @@ TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
 
 TESTS = ("forward", "inplace", "backward", "ab", "*")
 KINDS = ("xfail", "skip", "meta_only")
+
+
+@contextlib.contextmanager
+def modes(fallback: str, jit_compile: bool | None = None) -> Iterator[None]:
+    """The CPU-fallback mode (and the jit compile mode) for a block; the previous modes afterwards."""
+    old_fallback, old_jit_off = torch.npu.get_fallback_mode(), torch.npu.is_jit_compile_false()
+    torch.npu.set_fallback_mode(fallback)
+    if jit_compile is not None:
+        torch.npu.set_compile_mode(jit_compile=jit_compile)
+    try:
+        yield
+    finally:
+        torch.npu.set_fallback_mode(old_fallback)
+        torch.npu.set_compile_mode(jit_compile=not old_jit_off)
 
 
 def label() -> str:
