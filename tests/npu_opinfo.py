@@ -275,6 +275,8 @@ def fallback_ops(ledger: dict[str, dict[str, int]]) -> list[str]:
 class Counts:
     ran: int = 0
     passed: int = 0
+    expected_failures: int = 0
+    without_values: int = 0
     used_fallback: int = 0
     fallback_ops: set[str] = field(default_factory=set)
 
@@ -291,6 +293,10 @@ def summary_lines() -> list[str]:
     lines = list(dict.fromkeys(NOTES))
     for kind, c in sorted(STATS.items()):
         line = f"{kind}: {c.ran} samples ran, {c.passed} passed"
+        if c.without_values:
+            line += f" ({c.without_values} of them random: device, dtype and shape only)"
+        if c.expected_failures:
+            line += f", {c.expected_failures} failed as xfail entries of opinfo_skips.yaml expect"
         if c.used_fallback:
             line += (f"; {c.used_fallback} used the CPU fallback for "
                      f"{', '.join(sorted(c.fallback_ops)[:12])}{' ...' if len(c.fallback_ops) > 12 else ''}")
