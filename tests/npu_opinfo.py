@@ -67,7 +67,7 @@ TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
     torch.bfloat16: (1.6e-2, 1e-2),
 }
 
-TESTS = ("forward", "inplace", "backward", "ab", "*")
+TESTS = ("forward", "inplace", "out", "backward", "ab", "*")
 KINDS = ("xfail", "skip", "meta_only")
 
 

@@ -8,6 +8,8 @@ npu_opinfo.TOLERANCES), and a CPU error must be the same error type on npu. Skip
 tests/opinfo_skips.yaml; the summary at the end of the pytest report says how many samples ran
 and passed (tests/conftest.py).
 
+Checks: forward (the function variant), inplace, out (op(..., out=...) into outputs shaped like
+the CPU result) and backward (gradients of float samples for OpInfos that support autograd).
 The default run takes up to MAX_SAMPLES samples per OpInfo and dtype in float32, int64 and bool;
 the `slow` variants take every sample in every dtype the OpInfo allows
 (`nox -s test -- v2.13 --slow -k opinfo`).
@@ -16,6 +18,8 @@ the `slow` variants take every sample in every dtype the OpInfo allows
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 # The backend is imported (tests/conftest.py and here) before torch.testing._internal, or
 # common_device_type computes its test bases without PrivateUse1TestBase and makes no npu tests.
@@ -31,6 +35,7 @@ LIVE = npu_opinfo.live_ops()
 SELECTED, UNCOVERED = npu_opinfo.select(op_db, LIVE)
 INPLACE = [o for o in SELECTED if o.inplace_variant is not None]
 BACKWARD = [o for o in SELECTED if o.supports_autograd]
+WITH_OUT = [o for o in SELECTED if o.supports_out]
 SKIPS = npu_opinfo.load_skips()
 QUICK_DTYPES = (torch.float32, torch.int64, torch.bool)
 # Every real dtype (the device kernels take no complex dtype; complex is CPU-only here).
@@ -42,6 +47,13 @@ npu_opinfo.NOTES.append(
     f"{len(SELECTED)} OpInfos cover the {len(LIVE)} declared npu operators of {npu_opinfo.label()}; "
     f"declared operators without an OpInfo: {', '.join(sorted(UNCOVERED)) or 'none'}"
 )
+
+
+class _Pair(NamedTuple):
+    """The same call made with device-specific arguments (the out= tensors) on each device."""
+
+    cpu: Callable[..., Any]
+    npu: Callable[..., Any]
 
 
 class TestNpuOpInfo(TestCase):
@@ -56,6 +68,10 @@ class TestNpuOpInfo(TestCase):
     @ops(INPLACE, dtypes=OpDTypes.supported, allowed_dtypes=QUICK_DTYPES)
     def test_inplace(self, device: str, dtype: torch.dtype, op) -> None:
         self._check(device, dtype, op, "inplace", MAX_SAMPLES)
+
+    @ops(WITH_OUT, dtypes=OpDTypes.supported, allowed_dtypes=QUICK_DTYPES)
+    def test_out(self, device: str, dtype: torch.dtype, op) -> None:
+        self._check(device, dtype, op, "out", MAX_SAMPLES)
 
     @ops(BACKWARD, dtypes=OpDTypes.supported_backward, allowed_dtypes=(torch.float32,))
     def test_backward(self, device: str, dtype: torch.dtype, op) -> None:
@@ -87,7 +103,7 @@ class TestNpuOpInfo(TestCase):
         grad = test == "backward"
         samples = itertools.islice(op.sample_inputs("cpu", dtype, requires_grad=grad), limit)
         counts = npu_opinfo.count(test if limit is not None else f"{test} (exhaustive)")
-        run = {"forward": self._forward, "inplace": self._inplace, "backward": self._backward}[test]
+        run = {"forward": self._forward, "inplace": self._inplace, "out": self._out, "backward": self._backward}[test]
         ran_before = counts.ran
         failures = npu_opinfo.run_samples(samples, lambda s, i: run(device, op, s, i, values, counts), counts)
         if not values:
@@ -106,14 +122,15 @@ class TestNpuOpInfo(TestCase):
         """fn on the CPU sample and on its npu copy: (npu parts, npu result, cpu parts, cpu result)."""
         npu_parts = npu_opinfo.sample_to(sample, device)  # copied before an in-place op mutates the CPU input
         cpu_parts = npu_opinfo.sample_parts(sample)
+        cpu_fn, npu_fn = (fn.cpu, fn.npu) if isinstance(fn, _Pair) else (fn, fn)
         try:
-            expected = fn(cpu_parts[0], *cpu_parts[1], **cpu_parts[2])
+            expected = cpu_fn(cpu_parts[0], *cpu_parts[1], **cpu_parts[2])
         except Exception as cpu_error:  # noqa: BLE001  CPU rejects the sample: npu must reject it the same way
             with self.assertRaises(type(cpu_error), msg=f"CPU raised {cpu_error!r}; npu must raise too"):
-                fn(npu_parts[0], *npu_parts[1], **npu_parts[2])
+                npu_fn(npu_parts[0], *npu_parts[1], **npu_parts[2])
             return npu_parts, None, cpu_parts, None
         torch.npu.reset_path_ledger()
-        actual = fn(npu_parts[0], *npu_parts[1], **npu_parts[2])
+        actual = npu_fn(npu_parts[0], *npu_parts[1], **npu_parts[2])
         fallbacks = npu_opinfo.fallback_ops(torch.npu.path_ledger())
         if fallbacks:
             counts.used_fallback += 1
@@ -131,6 +148,34 @@ class TestNpuOpInfo(TestCase):
         if expected is not None:
             self.assertIs(actual, npu_parts[0], f"{where}: does not return its input")
             npu_opinfo.assert_same(npu_parts[0], cpu_parts[0], values=values, where=where + " input")
+
+    def _out(self, device: str, op, sample, index: int, values: bool, counts) -> None:
+        """op(..., out=...) into outputs of the CPU result's dtypes and shapes: returns and fills them."""
+        cpu_parts = npu_opinfo.sample_parts(sample)
+        try:
+            reference = op(cpu_parts[0], *cpu_parts[1], **cpu_parts[2])
+        except Exception:  # noqa: BLE001  the forward check compares errors; no out= call to make
+            return
+        if isinstance(reference, torch.Tensor):
+            outs: tuple[torch.Tensor, ...] = (reference,)
+        elif isinstance(reference, (tuple, list)) and reference and all(
+                isinstance(t, torch.Tensor) for t in reference):
+            outs = tuple(reference)
+        else:
+            return
+        cpu_out = tuple(torch.empty_like(t) for t in outs)
+        npu_out = tuple(torch.empty_like(t, device=device) for t in outs)
+
+        def with_out(out: tuple[torch.Tensor, ...]):
+            return lambda x, *args, **kwargs: op(x, *args, **kwargs, out=out[0] if len(out) == 1 else out)
+
+        _, actual, _, expected = self._run_both(_Pair(with_out(cpu_out), with_out(npu_out)), sample, device, counts)
+        where = npu_opinfo.opinfo_id(op) + " (out=)"
+        npu_opinfo.assert_same(actual, expected, values=values, where=where)
+        npu_opinfo.assert_same(npu_out, cpu_out, values=values, where=where + " out tensors")
+        if expected is not None:
+            returned = (actual,) if isinstance(actual, torch.Tensor) else tuple(actual)
+            self.assertTrue(all(r is o for r, o in zip(returned, npu_out)), f"{where}: does not return `out`")
 
     def _backward(self, device: str, op, sample, index: int, values: bool, counts) -> None:
         npu_parts, actual, cpu_parts, expected = self._run_both(op, sample, device, counts)
