@@ -271,6 +271,8 @@ BENCHES = (
     ("torchnpugen_speed.py",),
     ("make_synthetic_yaml.py", "--out", str(BUILD / "bench" / "yaml")),
     ("opplugin_codegen_speed.py", "--yaml-dir", str(BUILD / "bench" / "yaml")),
+    # --- matrix multiply (helper mm) ---
+    ("npu_ops_speed.py",),
 )
 
 

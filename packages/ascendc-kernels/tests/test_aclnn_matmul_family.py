@@ -240,8 +240,8 @@ def test_matmul_v2_rejects_a_bad_nz_storage_shape_and_bias(acl):
     x1 = sim.DeviceArray.empty((4, 6), sim.ACL_FLOAT)
     x2 = sim.DeviceArray.empty((1, 1, 16, 16), sim.ACL_FLOAT)
     out = sim.DeviceArray.empty((4, 3), sim.ACL_FLOAT)
-    rc = sim.run_aclop("MatMulV2", [(x1, (4, 6), sim.ACL_FLOAT), (x2, (1, 1, 16, 16), sim.ACL_FLOAT, NZ, None, (6, 40))],
-                       [(out, (4, 3), sim.ACL_FLOAT)])
+    nz_x2 = (x2, (1, 1, 16, 16), sim.ACL_FLOAT, NZ, None, (6, 40))  # storage too small for origin [6, 40]
+    rc = sim.run_aclop("MatMulV2", [(x1, (4, 6), sim.ACL_FLOAT), nz_x2], [(out, (4, 3), sim.ACL_FLOAT)])
     assert rc == sim.ACL_ERROR_INVALID_PARAM
     bias = sim.DeviceArray.empty((4,), sim.ACL_FLOAT)
     w = sim.DeviceArray.empty((6, 3), sim.ACL_FLOAT)

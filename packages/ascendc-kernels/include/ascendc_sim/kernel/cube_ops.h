@@ -152,8 +152,10 @@ __aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dstLocal, con
     const uint32_t r1 = r0 + kBlock < rows ? r0 + kBlock : rows;
     for (uint32_t c0 = 0; c0 < cols; c0 += kBlock) {
       const uint32_t c1 = c0 + kBlock < cols ? c0 + kBlock : cols;
-      for (uint32_t r = r0; r < r1; ++r) {
-        for (uint32_t c = c0; c < c1; ++c) d[static_cast<uint64_t>(c) * dstPitch + r] = s[static_cast<uint64_t>(r) * srcPitch + c];
+      for (uint32_t c = c0; c < c1; ++c) {
+        T* __restrict drow = d + static_cast<uint64_t>(c) * dstPitch;
+        const T* __restrict scol = s + c;
+        for (uint32_t r = r0; r < r1; ++r) drow[r] = scol[static_cast<uint64_t>(r) * srcPitch];
       }
     }
   }
