@@ -273,3 +273,42 @@ def test_batch_matmul_rejects_an_unsupported_dtype(acl):
                        [(out, (2, 3, 5), sim.ACL_INT32)])
     assert rc != sim.ACL_SUCCESS
     assert "op 'BatchMatMul'" in sim.recent_error() and "ACL_INT32" in sim.recent_error()
+
+
+# ---- aclnnMv / aclnnDot ----
+@pytest.mark.parametrize("dtype", list(FLOATS))
+@pytest.mark.parametrize("m,k,transposed", [(0, 3, False), (3, 0, False), (1, 1, False), (131, 257, False),
+                                            (37, 300, True)])
+def test_mv_matches_numpy(acl, dtype, m, k, transposed):
+    acl_type = FLOATS[dtype]
+    rng = np.random.default_rng(m + k)
+    a = _values((k, m) if transposed else (m, k), acl_type, rng)
+    v = _values((k,), acl_type, rng)
+    da, dv = to_device(a, acl_type), to_device(v, acl_type)
+    ta = da.tensor(shape=(m, k), strides=(1, m)) if transposed else da.tensor()
+    out = sim.DeviceArray.empty((m,), acl_type)
+    sim.check(sim.run_aclnn("aclnnMv", ta, dv.tensor(), out.tensor(), 0))
+    _check(from_device(out), (a.T if transposed else a).astype(np.float64) @ v, acl_type, k)
+
+
+@pytest.mark.parametrize("dtype", list(FLOATS))
+@pytest.mark.parametrize("k", [0, 1, 7, 1031])
+def test_dot_matches_numpy(acl, dtype, k):
+    acl_type = FLOATS[dtype]
+    rng = np.random.default_rng(k)
+    a, b = _values((k,), acl_type, rng), _values((k,), acl_type, rng)
+    da, db = to_device(a, acl_type), to_device(b, acl_type)
+    out = sim.DeviceArray.empty((), acl_type)
+    sim.check(sim.run_aclnn("aclnnDot", da.tensor(), db.tensor(), out.tensor(shape=(), strides=())))
+    _check(from_device(out).reshape(()), np.dot(a.astype(np.float64), b), acl_type, k)
+
+
+def test_mv_and_dot_reject_bad_shapes(acl):
+    a, v = sim.DeviceArray.empty((3, 4), sim.ACL_FLOAT), sim.DeviceArray.empty((5,), sim.ACL_FLOAT)
+    o = sim.DeviceArray.empty((3,), sim.ACL_FLOAT)
+    assert sim.aclnn_workspace("aclnnMv", a.tensor(), v.tensor(), o.tensor(), 0)[0] == sim.ACLNN_ERR_PARAM_INVALID
+    assert "aclnnMv: self [3, 4] (2-D) and vec [5] (1-D) cannot be multiplied" in sim.recent_error()
+    s = sim.DeviceArray.empty((), sim.ACL_FLOAT)
+    assert sim.aclnn_workspace("aclnnDot", o.tensor(), v.tensor(), s.tensor(shape=(), strides=()))[0] == \
+        sim.ACLNN_ERR_PARAM_INVALID
+    assert "aclnnDot: self [3] and tensor [5] must be 1-D of the same size" in sim.recent_error()

@@ -57,6 +57,8 @@ CASES = {
     "aclnnMatmul": ("self", "ACL_INT32", lambda a: [a.t(I32, (2, 2)), a.t(I32, (2, 2)), a.t(I32, (2, 2)), 0]),
     "aclnnBmm": ("self", "ACL_INT32",
                  lambda a: [a.t(I32, (1, 2, 2)), a.t(I32, (1, 2, 2)), a.t(I32, (1, 2, 2)), 0]),
+    "aclnnMv": ("vec", "ACL_INT32", lambda a: [a.t(F32, (2, 2)), a.t(I32, (2,)), a.t(F32, (2,)), 0]),
+    "aclnnDot": ("self", "ACL_INT32", lambda a: [a.t(I32, (2,)), a.t(I32, (2,)), a.t(I32, ())]),
     "aclnnAddmm": ("self", "ACL_INT32", lambda a: [a.t(I32, (2, 2)), a.t(F32, (2, 2)), a.t(F32, (2, 2)),
                                                    sim.Scalar(1.0), sim.Scalar(1.0), a.t(F32, (2, 2)), 0]),
     "aclnnBaddbmm": ("batch2", "ACL_INT32", lambda a: [a.t(F32, (1, 2, 2)), a.t(F32, (1, 2, 2)),

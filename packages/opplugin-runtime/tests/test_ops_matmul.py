@@ -71,13 +71,14 @@ def test_mm_out_and_errors(jit_compile, assert_same):
     strided = torch.zeros(5, 4).npu().t()  # a non-contiguous out of the right shape
     torch.mm(a.npu(), b.npu(), out=strided)
     assert_same(strided, a @ b, **TOL[torch.float32])
-    with pytest.raises(RuntimeError, match=r"mm: self and mat2 shapes cannot be multiplied \(\[4, 6\] and \[5, 6\]\)"):
+    with pytest.raises(RuntimeError, match=r"mm: self and mat2 cannot be multiplied: "
+                                           r"mat1 and mat2 shapes cannot be multiplied \(4x6 and 5x6\)"):
         torch.mm(a.npu(), torch.randn(5, 6).npu())
     with pytest.raises(RuntimeError, match="mm: self and mat2 must have the same dtype"):
         torch.mm(a.npu(), b.half().npu())
     with pytest.raises(RuntimeError, match="mm: self has dtype Int, which the npu matmul kernels do not support"):
         torch.mm(torch.ones(2, 2, dtype=torch.int32).npu(), torch.ones(2, 2, dtype=torch.int32).npu())
-    with pytest.raises(RuntimeError, match="mm: self must be a 2-D tensor, got 3-D"):
+    with pytest.raises(RuntimeError, match="mm: self must be a matrix, got 3-D tensor"):
         torch.mm(torch.randn(2, 2, 2).npu(), b.npu())
     with pytest.raises(RuntimeError, match="mm_out: out has dtype Double"):
         torch.mm(a.npu(), b.npu(), out=torch.empty(4, 5, dtype=torch.float64).npu())
@@ -98,7 +99,9 @@ def test_bmm_matches_cpu(jit_compile, ledger, assert_same, batch, m, k, n):
         torch.bmm(a.npu(), b.npu(), out=out)
         assert_same(out, torch.bmm(a, b), **TOL[torch.float32])
     assert ledger()["bmm"][path] == 2
-    with pytest.raises(RuntimeError, match="bmm: self and mat2 must have the same batch size, got 2 and 3"):
+    with pytest.raises(RuntimeError, match=r"bmm: self \[2, 3, 4\] and mat2 \[3, 4, 5\] cannot be multiplied: "
+                                           r"Expected size for first two dimensions of batch2 tensor to be: "
+                                           r"\[2, 4\] but got: \[3, 4\]."):
         torch.bmm(torch.randn(2, 3, 4).npu(), torch.randn(3, 4, 5).npu())
 
 
@@ -177,7 +180,8 @@ def test_baddbmm_matches_cpu(ledger, assert_same, self_shape):
     assert ledger()["baddbmm"]["op_api"] == 1
 
 
-MATMUL_SHAPES = [((3, 5), (5, 4)), ((5,), (5, 4)), ((2, 3, 5), (5, 4)), ((2, 3, 5), (2, 5, 4)),
+MATMUL_SHAPES = [((3, 5), (5, 4)), ((5,), (5, 4)), ((3, 5), (5,)), ((5,), (5,)), ((2, 3, 5), (5,)),
+                 ((2, 3, 5), (5, 4)), ((2, 3, 5), (2, 5, 4)),
                  ((2, 1, 3, 5), (4, 5, 6)), ((3, 5), (2, 5, 4)), ((7,), (2, 7, 3))]
 
 
@@ -188,7 +192,7 @@ def test_matmul_forward_and_backward(jit_compile, assert_same, sa, sb):
     path = _path(jit_compile)
     a, b = torch.randn(sa, requires_grad=True), torch.randn(sb, requires_grad=True)
     an, bn = a.detach().npu().requires_grad_(), b.detach().npu().requires_grad_()
-    with torch.npu.expect_paths({"mm": path, "bmm": path}):
+    with torch.npu.expect_paths({"mm": path, "bmm": path, "mv": "op_api", "dot": "op_api"}):
         rn = torch.matmul(an, bn)
     r = torch.matmul(a, b)
     assert_same(rn.detach(), r.detach(), **TOL[torch.float32])
@@ -274,3 +278,20 @@ def test_missing_aclnn_symbols_fall_back_to_acl_op(run_python):
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "1 1"
+
+
+def test_mv_and_dot(ledger, assert_same):
+    a, v, w = torch.randn(37, 300), torch.randn(300), torch.randn(300)
+    with torch.npu.expect_paths({"mv": "op_api", "dot": "op_api"}):
+        assert_same(torch.mv(a.npu(), v.npu()), torch.mv(a, v), **TOL[torch.float32])
+        assert_same(torch.mv(a.t().contiguous().npu().t(), v.npu()), torch.mv(a, v), **TOL[torch.float32])
+        assert_same(torch.dot(v.npu(), w.npu()), torch.dot(v, w), rtol=1e-5, atol=1e-3)
+        assert_same(torch.dot(v[:0].npu(), w[:0].npu()), torch.dot(v[:0], w[:0]))
+        h = v.half()
+        assert_same(torch.dot(h.npu(), h.npu()), torch.dot(h.float(), h.float()).half(), rtol=2e-3, atol=1e-1)
+    assert ledger()["mv"]["op_api"] == 2 and ledger()["dot"]["op_api"] == 3
+    with pytest.raises(RuntimeError, match="dot: self and tensor must have the same size: inconsistent tensor size"):
+        torch.dot(torch.randn(3).npu(), torch.randn(4).npu())
+    with pytest.raises(RuntimeError, match=r"mv: self and vec cannot be multiplied: "
+                                           r"size mismatch, got input \(3\), mat \(3x4\), vec \(5\)"):
+        torch.mv(torch.randn(3, 4).npu(), torch.randn(5).npu())

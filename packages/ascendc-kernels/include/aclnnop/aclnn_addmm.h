@@ -7,9 +7,10 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-ACL_FUNC_VISIBILITY aclnnStatus aclnnAddmmGetWorkspaceSize(const aclTensor* self, const aclTensor* mat1, const aclTensor* mat2,
-    const aclScalar* beta, const aclScalar* alpha, aclTensor* out, int8_t cubeMathType,
-                                                           uint64_t* workspaceSize, aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnAddmmGetWorkspaceSize(const aclTensor* self, const aclTensor* mat1,
+                                                  const aclTensor* mat2, const aclScalar* beta,
+                                                  const aclScalar* alpha, aclTensor* out, int8_t cubeMathType,
+                                                  uint64_t* workspaceSize, aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnAddmm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                                            aclrtStream stream);
 #ifdef __cplusplus

@@ -6,9 +6,10 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-ACL_FUNC_VISIBILITY aclnnStatus aclnnBaddbmmGetWorkspaceSize(const aclTensor* self, const aclTensor* batch1, const aclTensor* batch2,
-    const aclScalar* beta, const aclScalar* alpha, aclTensor* out, int8_t cubeMathType,
-                                                             uint64_t* workspaceSize, aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnBaddbmmGetWorkspaceSize(const aclTensor* self, const aclTensor* batch1,
+                                                  const aclTensor* batch2, const aclScalar* beta,
+                                                  const aclScalar* alpha, aclTensor* out, int8_t cubeMathType,
+                                                  uint64_t* workspaceSize, aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnBaddbmm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                                              aclrtStream stream);
 #ifdef __cplusplus

@@ -9,8 +9,10 @@
 #include "aclnnop/aclnn_addmm.h"
 #include "aclnnop/aclnn_baddbmm.h"
 #include "aclnnop/aclnn_bmm.h"
+#include "aclnnop/aclnn_dot.h"
 #include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_mm.h"
+#include "aclnnop/aclnn_mv.h"
 
 #include <algorithm>
 #include <vector>
@@ -302,6 +304,68 @@ aclnnStatus aclnnBaddbmmGetWorkspaceSize(const aclTensor* self, const aclTensor*
 
 aclnnStatus aclnnBaddbmm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
   return ascendc_sim::LaunchExecutor("aclnnBaddbmm", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnMvGetWorkspaceSize(const aclTensor* self, const aclTensor* vec, aclTensor* out, int8_t cubeMathType,
+                                    uint64_t* workspaceSize, aclOpExecutor** executor) {
+  const char* api = "aclnnMv";
+  aclnnStatus rc = CheckCommon(api, self, "vec", vec, out, cubeMathType, workspaceSize, executor);
+  if (rc != ACLNN_SUCCESS) return rc;
+  if (self->viewDims.size() != 2 || vec->viewDims.size() != 1 || vec->viewDims[0] != self->viewDims[1]) {
+    return ascendc_sim::RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: self %s (2-D) and vec %s (1-D) cannot be multiplied",
+                                   api, ascendc_sim::ShapeToString(self->viewDims).c_str(),
+                                   ascendc_sim::ShapeToString(vec->viewDims).c_str());
+  }
+  const int64_t m = self->viewDims[0], k = self->viewDims[1];
+  if ((rc = CheckOutShape(api, out, {m})) != ACLNN_SUCCESS) return rc;
+  if (!FitsKernel(m, 1, k)) return ascendc_sim::RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: dimensions too large", api);
+  ExecutorBuilder plan(api);
+  if (out->Numel() > 0) {
+    ascendc_sim::kernels::MatmulArgs shape;
+    const DenseBuffer a = MatrixOperand(plan, self, "self", {m, k}, self->dtype, &shape.transA);
+    const DenseBuffer b = plan.Input(vec, "vec", {k}, self->dtype);  // the dense k x 1 matrix
+    const DenseBuffer c = plan.Output(out, "out", self->dtype);
+    shape.dtype = self->dtype;
+    shape.m = m;
+    shape.n = 1;
+    shape.k = k;
+    AddMatmulStep(plan, a, b, c, shape);
+  }
+  return plan.Finish(workspaceSize, executor);
+}
+
+aclnnStatus aclnnMv(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  return ascendc_sim::LaunchExecutor("aclnnMv", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnDotGetWorkspaceSize(const aclTensor* self, const aclTensor* tensor, aclTensor* out,
+                                     uint64_t* workspaceSize, aclOpExecutor** executor) {
+  const char* api = "aclnnDot";
+  aclnnStatus rc = CheckCommon(api, self, "tensor", tensor, out, 0, workspaceSize, executor);
+  if (rc != ACLNN_SUCCESS) return rc;
+  if (self->viewDims.size() != 1 || tensor->viewDims.size() != 1 || self->viewDims[0] != tensor->viewDims[0]) {
+    return ascendc_sim::RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: self %s and tensor %s must be 1-D of the same size",
+                                   api, ascendc_sim::ShapeToString(self->viewDims).c_str(),
+                                   ascendc_sim::ShapeToString(tensor->viewDims).c_str());
+  }
+  const int64_t k = self->viewDims[0];
+  if ((rc = CheckOutShape(api, out, {})) != ACLNN_SUCCESS) return rc;
+  if (!FitsKernel(1, 1, k)) return ascendc_sim::RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: dimensions too large", api);
+  ExecutorBuilder plan(api);
+  ascendc_sim::kernels::MatmulArgs shape;
+  const DenseBuffer a = plan.Input(self, "self", {k}, self->dtype);    // 1 x k
+  const DenseBuffer b = plan.Input(tensor, "tensor", {k}, self->dtype);  // k x 1
+  const DenseBuffer c = plan.Output(out, "out", self->dtype);
+  shape.dtype = self->dtype;
+  shape.m = 1;
+  shape.n = 1;
+  shape.k = k;
+  AddMatmulStep(plan, a, b, c, shape);
+  return plan.Finish(workspaceSize, executor);
+}
+
+aclnnStatus aclnnDot(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  return ascendc_sim::LaunchExecutor("aclnnDot", workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,

@@ -221,6 +221,8 @@ _ACLNN_ARGS = {
     "aclnnBmm": [_vp, _vp, _vp, ctypes.c_int8],
     "aclnnAddmm": [_vp, _vp, _vp, _vp, _vp, _vp, ctypes.c_int8],
     "aclnnBaddbmm": [_vp, _vp, _vp, _vp, _vp, _vp, ctypes.c_int8],
+    "aclnnMv": [_vp, _vp, _vp, ctypes.c_int8],
+    "aclnnDot": [_vp, _vp, _vp],
 }
 
 

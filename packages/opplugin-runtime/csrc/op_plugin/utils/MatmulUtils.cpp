@@ -25,8 +25,16 @@ bool expandable(c10::IntArrayRef from, c10::IntArrayRef to) {
 
 std::vector<int64_t> matmul_output_size(const char* op, const at::Tensor& self, const char* self_name,
                                         const at::Tensor& mat2, const char* mat2_name, int64_t rank) {
-  TORCH_CHECK(self.dim() == rank, op, ": ", self_name, " must be a ", rank, "-D tensor, got ", self.dim(), "-D");
-  TORCH_CHECK(mat2.dim() == rank, op, ": ", mat2_name, " must be a ", rank, "-D tensor, got ", mat2.dim(), "-D");
+  // The messages end with CPU's text for the same mistake.
+  if (rank == 2) {
+    TORCH_CHECK(self.dim() == 2, op, ": ", self_name, " must be a matrix, got ", self.dim(), "-D tensor");
+    TORCH_CHECK(mat2.dim() == 2, op, ": ", mat2_name, " must be a matrix, got ", mat2.dim(), "-D tensor");
+  } else {
+    TORCH_CHECK(self.dim() == 3, op, ": ", self_name, " must be 3-D: batch1 must be a 3D tensor, got ", self.dim(),
+                "-D");
+    TORCH_CHECK(mat2.dim() == 3, op, ": ", mat2_name, " must be 3-D: batch2 must be a 3D tensor, got ", mat2.dim(),
+                "-D");
+  }
   TORCH_CHECK(self.device() == mat2.device(), op, ": ", self_name, " and ", mat2_name,
               " must be on the same device, got ", self.device(), " and ", mat2.device());
   TORCH_CHECK(self.scalar_type() == mat2.scalar_type(), op, ": ", self_name, " and ", mat2_name,
@@ -34,11 +42,15 @@ std::vector<int64_t> matmul_output_size(const char* op, const at::Tensor& self, 
   TORCH_CHECK(supported_dtype(self.scalar_type()), op, ": ", self_name, " has dtype ", self.scalar_type(),
               ", which the npu matmul kernels do not support (float32, float16, bfloat16)");
   if (rank == 3) {
-    TORCH_CHECK(self.size(0) == mat2.size(0), op, ": ", self_name, " and ", mat2_name,
-                " must have the same batch size, got ", self.size(0), " and ", mat2.size(0));
+    TORCH_CHECK(self.size(0) == mat2.size(0) && self.size(2) == mat2.size(1), op, ": ", self_name, " ",
+                self.sizes(), " and ", mat2_name, " ", mat2.sizes(),
+                " cannot be multiplied: Expected size for first two dimensions of batch2 tensor to be: [",
+                self.size(0), ", ", self.size(2), "] but got: [", mat2.size(0), ", ", mat2.size(1), "].");
+  } else {
+    TORCH_CHECK(self.size(1) == mat2.size(0), op, ": ", self_name, " and ", mat2_name,
+                " cannot be multiplied: mat1 and mat2 shapes cannot be multiplied (", self.size(0), "x",
+                self.size(1), " and ", mat2.size(0), "x", mat2.size(1), ")");
   }
-  TORCH_CHECK(self.size(rank - 1) == mat2.size(rank - 2), op, ": ", self_name, " and ", mat2_name,
-              " shapes cannot be multiplied (", self.sizes(), " and ", mat2.sizes(), ")");
   std::vector<int64_t> sizes;
   if (rank == 3) sizes.push_back(self.size(0));
   sizes.push_back(self.size(rank - 2));

@@ -1,5 +1,5 @@
-// mm / bmm / addmm / baddbmm on the op_api path (aclnnMm, aclnnBmm, aclnnAddmm,
-// aclnnBaddbmm). Operands go to aclnn with their strides: a t() view is read as
+// mm / bmm / addmm / baddbmm / mv / dot on the op_api path (aclnnMm, aclnnBmm,
+// aclnnAddmm, aclnnBaddbmm, aclnnMv, aclnnDot). Operands go to aclnn with their strides: a t() view is read as
 // stored by the kernel, the bias of addmm/baddbmm is added inside the kernel.
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Tensor.h>
@@ -146,6 +146,32 @@ at::Tensor& baddbmm_(at::Tensor& self, const at::Tensor& batch1, const at::Tenso
     return self;
   }
   return baddbmm_into(self, batch1, batch2, beta, alpha, self);
+}
+
+at::Tensor mv(const at::Tensor& self, const at::Tensor& vec) {
+  TORCH_CHECK(self.dim() == 2 && vec.dim() == 1, "mv: self must be 2-D and vec 1-D: vector + matrix @ vector "
+              "expected, got 1, ", self.dim(), ", ", vec.dim());
+  TORCH_CHECK(self.size(1) == vec.size(0), "mv: self and vec cannot be multiplied: size mismatch, got input (",
+              self.size(0), "), mat (", self.size(0), "x", self.size(1), "), vec (", vec.size(0), ")");
+  const auto sizes = op_plugin::utils::matmul_output_size("mv", self, "self", vec.unsqueeze(1), "vec", 2);
+  c10_npu::NPUGuard guard(self.device());
+  at::Tensor out = OpPreparation::apply_tensor_without_format({sizes[0]}, self.options());
+  EXEC_NPU_CMD(aclnnMv, self, vec, out, kCubeMathType);
+  return out;
+}
+
+at::Tensor dot(const at::Tensor& self, const at::Tensor& tensor) {
+  TORCH_CHECK(self.dim() == 1 && tensor.dim() == 1, "dot: self and tensor must be 1-D: 1D tensors expected, but got ",
+              self.dim(), "D and ", tensor.dim(), "D tensors");
+  TORCH_CHECK(self.numel() == tensor.numel(), "dot: self and tensor must have the same size: inconsistent tensor "
+              "size, expected tensor [", self.numel(), "] and src [", tensor.numel(),
+              "] to have the same number of elements, but got ", self.numel(), " and ", tensor.numel(),
+              " elements respectively");
+  op_plugin::utils::matmul_output_size("dot", self.unsqueeze(0), "self", tensor.unsqueeze(1), "tensor", 2);
+  c10_npu::NPUGuard guard(self.device());
+  at::Tensor out = OpPreparation::apply_tensor_without_format({}, self.options());
+  EXEC_NPU_CMD(aclnnDot, self, tensor, out);
+  return out;
 }
 
 }  // namespace op_api
