@@ -273,6 +273,8 @@ BENCHES = (
     ("opplugin_codegen_speed.py", "--yaml-dir", str(BUILD / "bench" / "yaml")),
     # --- models / examples (issue 8) ---
     ("npu_train_step.py",),
+    # --- matrix multiply (helper mm) ---
+    ("npu_ops_speed.py",),
 )
 
 

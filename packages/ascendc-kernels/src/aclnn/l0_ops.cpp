@@ -73,6 +73,14 @@ DenseBuffer ExecutorBuilder::Scratch(int64_t elements, aclDataType dtype) {
   return buffer;
 }
 
+DenseBuffer ExecutorBuilder::Direct(const aclTensor* t, const char* name) {
+  UseDeviceMemory(name, t);
+  DenseBuffer buffer;
+  buffer.direct = ViewStart(t);
+  buffer.dtype = t->dtype;
+  return buffer;
+}
+
 DenseBuffer ExecutorBuilder::Input(const aclTensor* t, const char* name, const std::vector<int64_t>& shape,
                                    aclDataType dtype) {
   UseDeviceMemory(name, t);

@@ -41,6 +41,9 @@ class ExecutorBuilder {
   // Where a kernel producing `out` in `dtype` writes: out itself when it is
   // dense with that dtype, else a workspace tile that Finish() copies into out.
   DenseBuffer Output(const aclTensor* out, const char* name, aclDataType dtype);
+  // `t`'s own memory from its view start, as it is laid out (the caller checked
+  // the layout, e.g. the transpose of a dense matrix that a kernel reads as stored).
+  DenseBuffer Direct(const aclTensor* t, const char* name);
   // A workspace region of `elements` of `dtype`.
   DenseBuffer Scratch(int64_t elements, aclDataType dtype);
   // A view-copy from `src` (a tensor view broadcast to dst's shape) into `dst`.

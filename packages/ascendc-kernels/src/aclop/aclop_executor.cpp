@@ -132,7 +132,12 @@ aclError aclopCompileAndExecute(const char* opType, int numInputs, const aclTens
                       opType, stream);
   }
   OpContext ctx(opType, attr, stream, device);
-  if (numInputs != def->numInputs || numOutputs != def->numOutputs) {
+  const int minInputs = def->minInputs < 0 ? def->numInputs : def->minInputs;
+  if (numInputs < minInputs || numInputs > def->numInputs || numOutputs != def->numOutputs) {
+    if (minInputs != def->numInputs) {
+      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "takes %d to %d input(s) and %d output(s), got %d and %d", minInputs,
+                      def->numInputs, def->numOutputs, numInputs, numOutputs);
+    }
     return ctx.Fail(ACL_ERROR_INVALID_PARAM, "takes %d input(s) and %d output(s), got %d and %d", def->numInputs,
                     def->numOutputs, numInputs, numOutputs);
   }

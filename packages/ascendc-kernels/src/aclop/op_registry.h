@@ -83,6 +83,7 @@ struct OpDef {
   int numOutputs;
   FormatPolicy formats;
   aclError (*run)(OpContext& ctx);
+  int minInputs = -1;  // fewer inputs accepted (the trailing ones optional); -1: exactly numInputs
 };
 
 const OpDef* FindOp(const std::string& type);

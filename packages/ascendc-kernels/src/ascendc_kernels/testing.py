@@ -217,6 +217,12 @@ _ACLNN_ARGS = {
     "aclnnLayerNorm": [_vp, _vp, _vp, _vp, ctypes.c_double, _vp, _vp, _vp],
     "aclnnReduceSum": [_vp, _vp, ctypes.c_bool, ctypes.c_int, _vp],
     "aclnnAmax": [_vp, _vp, ctypes.c_bool, _vp],
+    # --- matrix multiply (helper mm) ---
+    "aclnnBmm": [_vp, _vp, _vp, ctypes.c_int8],
+    "aclnnAddmm": [_vp, _vp, _vp, _vp, _vp, _vp, ctypes.c_int8],
+    "aclnnBaddbmm": [_vp, _vp, _vp, _vp, _vp, _vp, ctypes.c_int8],
+    "aclnnMv": [_vp, _vp, _vp, ctypes.c_int8],
+    "aclnnDot": [_vp, _vp, _vp],
 }
 
 

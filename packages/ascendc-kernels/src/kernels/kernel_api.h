@@ -121,16 +121,26 @@ struct TransDataArgs {
 ASCENDC_SIM_INTERNAL_API int64_t TransDataC0(aclDataType dtype);
 ASCENDC_SIM_INTERNAL_API aclError LaunchTransData(const TransDataArgs& args, aclrtStream stream);
 
-// c[i] = a[i] (m x k) * b[i] (k x n) for i < batch, row-major, dense; a batch
-// stride of 0 broadcasts that operand. float32, float16, bfloat16 (float32
+// c[i] = outScale * (op(a[i]) (m x k) * op(b[i]) (k x n) + biasScale * bias[i])
+// for i < batch, row-major, dense; op transposes an operand stored as its
+// transpose (transA: a[i] is k x m; transB: b[i] is n x k); a batch stride of 0
+// broadcasts that operand. bias (optional, of dtype) is a row of n values
+// (kBiasRow: Mmad's bias table) or an m x n matrix (kBiasMatrix: the
+// accumulator's initial value). float32, float16, bfloat16 (float32
 // accumulation); m, n, k below 2^31 and every dimension below 65536 rows per tile copy.
+enum class MatmulBias { kNone, kBiasRow, kBiasMatrix };
 struct MatmulArgs {
   aclDataType dtype = ACL_DT_UNDEFINED;
   uint64_t batch = 1;
   int64_t m = 0, n = 0, k = 0;
   uint64_t aBatchStride = 0, bBatchStride = 0;
+  bool transA = false, transB = false;
+  MatmulBias biasKind = MatmulBias::kNone;
+  uint64_t biasBatchStride = 0;
+  float biasScale = 1.0f, outScale = 1.0f;
   const void* a = nullptr;
   const void* b = nullptr;
+  const void* bias = nullptr;
   void* c = nullptr;
 };
 ASCENDC_SIM_INTERNAL_API aclError LaunchMatmul(const MatmulArgs& args, aclrtStream stream);

@@ -141,7 +141,9 @@ const float* Widen(std::vector<float>& scratch, const void* src, uint32_t rows, 
   scratch.resize(static_cast<size_t>(rows) * cols);
   const uint16_t* s = static_cast<const uint16_t*>(src);
   for (uint32_t r = 0; r < rows; ++r) {
-    for (uint32_t c = 0; c < cols; ++c) scratch[static_cast<size_t>(r) * cols + c] = convert(s[static_cast<size_t>(r) * ld + c]);
+    const uint16_t* __restrict in = s + static_cast<size_t>(r) * ld;
+    float* __restrict out = scratch.data() + static_cast<size_t>(r) * cols;
+    for (uint32_t c = 0; c < cols; ++c) out[c] = convert(in[c]);
   }
   return scratch.data();
 }
@@ -167,9 +169,16 @@ extern "C" aclError aclsimCubeMmad(float* c, const void* a, const void* b, uint3
     g.b = static_cast<const float*>(b);
   } else if (abType == ACL_FLOAT16 || abType == ACL_BF16) {
     thread_local std::vector<float> wa, wb;
-    const auto convert = abType == ACL_FLOAT16 ? HalfBitsToFloat : Bf16BitsToFloat;
-    g.a = Widen(wa, a, m, k, lda, convert);
-    g.b = Widen(wb, b, k, n, ldb, convert);
+    // Lambdas (not function pointers) so that the conversion inlines and vectorises.
+    if (abType == ACL_FLOAT16) {
+      const auto convert = [](uint16_t h) { return HalfBitsToFloat(h); };
+      g.a = Widen(wa, a, m, k, lda, convert);
+      g.b = Widen(wb, b, k, n, ldb, convert);
+    } else {
+      const auto convert = [](uint16_t h) { return Bf16BitsToFloat(h); };
+      g.a = Widen(wa, a, m, k, lda, convert);
+      g.b = Widen(wb, b, k, n, ldb, convert);
+    }
     g.lda = k;
     g.ldb = n;
   } else {

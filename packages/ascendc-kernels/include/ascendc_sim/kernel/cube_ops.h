@@ -6,7 +6,10 @@
 // 32-byte blocks -- the layout DataCopyPad produces -- so its row pitch is
 // AlignUp(columns, 32 / sizeof(T)) elements. Mmad runs on the simulated cube
 // unit (aclsimCubeMmad in libascendcl: float16/bfloat16/float32 in, float32
-// accumulated).
+// accumulated). A transposed operand is brought into an L0 tile by
+// LoadDataWithTranspose. Mmad's bias (isBias) is one float32 row of n values
+// (the bias table, C2) added to every row of the product; Fixpipe can scale the
+// accumulator on its way out (quantPre DEQF16 with the float in deqScalar).
 #ifndef ASCENDC_SIM_KERNEL_CUBE_OPS_H
 #define ASCENDC_SIM_KERNEL_CUBE_OPS_H
 
@@ -61,6 +64,23 @@ struct LoadData2DParams {
 // CO1 -> GM: mSize x nSize of the L0C tile (row pitch srcStride elements, 0:
 // TileRowPitch<float>(nSize)) to global rows of pitch dstStride elements,
 // converted to the destination type (round to nearest even); reluEn clamps at 0.
+// Fixpipe's conversion on the way out: NoQuant converts only; DEQF16 multiplies by
+// the float32 scale held in the low 32 bits of deqScalar first (see DeqScalarOf).
+enum QuantMode_t : uint8_t { NoQuant = 0, DEQF16 = 1 };
+
+inline uint64_t DeqScalarOf(float scale) {
+  uint32_t bits;
+  memcpy(&bits, &scale, sizeof(bits));
+  return bits;
+}
+
+// LoadDataWithTranspose: the row-major padded tile of srcRows x srcCols in
+// src becomes its transpose (srcCols x srcRows, row pitch TileRowPitch<T>(srcRows)) in dst.
+struct LoadData2dTransposeParams {
+  uint16_t srcRows = 0;
+  uint16_t srcCols = 0;
+};
+
 struct FixpipeParamsV220 {
   uint16_t nSize = 0;
   uint16_t mSize = 0;
@@ -108,6 +128,39 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dstLocal, const LocalTenso
   }
 }
 
+template <typename T>
+__aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+                                             const LoadData2dTransposeParams& params) {
+  const uint32_t rows = params.srcRows, cols = params.srcCols;
+  if (rows == 0 || cols == 0) return;
+  const uint32_t srcPitch = TileRowPitch<T>(cols), dstPitch = TileRowPitch<T>(rows);
+  if (srcLocal.GetPhyAddr() == nullptr || dstLocal.GetPhyAddr() == nullptr) {
+    ascendc_sim::KernelFail("LoadDataWithTranspose: local tensor is not allocated");
+  }
+  const uint64_t needSrc = static_cast<uint64_t>(rows - 1) * srcPitch + cols;
+  const uint64_t needDst = static_cast<uint64_t>(cols - 1) * dstPitch + rows;
+  if (needSrc > srcLocal.GetSize() || needDst > dstLocal.GetSize()) {
+    ascendc_sim::KernelFail("LoadDataWithTranspose: %u x %u needs %llu source and %llu destination elements, the "
+                            "tensors have %u and %u", rows, cols, static_cast<unsigned long long>(needSrc),
+                            static_cast<unsigned long long>(needDst), srcLocal.GetSize(), dstLocal.GetSize());
+  }
+  const T* __restrict s = srcLocal.GetPhyAddr();
+  T* __restrict d = dstLocal.GetPhyAddr();
+  // 16 x 16 blocks keep both sides in cache (the hardware transposes per fractal too).
+  constexpr uint32_t kBlock = 16;
+  for (uint32_t r0 = 0; r0 < rows; r0 += kBlock) {
+    const uint32_t r1 = r0 + kBlock < rows ? r0 + kBlock : rows;
+    for (uint32_t c0 = 0; c0 < cols; c0 += kBlock) {
+      const uint32_t c1 = c0 + kBlock < cols ? c0 + kBlock : cols;
+      for (uint32_t c = c0; c < c1; ++c) {
+        T* __restrict drow = d + static_cast<uint64_t>(c) * dstPitch;
+        const T* __restrict scol = s + c;
+        for (uint32_t r = r0; r < r1; ++r) drow[r] = scol[static_cast<uint64_t>(r) * srcPitch];
+      }
+    }
+  }
+}
+
 // dst (L0C, float32) (+)= fm (L0A, m x k) * filter (L0B, k x n); see the
 // layout note at the top.
 template <typename DstT, typename SrcT>
@@ -117,7 +170,7 @@ __aicore__ inline void Mmad(const LocalTensor<DstT>& dstLocal, const LocalTensor
   static_assert(std::is_same<SrcT, float>::value || std::is_same<SrcT, half>::value ||
                     std::is_same<SrcT, bfloat16_t>::value,
                 "Mmad takes float32, float16 or bfloat16 operands");
-  if (params.isBias) ascendc_sim::KernelFail("Mmad: isBias is not supported by the simulator (add the bias in Fixpipe's caller)");
+  if (params.isBias) ascendc_sim::KernelFail("Mmad: isBias needs the bias table operand (the Mmad overload taking biasLocal)");
   const uint32_t lda = TileRowPitch<SrcT>(params.k);
   const uint32_t ldb = TileRowPitch<SrcT>(params.n);
   const uint32_t ldc = TileRowPitch<float>(params.n);
@@ -141,6 +194,35 @@ __aicore__ inline void Mmad(const LocalTensor<DstT>& dstLocal, const LocalTensor
   if (rc != ACL_SUCCESS) ascendc_sim::KernelFail("Mmad: the cube unit refused the operands (error %d)", rc);
 }
 
+// dst (L0C) = bias (one float32 row of n values, broadcast over the m rows) +
+// fm * filter when params.isBias; otherwise as the Mmad above.
+template <typename DstT, typename SrcT>
+__aicore__ inline void Mmad(const LocalTensor<DstT>& dstLocal, const LocalTensor<SrcT>& fmLocal,
+                            const LocalTensor<SrcT>& filterLocal, const LocalTensor<float>& biasLocal,
+                            const MmadParams& params) {
+  MmadParams plain = params;
+  plain.isBias = false;
+  if (!params.isBias) {
+    Mmad(dstLocal, fmLocal, filterLocal, plain);
+    return;
+  }
+  const uint32_t ldc = TileRowPitch<float>(params.n);
+  if (biasLocal.GetPhyAddr() == nullptr || dstLocal.GetPhyAddr() == nullptr) {
+    ascendc_sim::KernelFail("Mmad: the bias or destination local tensor is not allocated");
+  }
+  if (params.n > biasLocal.GetSize() ||
+      (params.m > 0 && static_cast<uint64_t>(params.m - 1) * ldc + params.n > dstLocal.GetSize())) {
+    ascendc_sim::KernelFail("Mmad: m=%u n=%u with bias needs %u bias and %llu dst elements, they have %u/%u", params.m,
+                            params.n, params.n, static_cast<unsigned long long>(params.m == 0 ? 0 : (params.m - 1) * ldc + params.n),
+                            biasLocal.GetSize(), dstLocal.GetSize());
+  }
+  for (uint32_t r = 0; r < params.m; ++r) {
+    memcpy(dstLocal.GetPhyAddr() + static_cast<uint64_t>(r) * ldc, biasLocal.GetPhyAddr(), params.n * sizeof(float));
+  }
+  plain.cmatrixInitVal = false;  // accumulate onto the bias rows
+  if (params.k > 0) Mmad(dstLocal, fmLocal, filterLocal, plain);
+}
+
 template <typename DstT, typename SrcT>
 __aicore__ inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>& srcLocal,
                                const FixpipeParamsV220& params) {
@@ -156,11 +238,24 @@ __aicore__ inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalT
   }
   dstGlobal.CheckRange("Fixpipe", 0, static_cast<uint64_t>(params.mSize - 1) * dstPitch + params.nSize);
   using A = detail::Arith<DstT>;
+  if (params.quantPre != NoQuant && params.quantPre != DEQF16) {
+    ascendc_sim::KernelFail("Fixpipe: quantPre %u is not supported by the simulator", params.quantPre);
+  }
+  float scale = 1.0f;
+  if (params.quantPre == DEQF16) {
+    const uint32_t bits = static_cast<uint32_t>(params.deqScalar);
+    memcpy(&scale, &bits, sizeof(scale));
+  }
   for (uint32_t r = 0; r < params.mSize; ++r) {
     const float* __restrict s = srcLocal.GetPhyAddr() + static_cast<uint64_t>(r) * srcPitch;
     typename A::Storage* __restrict d =
         reinterpret_cast<typename A::Storage*>(dstGlobal.GetPhyAddr() + static_cast<uint64_t>(r) * dstPitch);
-    if (params.reluEn) {
+    if (params.quantPre == DEQF16) {
+      for (uint32_t j = 0; j < params.nSize; ++j) {
+        const float v = s[j] * scale;
+        d[j] = A::Store(static_cast<typename A::Compute>(params.reluEn && !(v > 0.0f) ? 0.0f : v));
+      }
+    } else if (params.reluEn) {
       for (uint32_t j = 0; j < params.nSize; ++j) d[j] = A::Store(static_cast<typename A::Compute>(s[j] > 0.0f ? s[j] : 0.0f));
     } else {
       for (uint32_t j = 0; j < params.nSize; ++j) d[j] = A::Store(static_cast<typename A::Compute>(s[j]));

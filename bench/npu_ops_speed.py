@@ -1,0 +1,92 @@
+"""Speed of matrix multiply through the whole npu runtime (dispatcher, op_plugin,
+aclnn, simulated device, synchronized) against torch on the CPU, measured in one run;
+prints ratios (>= 1: npu as fast as CPU). Issue 7's target: mm 1024x1024 float32 >= 0.5x.
+
+    build/venvs/v2.13/bin/python bench/npu_ops_speed.py   (or: nox -s bench -- v2.13 npu_ops_speed)
+
+Also printed (no target): float16 / bfloat16 mm (CPU reference: float32 mm of the same
+size), F.linear with a transposed weight and a bias (addmm), bmm, and the acl_op path
+(MatMulV2). Medians over --repeat runs, npu and CPU calls alternating.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from typing import Any, Callable
+
+# torch's OpenMP threads otherwise busy-wait after each op and take the cores from the
+# simulator's AI-core threads timed next (both share the same CPUs).
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+import opplugin_runtime  # noqa: E402, F401  (registers torch.npu)
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+
+def compare(npu: Callable[[], Any], cpu: Callable[[], Any], repeat: int) -> tuple[float, float]:
+    """Median seconds of npu() (synchronized) and cpu(), timed alternately."""
+
+    def npu_synced() -> None:
+        npu()
+        torch.npu.synchronize()
+
+    for _ in range(2):
+        npu_synced()
+        cpu()
+    t_npu, t_cpu = [], []
+    for _ in range(repeat):
+        for fn, times in ((npu_synced, t_npu), (cpu, t_cpu)):
+            start = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - start)
+    return statistics.median(t_npu), statistics.median(t_cpu)
+
+
+def report(name: str, npu: float, cpu: float, flops: float, target: float | None = None) -> None:
+    ratio = cpu / npu
+    goal = "" if target is None else f" (target {target}x: {'ok' if ratio >= target else 'BELOW TARGET'})"
+    print(f"{name:<40} npu {npu * 1e3:8.2f} ms   cpu {cpu * 1e3:8.2f} ms   ratio {ratio:5.2f}x{goal}"
+          f"   npu {flops / npu / 1e9:6.1f} GFLOP/s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=15)
+    opts = parser.parse_args()
+    torch.manual_seed(0)
+    print(f"torch {torch.__version__} with {torch.get_num_threads()} threads")
+    m = 1024
+    a, b = torch.randn(m, m), torch.randn(m, m)
+    an, bn = a.npu(), b.npu()
+    out = torch.empty(m, m)
+    flops = 2.0 * m ** 3
+    t_npu, t_cpu = compare(lambda: torch.mm(an, bn), lambda: torch.mm(a, b, out=out), opts.repeat)
+    report("torch.mm 1024x1024 float32", t_npu, t_cpu, flops, 0.5)
+    torch.testing.assert_close(torch.mm(an, bn).cpu(), a @ b, rtol=1e-4, atol=1e-3)
+
+    for dtype in (torch.float16, torch.bfloat16):
+        ah, bh = an.to(dtype), bn.to(dtype)
+        t_npu, t_cpu = compare(lambda ah=ah, bh=bh: torch.mm(ah, bh), lambda: torch.mm(a, b, out=out), opts.repeat)
+        report(f"torch.mm 1024x1024 {str(dtype).split('.')[1]} (cpu: float32)", t_npu, t_cpu, flops)
+
+    x, w, bias = torch.randn(m, m), torch.randn(m, m), torch.randn(m)
+    xn, wn, biasn = x.npu(), w.npu(), bias.npu()
+    t_npu, t_cpu = compare(lambda: F.linear(xn, wn, biasn), lambda: F.linear(x, w, bias), opts.repeat)
+    report("F.linear 1024x1024 float32 (w.t(), bias)", t_npu, t_cpu, flops)
+
+    a3, b3 = torch.randn(16, 256, 256), torch.randn(16, 256, 256)
+    a3n, b3n = a3.npu(), b3.npu()
+    t_npu, t_cpu = compare(lambda: torch.bmm(a3n, b3n), lambda: torch.bmm(a3, b3), opts.repeat)
+    report("torch.bmm 16x256x256 float32", t_npu, t_cpu, 2.0 * 16 * 256 ** 3)
+
+    torch.npu.set_compile_mode(jit_compile=True)
+    t_npu, t_cpu = compare(lambda: torch.mm(an, bn), lambda: torch.mm(a, b, out=out), opts.repeat)
+    report("torch.mm 1024x1024 float32 (acl_op MatMulV2)", t_npu, t_cpu, flops)
+    torch.npu.set_compile_mode(jit_compile=False)
+
+
+if __name__ == "__main__":
+    main()
