@@ -103,6 +103,7 @@ BINARY = {
     "div": lambda a, b: a / b,
     "maximum": torch.maximum,
     "minimum": torch.minimum,
+    "clamp_min": torch.clamp_min,
     "eq": torch.eq,
     "ne": torch.ne,
     "lt": torch.lt,
@@ -142,7 +143,7 @@ def test_binary_python_scalars_and_cpu_scalar_tensors(name, assert_same):
     i = torch.arange(-6, 6, dtype=torch.int64)
     assert_same(op(a.npu(), torch.tensor(2.0)), op(a, torch.tensor(2.0)))
     assert_same(op(i.npu(), torch.tensor(2.5, dtype=torch.float64)), op(i, torch.tensor(2.5, dtype=torch.float64)))
-    if name in ("maximum", "minimum"):  # no Scalar overloads
+    if name in ("maximum", "minimum", "clamp_min"):  # no Scalar overloads (clamp_min's is not declared here)
         return
     assert_same(op(a.npu(), 2), op(a, 2))
     assert_same(op(a.npu(), 1.5), op(a, 1.5))

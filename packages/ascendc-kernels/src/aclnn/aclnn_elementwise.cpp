@@ -340,6 +340,15 @@ aclnnStatus aclnnMinimumGetWorkspaceSize(const aclTensor* self, const aclTensor*
 }
 ACLNN_EW_LAUNCH(aclnnMinimum)
 
+// clamp_min with a tensor bound: max(self, min) with NaN propagating from either
+// operand (as ATen's clamp_min.Tensor, which runs maximum).
+aclnnStatus aclnnClampMinTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* min, aclTensor* out,
+                                                uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return Nary("aclnnClampMinTensor", EwOp::kMaximum, Promotion::kKeep, {{self, "self"}, {min, "min"}}, nullptr,
+              nullptr, out, "out", workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnClampMinTensor)
+
 aclnnStatus aclnnAddcmulGetWorkspaceSize(const aclTensor* self, const aclTensor* tensor1, const aclTensor* tensor2,
                                          const aclScalar* value, aclTensor* out, uint64_t* workspaceSize,
                                          aclOpExecutor** executor) {

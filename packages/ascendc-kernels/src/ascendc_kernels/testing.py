@@ -248,6 +248,7 @@ _ACLNN_ARGS = {
     "aclnnInplaceDiv": [_vp, _vp],
     "aclnnMaximum": [_vp, _vp, _vp],
     "aclnnMinimum": [_vp, _vp, _vp],
+    "aclnnClampMinTensor": [_vp, _vp, _vp],
     "aclnnAddcmul": [_vp, _vp, _vp, _vp, _vp],
     "aclnnInplaceAddcmul": [_vp, _vp, _vp, _vp],
     "aclnnAddcdiv": [_vp, _vp, _vp, _vp, _vp],
