@@ -22,10 +22,10 @@ def _no_fallback():
 
 def tol(dtype: torch.dtype) -> dict:
     return {
-        torch.float32: dict(rtol=2e-6, atol=2e-6),
-        torch.float16: dict(rtol=2e-3, atol=2e-3),
-        torch.bfloat16: dict(rtol=1.6e-2, atol=1.6e-2),
-        torch.float64: dict(rtol=1e-6, atol=1e-6),
+        torch.float32: {"rtol": 2e-6, "atol": 2e-6},
+        torch.float16: {"rtol": 2e-3, "atol": 2e-3},
+        torch.bfloat16: {"rtol": 1.6e-2, "atol": 1.6e-2},
+        torch.float64: {"rtol": 1e-6, "atol": 1e-6},
     }.get(dtype, {})
 
 
@@ -341,12 +341,13 @@ def test_backward_ops_directly(assert_same):
 
 def test_paths_are_op_api(expect_paths):
     x = rand((3, 4), seed=26).npu()
-    expected = {op: "op_api" for op in ("sub.out", "div.out", "exp.out", "eq.Scalar_out", "where.self",
-                                        "masked_fill_.Scalar", "relu", "gelu.out", "addcmul.out")}
+    ops = ("sub.out", "div.out", "exp.out", "eq.Scalar_out", "where.self", "masked_fill_.Scalar", "relu", "gelu.out",
+           "addcmul.out")
+    expected = dict.fromkeys(ops, "op_api")
     with expect_paths(expected):
-        (x - 1) / 2
+        _ = (x - 1) / 2
         x.exp()
-        x == 0
+        _ = x == 0
         torch.where(x > 0, x, x)
         x.clone().masked_fill_(x > 0, 0)
         torch.relu(x)
@@ -358,12 +359,12 @@ def test_paths_are_op_api(expect_paths):
 def test_dtype_errors_name_the_op():
     b = torch.tensor([True, False]).npu()
     with pytest.raises(RuntimeError, match="Subtraction, the `-` operator, with two bool tensors"):
-        b - b
+        _ = b - b
     with pytest.raises(RuntimeError, match="Negation, the `-` operator, on a bool tensor"):
-        -b
+        _ = -b
     i = torch.arange(4).npu()
     with pytest.raises(RuntimeError, match="Integers to negative integer powers are not allowed"):
-        i**-1
+        _ = i**-1
     with pytest.raises(RuntimeError, match="aclnnInplaceRelu"):
         b.relu_()
     with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):

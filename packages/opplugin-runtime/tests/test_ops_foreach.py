@@ -117,11 +117,11 @@ def _step(opt_cls, kwargs, foreach, steps=4):
 
 
 OPTIMIZERS = [
-    ("SGD", dict(lr=0.1, momentum=0.9)),
-    ("SGD", dict(lr=0.1, momentum=0.9, nesterov=True, weight_decay=0.01)),
-    ("Adam", dict(lr=0.01)),
-    ("Adam", dict(lr=0.01, weight_decay=0.1, amsgrad=True)),
-    ("AdamW", dict(lr=0.01, weight_decay=0.05)),
+    ("SGD", {"lr": 0.1, "momentum": 0.9}),
+    ("SGD", {"lr": 0.1, "momentum": 0.9, "nesterov": True, "weight_decay": 0.01}),
+    ("Adam", {"lr": 0.01}),
+    ("Adam", {"lr": 0.01, "weight_decay": 0.1, "amsgrad": True}),
+    ("AdamW", {"lr": 0.01, "weight_decay": 0.05}),
 ]
 
 
