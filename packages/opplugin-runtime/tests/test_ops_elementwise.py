@@ -298,6 +298,7 @@ ACTIVATIONS = {
     "gelu_tanh": lambda t: F.gelu(t, approximate="tanh"),
     "sigmoid": torch.sigmoid,
     "tanh": torch.tanh,
+    "silu": F.silu,
     "exp": torch.exp,
     "div": lambda t: t / (t * t + 1),
     "sub_where": lambda t: torch.where(t > 0, t - 1, t * 2),
@@ -320,7 +321,7 @@ def test_backward_matches_cpu(name, dtype, assert_same, ledger):
     counts = ledger()
     backward_ops = {"relu": "threshold_backward.grad_input", "gelu": "gelu_backward.grad_input",
                     "gelu_tanh": "gelu_backward.grad_input", "sigmoid": "sigmoid_backward.grad_input",
-                    "tanh": "tanh_backward.grad_input"}
+                    "tanh": "tanh_backward.grad_input", "silu": "silu_backward.grad_input"}
     if name in backward_ops:
         assert counts[backward_ops[name]]["op_api"] >= 1
     assert all(paths["cpu_fallback"] == 0 for paths in counts.values())
@@ -332,6 +333,7 @@ def test_backward_ops_directly(assert_same):
     y = torch.sigmoid(x)
     assert_same(torch.ops.aten.sigmoid_backward(g.npu(), y.npu()), torch.ops.aten.sigmoid_backward(g, y))
     assert_same(torch.ops.aten.tanh_backward(g.npu(), y.npu()), torch.ops.aten.tanh_backward(g, y))
+    assert_same(torch.ops.aten.silu_backward(g.npu(), x.npu()), torch.ops.aten.silu_backward(g, x))
     assert_same(torch.ops.aten.threshold_backward(g.npu(), x.npu(), 0.5),
                 torch.ops.aten.threshold_backward(g, x, 0.5))
     for approximate in ("none", "tanh"):
