@@ -369,3 +369,25 @@ def test_rejected_dtypes_and_shapes_name_the_argument(acl):
     assert rc == sim.ACLNN_ERR_PARAM_NULLPTR and "self" in msg
     rc, msg = status_and_message("aclnnGeluV2", f.tensor(), 2, f.tensor())
     assert rc == sim.ACLNN_ERR_PARAM_INVALID and "approximate must be 0" in msg
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16", "int32"])
+def test_tensor_scalar_ops(acl, dtype):
+    acl_type = {**FLOATS, "int32": sim.ACL_INT32}[dtype]
+    rng = np.random.default_rng(14)
+    x = random_values((2, 517), acl_type, rng)
+    floating = acl_type in FLOATS.values()
+    s = 0.75 if floating else 3
+    got = run("aclnnAdds", [(x, acl_type), sim.Scalar(s)], x.shape, acl_type)
+    expected = round_to(x.astype(np.float32) + np.float32(s), acl_type) if floating else x + s
+    np.testing.assert_array_equal(got, expected)
+    got = run("aclnnMuls", [(x, acl_type), sim.Scalar(s)], x.shape, acl_type)
+    expected = round_to(x.astype(np.float32) * np.float32(s), acl_type) if floating else x * s
+    np.testing.assert_array_equal(got, expected)
+    out_type = acl_type if floating else sim.ACL_FLOAT
+    got = run("aclnnDivs", [(x, acl_type), sim.Scalar(s)], x.shape, out_type)
+    np.testing.assert_array_equal(got, round_to(x.astype(np.float32) / np.float32(s), out_type))
+    dev = to_device(x, acl_type)
+    sim.check(sim.run_aclnn("aclnnInplaceMuls", dev.tensor(), sim.Scalar(s)))
+    np.testing.assert_array_equal(from_device(dev), round_to(x.astype(np.float32) * np.float32(s), acl_type)
+                                  if floating else x * s)

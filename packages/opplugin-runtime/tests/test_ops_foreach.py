@@ -3,9 +3,9 @@ AdamW) on npu, compared with CPU, with no CPU fallback (NPU_FALLBACK=error).
 
 torch picks the foreach implementation for the privateuse1 device by default
 (torch.utils._foreach_utils._get_foreach_kernels_supported_devices lists it on
-torch 2.1 and 2.13). The _foreach ops have no npu kernels of their own: ATen's
-CompositeExplicitAutograd slow path runs them tensor by tensor over the npu
-elementwise kernels (add_, mul_, lerp_, addcmul_, addcdiv_, sqrt, div_, ...)."""
+torch 2.1 and 2.13). The _foreach ops the optimizers call have op_api kernels that
+queue one aclnn elementwise launch per tensor (torch 2.1 has no slow path for
+them outside CPU/CUDA)."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def test_npu_defaults_to_foreach():
         ("_foreach_neg_", ()),
     ],
 )
-def test_foreach_inplace_ops(name, args, assert_same):
+def test_foreach_inplace_ops(name, args, assert_same, ledger):
     base = tensors(1, 0.1, 3.0)
     other = tensors(2)
     positive = tensors(3, 0.5, 2.0)
@@ -85,6 +85,15 @@ def test_foreach_inplace_ops(name, args, assert_same):
     getattr(torch, name)(cpu, *materialize(lambda ts: ts))
     getattr(torch, name)(dev, *materialize(npu))
     assert_lists(dev, cpu, assert_same, rtol=2e-6, atol=2e-6)
+    assert [paths["op_api"] for op, paths in ledger().items() if op.startswith(name)] == [1]
+
+
+def test_foreach_list_errors_name_the_op():
+    a = [torch.zeros(2).npu(), torch.zeros(3).npu()]
+    with pytest.raises(RuntimeError, match="Tensor lists must have the same number of tensors, got 2 and 1"):
+        torch._foreach_add_(a, a[:1])
+    with pytest.raises(RuntimeError, match="Tensor list must have same number of elements as scalar list"):
+        torch._foreach_div_(a, [1.0])
 
 
 def test_foreach_out_of_place(assert_same):
@@ -135,5 +144,8 @@ def test_optimizer_steps_match_cpu(opt_name, kwargs, foreach, assert_same, ledge
     assert any(op.startswith("_foreach_") for op in ops) == uses_foreach, sorted(ops)
     counts = ledger()
     assert all(paths["cpu_fallback"] == 0 for paths in counts.values())
+    foreach_launches = sum(paths["op_api"] for op, paths in counts.items() if op.startswith("_foreach_"))
+    assert (foreach_launches > 0) == uses_foreach
     if opt_name != "SGD":
-        assert counts["addcmul.out"]["op_api"] > 0 and counts["sqrt.out"]["op_api"] > 0
+        sqrt = "_foreach_sqrt" if uses_foreach else "sqrt.out"
+        assert counts[sqrt]["op_api"] > 0

@@ -6,6 +6,32 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+// out = self + other / self * other / self / other with a scalar other (in self's compute type;
+// Divs of an integral self computes in float32)
+ACL_FUNC_VISIBILITY aclnnStatus aclnnAddsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnAdds(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+    aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceAddsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceAdds(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+    aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnMulsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnMuls(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+    aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceMulsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceMuls(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+    aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnDivsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnDivs(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+    aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceDivsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceDivs(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+    aclrtStream stream);
 // out = self - alpha * other (broadcast, promoted)
 ACL_FUNC_VISIBILITY aclnnStatus aclnnSubGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);

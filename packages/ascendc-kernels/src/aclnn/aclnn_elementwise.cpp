@@ -293,6 +293,25 @@ aclnnStatus aclnnInplacePowTensorScalarGetWorkspaceSize(aclTensor* selfRef, cons
 }
 ACLNN_EW_LAUNCH(aclnnInplacePowTensorScalar)
 
+// ---- tensor and scalar (the scalar in the tensor's compute type, as ATen's wrapped numbers) ----
+#define ACLNN_EW_SCALAR(NAME, OP, PROMOTION)                                                                     \
+  aclnnStatus aclnn##NAME##GetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,      \
+                                            uint64_t* workspaceSize, aclOpExecutor** executor) {                \
+    return UnaryScalar("aclnn" #NAME, OP, PROMOTION, self, "self", other, "other", out, "out", workspaceSize,  \
+                       executor);                                                                               \
+  }                                                                                                             \
+  ACLNN_EW_LAUNCH(aclnn##NAME)                                                                                  \
+  aclnnStatus aclnnInplace##NAME##GetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,                  \
+                                                   uint64_t* workspaceSize, aclOpExecutor** executor) {         \
+    return UnaryScalar("aclnnInplace" #NAME, OP, PROMOTION, selfRef, "selfRef", other, "other", selfRef,       \
+                       "selfRef", workspaceSize, executor);                                                     \
+  }                                                                                                             \
+  ACLNN_EW_LAUNCH(aclnnInplace##NAME)
+
+ACLNN_EW_SCALAR(Adds, EwOp::kAddScalar, Promotion::kKeep)
+ACLNN_EW_SCALAR(Muls, EwOp::kMulScalar, Promotion::kKeep)
+ACLNN_EW_SCALAR(Divs, EwOp::kDivScalar, Promotion::kIntToFloat)
+
 // ---- binary ----
 aclnnStatus aclnnSubGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {

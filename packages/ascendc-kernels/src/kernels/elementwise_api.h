@@ -29,9 +29,12 @@ enum class EwOp : int32_t {
   kGeluTanh,  // the tanh approximation
   kSilu,
   kPowScalar,  // x ** s (integral s also for integer types)
+  kDivScalar,  // x / s
   // unary, every numeric type
   kNeg,
   kRelu,
+  kAddScalar,  // x + s
+  kMulScalar,  // x * s
   // unary -> bool, every type: x <cmp> s
   kEqScalar,
   kNeScalar,

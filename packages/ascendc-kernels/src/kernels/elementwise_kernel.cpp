@@ -180,6 +180,8 @@ __aicore__ inline void ComputeTile(const EwKernelParams& p, const LocalTensor<C>
   if constexpr (!kBool) {
     switch (p.op) {
       case EwOp::kNeg: AscendC::Muls(y, x[0], C(-1), n); return;
+      case EwOp::kAddScalar: AscendC::Adds(y, x[0], s, n); return;
+      case EwOp::kMulScalar: AscendC::Muls(y, x[0], s, n); return;
       case EwOp::kRelu: AscendC::Relu(y, x[0], n); return;
       case EwOp::kSub:
         AscendC::Muls(w.t[0], x[1], s, n);
@@ -249,6 +251,10 @@ __aicore__ inline void ComputeTile(const EwKernelParams& p, const LocalTensor<C>
         AscendC::Mul(y, x[0], w.t[0], n);
         return;
       case EwOp::kDiv: AscendC::Div(y, x[0], x[1], n); return;
+      case EwOp::kDivScalar:
+        AscendC::Duplicate(w.t[0], s, n);
+        AscendC::Div(y, x[0], w.t[0], n);
+        return;
       case EwOp::kGeluBackward: {  // grad * (Phi(x) + x phi(x))
         PhiInto(y, x[1], w);
         const LocalTensor<C>& d = w.t[0];
@@ -474,9 +480,9 @@ bool EwSupports(EwOp op, aclDataType dtype) {
     case EwOp::kTanh: case EwOp::kSigmoid: case EwOp::kGelu: case EwOp::kGeluTanh: case EwOp::kSilu:
     case EwOp::kDiv: case EwOp::kGeluBackward: case EwOp::kGeluTanhBackward: case EwOp::kSigmoidBackward:
     case EwOp::kTanhBackward: case EwOp::kSiluBackward: case EwOp::kLerpScalar: case EwOp::kAddcdiv:
-    case EwOp::kLerpTensor:
+    case EwOp::kLerpTensor: case EwOp::kDivScalar:
       return IsFloatingKernelType(dtype);
-    case EwOp::kNeg: case EwOp::kRelu: case EwOp::kSub: case EwOp::kThresholdBackward: case EwOp::kAddcmul:
+    case EwOp::kNeg: case EwOp::kRelu: case EwOp::kAddScalar: case EwOp::kMulScalar: case EwOp::kSub: case EwOp::kThresholdBackward: case EwOp::kAddcmul:
     case EwOp::kPowScalar:
       return dtype != ACL_BOOL;
     default:
@@ -497,6 +503,9 @@ const char* EwKernelName(EwOp op) {
     case EwOp::kGeluTanh: return "gelu_tanh_custom";
     case EwOp::kSilu: return "silu_custom";
     case EwOp::kPowScalar: return "pows_custom";
+    case EwOp::kDivScalar: return "divs_custom";
+    case EwOp::kAddScalar: return "adds_custom";
+    case EwOp::kMulScalar: return "muls_scalar_custom";
     case EwOp::kNeg: return "neg_custom";
     case EwOp::kRelu: return "relu_custom";
     case EwOp::kEqScalar: return "eqs_custom";
