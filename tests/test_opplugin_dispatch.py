@@ -58,7 +58,8 @@ def _check_path(generated_dir: Path, jit_compile: bool, wanted: str) -> None:
         overload = overload or "default"
         if torch.Tag.nondeterministic_seeded in getattr(getattr(torch.ops.aten, name), overload).tags:
             continue  # random values cannot match CPU's generator: paths and distributions in test_random.py
-        if any(str(a.type) == "List[Tensor]" for a in getattr(getattr(torch.ops.aten, name), overload)._schema.arguments):
+        schema = getattr(getattr(torch.ops.aten, name), overload)._schema
+        if any(str(a.type) == "List[Tensor]" for a in schema.arguments):
             continue  # tensor-list (_foreach_*) ops: tested against CPU in opplugin-runtime's test_ops_foreach.py
         sample = _float_sample(name, overload)
         try:

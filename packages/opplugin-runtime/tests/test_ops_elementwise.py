@@ -262,9 +262,9 @@ def test_masked_fill(dtype, assert_same):
 
 def test_masked_fill_errors_name_the_op():
     x = torch.zeros(3, 4).npu()
-    with pytest.raises(RuntimeError, match="masked_fill_: only supports boolean masks"):
+    with pytest.raises(RuntimeError, match="masked_fill_ only supports boolean masks"):
         x.masked_fill_(torch.ones(3, 4, dtype=torch.int64).npu(), 1.0)
-    with pytest.raises(RuntimeError, match="masked_fill_: only supports a 0-dimensional value tensor"):
+    with pytest.raises(RuntimeError, match="masked_fill_ only supports a 0-dimensional value tensor"):
         x.masked_fill_(torch.ones(3, 4, dtype=torch.bool).npu(), torch.ones(2).npu())
     with pytest.raises(RuntimeError, match="must match the size of tensor"):
         x.masked_fill_(torch.ones(5, dtype=torch.bool).npu(), 1.0)
