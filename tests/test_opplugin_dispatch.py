@@ -58,6 +58,9 @@ def _check_path(generated_dir: Path, jit_compile: bool, wanted: str) -> None:
         overload = overload or "default"
         if torch.Tag.nondeterministic_seeded in getattr(getattr(torch.ops.aten, name), overload).tags:
             continue  # random values cannot match CPU's generator: paths and distributions in test_random.py
+        schema = getattr(getattr(torch.ops.aten, name), overload)._schema
+        if any(str(a.type) == "List[Tensor]" for a in schema.arguments):
+            continue  # tensor-list (_foreach_*) ops: tested against CPU in opplugin-runtime's test_ops_foreach.py
         sample = _float_sample(name, overload)
         cpu_index_error = False
         try:
@@ -82,7 +85,8 @@ def _check_path(generated_dir: Path, jit_compile: bool, wanted: str) -> None:
         counts = torch.npu.path_ledger().get(full, {})
         assert counts.get(wanted, 0) >= 1, f"{full}: expected the {wanted} path, ledger: {counts}"
         if cpu_error is None:
-            torch.testing.assert_close(result.cpu(), expected, msg=lambda m, op=full: f"{op}: {m}")
+            torch.testing.assert_close(result.cpu(), expected, equal_nan=True,  # e.g. log of the negative samples
+                                       msg=lambda m, op=full: f"{op}: {m}")
         checked += 1
     if checked == 0:
         pytest.skip(f"no op of the label has {wanted}")

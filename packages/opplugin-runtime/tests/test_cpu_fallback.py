@@ -7,9 +7,9 @@ import torch
 
 def test_fallback_result_matches_cpu_and_is_counted(ledger, assert_same):
     a = torch.randn(4, 3)
-    assert_same(torch.neg(a.npu()), torch.neg(a))
-    assert_same(torch.sigmoid(a.npu()), torch.sigmoid(a))
-    assert ledger()["neg.out"]["cpu_fallback"] == 1
+    assert_same(torch.digamma(a.npu()), torch.digamma(a))
+    assert_same(torch.lgamma(a.npu()), torch.lgamma(a))
+    assert ledger()["digamma.out"]["cpu_fallback"] == 1
 
 
 def test_fallback_mutating_op_writes_back(assert_same):
@@ -27,12 +27,12 @@ def test_fallback_warns_once_per_op(run_python):
         a = torch.randn(3).npu()
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            torch.neg(a); torch.neg(a); torch.sin(a)
+            torch.digamma(a); torch.digamma(a); torch.sin(a)
         print(sorted(str(w.message).split("'")[1] for w in caught if "falls back" in str(w.message)))
         """
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip().splitlines()[-1] == "['neg.out', 'sin.out']"
+    assert result.stdout.strip().splitlines()[-1] == "['digamma.out', 'sin.out']"
 
 
 def test_fallback_error_mode_env(run_python):
@@ -42,7 +42,7 @@ def test_fallback_error_mode_env(run_python):
         a = torch.randn(3).npu()
         print((a + a).cpu().shape)   # native ops still run
         try:
-            torch.neg(a)
+            torch.digamma(a)
         except NotImplementedError as error:
             print("ERROR:", str(error).splitlines()[0])
         """,
@@ -51,13 +51,13 @@ def test_fallback_error_mode_env(run_python):
     assert result.returncode == 0, result.stderr
     lines = result.stdout.strip().splitlines()
     assert lines[0] == "torch.Size([3])"
-    assert lines[1].startswith("ERROR: The operator 'neg.out' has no npu kernel")
+    assert lines[1].startswith("ERROR: The operator 'digamma.out' has no npu kernel")
 
 
 def test_fallback_error_mode_api():
     torch.npu.set_fallback_mode("error")
     with pytest.raises(NotImplementedError, match="NPU_FALLBACK=error"):
-        torch.neg(torch.ones(2, device="npu"))
+        torch.digamma(torch.ones(2, device="npu"))
 
 
 def test_fallback_rejects_mixed_devices_but_allows_cpu_scalars(assert_same):

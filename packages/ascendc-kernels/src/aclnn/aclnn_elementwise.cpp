@@ -1,0 +1,558 @@
+// The aclnn entry points of the elementwise family, each a thin two-phase
+// function over the generic elementwise kernel (kernels/elementwise_api.h):
+// arguments are checked (null, dtype, broadcast to out's shape, PyTorch's type
+// promotion and the cast of the result to out's dtype), every input is brought
+// to a dense tile of the compute dtype broadcast to out's shape (view-copy l0
+// step), the kernel runs, and a non-contiguous or differently typed out is
+// written back by a final view-copy. In-place variants use selfRef as out.
+#include <string>
+#include <vector>
+
+#include "aclnn/aclnn_common.h"
+#include "aclnn/l0_ops.h"
+#include "aclnn/type_promotion.h"
+#include "aclnnop/aclnn_activation_backward.h"
+#include "aclnnop/aclnn_binary_math.h"
+#include "aclnnop/aclnn_compare.h"
+#include "aclnnop/aclnn_select.h"
+#include "aclnnop/aclnn_unary_math.h"
+#include "common/dtype.h"
+#include "common/error.h"
+#include "kernels/elementwise_api.h"
+#include "meta/executor.h"
+
+using ascendc_sim::kernels::EwOp;
+using ascendc_sim::kernels::ScalarValue;
+
+namespace ascendc_sim {
+namespace aclnn {
+namespace {
+
+struct Operand {
+  const aclTensor* tensor;
+  const char* name;
+};
+
+// How the compute dtype follows from the promoted input type.
+enum class Promotion {
+  kKeep,         // the promoted type itself
+  kIntToFloat,   // integral and bool inputs compute in float32 (torch's "int to float" ops)
+};
+
+ScalarValue ToScalarValue(const aclScalar* s) {
+  return s->IsFloating() ? ScalarValue::Floating(s->ToDouble()) : ScalarValue::Integral(s->ToInt64());
+}
+
+// torch.result_type(tensor, python scalar): a scalar of a higher category gives
+// that category's default type.
+aclDataType ScalarResultType(aclDataType self, const aclScalar* s) {
+  if (s->IsFloating() && !IsFloatingType(self)) return ACL_FLOAT;
+  if (self == ACL_BOOL && !s->IsBool()) return ACL_INT64;
+  return self;
+}
+
+aclnnStatus CheckScalar(const char* api, const aclScalar* s, const char* name) {
+  aclnnStatus rc;
+  if ((rc = CheckNotNull(api, s, name)) != ACLNN_SUCCESS) return rc;
+  if (!IsKernelType(s->dtype)) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: %s has unsupported dtype %s", api, name, DataTypeName(s->dtype));
+  }
+  return ACLNN_SUCCESS;
+}
+
+// The common two-phase body: `inputs` broadcast to out's shape, the kernel `op`
+// computing in `compute` (the result: compute, or bool for compares).
+aclnnStatus Elementwise(const char* api, EwOp op, std::initializer_list<Operand> inputs, aclDataType compute,
+                        const aclTensor* out, const char* outName, ScalarValue s, uint64_t* workspaceSize,
+                        aclOpExecutor** executor) {
+  aclnnStatus rc;
+  std::vector<int64_t> shape;
+  bool first = true;
+  std::string names;
+  for (const Operand& in : inputs) {
+    if (!first) names += " and ";
+    names += in.name;
+    if (first) {
+      shape = in.tensor->viewDims;
+      first = false;
+    } else {
+      std::vector<int64_t> merged;
+      if (!BroadcastShapes(shape, in.tensor->viewDims, &merged)) {
+        return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: the shapes of %s (%s) cannot be broadcast together", api,
+                          names.c_str(), ShapeToString(in.tensor->viewDims).c_str());
+      }
+      shape = merged;
+    }
+  }
+  if (shape != out->viewDims) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: %s shape %s differs from the broadcast shape %s of %s", api,
+                      outName, ShapeToString(out->viewDims).c_str(), ShapeToString(shape).c_str(), names.c_str());
+  }
+  if (compute == ACL_DT_UNDEFINED || !kernels::EwSupports(op, compute)) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: %s of dtype %s is not supported", api, names.c_str(),
+                      DataTypeName(compute));
+  }
+  const aclDataType result = kernels::EwIsCompare(op) ? ACL_BOOL : compute;
+  if ((rc = CheckResultCast(api, result, out, outName, names.c_str())) != ACLNN_SUCCESS) return rc;
+
+  ExecutorBuilder plan(api);
+  if (out->Numel() > 0) {
+    kernels::EwArgs args;
+    args.op = op;
+    args.dtype = compute;
+    args.n = static_cast<uint64_t>(out->Numel());
+    args.s = s;
+    DenseBuffer buffers[3];
+    int count = 0;
+    for (const Operand& in : inputs) buffers[count++] = plan.Input(in.tensor, in.name, out->viewDims, compute);
+    const DenseBuffer y = plan.Output(out, outName, result);
+    plan.AddStep([args, buffers, count, y](uint8_t* ws, aclrtStream stream) {
+      kernels::EwArgs launch = args;
+      for (int i = 0; i < count; ++i) launch.x[i] = buffers[i].Resolve(ws);
+      launch.y = y.Resolve(ws);
+      return kernels::LaunchElementwise(launch, stream);
+    });
+  }
+  return plan.Finish(workspaceSize, executor);
+}
+
+aclnnStatus CheckCommon(const char* api, std::initializer_list<Operand> tensors, uint64_t* workspaceSize,
+                        aclOpExecutor** executor) {
+  aclnnStatus rc;
+  for (const Operand& t : tensors) {
+    if ((rc = CheckNotNull(api, t.tensor, t.name)) != ACLNN_SUCCESS) return rc;
+  }
+  if ((rc = CheckNotNull(api, workspaceSize, "workspaceSize")) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckNotNull(api, executor, "executor")) != ACLNN_SUCCESS) return rc;
+  for (const Operand& t : tensors) {
+    if ((rc = CheckTensor(api, t.tensor, t.name, kAllDtypes)) != ACLNN_SUCCESS) return rc;
+  }
+  return ACLNN_SUCCESS;
+}
+
+aclDataType Promote(aclDataType t, Promotion p) {
+  if (p == Promotion::kIntToFloat && !IsFloatingType(t)) return ACL_FLOAT;
+  return t;
+}
+
+// y = op(self)
+aclnnStatus Unary(const char* api, EwOp op, Promotion p, const aclTensor* self, const char* selfName,
+                  const aclTensor* out, const char* outName, uint64_t* ws, aclOpExecutor** ex) {
+  aclnnStatus rc = CheckCommon(api, {{self, selfName}, {out, outName}}, ws, ex);
+  if (rc != ACLNN_SUCCESS) return rc;
+  return Elementwise(api, op, {{self, selfName}}, Promote(self->dtype, p), out, outName, ScalarValue(), ws, ex);
+}
+
+// y = op(self, scalar)
+aclnnStatus UnaryScalar(const char* api, EwOp op, Promotion p, const aclTensor* self, const char* selfName,
+                        const aclScalar* s, const char* sName, const aclTensor* out, const char* outName,
+                        uint64_t* ws, aclOpExecutor** ex) {
+  aclnnStatus rc = CheckCommon(api, {{self, selfName}, {out, outName}}, ws, ex);
+  if (rc != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckScalar(api, s, sName)) != ACLNN_SUCCESS) return rc;
+  return Elementwise(api, op, {{self, selfName}}, Promote(ScalarResultType(self->dtype, s), p), out, outName,
+                     ToScalarValue(s), ws, ex);
+}
+
+// y = op(a, b[, c]) with an optional scalar; the compute type is the inputs' result type.
+aclnnStatus Nary(const char* api, EwOp op, Promotion p, std::initializer_list<Operand> inputs, const aclScalar* s,
+                 const char* sName, const aclTensor* out, const char* outName, uint64_t* ws, aclOpExecutor** ex) {
+  std::vector<Operand> all(inputs);
+  all.push_back({out, outName});
+  aclnnStatus rc;
+  for (const Operand& t : all) {
+    if ((rc = CheckNotNull(api, t.tensor, t.name)) != ACLNN_SUCCESS) return rc;
+  }
+  if ((rc = CheckCommon(api, {}, ws, ex)) != ACLNN_SUCCESS) return rc;
+  for (const Operand& t : all) {
+    if ((rc = CheckTensor(api, t.tensor, t.name, kAllDtypes)) != ACLNN_SUCCESS) return rc;
+  }
+  ScalarValue value;
+  if (sName != nullptr) {
+    if ((rc = CheckScalar(api, s, sName)) != ACLNN_SUCCESS) return rc;
+    value = ToScalarValue(s);
+  }
+  std::vector<const aclTensor*> tensors;
+  for (const Operand& in : inputs) tensors.push_back(in.tensor);
+  aclDataType promoted = tensors[0]->dtype;
+  if (tensors.size() == 2) promoted = ResultType({tensors[0], tensors[1]});
+  if (tensors.size() == 3) promoted = ResultType({tensors[0], tensors[1], tensors[2]});
+  return Elementwise(api, op, inputs, Promote(promoted, p), out, outName, value, ws, ex);
+}
+
+aclnnStatus CheckBoolMask(const char* api, const aclTensor* mask, const char* name) {
+  if (mask != nullptr && mask->dtype != ACL_BOOL) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: %s must be a bool tensor, got %s", api, name,
+                      DataTypeName(mask->dtype));
+  }
+  return ACLNN_SUCCESS;
+}
+
+// The alpha of sub must be a number of the result's category (at::native::alpha_check).
+aclnnStatus CheckAlpha(const char* api, const aclTensor* self, const aclTensor* other, const aclScalar* alpha) {
+  aclnnStatus rc;
+  if ((rc = CheckScalar(api, alpha, "alpha")) != ACLNN_SUCCESS) return rc;
+  if (self == nullptr || other == nullptr) return ACLNN_SUCCESS;
+  const aclDataType result = ResultType({self, other});
+  if (result == ACL_BOOL) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: subtraction with two bool tensors is not supported", api);
+  }
+  if (!IsFloatingType(result) && alpha->IsFloating()) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: alpha must be an integer for integral self and other", api);
+  }
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace
+}  // namespace aclnn
+}  // namespace ascendc_sim
+
+using namespace ascendc_sim;
+using namespace ascendc_sim::aclnn;
+
+#define ACLNN_EW_LAUNCH(NAME)                                                                               \
+  aclnnStatus NAME(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) { \
+    return ascendc_sim::LaunchExecutor(#NAME, workspace, workspaceSize, executor, stream);               \
+  }
+
+// aclnnX(self, out) and aclnnInplaceX(selfRef)
+#define ACLNN_EW_UNARY(NAME, OP, PROMOTION)                                                                     \
+  aclnnStatus aclnn##NAME##GetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,    \
+                                            aclOpExecutor** executor) {                                         \
+    return Unary("aclnn" #NAME, OP, PROMOTION, self, "self", out, "out", workspaceSize, executor);             \
+  }                                                                                                             \
+  ACLNN_EW_LAUNCH(aclnn##NAME)                                                                                  \
+  aclnnStatus aclnnInplace##NAME##GetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,                 \
+                                                   aclOpExecutor** executor) {                                  \
+    return Unary("aclnnInplace" #NAME, OP, PROMOTION, selfRef, "selfRef", selfRef, "selfRef", workspaceSize,   \
+                 executor);                                                                                     \
+  }                                                                                                             \
+  ACLNN_EW_LAUNCH(aclnnInplace##NAME)
+
+// aclnnXTensor(self, other, out) and aclnnXScalar(self, other, out) -> bool
+#define ACLNN_EW_COMPARE(NAME, OP, OPS)                                                                          \
+  aclnnStatus aclnn##NAME##TensorGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, \
+                                                  uint64_t* workspaceSize, aclOpExecutor** executor) {           \
+    return Nary("aclnn" #NAME "Tensor", OP, Promotion::kKeep, {{self, "self"}, {other, "other"}}, nullptr,       \
+                nullptr, out, "out", workspaceSize, executor);                                                   \
+  }                                                                                                              \
+  ACLNN_EW_LAUNCH(aclnn##NAME##Tensor)                                                                           \
+  aclnnStatus aclnn##NAME##ScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, \
+                                                  uint64_t* workspaceSize, aclOpExecutor** executor) {           \
+    return UnaryScalar("aclnn" #NAME "Scalar", OPS, Promotion::kKeep, self, "self", other, "other", out, "out",  \
+                       workspaceSize, executor);                                                                 \
+  }                                                                                                              \
+  ACLNN_EW_LAUNCH(aclnn##NAME##Scalar)
+
+extern "C" {
+
+// ---- unary ----
+ACLNN_EW_UNARY(Neg, EwOp::kNeg, Promotion::kKeep)
+ACLNN_EW_UNARY(Exp, EwOp::kExp, Promotion::kIntToFloat)
+ACLNN_EW_UNARY(Log, EwOp::kLog, Promotion::kIntToFloat)
+ACLNN_EW_UNARY(Sqrt, EwOp::kSqrt, Promotion::kIntToFloat)
+ACLNN_EW_UNARY(Rsqrt, EwOp::kRsqrt, Promotion::kIntToFloat)
+ACLNN_EW_UNARY(Reciprocal, EwOp::kReciprocal, Promotion::kIntToFloat)
+ACLNN_EW_UNARY(Tanh, EwOp::kTanh, Promotion::kIntToFloat)
+ACLNN_EW_UNARY(Sigmoid, EwOp::kSigmoid, Promotion::kIntToFloat)
+ACLNN_EW_UNARY(Relu, EwOp::kRelu, Promotion::kKeep)
+ACLNN_EW_UNARY(Silu, EwOp::kSilu, Promotion::kKeep)
+
+aclnnStatus aclnnGeluGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
+                                      aclOpExecutor** executor) {
+  return Unary("aclnnGelu", EwOp::kGelu, Promotion::kKeep, self, "self", out, "out", workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnGelu)
+
+aclnnStatus aclnnGeluV2GetWorkspaceSize(const aclTensor* self, int64_t approximate, aclTensor* out,
+                                        uint64_t* workspaceSize, aclOpExecutor** executor) {
+  if (approximate != 0 && approximate != 1) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "aclnnGeluV2: approximate must be 0 (none) or 1 (tanh), got %lld",
+                      static_cast<long long>(approximate));
+  }
+  return Unary("aclnnGeluV2", approximate == 1 ? EwOp::kGeluTanh : EwOp::kGelu, Promotion::kKeep, self, "self",
+               out, "out", workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnGeluV2)
+
+aclnnStatus aclnnPowTensorScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* exponent, aclTensor* out,
+                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
+  if (self != nullptr && exponent != nullptr && !IsFloatingType(self->dtype) && !exponent->IsFloating() &&
+      exponent->ToInt64() < 0) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID,
+                      "aclnnPowTensorScalar: integers to negative integer powers are not allowed");
+  }
+  return UnaryScalar("aclnnPowTensorScalar", EwOp::kPowScalar, Promotion::kKeep, self, "self", exponent, "exponent",
+                     out, "out", workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnPowTensorScalar)
+
+aclnnStatus aclnnInplacePowTensorScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* exponent,
+                                                        uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return aclnnPowTensorScalarGetWorkspaceSize(selfRef, exponent, selfRef, workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnInplacePowTensorScalar)
+
+// ---- tensor and scalar (the scalar in the tensor's compute type, as ATen's wrapped numbers) ----
+#define ACLNN_EW_SCALAR(NAME, OP, PROMOTION)                                                                     \
+  aclnnStatus aclnn##NAME##GetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,      \
+                                            uint64_t* workspaceSize, aclOpExecutor** executor) {                \
+    return UnaryScalar("aclnn" #NAME, OP, PROMOTION, self, "self", other, "other", out, "out", workspaceSize,  \
+                       executor);                                                                               \
+  }                                                                                                             \
+  ACLNN_EW_LAUNCH(aclnn##NAME)                                                                                  \
+  aclnnStatus aclnnInplace##NAME##GetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,                  \
+                                                   uint64_t* workspaceSize, aclOpExecutor** executor) {         \
+    return UnaryScalar("aclnnInplace" #NAME, OP, PROMOTION, selfRef, "selfRef", other, "other", selfRef,       \
+                       "selfRef", workspaceSize, executor);                                                     \
+  }                                                                                                             \
+  ACLNN_EW_LAUNCH(aclnnInplace##NAME)
+
+ACLNN_EW_SCALAR(Adds, EwOp::kAddScalar, Promotion::kKeep)
+ACLNN_EW_SCALAR(Muls, EwOp::kMulScalar, Promotion::kKeep)
+ACLNN_EW_SCALAR(Divs, EwOp::kDivScalar, Promotion::kIntToFloat)
+
+// ---- binary ----
+aclnnStatus aclnnSubGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
+                                     aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  aclnnStatus rc = CheckAlpha("aclnnSub", self, other, alpha);
+  if (rc != ACLNN_SUCCESS) return rc;
+  return Nary("aclnnSub", EwOp::kSub, Promotion::kKeep, {{self, "self"}, {other, "other"}}, alpha, "alpha", out,
+              "out", workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnSub)
+
+aclnnStatus aclnnInplaceSubGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha,
+                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
+  aclnnStatus rc = CheckAlpha("aclnnInplaceSub", selfRef, other, alpha);
+  if (rc != ACLNN_SUCCESS) return rc;
+  return Nary("aclnnInplaceSub", EwOp::kSub, Promotion::kKeep, {{selfRef, "selfRef"}, {other, "other"}}, alpha,
+              "alpha", selfRef, "selfRef", workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnInplaceSub)
+
+aclnnStatus aclnnDivGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
+                                     uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return Nary("aclnnDiv", EwOp::kDiv, Promotion::kIntToFloat, {{self, "self"}, {other, "other"}}, nullptr, nullptr,
+              out, "out", workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnDiv)
+
+aclnnStatus aclnnInplaceDivGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize,
+                                            aclOpExecutor** executor) {
+  return Nary("aclnnInplaceDiv", EwOp::kDiv, Promotion::kIntToFloat, {{selfRef, "selfRef"}, {other, "other"}},
+              nullptr, nullptr, selfRef, "selfRef", workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnInplaceDiv)
+
+aclnnStatus aclnnMaximumGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
+                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return Nary("aclnnMaximum", EwOp::kMaximum, Promotion::kKeep, {{self, "self"}, {other, "other"}}, nullptr,
+              nullptr, out, "out", workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnMaximum)
+
+aclnnStatus aclnnMinimumGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
+                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return Nary("aclnnMinimum", EwOp::kMinimum, Promotion::kKeep, {{self, "self"}, {other, "other"}}, nullptr,
+              nullptr, out, "out", workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnMinimum)
+
+// clamp_min with a tensor bound: max(self, min) with NaN propagating from either
+// operand (as ATen's clamp_min.Tensor, which runs maximum).
+aclnnStatus aclnnClampMinTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* min, aclTensor* out,
+                                                uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return Nary("aclnnClampMinTensor", EwOp::kMaximum, Promotion::kKeep, {{self, "self"}, {min, "min"}}, nullptr,
+              nullptr, out, "out", workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnClampMinTensor)
+
+aclnnStatus aclnnAddcmulGetWorkspaceSize(const aclTensor* self, const aclTensor* tensor1, const aclTensor* tensor2,
+                                         const aclScalar* value, aclTensor* out, uint64_t* workspaceSize,
+                                         aclOpExecutor** executor) {
+  return Nary("aclnnAddcmul", EwOp::kAddcmul, Promotion::kKeep,
+              {{self, "self"}, {tensor1, "tensor1"}, {tensor2, "tensor2"}}, value, "value", out, "out",
+              workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnAddcmul)
+
+aclnnStatus aclnnInplaceAddcmulGetWorkspaceSize(aclTensor* selfRef, const aclTensor* tensor1,
+                                                const aclTensor* tensor2, const aclScalar* value,
+                                                uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return Nary("aclnnInplaceAddcmul", EwOp::kAddcmul, Promotion::kKeep,
+              {{selfRef, "selfRef"}, {tensor1, "tensor1"}, {tensor2, "tensor2"}}, value, "value", selfRef,
+              "selfRef", workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnInplaceAddcmul)
+
+aclnnStatus aclnnAddcdivGetWorkspaceSize(const aclTensor* self, const aclTensor* tensor1, const aclTensor* tensor2,
+                                         const aclScalar* value, aclTensor* out, uint64_t* workspaceSize,
+                                         aclOpExecutor** executor) {
+  return Nary("aclnnAddcdiv", EwOp::kAddcdiv, Promotion::kKeep,
+              {{self, "self"}, {tensor1, "tensor1"}, {tensor2, "tensor2"}}, value, "value", out, "out",
+              workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnAddcdiv)
+
+aclnnStatus aclnnInplaceAddcdivGetWorkspaceSize(aclTensor* selfRef, const aclTensor* tensor1,
+                                                const aclTensor* tensor2, const aclScalar* value,
+                                                uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return Nary("aclnnInplaceAddcdiv", EwOp::kAddcdiv, Promotion::kKeep,
+              {{selfRef, "selfRef"}, {tensor1, "tensor1"}, {tensor2, "tensor2"}}, value, "value", selfRef,
+              "selfRef", workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnInplaceAddcdiv)
+
+aclnnStatus aclnnLerpGetWorkspaceSize(const aclTensor* self, const aclTensor* end, const aclTensor* weight,
+                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return Nary("aclnnLerp", EwOp::kLerpTensor, Promotion::kKeep,
+              {{self, "self"}, {end, "end"}, {weight, "weight"}}, nullptr, nullptr, out, "out", workspaceSize,
+              executor);
+}
+ACLNN_EW_LAUNCH(aclnnLerp)
+
+aclnnStatus aclnnInplaceLerpGetWorkspaceSize(aclTensor* selfRef, const aclTensor* end, const aclTensor* weight,
+                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return Nary("aclnnInplaceLerp", EwOp::kLerpTensor, Promotion::kKeep,
+              {{selfRef, "selfRef"}, {end, "end"}, {weight, "weight"}}, nullptr, nullptr, selfRef, "selfRef",
+              workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnInplaceLerp)
+
+aclnnStatus aclnnLerpsGetWorkspaceSize(const aclTensor* self, const aclTensor* end, const aclScalar* weight,
+                                       aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return Nary("aclnnLerps", EwOp::kLerpScalar, Promotion::kKeep, {{self, "self"}, {end, "end"}}, weight, "weight",
+              out, "out", workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnLerps)
+
+aclnnStatus aclnnInplaceLerpsGetWorkspaceSize(aclTensor* selfRef, const aclTensor* end, const aclScalar* weight,
+                                              uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return Nary("aclnnInplaceLerps", EwOp::kLerpScalar, Promotion::kKeep, {{selfRef, "selfRef"}, {end, "end"}},
+              weight, "weight", selfRef, "selfRef", workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnInplaceLerps)
+
+// ---- activation backward ----
+aclnnStatus aclnnThresholdBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
+                                                   const aclScalar* threshold, aclTensor* gradInput,
+                                                   uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return Nary("aclnnThresholdBackward", EwOp::kThresholdBackward, Promotion::kKeep,
+              {{gradOutput, "gradOutput"}, {self, "self"}}, threshold, "threshold", gradInput, "gradInput",
+              workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnThresholdBackward)
+
+aclnnStatus aclnnGeluBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
+                                              aclTensor* gradInput, uint64_t* workspaceSize,
+                                              aclOpExecutor** executor) {
+  return Nary("aclnnGeluBackward", EwOp::kGeluBackward, Promotion::kKeep,
+              {{gradOutput, "gradOutput"}, {self, "self"}}, nullptr, nullptr, gradInput, "gradInput", workspaceSize,
+              executor);
+}
+ACLNN_EW_LAUNCH(aclnnGeluBackward)
+
+aclnnStatus aclnnGeluBackwardV2GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
+                                                int64_t approximate, aclTensor* gradInput, uint64_t* workspaceSize,
+                                                aclOpExecutor** executor) {
+  if (approximate != 0 && approximate != 1) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID,
+                      "aclnnGeluBackwardV2: approximate must be 0 (none) or 1 (tanh), got %lld",
+                      static_cast<long long>(approximate));
+  }
+  return Nary("aclnnGeluBackwardV2", approximate == 1 ? EwOp::kGeluTanhBackward : EwOp::kGeluBackward,
+              Promotion::kKeep, {{gradOutput, "gradOutput"}, {self, "self"}}, nullptr, nullptr, gradInput,
+              "gradInput", workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnGeluBackwardV2)
+
+aclnnStatus aclnnSigmoidBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* output,
+                                                 aclTensor* gradInput, uint64_t* workspaceSize,
+                                                 aclOpExecutor** executor) {
+  return Nary("aclnnSigmoidBackward", EwOp::kSigmoidBackward, Promotion::kKeep,
+              {{gradOutput, "gradOutput"}, {output, "output"}}, nullptr, nullptr, gradInput, "gradInput",
+              workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnSigmoidBackward)
+
+aclnnStatus aclnnTanhBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* output,
+                                              aclTensor* gradInput, uint64_t* workspaceSize,
+                                              aclOpExecutor** executor) {
+  return Nary("aclnnTanhBackward", EwOp::kTanhBackward, Promotion::kKeep,
+              {{gradOutput, "gradOutput"}, {output, "output"}}, nullptr, nullptr, gradInput, "gradInput",
+              workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnTanhBackward)
+
+aclnnStatus aclnnSiluBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
+                                              aclTensor* gradInput, uint64_t* workspaceSize,
+                                              aclOpExecutor** executor) {
+  return Nary("aclnnSiluBackward", EwOp::kSiluBackward, Promotion::kKeep,
+              {{gradOutput, "gradOutput"}, {self, "self"}}, nullptr, nullptr, gradInput, "gradInput", workspaceSize,
+              executor);
+}
+ACLNN_EW_LAUNCH(aclnnSiluBackward)
+
+// ---- comparisons ----
+ACLNN_EW_COMPARE(Eq, EwOp::kEq, EwOp::kEqScalar)
+ACLNN_EW_COMPARE(Ne, EwOp::kNe, EwOp::kNeScalar)
+ACLNN_EW_COMPARE(Lt, EwOp::kLt, EwOp::kLtScalar)
+ACLNN_EW_COMPARE(Le, EwOp::kLe, EwOp::kLeScalar)
+ACLNN_EW_COMPARE(Gt, EwOp::kGt, EwOp::kGtScalar)
+ACLNN_EW_COMPARE(Ge, EwOp::kGe, EwOp::kGeScalar)
+
+aclnnStatus aclnnLogicalNotGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
+                                            aclOpExecutor** executor) {
+  aclnnStatus rc = CheckCommon("aclnnLogicalNot", {{self, "self"}, {out, "out"}}, workspaceSize, executor);
+  if (rc != ACLNN_SUCCESS) return rc;
+  return Elementwise("aclnnLogicalNot", EwOp::kEqScalar, {{self, "self"}}, self->dtype, out, "out",
+                     ScalarValue::Integral(0), workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnLogicalNot)
+
+// ---- select ----
+aclnnStatus aclnnSWhereGetWorkspaceSize(const aclTensor* condition, const aclTensor* self, const aclTensor* other,
+                                        aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  const char* api = "aclnnSWhere";
+  aclnnStatus rc = CheckCommon(api, {{condition, "condition"}, {self, "self"}, {other, "other"}, {out, "out"}},
+                               workspaceSize, executor);
+  if (rc != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckBoolMask(api, condition, "condition")) != ACLNN_SUCCESS) return rc;
+  return Elementwise(api, EwOp::kWhere, {{condition, "condition"}, {self, "self"}, {other, "other"}},
+                     ResultType({self, other}), out, "out", ScalarValue(), workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnSWhere)
+
+aclnnStatus aclnnInplaceMaskedFillScalarGetWorkspaceSize(aclTensor* selfRef, const aclTensor* mask,
+                                                         const aclScalar* value, uint64_t* workspaceSize,
+                                                         aclOpExecutor** executor) {
+  const char* api = "aclnnInplaceMaskedFillScalar";
+  aclnnStatus rc = CheckCommon(api, {{selfRef, "selfRef"}, {mask, "mask"}}, workspaceSize, executor);
+  if (rc != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckBoolMask(api, mask, "mask")) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckScalar(api, value, "value")) != ACLNN_SUCCESS) return rc;
+  return Elementwise(api, EwOp::kMaskedFill, {{selfRef, "selfRef"}, {mask, "mask"}}, selfRef->dtype, selfRef,
+                     "selfRef", ToScalarValue(value), workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnInplaceMaskedFillScalar)
+
+// selfRef = mask ? value : selfRef, value a 0-dim device tensor (read on the device).
+aclnnStatus aclnnInplaceMaskedFillTensorGetWorkspaceSize(aclTensor* selfRef, const aclTensor* mask,
+                                                         const aclTensor* value, uint64_t* workspaceSize,
+                                                         aclOpExecutor** executor) {
+  const char* api = "aclnnInplaceMaskedFillTensor";
+  aclnnStatus rc = CheckCommon(api, {{selfRef, "selfRef"}, {mask, "mask"}, {value, "value"}}, workspaceSize,
+                               executor);
+  if (rc != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckBoolMask(api, mask, "mask")) != ACLNN_SUCCESS) return rc;
+  if (!value->viewDims.empty()) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: value must be a 0-dimensional tensor, got shape %s", api,
+                      ShapeToString(value->viewDims).c_str());
+  }
+  return Elementwise(api, EwOp::kWhere, {{mask, "mask"}, {value, "value"}, {selfRef, "selfRef"}}, selfRef->dtype,
+                     selfRef, "selfRef", ScalarValue(), workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnInplaceMaskedFillTensor)
+
+}  // extern "C"
