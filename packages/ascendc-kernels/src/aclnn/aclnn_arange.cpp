@@ -39,11 +39,16 @@ aclnnStatus aclnnArangeGetWorkspaceSize(const aclScalar* start, const aclScalar*
   if ((d > 0 && e < s) || (d < 0 && e > s)) {
     return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: upper bound and lower bound inconsistent with step sign", api);
   }
-  const bool floating = ascendc_sim::IsFloatingType(out->dtype);
-  const double size = floating || start->IsFloating() || end->IsFloating() || step->IsFloating()
-                          ? ceil((e - s) / d)
-                          : ceil(static_cast<double>(end->ToInt64() - start->ToInt64()) /
-                                 static_cast<double>(step->ToInt64()));
+  // PyTorch's sizing: an int64 out counts in int64 (truncated bounds), the others in double.
+  double size = 0;
+  if (out->dtype == ACL_INT64) {
+    const int64_t si = start->ToInt64(), ei = end->ToInt64(), di = step->ToInt64();
+    if (di == 0) return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: step must be nonzero", api);
+    const int64_t sgn = (di > 0) - (di < 0);
+    size = static_cast<double>((ei - si + di - sgn) / di);
+  } else {
+    size = ceil((e - s) / d);
+  }
   if (static_cast<double>(out->Numel()) != size) {
     return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: out has %lld elements, the range has %.0f", api,
                       static_cast<long long>(out->Numel()), size);
