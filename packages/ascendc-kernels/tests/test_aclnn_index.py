@@ -22,6 +22,11 @@ _ARGS = {
                                  _vp, _vp, _vp],
     "aclnnMaxPool2dWithIndices": [_vp, _vp, _vp, _vp, _vp, ctypes.c_bool, _vp, _vp],
     "aclnnMaxPool2dWithIndicesBackward": [_vp, _vp, _vp, _vp, _vp, _vp, _vp, ctypes.c_bool, _vp],
+    "aclnnGather": [_vp, _i64, _vp, _vp],
+    "aclnnScatter": [_vp, _i64, _vp, _vp, _i64, _vp],
+    "aclnnScatterValue": [_vp, _i64, _vp, _vp, _i64, _vp],
+    "aclnnScatterAdd": [_vp, _i64, _vp, _vp, _vp],
+    "aclnnIndexAdd": [_vp, _i64, _vp, _vp, _vp, _vp],
 }
 FLOATS = {"float32": sim.ACL_FLOAT, "float16": sim.ACL_FLOAT16, "bfloat16": sim.ACL_BF16}
 TOLERANCE = {sim.ACL_FLOAT: (1e-5, 1e-4), sim.ACL_FLOAT16: (3e-3, 3e-3), sim.ACL_BF16: (2e-2, 2e-2)}
@@ -406,3 +411,82 @@ def test_max_pool2d_rejects_integer_input_and_bad_padding(acl):
     rc, _, _ = sim.aclnn_workspace("aclnnMaxPool2dWithIndices", df.tensor(), two.handle, two.handle, two.handle,
                                    one.handle, False, out.tensor(), idx.tensor())
     assert rc == sim.ACLNN_ERR_PARAM_INVALID and "padding should be at most half of kernelSize" in sim.recent_error()
+
+
+# ---- gather / scatter / scatter_add / index_add ----
+def _along(index, dim, shape):
+    """numpy fancy-index tuple addressing `shape` with index along dim and the position elsewhere."""
+    grids = list(np.indices(index.shape))
+    grids[dim] = index
+    return tuple(grids)
+
+
+@pytest.mark.parametrize("self_shape,index_shape,dim", [((5,), (7,), 0), ((4, 6), (3, 2), 1), ((4, 6), (9, 6), 0),
+                                                        ((3, 4, 5), (2, 4, 3), -1), ((200, 64), (300, 64), 0),
+                                                        ((4, 6), (0, 6), 0)])
+@pytest.mark.parametrize("index_type", [sim.ACL_INT64, sim.ACL_INT32])
+def test_gather_matches_numpy(acl, self_shape, index_shape, dim, index_type):
+    rng = np.random.default_rng(len(self_shape) + index_shape[0])
+    x = rng.standard_normal(self_shape).astype(np.float32)
+    index = rng.integers(0, self_shape[dim], size=index_shape)
+    want = x[_along(index, dim % len(self_shape), index_shape)]
+    dx, di = sim.DeviceArray.from_numpy(x), to_device(index, index_type)
+    out = sim.DeviceArray.empty(index_shape, sim.ACL_FLOAT)
+    sim.check(sim.run_aclnn("aclnnGather", dx.tensor(), dim, di.tensor(), out.tensor()))
+    np.testing.assert_array_equal(out.to_numpy(), want)
+
+
+@pytest.mark.parametrize("acl_type", [sim.ACL_FLOAT, sim.ACL_INT64, sim.ACL_FLOAT16, sim.ACL_INT8])
+def test_scatter_add_and_index_add_match_numpy(acl, acl_type):
+    rng = np.random.default_rng(acl_type)
+    x = sim.random_values((6, 5), acl_type, rng, -10, 10)
+    src = sim.random_values((8, 5), acl_type, rng, -10, 10)
+    index = rng.integers(0, 6, size=(8, 5))
+    want = x.astype(np.float64).copy()
+    np.add.at(want, _along(index, 0, index.shape), src.astype(np.float64))
+    dx, ds, di = to_device(x, acl_type), to_device(src, acl_type), to_device(index, sim.ACL_INT64)
+    out = sim.DeviceArray.empty((6, 5), acl_type)
+    sim.check(sim.run_aclnn("aclnnScatterAdd", dx.tensor(), 0, di.tensor(), ds.tensor(), out.tensor()))
+    np.testing.assert_allclose(from_device(out), round_to(want.astype(np.float32), acl_type), rtol=2e-3, atol=2e-2)
+    rows = rng.integers(0, 6, size=(8,))
+    want = x.astype(np.float64).copy()
+    np.add.at(want, rows, 2 * src.astype(np.float64))
+    dr = to_device(rows, sim.ACL_INT32)
+    sim.check(sim.run_aclnn("aclnnIndexAdd", dx.tensor(), 0, dr.tensor(), ds.tensor(), sim.Scalar(2), out.tensor()))
+    np.testing.assert_allclose(from_device(out), round_to(want.astype(np.float32), acl_type), rtol=2e-3, atol=5e-2)
+
+
+def test_scatter_src_value_in_place_and_strided(acl):
+    x = np.zeros((3, 7), np.float32)
+    src = np.arange(12, dtype=np.float32).reshape(3, 4)
+    index = np.array([[0, 2, 4, 6], [1, 3, 5, 0], [6, 5, 4, 3]])  # no repeats within a row
+    want = x.copy()
+    want[_along(index, 1, index.shape)] = src[:, :4]
+    dx, ds, di = sim.DeviceArray.from_numpy(x), sim.DeviceArray.from_numpy(src), to_device(index, sim.ACL_INT64)
+    sim.check(sim.run_aclnn("aclnnScatter", dx.tensor(), 1, di.tensor(), ds.tensor(), 0, dx.tensor()))  # in place
+    np.testing.assert_array_equal(dx.to_numpy(), want)
+    out = sim.DeviceArray.empty((7, 3), sim.ACL_FLOAT)  # viewed transposed as (3, 7)
+    value = sim.Scalar(-1.5)
+    sim.check(sim.run_aclnn("aclnnScatterValue", dx.tensor(), 1, di.tensor(), value, 0,
+                            out.tensor(shape=(3, 7), strides=(1, 3))))
+    want[_along(index, 1, index.shape)] = -1.5
+    np.testing.assert_array_equal(out.to_numpy().T, want)
+
+
+def test_gather_scatter_out_of_range_index_fails_the_kernel(acl):
+    dx = sim.DeviceArray.from_numpy(np.zeros((4, 3), np.float32))
+    di = to_device(np.array([[0, 4, 1]]), sim.ACL_INT64)
+    out = sim.DeviceArray.empty((1, 3), sim.ACL_FLOAT)
+    sim.check(sim.run_aclnn("aclnnGather", dx.tensor(), 0, di.tensor(), out.tensor()))
+    assert "gather: index 4 is out of bounds for dimension 0 with size 4" in _sync_error()
+    ds = sim.DeviceArray.from_numpy(np.ones((1, 3), np.float32))
+    sim.check(sim.run_aclnn("aclnnScatterAdd", dx.tensor(), 0, di.tensor(), ds.tensor(), dx.tensor()))
+    assert "scatter_add: index 4 is out of bounds" in _sync_error()
+
+
+def test_gather_scatter_check_shapes(acl):
+    dx = sim.DeviceArray.empty((4, 3), sim.ACL_FLOAT)
+    di = sim.DeviceArray.empty((2, 5), sim.ACL_INT64)
+    out = sim.DeviceArray.empty((2, 5), sim.ACL_FLOAT)
+    rc, _, _ = sim.aclnn_workspace("aclnnGather", dx.tensor(), 0, di.tensor(), out.tensor())
+    assert rc == sim.ACLNN_ERR_PARAM_INVALID and "index [2, 5] does not fit self [4, 3]" in sim.recent_error()

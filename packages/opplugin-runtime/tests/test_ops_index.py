@@ -212,3 +212,105 @@ def test_factories_stay_on_npu(ledger, assert_same):
     assert_same(torch.full((2, 2), 3.5, device="npu"), torch.full((2, 2), 3.5))
     assert_same(torch.zeros(0, device="npu"), torch.zeros(0))
     assert all(paths["cpu_fallback"] == 0 for paths in ledger().values())  # also: NPU_FALLBACK=error
+
+
+# ---- gather / scatter / scatter_add / index_add ----
+def test_gather_forward_and_backward(ledger, assert_same):
+    x = torch.randn(4, 6, requires_grad=True)
+    xn = x.detach().npu().requires_grad_()
+    index = torch.tensor([[0, 5, 5], [3, 2, 1]])
+    y, yn = torch.gather(x, 1, index), torch.gather(xn, 1, index.npu())
+    assert_same(yn, y)
+    g = torch.randn_like(y)
+    y.backward(g)  # gather's backward: zeros + scatter_add_
+    yn.backward(g.npu())
+    assert_same(xn.grad, x.grad)
+    counts = ledger()
+    assert counts["gather.out"]["op_api"] == 1 and counts["scatter_add.out"]["op_api"] == 1
+
+
+def test_gather_dtypes_views_and_out(assert_same):
+    for dtype in (torch.float16, torch.int64, torch.bool, torch.float64):
+        x = (torch.randn(3, 5, 2) * 5).to(dtype)
+        index = torch.randint(0, 3, (2, 5, 2))
+        assert_same(torch.gather(x.npu(), 0, index.npu()), torch.gather(x, 0, index))
+    t = torch.randn(7, 4).t()
+    index = torch.randint(0, 7, (4, 9))
+    assert_same(torch.gather(t.npu(), -1, index.npu()), torch.gather(t, -1, index))
+    out = torch.empty(0, device="npu")
+    torch.gather(t.npu(), 1, index.npu(), out=out)
+    assert_same(out, torch.gather(t, 1, index))
+    assert_same(torch.gather(t.npu(), 1, index[:0].npu()), torch.gather(t, 1, index[:0]))
+
+
+def test_scatter_variants(ledger, assert_same):
+    x = torch.zeros(3, 6)
+    index = torch.tensor([[0, 2, 4], [1, 3, 5], [5, 4, 3]])  # no repeats within a row
+    src = torch.arange(12.0).reshape(3, 4)
+    assert_same(x.npu().scatter(1, index.npu(), src.npu()), x.scatter(1, index, src))
+    assert_same(x.npu().scatter(1, index.npu(), 2.5), x.scatter(1, index, 2.5))
+    n = x.npu()
+    n.scatter_(1, index.npu(), src.npu())
+    assert_same(n, x.clone().scatter_(1, index, src))
+    n.scatter_(0, torch.tensor([[2, 0]]).npu(), -1.0)
+    assert_same(n, x.clone().scatter_(1, index, src).scatter_(0, torch.tensor([[2, 0]]), -1.0))
+    repeated = torch.randint(0, 6, (3, 8))
+    values = torch.randn(3, 8)
+    assert_same(x.npu().scatter_add(1, repeated.npu(), values.npu()), x.scatter_add(1, repeated, values))
+    m = x.npu()
+    m.scatter_add_(1, repeated.npu(), values.npu())
+    assert_same(m, x.clone().scatter_add_(1, repeated, values))
+    counts = ledger()
+    assert counts["scatter.src_out"]["op_api"] == 2 and counts["scatter.value_out"]["op_api"] == 2
+    assert counts["scatter_add.out"]["op_api"] == 2
+
+
+def test_scatter_backward(assert_same):
+    x, src = torch.randn(3, 6, requires_grad=True), torch.randn(3, 4, requires_grad=True)
+    xn, srcn = x.detach().npu().requires_grad_(), src.detach().npu().requires_grad_()
+    index = torch.tensor([[0, 2, 4, 1], [1, 3, 5, 0], [5, 4, 3, 2]])
+    y, yn = x.scatter_add(1, index, src), xn.scatter_add(1, index.npu(), srcn)
+    g = torch.randn(3, 6)
+    y.backward(g)
+    yn.backward(g.npu())
+    assert_same(xn.grad, x.grad)
+    assert_same(srcn.grad, src.grad)
+
+
+def test_index_add_and_index_select_backward(ledger, assert_same):
+    x, source = torch.randn(5, 3), torch.randn(4, 3)
+    index = torch.tensor([4, 0, 4, 2])
+    assert_same(x.npu().index_add(0, index.npu(), source.npu(), alpha=2), x.index_add(0, index, source, alpha=2))
+    n = x.npu()
+    n.index_add_(1, torch.tensor([2, 2]).npu(), torch.ones(5, 2).npu())
+    assert_same(n, x.clone().index_add_(1, torch.tensor([2, 2]), torch.ones(5, 2)))
+    i = torch.arange(6, dtype=torch.int32).reshape(3, 2)
+    assert_same(i.npu().index_add(0, torch.tensor([1]).npu(), torch.full((1, 2), 7, dtype=torch.int32).npu()),
+                i.index_add(0, torch.tensor([1]), torch.full((1, 2), 7, dtype=torch.int32)))
+    w = torch.randn(6, 4, requires_grad=True)
+    wn = w.detach().npu().requires_grad_()
+    rows = torch.tensor([5, 1, 1])
+    y, yn = w.index_select(0, rows), wn.index_select(0, rows.npu())
+    g = torch.randn(3, 4)
+    y.backward(g)
+    yn.backward(g.npu())
+    assert_same(wn.grad, w.grad)
+    assert ledger()["index_add_"]["op_api"] >= 2
+    with pytest.raises(RuntimeError, match="index_add: Number of indices"):
+        x.npu().index_add(0, torch.tensor([0, 1]).npu(), source.npu())
+
+
+def test_gather_out_of_range_is_a_device_error(run_python):
+    result = run_python(
+        """
+        import torch, opplugin_runtime
+        x = torch.randn(4, 3, device="npu")
+        try:
+            torch.gather(x, 0, torch.tensor([[0, 9, 1]], device="npu"))
+        except RuntimeError as error:
+            print("raised:", error)
+        """,
+        env={"ASCEND_LAUNCH_BLOCKING": "1"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert "gather: index 9 is out of bounds for dimension 0 with size 4" in result.stdout

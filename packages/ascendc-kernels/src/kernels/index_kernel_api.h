@@ -10,6 +10,7 @@
 
 #include "acl/acl_base.h"
 #include "common/visibility.h"
+#include "kernels/kernel_api.h"
 
 namespace ascendc_sim {
 namespace kernels {
@@ -98,6 +99,44 @@ ASCENDC_SIM_INTERNAL_API aclError LaunchMaxPool2d(aclDataType dtype, const Windo
 ASCENDC_SIM_INTERNAL_API aclError LaunchMaxPool2dBackward(aclDataType dtype, const WindowGeometry& g,
                                                           const void* gradOutput, const void* indices,
                                                           void* gradInput, aclrtStream stream);
+
+// torch.gather / scatter / scatter_add along `dim` (ndim dimensions, all dense
+// row-major): index (int32/int64) of indexShape; kGather: out (indexShape) =
+// self (selfShape) at the index; kScatter/kScatterAdd: self at the index =/+= src
+// (srcShape); kScatterValue: self at the index = value. index.size(d) <= the other
+// operands' size(d) (for self: d != dim). An index outside [0, selfShape[dim])
+// fails the kernel naming `op`. Every kernel type.
+constexpr int kMaxGatherDims = 8;
+enum class GatherScatterMode { kGather, kScatter, kScatterAdd, kScatterValue };
+struct GatherScatterArgs {
+  GatherScatterMode mode = GatherScatterMode::kGather;
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  aclDataType indexDtype = ACL_INT64;
+  int32_t ndim = 1, dim = 0;
+  int64_t indexShape[kMaxGatherDims] = {};
+  int64_t selfShape[kMaxGatherDims] = {};
+  int64_t srcShape[kMaxGatherDims] = {};
+  ScalarValue value;
+  void* self = nullptr;
+  const void* index = nullptr;
+  const void* src = nullptr;
+  void* out = nullptr;
+  const char* op = "gather";
+};
+ASCENDC_SIM_INTERNAL_API aclError LaunchGatherScatter(const GatherScatterArgs& args, aclrtStream stream);
+
+// self [outer, dimSize, inner] rows index[k] += alpha * source [outer, count, inner]
+// rows k (k in index order; float32 arithmetic for 16-bit floats). Every kernel type.
+struct IndexAddArgs {
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  aclDataType indexDtype = ACL_INT64;
+  int64_t outer = 0, dimSize = 0, inner = 0, count = 0;
+  ScalarValue alpha;
+  void* self = nullptr;
+  const void* index = nullptr;
+  const void* source = nullptr;
+};
+ASCENDC_SIM_INTERNAL_API aclError LaunchIndexAdd(const IndexAddArgs& args, aclrtStream stream);
 
 }  // namespace kernels
 }  // namespace ascendc_sim
