@@ -288,9 +288,13 @@ class NPURegisterDispatchKey(RegisterDispatchKey):
         params = sig.arguments()
         param_names = [b.name for b in params]
         returns_type = cpp_spelling(sig.returns_type().cpp_type())
-        call_args = ", ".join(
-            cpp_spelling(e.expr) for e in translate(params, kernel_signature(op).arguments(), method=False)
-        )
+        exprs = [cpp_spelling(e.expr) for e in translate(params, kernel_signature(op).arguments(), method=False)]
+        if op.qualified_kernel.startswith("op_plugin::"):
+            # op-plugin kernels take Tensor[] as at::TensorList (contracts.md section 2); torchgen's
+            # signature of a structured group's member (cat) has an at::ITensorListRef: materialize it.
+            kinds = [cpp_spelling(b.type) for b in kernel_signature(op).arguments()]
+            exprs = [f"overlap_tensors({e})" if "ITensorListRef" in k else e for e, k in zip(exprs, kinds)]
+        call_args = ", ".join(exprs)
         call = f"{op.qualified_kernel}({call_args})"
         hook_flag = _unique_local("op_hook_enabled", param_names)
 
@@ -380,6 +384,8 @@ def overlap_check_plan(f: NativeFunction) -> tuple[list[Argument], list[Argument
 
 
 def needs_overlap_helper(f: NativeFunction) -> bool:
+    if f.part_of_structured_group and any(str(a.type) == "Tensor[]" for a in f.func.arguments.flat_all):
+        return True  # the wrapper materializes an at::ITensorListRef with overlap_tensors (gen_wrapper)
     plan = overlap_check_plan(f)
     return not isinstance(plan, str) and any(str(a.type) != "Tensor" for group in plan for a in group)
 

@@ -1,0 +1,77 @@
+"""Indexing, convolution and pooling on the simulated npu next to torch on the CPU.
+
+Rows, each the median of --rounds rounds, milliseconds per call (npu: queued work
+included, a ``torch.npu.synchronize()`` closes each round), and the npu / CPU ratio:
+
+* conv2d fwd+bwd:  nn.Conv2d(16, 32, 3, padding=1) on [8, 16, 32, 32], backward with a given grad
+* max_pool2d fwd+bwd: F.max_pool2d(k=2) on [8, 32, 32, 32]
+* embedding fwd+bwd: F.embedding of [32, 128] indices into a [10000, 256] weight
+* index_select:    1024 rows of [10000, 256]
+* cat:             four [256, 512] tensors along dim 0
+
+Nothing is asserted; numbers are printed.
+
+    build/venvs/v2.13/bin/python bench/npu_conv_pool_speed.py [--rounds 5] [--iters 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from typing import Callable
+
+import opplugin_runtime  # noqa: F401  (registers torch.npu)
+import torch
+import torch.nn.functional as F
+
+
+def per_call_ms(fn: Callable[[], object], iters: int, rounds: int, sync: Callable[[], object]) -> float:
+    fn()
+    sync()
+    samples = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for _ in range(iters):
+            fn()
+        sync()
+        samples.append((time.perf_counter() - start) * 1e3 / iters)
+    return statistics.median(samples)
+
+
+def cases(device: str) -> dict[str, Callable[[], object]]:
+    g = torch.Generator().manual_seed(0)
+    conv = torch.nn.Conv2d(16, 32, 3, padding=1).to(device)
+    x = torch.randn(8, 16, 32, 32, generator=g).to(device).requires_grad_()
+    gy = torch.randn(8, 32, 32, 32, generator=g).to(device)
+    p = torch.randn(8, 32, 32, 32, generator=g).to(device).requires_grad_()
+    gp = torch.randn(8, 32, 16, 16, generator=g).to(device)
+    w = torch.randn(10000, 256, generator=g).to(device).requires_grad_()
+    idx = torch.randint(0, 10000, (32, 128), generator=g).to(device)
+    ge = torch.randn(32, 128, 256, generator=g).to(device)
+    rows = torch.randint(0, 10000, (1024,), generator=g).to(device)
+    parts = [torch.randn(256, 512, generator=g).to(device) for _ in range(4)]
+    return {
+        "conv2d fwd+bwd": lambda: conv(x).backward(gy),
+        "max_pool2d fwd+bwd": lambda: F.max_pool2d(p, 2).backward(gp),
+        "embedding fwd+bwd": lambda: F.embedding(idx, w).backward(ge),
+        "index_select": lambda: w.detach().index_select(0, rows),
+        "cat": lambda: torch.cat(parts),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--iters", type=int, default=10)
+    args = parser.parse_args()
+    cpu, npu = cases("cpu"), cases("npu")
+    print(f"{'case':<20} {'npu ms':>9} {'cpu ms':>9} {'npu/cpu':>8}")
+    for name in cpu:
+        n = per_call_ms(npu[name], args.iters, args.rounds, torch.npu.synchronize)
+        c = per_call_ms(cpu[name], args.iters, args.rounds, lambda: None)
+        print(f"{name:<20} {n:9.3f} {c:9.3f} {n / c:8.2f}")
+
+
+if __name__ == "__main__":
+    main()
