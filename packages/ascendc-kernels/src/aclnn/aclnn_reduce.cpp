@@ -1,9 +1,13 @@
-// aclnnReduceSum and aclnnAmax: the reduced dimensions are moved innermost (a
+// aclnnReduceSum, aclnnMean, aclnnAmax and aclnnAmin: the reduced dimensions are moved innermost (a
 // permuted view of self, made dense by a view-copy when needed), then the row
 // kernel reduce_custom reduces each row; out's elements are the kept
 // dimensions in order, with or without the size-1 reduced ones.
 #include "aclnnop/aclnn_amax.h"
+#include "aclnnop/aclnn_amin.h"
+#include "aclnnop/aclnn_mean.h"
 #include "aclnnop/aclnn_reduce_sum.h"
+
+#include <math.h>
 
 #include <vector>
 
@@ -21,8 +25,10 @@ namespace {
 const std::initializer_list<aclDataType> kReduceDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
 aclnnStatus BuildReduce(const char* api, const aclTensor* self, const aclIntArray* dims, bool keepDims,
-                        aclDataType outDtype, aclTensor* out, bool isMax, uint64_t* workspaceSize,
-                        aclOpExecutor** executor) {
+                        aclDataType outDtype, aclTensor* out, ascendc_sim::kernels::RowReduceOp op,
+                        uint64_t* workspaceSize, aclOpExecutor** executor) {
+  using ascendc_sim::kernels::RowReduceOp;
+  const bool isExtreme = op == RowReduceOp::kMax || op == RowReduceOp::kMin;
   aclnnStatus rc;
   if ((rc = CheckNotNull(api, self, "self")) != ACLNN_SUCCESS) return rc;
   if ((rc = CheckNotNull(api, dims, "dim")) != ACLNN_SUCCESS) return rc;
@@ -77,23 +83,25 @@ aclnnStatus BuildReduce(const char* api, const aclTensor* self, const aclIntArra
                                    ascendc_sim::ShapeToString(out->viewDims).c_str(),
                                    ascendc_sim::ShapeToString(expected).c_str());
   }
-  if (isMax && cols == 0 && rows > 0) {
+  if (isExtreme && cols == 0 && rows > 0) {
     return ascendc_sim::RaiseError(ACLNN_ERR_PARAM_INVALID,
-                                   "%s: cannot reduce over a dimension of size 0 (the maximum of no elements)", api);
+                                   "%s: cannot reduce over a dimension of size 0 (the %s of no elements)", api,
+                                   op == RowReduceOp::kMax ? "maximum" : "minimum");
   }
   ExecutorBuilder plan(api);
   if (rows > 0) {
     const aclDataType dtype = self->dtype;
     const DenseBuffer y = plan.Output(out, "out", outDtype);
     if (cols == 0) {
-      plan.AddStep([y, rows, outDtype](uint8_t* ws, aclrtStream stream) {
+      const double empty = op == RowReduceOp::kMean ? NAN : 0.0;  // the mean of no elements is NaN
+      plan.AddStep([y, rows, outDtype, empty](uint8_t* ws, aclrtStream stream) {
         return ascendc_sim::kernels::LaunchFill(outDtype, y.Resolve(ws), rows,
-                                                ascendc_sim::kernels::ScalarValue::Floating(0.0), stream);
+                                                ascendc_sim::kernels::ScalarValue::Floating(empty), stream);
       });
     } else {
       const DenseBuffer x = plan.Input(&view, "self", view.viewDims, dtype);
-      plan.AddStep([x, y, rows, cols, dtype, outDtype, isMax](uint8_t* ws, aclrtStream stream) {
-        return ascendc_sim::kernels::LaunchRowReduce(dtype, x.Resolve(ws), outDtype, y.Resolve(ws), rows, cols, isMax,
+      plan.AddStep([x, y, rows, cols, dtype, outDtype, op](uint8_t* ws, aclrtStream stream) {
+        return ascendc_sim::kernels::LaunchRowReduce(dtype, x.Resolve(ws), outDtype, y.Resolve(ws), rows, cols, op,
                                                      stream);
       });
     }
@@ -108,7 +116,8 @@ extern "C" {
 aclnnStatus aclnnReduceSumGetWorkspaceSize(const aclTensor* self, const aclIntArray* dims, bool keepDims,
                                            aclDataType dtype, aclTensor* out, uint64_t* workspaceSize,
                                            aclOpExecutor** executor) {
-  return BuildReduce("aclnnReduceSum", self, dims, keepDims, dtype, out, false, workspaceSize, executor);
+  return BuildReduce("aclnnReduceSum", self, dims, keepDims, dtype, out, ascendc_sim::kernels::RowReduceOp::kSum,
+                     workspaceSize, executor);
 }
 
 aclnnStatus aclnnReduceSum(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
@@ -118,11 +127,33 @@ aclnnStatus aclnnReduceSum(void* workspace, uint64_t workspaceSize, aclOpExecuto
 aclnnStatus aclnnAmaxGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim, aclTensor* out,
                                       uint64_t* workspaceSize, aclOpExecutor** executor) {
   if (self == nullptr) return CheckNotNull("aclnnAmax", self, "self");
-  return BuildReduce("aclnnAmax", self, dim, keepDim, self->dtype, out, true, workspaceSize, executor);
+  return BuildReduce("aclnnAmax", self, dim, keepDim, self->dtype, out, ascendc_sim::kernels::RowReduceOp::kMax,
+                     workspaceSize, executor);
 }
 
 aclnnStatus aclnnAmax(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
   return ascendc_sim::LaunchExecutor("aclnnAmax", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAminGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim, aclTensor* out,
+                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+  if (self == nullptr) return CheckNotNull("aclnnAmin", self, "self");
+  return BuildReduce("aclnnAmin", self, dim, keepDim, self->dtype, out, ascendc_sim::kernels::RowReduceOp::kMin,
+                     workspaceSize, executor);
+}
+
+aclnnStatus aclnnAmin(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  return ascendc_sim::LaunchExecutor("aclnnAmin", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnMeanGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim, aclDataType dtype,
+                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return BuildReduce("aclnnMean", self, dim, keepDim, dtype, out, ascendc_sim::kernels::RowReduceOp::kMean,
+                     workspaceSize, executor);
+}
+
+aclnnStatus aclnnMean(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  return ascendc_sim::LaunchExecutor("aclnnMean", workspace, workspaceSize, executor, stream);
 }
 
 }  // extern "C"

@@ -135,10 +135,14 @@ struct MatmulArgs {
 };
 ASCENDC_SIM_INTERNAL_API aclError LaunchMatmul(const MatmulArgs& args, aclrtStream stream);
 
-// y[r] = softmax(x[r]) over rows of `cols` elements (float32, float16, bfloat16;
-// computed in float32).
+// y[r] = softmax(x[r]) (log: log_softmax(x[r])) over rows of `cols` elements
+// (float32, float16, bfloat16; computed in float32).
 ASCENDC_SIM_INTERNAL_API aclError LaunchSoftmax(aclDataType dtype, const void* x, void* y, uint64_t rows,
-                                                uint64_t cols, aclrtStream stream);
+                                                uint64_t cols, bool log, aclrtStream stream);
+// The softmax backward per row from the output y and the gradient g:
+// dx = y * (g - sum(g * y)); log: dx = g - exp(y) * sum(g).
+ASCENDC_SIM_INTERNAL_API aclError LaunchSoftmaxGrad(aclDataType dtype, const void* g, const void* y, void* dx,
+                                                    uint64_t rows, uint64_t cols, bool log, aclrtStream stream);
 
 // Layer norm over rows of `cols` elements: y = (x - mean) * rstd * gamma + beta
 // (gamma/beta optional, may be null, of `dtype`); mean and rstd per row (float32
@@ -157,10 +161,35 @@ struct LayerNormArgs {
 };
 ASCENDC_SIM_INTERNAL_API aclError LaunchLayerNorm(const LayerNormArgs& args, aclrtStream stream);
 
-// y[r] = sum (isMax false) or max (NaN wins) of row r of x (rows x cols, cols > 0
-// for max); x and y float32, float16 or bfloat16, computed in float32.
+// y[r] = sum, mean (sum / cols), max or min (NaN wins) of row r of x (rows x
+// cols, cols > 0 for max/min/mean); x and y float32, float16 or bfloat16,
+// computed in float32.
+enum class RowReduceOp { kSum, kMean, kMax, kMin };
 ASCENDC_SIM_INTERNAL_API aclError LaunchRowReduce(aclDataType xType, const void* x, aclDataType yType, void* y,
-                                                  uint64_t rows, uint64_t cols, bool isMax, aclrtStream stream);
+                                                  uint64_t rows, uint64_t cols, RowReduceOp op, aclrtStream stream);
+
+// y[c] = sum over the rows of column c of x (rows x cols, dense), accumulated in
+// float32; x and y float32, float16 or bfloat16.
+ASCENDC_SIM_INTERNAL_API aclError LaunchColumnSum(aclDataType xType, const void* x, aclDataType yType, void* y,
+                                                  uint64_t rows, uint64_t cols, aclrtStream stream);
+
+// Layer norm backward over rows of `cols` elements, with the forward's per-row
+// mean and rstd (statsDtype) and optional gamma: dx = rstd * (gg - mean(gg) -
+// xhat * mean(gg * xhat)) with gg = dy * gamma, xhat = (x - mean) * rstd; dx may
+// be null. `dyXhat` (float32, rows x cols, may be null) receives dy * xhat.
+struct LayerNormGradArgs {
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  aclDataType statsDtype = ACL_DT_UNDEFINED;
+  uint64_t rows = 0, cols = 0;
+  const void* dy = nullptr;
+  const void* x = nullptr;
+  const void* mean = nullptr;
+  const void* rstd = nullptr;
+  const void* gamma = nullptr;
+  void* dx = nullptr;
+  void* dyXhat = nullptr;
+};
+ASCENDC_SIM_INTERNAL_API aclError LaunchLayerNormGrad(const LayerNormGradArgs& args, aclrtStream stream);
 
 }  // namespace kernels
 }  // namespace ascendc_sim
