@@ -223,3 +223,48 @@ def test_layer_norm_backward_output_mask_and_errors(acl):
                                    d_rstd.tensor(), d_mean.tensor()[None] if False else d_x.tensor(), None, None,
                                    sim.BoolArray([True, False, False]), dx.tensor(), None, None)
     assert rc == sim.ACLNN_ERR_PARAM_INVALID and "rstd has 60 elements, expected 6" in sim.recent_error()
+
+
+@pytest.mark.parametrize("api", ["aclnnReduceSum", "aclnnAmax", "aclnnAmin"])
+@pytest.mark.parametrize("acl_type", [sim.ACL_INT32, sim.ACL_INT64, sim.ACL_BOOL, sim.ACL_UINT8, sim.ACL_DOUBLE])
+@pytest.mark.parametrize("shape,dims", [((7, 13), [1]), ((3, 5, 11), [0, 2]), ((2, 4099), [])])
+def test_exact_reductions_of_integers_and_double(acl, api, acl_type, shape, dims):
+    rng = np.random.default_rng(sum(shape))
+    np_type = sim.numpy_dtype(acl_type)
+    if acl_type == sim.ACL_BOOL:
+        x = rng.integers(0, 2, shape).astype(bool)
+    elif acl_type == sim.ACL_DOUBLE:
+        x = rng.standard_normal(shape) * 1e10
+    else:
+        x = rng.integers(0, 200, shape).astype(np_type) * (1 if acl_type == sim.ACL_UINT8 else 7919)
+    axes = tuple(dims) if dims else None
+    if api == "aclnnReduceSum":
+        out_type = sim.ACL_DOUBLE if acl_type == sim.ACL_DOUBLE else sim.ACL_INT64
+        want = x.sum(axis=axes, dtype=sim.numpy_dtype(out_type))
+        out = sim.DeviceArray.empty(np.shape(want), out_type)
+        sim.check(sim.run_aclnn(api, dev(x, acl_type).tensor(), sim.IntArray(dims), False, out_type, out.tensor()))
+    else:
+        want = x.max(axis=axes) if api == "aclnnAmax" else x.min(axis=axes)
+        out = sim.DeviceArray.empty(np.shape(want), acl_type)
+        sim.check(sim.run_aclnn(api, dev(x, acl_type).tensor(), sim.IntArray(dims), False, out.tensor()))
+    got = out.to_numpy()
+    if acl_type == sim.ACL_DOUBLE and api == "aclnnReduceSum":
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+    else:
+        np.testing.assert_array_equal(got, want)
+
+
+def test_sum_of_int32_into_int32_and_float_of_int(acl):
+    x = (np.arange(60, dtype=np.int32).reshape(6, 10) - 30) * 3
+    out = sim.DeviceArray.empty((6,), sim.ACL_INT32)
+    sim.check(sim.run_aclnn("aclnnReduceSum", dev(x, sim.ACL_INT32).tensor(), sim.IntArray([1]), False,
+                            sim.ACL_INT32, out.tensor()))
+    np.testing.assert_array_equal(out.to_numpy(), x.sum(axis=1))
+    out_f = sim.DeviceArray.empty((10,), sim.ACL_FLOAT)
+    sim.check(sim.run_aclnn("aclnnReduceSum", dev(x, sim.ACL_INT32).tensor(), sim.IntArray([0]), False,
+                            sim.ACL_FLOAT, out_f.tensor()))
+    np.testing.assert_array_equal(out_f.to_numpy(), x.sum(axis=0).astype(np.float32))
+    rc, _, _ = sim.aclnn_workspace("aclnnMean", dev(x, sim.ACL_INT32).tensor(), sim.IntArray([0]), False,
+                                   sim.ACL_INT32, dev(np.zeros(10, np.int32), sim.ACL_INT32).tensor())
+    assert rc == sim.ACLNN_ERR_PARAM_INVALID
+    assert sim.recent_error().startswith("aclnnMean: self has dtype ACL_INT32, which is not supported")

@@ -22,7 +22,9 @@ using namespace ascendc_sim::aclnn;
 
 namespace {
 
-const std::initializer_list<aclDataType> kReduceDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+const std::initializer_list<aclDataType> kMeanDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
+
+bool IsVectorFloat(aclDataType t) { return t == ACL_FLOAT || t == ACL_FLOAT16 || t == ACL_BF16; }
 
 aclnnStatus BuildReduce(const char* api, const aclTensor* self, const aclIntArray* dims, bool keepDims,
                         aclDataType outDtype, aclTensor* out, ascendc_sim::kernels::RowReduceOp op,
@@ -35,8 +37,9 @@ aclnnStatus BuildReduce(const char* api, const aclTensor* self, const aclIntArra
   if ((rc = CheckNotNull(api, out, "out")) != ACLNN_SUCCESS) return rc;
   if ((rc = CheckNotNull(api, workspaceSize, "workspaceSize")) != ACLNN_SUCCESS) return rc;
   if ((rc = CheckNotNull(api, executor, "executor")) != ACLNN_SUCCESS) return rc;
-  if ((rc = CheckTensor(api, self, "self", kReduceDtypes)) != ACLNN_SUCCESS) return rc;
-  if ((rc = CheckTensor(api, out, "out", kReduceDtypes)) != ACLNN_SUCCESS) return rc;
+  const std::initializer_list<aclDataType> supported = op == RowReduceOp::kMean ? kMeanDtypes : kAllDtypes;
+  if ((rc = CheckTensor(api, self, "self", supported)) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckTensor(api, out, "out", supported)) != ACLNN_SUCCESS) return rc;
   if (out->dtype != outDtype) {
     return ascendc_sim::RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: out has dtype %s, expected %s", api,
                                    ascendc_sim::DataTypeName(out->dtype), ascendc_sim::DataTypeName(outDtype));
@@ -88,20 +91,33 @@ aclnnStatus BuildReduce(const char* api, const aclTensor* self, const aclIntArra
                                    "%s: cannot reduce over a dimension of size 0 (the %s of no elements)", api,
                                    op == RowReduceOp::kMax ? "maximum" : "minimum");
   }
+  // Compute types: float16/bfloat16/float32 results run on the vector unit (self
+  // converted to float32 unless it is one of those); other results are computed
+  // exactly in double (a double operand) or int64 (integers and bool) and converted
+  // on the way out.
+  aclDataType dtype = self->dtype, yType = outDtype;
+  bool exact = false;
+  if (IsVectorFloat(outDtype)) {
+    if (!IsVectorFloat(dtype)) dtype = ACL_FLOAT;
+  } else {
+    exact = true;
+    dtype = yType = (outDtype == ACL_DOUBLE || self->dtype == ACL_DOUBLE) ? ACL_DOUBLE : ACL_INT64;
+  }
   ExecutorBuilder plan(api);
   if (rows > 0) {
-    const aclDataType dtype = self->dtype;
-    const DenseBuffer y = plan.Output(out, "out", outDtype);
+    const DenseBuffer y = plan.Output(out, "out", yType);
     if (cols == 0) {
       const double empty = op == RowReduceOp::kMean ? NAN : 0.0;  // the mean of no elements is NaN
-      plan.AddStep([y, rows, outDtype, empty](uint8_t* ws, aclrtStream stream) {
-        return ascendc_sim::kernels::LaunchFill(outDtype, y.Resolve(ws), rows,
+      plan.AddStep([y, rows, yType, empty](uint8_t* ws, aclrtStream stream) {
+        return ascendc_sim::kernels::LaunchFill(yType, y.Resolve(ws), rows,
                                                 ascendc_sim::kernels::ScalarValue::Floating(empty), stream);
       });
     } else {
       const DenseBuffer x = plan.Input(&view, "self", view.viewDims, dtype);
-      plan.AddStep([x, y, rows, cols, dtype, outDtype, op](uint8_t* ws, aclrtStream stream) {
-        return ascendc_sim::kernels::LaunchRowReduce(dtype, x.Resolve(ws), outDtype, y.Resolve(ws), rows, cols, op,
+      plan.AddStep([x, y, rows, cols, dtype, yType, op, exact](uint8_t* ws, aclrtStream stream) {
+        if (exact) return ascendc_sim::kernels::LaunchRowReduceExact(dtype, x.Resolve(ws), y.Resolve(ws), rows, cols,
+                                                                     op, stream);
+        return ascendc_sim::kernels::LaunchRowReduce(dtype, x.Resolve(ws), yType, y.Resolve(ws), rows, cols, op,
                                                      stream);
       });
     }

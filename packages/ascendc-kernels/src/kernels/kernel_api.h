@@ -167,6 +167,10 @@ ASCENDC_SIM_INTERNAL_API aclError LaunchLayerNorm(const LayerNormArgs& args, acl
 enum class RowReduceOp { kSum, kMean, kMax, kMin };
 ASCENDC_SIM_INTERNAL_API aclError LaunchRowReduce(aclDataType xType, const void* x, aclDataType yType, void* y,
                                                   uint64_t rows, uint64_t cols, RowReduceOp op, aclrtStream stream);
+// The same for int64 or double x and y (exact: accumulated in that type by the
+// scalar unit; mean: the sum divided by cols in that type).
+ASCENDC_SIM_INTERNAL_API aclError LaunchRowReduceExact(aclDataType dtype, const void* x, void* y, uint64_t rows,
+                                                       uint64_t cols, RowReduceOp op, aclrtStream stream);
 
 // y[c] = sum over the rows of column c of x (rows x cols, dense), accumulated in
 // float32; x and y float32, float16 or bfloat16.
