@@ -226,6 +226,8 @@ _ACLNN_ARGS = {
     "aclnnMean": [_vp, _vp, ctypes.c_bool, ctypes.c_int, _vp],
     "aclnnAmin": [_vp, _vp, ctypes.c_bool, _vp],
     "aclnnLayerNormBackward": [_vp, _vp, _vp, _vp, _vp, _vp, _vp, _vp, _vp, _vp, _vp],
+    "aclnnNLLLoss": [_vp, _vp, _vp, _i64, _i64, _vp, _vp],
+    "aclnnNLLLossBackward": [_vp, _vp, _vp, _vp, _i64, _i64, _vp, _vp],
 }
 
 

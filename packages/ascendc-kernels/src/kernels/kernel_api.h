@@ -195,6 +195,35 @@ struct LayerNormGradArgs {
 };
 ASCENDC_SIM_INTERNAL_API aclError LaunchLayerNormGrad(const LayerNormGradArgs& args, aclrtStream stream);
 
+// NLL loss of rows of x (n x c) at int64 targets (weight optional, of dtype):
+// reduction 0 none (y: n), 1 mean, 2 sum (y and totalWeight: 1 element).
+struct NllLossArgs {
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  uint64_t n = 0, c = 0;
+  int64_t reduction = 1;
+  int64_t ignoreIndex = -100;
+  const void* x = nullptr;
+  const void* target = nullptr;
+  const void* weight = nullptr;
+  void* y = nullptr;
+  void* totalWeight = nullptr;
+};
+ASCENDC_SIM_INTERNAL_API aclError LaunchNllLoss(const NllLossArgs& args, aclrtStream stream);
+// Writes the nonzero elements of the NLL loss gradient into gradInput (n x c),
+// which the caller has zeroed.
+struct NllLossGradArgs {
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  uint64_t n = 0, c = 0;
+  int64_t reduction = 1;
+  int64_t ignoreIndex = -100;
+  const void* gradOutput = nullptr;
+  const void* target = nullptr;
+  const void* weight = nullptr;
+  const void* totalWeight = nullptr;
+  void* gradInput = nullptr;
+};
+ASCENDC_SIM_INTERNAL_API aclError LaunchNllLossGrad(const NllLossGradArgs& args, aclrtStream stream);
+
 }  // namespace kernels
 }  // namespace ascendc_sim
 
