@@ -228,6 +228,9 @@ _ACLNN_ARGS = {
     "aclnnLayerNormBackward": [_vp, _vp, _vp, _vp, _vp, _vp, _vp, _vp, _vp, _vp, _vp],
     "aclnnNLLLoss": [_vp, _vp, _vp, _i64, _i64, _vp, _vp],
     "aclnnNLLLossBackward": [_vp, _vp, _vp, _vp, _i64, _i64, _vp, _vp],
+    "aclnnBatchNorm": [_vp, _vp, _vp, _vp, _vp, ctypes.c_bool, ctypes.c_double, ctypes.c_double, _vp, _vp, _vp],
+    "aclnnBatchNormBackward": [_vp, _vp, _vp, _vp, _vp, _vp, _vp, ctypes.c_bool, ctypes.c_double, _vp, _vp, _vp,
+                               _vp],
 }
 
 

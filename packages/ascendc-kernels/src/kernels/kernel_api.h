@@ -224,6 +224,46 @@ struct NllLossGradArgs {
 };
 ASCENDC_SIM_INTERNAL_API aclError LaunchNllLossGrad(const NllLossGradArgs& args, aclrtStream stream);
 
+// Batch norm of x viewed as (n, c, l) per channel (batch_norm_custom): training
+// uses the batch statistics (saveMean/saveInvstd written when not null; the
+// running stats, when given, updated into runningMeanOut/runningVarOut with
+// momentum and the unbiased variance), eval the running stats. x/y of dtype;
+// weight, bias, running and saved stats float32 (c elements, may be null).
+struct BatchNormArgs {
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  uint64_t n = 0, c = 0, l = 0;
+  bool training = false;
+  double momentum = 0.1, eps = 1e-5;
+  const void* x = nullptr;
+  const void* weight = nullptr;
+  const void* bias = nullptr;
+  const void* runningMean = nullptr;
+  const void* runningVar = nullptr;
+  void* y = nullptr;
+  void* runningMeanOut = nullptr;
+  void* runningVarOut = nullptr;
+  void* saveMean = nullptr;
+  void* saveInvstd = nullptr;
+};
+ASCENDC_SIM_INTERNAL_API aclError LaunchBatchNorm(const BatchNormArgs& args, aclrtStream stream);
+// Its gradients: mean/invstdOrVar are the saved mean and invstd (training) or the
+// running mean and variance (eval); dx, dweight, dbias may be null.
+struct BatchNormGradArgs {
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  uint64_t n = 0, c = 0, l = 0;
+  bool training = false;
+  double eps = 1e-5;
+  const void* dy = nullptr;
+  const void* x = nullptr;
+  const void* weight = nullptr;
+  const void* mean = nullptr;
+  const void* invstdOrVar = nullptr;
+  void* dx = nullptr;
+  void* dweight = nullptr;
+  void* dbias = nullptr;
+};
+ASCENDC_SIM_INTERNAL_API aclError LaunchBatchNormGrad(const BatchNormGradArgs& args, aclrtStream stream);
+
 }  // namespace kernels
 }  // namespace ascendc_sim
 
