@@ -5,6 +5,7 @@
 #include <ATen/core/Tensor.h>
 
 #include <array>
+#include <sstream>
 #include <tuple>
 
 #include "npu/core/NPUGuard.h"
@@ -36,10 +37,15 @@ c10::SmallVector<int64_t, 8> check_layer_norm(const char* op, const at::Tensor& 
   }
   const int64_t input_ndim = input.dim();
   const auto input_shape = input.sizes();
-  TORCH_CHECK(input_ndim >= normalized_ndim &&
-                  input_shape.slice(static_cast<size_t>(input_ndim - normalized_ndim)).equals(normalized_shape),
-              op, ": Given normalized_shape=", normalized_shape, ", expected input with shape [*, ",
-              normalized_shape, "], but got input of size", input_shape);
+  if (input_ndim < normalized_ndim ||
+      !input_shape.slice(static_cast<size_t>(input_ndim - normalized_ndim)).equals(normalized_shape)) {
+    std::ostringstream expected;
+    expected << "[*";
+    for (int64_t d : normalized_shape) expected << ", " << d;
+    expected << "]";
+    TORCH_CHECK(false, op, ": Given normalized_shape=", normalized_shape, ", expected input with shape ",
+                expected.str(), ", but got input of size", input_shape);
+  }
   TORCH_CHECK(is_kernel_float(input.scalar_type()), op, ": input has dtype ", input.scalar_type(),
               "; npu supports Float, Half and BFloat16");
   c10::SmallVector<int64_t, 8> stats(input_shape.begin(), input_shape.end() - normalized_ndim);

@@ -65,11 +65,12 @@ at::ScalarType mean_dtype(const char* op, const at::Tensor& self, c10::optional<
 // amax/amin: ATen refuses to reduce a dimension of size 0.
 void check_extreme_dims(const char* op, const at::Tensor& self, const Reduction& r) {
   if (self.numel() != 0) return;
-  TORCH_CHECK(!r.dims.empty() || self.dim() == 0, op,
-              "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with "
-              "the 'dim' argument.");
+  // IndexError, as ATen's zero_numel_check_dims
+  TORCH_CHECK_INDEX(!r.dims.empty() || self.dim() == 0, op,
+                    "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim "
+                    "with the 'dim' argument.");
   for (int64_t d : r.dims) {
-    TORCH_CHECK(self.size(d) != 0, op, "(): Expected reduction dim ", d, " to have non-zero size.");
+    TORCH_CHECK_INDEX(self.size(d) != 0, op, "(): Expected reduction dim ", d, " to have non-zero size.");
   }
 }
 
