@@ -20,6 +20,7 @@ def _no_fallback():
 
 
 # float32: sums over rows of up to 5000 elements round differently than CPU's
+TORCH_VERSION = tuple(int(p) for p in torch.__version__.split("+")[0].split(".")[:2])
 TOL = {torch.float32: {"rtol": 1e-4, "atol": 2e-5}, torch.float16: {"rtol": 2e-3, "atol": 2e-3},
        torch.bfloat16: {"rtol": 1.6e-2, "atol": 1.6e-2}}
 
@@ -213,13 +214,8 @@ def test_batch_norm_module_train_and_eval_match_cpu(dims, shape, train, assert_s
     assert_same(xn.grad, xc.grad, rtol=1e-4, atol=1e-5)
     assert_same(npu.weight.grad, cpu.weight.grad, rtol=1e-4, atol=1e-4)
     assert_same(npu.bias.grad, cpu.bias.grad, rtol=1e-4, atol=1e-4)
-    counts = ledger()
-    if torch.__version__ < "2.4":
-        forward, backward = "native_batch_norm", "native_batch_norm_backward"
-    else:
-        forward = "_batch_norm_with_update" if train else "_batch_norm_no_update"
-        backward = "batch_norm_backward"
-    assert counts[forward]["op_api"] == 1 and counts[backward]["op_api"] == 1
+    counts = ledger()  # eager nn.BatchNorm reaches native_batch_norm on both torch 2.1 and 2.13
+    assert counts["native_batch_norm"]["op_api"] == 1 and counts["native_batch_norm_backward"]["op_api"] == 1
 
 
 def test_batch_norm_functional_without_running_stats_half_and_channels_last(assert_same):
@@ -250,3 +246,37 @@ def test_batch_norm_functional_without_running_stats_half_and_channels_last(asse
         torch.native_batch_norm(x.npu(), torch.ones(4).npu(), None, None, None, True, 0.1, 1e-5)
     with pytest.raises(RuntimeError, match="native_batch_norm: input has dtype Double"):
         torch.native_batch_norm(x.double().npu(), None, None, None, None, True, 0.1, 1e-5)
+
+
+@pytest.mark.skipif(TORCH_VERSION < (2, 4), reason="aten._batch_norm_with_update, _batch_norm_no_update and "
+                    "batch_norm_backward exist from torch 2.4 (declared [v2.4, newest])")
+def test_consolidated_batch_norm_ops_match_cpu(assert_same, ledger):
+    x, g = torch.randn(3, 4, 5), torch.randn(3, 4, 5)
+    w, b = torch.rand(4) + 0.5, torch.randn(4)
+    rm, rv = torch.zeros(4), torch.ones(4)
+    rm_n, rv_n = rm.npu(), rv.npu()
+    res_c = torch.ops.aten._batch_norm_with_update(x, w, b, rm, rv, 0.2, 1e-5)
+    res_n = torch.ops.aten._batch_norm_with_update(x.npu(), w.npu(), b.npu(), rm_n, rv_n, 0.2, 1e-5)
+    for got, want in zip(res_n, res_c):
+        assert_same(got, want, rtol=1e-4, atol=1e-5)
+    assert_same(rm_n, rm, rtol=1e-5, atol=1e-6)
+    assert_same(rv_n, rv, rtol=1e-5, atol=1e-6)
+    grads_c = torch.ops.aten.batch_norm_backward(g, x, w, rm, rv, res_c[1], res_c[2], True, 1e-5,
+                                                 [True, True, True], res_c[3])
+    grads_n = torch.ops.aten.batch_norm_backward(g.npu(), x.npu(), w.npu(), rm_n, rv_n, res_n[1], res_n[2], True,
+                                                 1e-5, [True, True, True], res_n[3])
+    for got, want in zip(grads_n, grads_c):
+        assert_same(got, want, rtol=1e-4, atol=1e-4)
+    res_c = torch.ops.aten._batch_norm_no_update(x, w, b, rm, rv, 0.2, 1e-5)
+    res_n = torch.ops.aten._batch_norm_no_update(x.npu(), w.npu(), b.npu(), rm_n, rv_n, 0.2, 1e-5)
+    for got, want in zip(res_n, res_c):
+        assert_same(got, want, rtol=1e-4, atol=1e-5)
+    grads_c = torch.ops.aten.batch_norm_backward(g, x, w, rm, rv, res_c[1], res_c[2], False, 1e-5,
+                                                 [True, True, True], res_c[3])
+    grads_n = torch.ops.aten.batch_norm_backward(g.npu(), x.npu(), w.npu(), rm_n, rv_n, res_n[1], res_n[2], False,
+                                                 1e-5, [True, True, True], res_n[3])
+    for got, want in zip(grads_n, grads_c):
+        assert_same(got, want, rtol=1e-4, atol=1e-4)
+    counts = ledger()
+    assert counts["_batch_norm_with_update"]["op_api"] == 1 and counts["_batch_norm_no_update"]["op_api"] == 1
+    assert counts["batch_norm_backward"]["op_api"] == 2

@@ -90,7 +90,10 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> batch_norm_grads(const char* op, 
     return std::make_tuple(grad_input, grad_weight, grad_bias);
   }
   const at::Tensor grad = grad_out.scalar_type() == input.scalar_type() ? grad_out : grad_out.to(input.scalar_type());
-  auto per_channel = [channels](const at::Tensor& t) { return t.defined() ? t.view({channels}) : t; };
+  // (empty saved stats of an eval forward count as absent)
+  auto per_channel = [channels](const at::Tensor& t) {
+    return t.defined() && t.numel() > 0 ? t.view({channels}) : at::Tensor();
+  };
   EXEC_NPU_CMD(aclnnBatchNormBackward, grad, input, per_channel(weight), per_channel(running_mean),
                per_channel(running_var), per_channel(save_mean), per_channel(save_invstd), train, eps, output_mask,
                grad_input, grad_weight, grad_bias);
