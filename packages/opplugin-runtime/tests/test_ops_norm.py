@@ -173,7 +173,7 @@ def test_nll_loss_one_sample_half_empty_batch_and_errors(assert_same):
         torch.ops.aten.nll_loss_forward(two.npu(), torch.tensor([1, 2]).npu(), None, 1, -100)
     with pytest.raises(RuntimeError, match="weight tensor should be defined either for all 4 classes or no classes"):
         torch.ops.aten.nll_loss_forward(two.npu(), torch.tensor([1, 2, 0]).npu(), torch.ones(3).npu(), 1, -100)
-    with pytest.raises(RuntimeError, match="Target 9 is out of bounds."):
+    with pytest.raises(RuntimeError, match=r"Target 9 is out of bounds\."):
         out, _ = torch.ops.aten.nll_loss_forward(two.npu(), torch.tensor([1, 9, 0]).npu(), None, 1, -100)
         out.cpu()
 
