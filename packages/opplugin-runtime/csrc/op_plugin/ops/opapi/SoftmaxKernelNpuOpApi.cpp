@@ -2,7 +2,7 @@
 // (aclnnSoftmax, aclnnLogSoftmax, aclnnSoftmaxBackward, aclnnLogSoftmaxBackward).
 // half_to_float (float16/bfloat16 in, float32 out) is computed as CUDA does: the
 // kernel runs in float32 on the converted input; the backward writes grad_input
-// in input_dtype.
+// in Half for a Half input (ATen's rule).
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/WrapDimUtils.h>
 #include <ATen/core/Tensor.h>
@@ -34,17 +34,20 @@ at::ScalarType softmax_result_type(const char* op, const at::Tensor& self, int64
   return half_to_float ? at::kFloat : self.scalar_type();
 }
 
-void check_backward(const char* op, const at::Tensor& grad_output, const at::Tensor& output, int64_t dim,
-                    at::ScalarType input_dtype) {
+void check_backward(const char* op, const at::Tensor& grad_output, const at::Tensor& output, int64_t dim) {
   TORCH_CHECK(is_kernel_float(grad_output.scalar_type()), op, ": grad_output has dtype ", grad_output.scalar_type(),
               "; npu supports Float, Half and BFloat16");
   TORCH_CHECK(output.scalar_type() == grad_output.scalar_type(), op, ": output has dtype ", output.scalar_type(),
               ", expected grad_output's ", grad_output.scalar_type());
-  TORCH_CHECK(is_kernel_float(input_dtype), op, ": input_dtype ", input_dtype,
-              " is not supported (Float, Half, BFloat16)");
   TORCH_CHECK(grad_output.sizes() == output.sizes(), op, ": grad_output shape ", grad_output.sizes(),
               " differs from output shape ", output.sizes());
   (void)c10::maybe_wrap_dim(dim, grad_output.dim());
+}
+
+// ATen's rule: a Float gradient of a Half input (half_to_float) gives a Half grad_input;
+// otherwise grad_input has grad_output's dtype.
+at::ScalarType backward_result_type(const at::Tensor& grad_output, at::ScalarType input_dtype) {
+  return grad_output.scalar_type() == at::kFloat && input_dtype == at::kHalf ? at::kHalf : grad_output.scalar_type();
 }
 
 }  // namespace
@@ -88,9 +91,9 @@ at::Tensor& _log_softmax_out(const at::Tensor& self, int64_t dim, bool half_to_f
 at::Tensor _softmax_backward_data(const at::Tensor& grad_output, const at::Tensor& output, int64_t dim,
                                   at::ScalarType input_dtype) {
   c10_npu::NPUGuard guard(grad_output.device());
-  check_backward("_softmax_backward_data", grad_output, output, dim, input_dtype);
-  at::Tensor grad_input =
-      OpPreparation::apply_tensor_without_format(grad_output.sizes(), grad_output.options().dtype(input_dtype));
+  check_backward("_softmax_backward_data", grad_output, output, dim);
+  at::Tensor grad_input = OpPreparation::apply_tensor_without_format(
+      grad_output.sizes(), grad_output.options().dtype(backward_result_type(grad_output, input_dtype)));
   EXEC_NPU_CMD(aclnnSoftmaxBackward, grad_output, output, dim, grad_input);
   return grad_input;
 }
@@ -98,9 +101,9 @@ at::Tensor _softmax_backward_data(const at::Tensor& grad_output, const at::Tenso
 at::Tensor _log_softmax_backward_data(const at::Tensor& grad_output, const at::Tensor& output, int64_t dim,
                                       at::ScalarType input_dtype) {
   c10_npu::NPUGuard guard(grad_output.device());
-  check_backward("_log_softmax_backward_data", grad_output, output, dim, input_dtype);
-  at::Tensor grad_input =
-      OpPreparation::apply_tensor_without_format(grad_output.sizes(), grad_output.options().dtype(input_dtype));
+  check_backward("_log_softmax_backward_data", grad_output, output, dim);
+  at::Tensor grad_input = OpPreparation::apply_tensor_without_format(
+      grad_output.sizes(), grad_output.options().dtype(backward_result_type(grad_output, input_dtype)));
   EXEC_NPU_CMD(aclnnLogSoftmaxBackward, grad_output, output, dim, grad_input);
   return grad_input;
 }
