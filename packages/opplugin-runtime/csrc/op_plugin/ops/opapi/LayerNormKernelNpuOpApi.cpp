@@ -82,8 +82,11 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> native_layer_norm_backward(
               " differs from input shape ", input.sizes());
   const at::Tensor w = weight.has_value() && weight->defined() ? *weight : at::Tensor();
   const at::Tensor b = bias.has_value() && bias->defined() ? *bias : at::Tensor();
-  // No weight: there is no weight gradient (autograd does not ask for it); bias likewise.
-  const bool want_dx = output_mask[0], want_dw = output_mask[1] && w.defined(), want_db = output_mask[2] && b.defined();
+  // autograd never asks for the gradient of an absent weight/bias; CPU fails such a call too
+  TORCH_CHECK((!output_mask[1] || w.defined()) && (!output_mask[2] || b.defined()),
+              "native_layer_norm_backward: output_mask asks for the gradient of an undefined weight or bias "
+              "(CPU: tensor does not have a device)");
+  const bool want_dx = output_mask[0], want_dw = output_mask[1], want_db = output_mask[2];
   at::Tensor grad_input, grad_weight, grad_bias;
   if (want_dx) grad_input = OpPreparation::apply_tensor_without_format(input.sizes(), input.options());
   if (want_dw) grad_weight = OpPreparation::apply_tensor_without_format(w.sizes(), w.options());
