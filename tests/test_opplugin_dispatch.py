@@ -100,10 +100,17 @@ def _run(name: str, overload: str, sample: meta_check.Sample, device: str,
     return op(*moved.args, **kwargs)
 
 
+# Ops whose generic float32 sample (no running stats, eval) crashes ATen's own CPU kernel
+# (a segfault in native_batch_norm on CPU), so there is no CPU reference to compare with;
+# their paths and results are tested in packages/opplugin-runtime/tests/test_ops_norm.py.
+NO_GENERIC_CPU_REFERENCE = {"native_batch_norm", "native_batch_norm_backward", "_batch_norm_with_update",
+                            "_batch_norm_no_update", "batch_norm_backward"}
+
+
 def _check_path(generated_dir: Path, jit_compile: bool, wanted: str) -> None:
     checked = 0
     for full, paths in _live_ops(generated_dir):
-        if wanted not in paths:
+        if wanted not in paths or full in NO_GENERIC_CPU_REFERENCE:
             continue
         name, _, overload = full.partition(".")
         overload = overload or "default"
@@ -139,13 +146,15 @@ def _check_path(generated_dir: Path, jit_compile: bool, wanted: str) -> None:
             torch.npu.set_compile_mode(jit_compile=False)
         counts = torch.npu.path_ledger().get(full, {})
         assert counts.get(wanted, 0) >= 1, f"{full}: expected the {wanted} path, ledger: {counts}"
-        if cpu_error is None:
-            results = list(result) if isinstance(result, (tuple, list)) else [result]
-            expecteds = list(expected) if isinstance(expected, (tuple, list)) else [expected]
-            assert len(results) == len(expecteds), full
+        if cpu_error is None:  # ops with several results (native_layer_norm, ...) compare each tensor
+            results = result if isinstance(result, (tuple, list)) else (result,)
+            expecteds = expected if isinstance(expected, (tuple, list)) else (expected,)
+            assert len(results) == len(expecteds), f"{full}: {len(results)} results, CPU has {len(expecteds)}"
             for got, want in zip(results, expecteds):
-                torch.testing.assert_close(got.cpu(), want, equal_nan=True,  # e.g. log of the negative samples
-                                           msg=lambda m, op=full: f"{op}: {m}")
+                if isinstance(want, torch.Tensor):
+                    torch.testing.assert_close(got.cpu(), want, equal_nan=True, msg=lambda m, op=full: f"{op}: {m}")
+                else:
+                    assert got is None and want is None, f"{full}: {got!r} vs {want!r}"
         checked += 1
     if checked == 0:
         pytest.skip(f"no op of the label has {wanted}")

@@ -1,9 +1,13 @@
-// aclnnReduceSum and aclnnAmax: the reduced dimensions are moved innermost (a
+// aclnnReduceSum, aclnnMean, aclnnAmax and aclnnAmin: the reduced dimensions are moved innermost (a
 // permuted view of self, made dense by a view-copy when needed), then the row
 // kernel reduce_custom reduces each row; out's elements are the kept
 // dimensions in order, with or without the size-1 reduced ones.
 #include "aclnnop/aclnn_amax.h"
+#include "aclnnop/aclnn_amin.h"
+#include "aclnnop/aclnn_mean.h"
 #include "aclnnop/aclnn_reduce_sum.h"
+
+#include <math.h>
 
 #include <vector>
 
@@ -18,19 +22,24 @@ using namespace ascendc_sim::aclnn;
 
 namespace {
 
-const std::initializer_list<aclDataType> kReduceDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+const std::initializer_list<aclDataType> kMeanDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
+
+bool IsVectorFloat(aclDataType t) { return t == ACL_FLOAT || t == ACL_FLOAT16 || t == ACL_BF16; }
 
 aclnnStatus BuildReduce(const char* api, const aclTensor* self, const aclIntArray* dims, bool keepDims,
-                        aclDataType outDtype, aclTensor* out, bool isMax, uint64_t* workspaceSize,
-                        aclOpExecutor** executor) {
+                        aclDataType outDtype, aclTensor* out, ascendc_sim::kernels::RowReduceOp op,
+                        uint64_t* workspaceSize, aclOpExecutor** executor) {
+  using ascendc_sim::kernels::RowReduceOp;
+  const bool isExtreme = op == RowReduceOp::kMax || op == RowReduceOp::kMin;
   aclnnStatus rc;
   if ((rc = CheckNotNull(api, self, "self")) != ACLNN_SUCCESS) return rc;
   if ((rc = CheckNotNull(api, dims, "dim")) != ACLNN_SUCCESS) return rc;
   if ((rc = CheckNotNull(api, out, "out")) != ACLNN_SUCCESS) return rc;
   if ((rc = CheckNotNull(api, workspaceSize, "workspaceSize")) != ACLNN_SUCCESS) return rc;
   if ((rc = CheckNotNull(api, executor, "executor")) != ACLNN_SUCCESS) return rc;
-  if ((rc = CheckTensor(api, self, "self", kReduceDtypes)) != ACLNN_SUCCESS) return rc;
-  if ((rc = CheckTensor(api, out, "out", kReduceDtypes)) != ACLNN_SUCCESS) return rc;
+  const std::initializer_list<aclDataType> supported = op == RowReduceOp::kMean ? kMeanDtypes : kAllDtypes;
+  if ((rc = CheckTensor(api, self, "self", supported)) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckTensor(api, out, "out", supported)) != ACLNN_SUCCESS) return rc;
   if (out->dtype != outDtype) {
     return ascendc_sim::RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: out has dtype %s, expected %s", api,
                                    ascendc_sim::DataTypeName(out->dtype), ascendc_sim::DataTypeName(outDtype));
@@ -77,23 +86,38 @@ aclnnStatus BuildReduce(const char* api, const aclTensor* self, const aclIntArra
                                    ascendc_sim::ShapeToString(out->viewDims).c_str(),
                                    ascendc_sim::ShapeToString(expected).c_str());
   }
-  if (isMax && cols == 0 && rows > 0) {
+  if (isExtreme && cols == 0 && rows > 0) {
     return ascendc_sim::RaiseError(ACLNN_ERR_PARAM_INVALID,
-                                   "%s: cannot reduce over a dimension of size 0 (the maximum of no elements)", api);
+                                   "%s: cannot reduce over a dimension of size 0 (the %s of no elements)", api,
+                                   op == RowReduceOp::kMax ? "maximum" : "minimum");
+  }
+  // Compute types: float16/bfloat16/float32 results run on the vector unit (self
+  // converted to float32 unless it is one of those); other results are computed
+  // exactly in double (a double operand) or int64 (integers and bool) and converted
+  // on the way out.
+  aclDataType dtype = self->dtype, yType = outDtype;
+  bool exact = false;
+  if (IsVectorFloat(outDtype)) {
+    if (!IsVectorFloat(dtype)) dtype = ACL_FLOAT;
+  } else {
+    exact = true;
+    dtype = yType = (outDtype == ACL_DOUBLE || self->dtype == ACL_DOUBLE) ? ACL_DOUBLE : ACL_INT64;
   }
   ExecutorBuilder plan(api);
   if (rows > 0) {
-    const aclDataType dtype = self->dtype;
-    const DenseBuffer y = plan.Output(out, "out", outDtype);
+    const DenseBuffer y = plan.Output(out, "out", yType);
     if (cols == 0) {
-      plan.AddStep([y, rows, outDtype](uint8_t* ws, aclrtStream stream) {
-        return ascendc_sim::kernels::LaunchFill(outDtype, y.Resolve(ws), rows,
-                                                ascendc_sim::kernels::ScalarValue::Floating(0.0), stream);
+      const double empty = op == RowReduceOp::kMean ? NAN : 0.0;  // the mean of no elements is NaN
+      plan.AddStep([y, rows, yType, empty](uint8_t* ws, aclrtStream stream) {
+        return ascendc_sim::kernels::LaunchFill(yType, y.Resolve(ws), rows,
+                                                ascendc_sim::kernels::ScalarValue::Floating(empty), stream);
       });
     } else {
       const DenseBuffer x = plan.Input(&view, "self", view.viewDims, dtype);
-      plan.AddStep([x, y, rows, cols, dtype, outDtype, isMax](uint8_t* ws, aclrtStream stream) {
-        return ascendc_sim::kernels::LaunchRowReduce(dtype, x.Resolve(ws), outDtype, y.Resolve(ws), rows, cols, isMax,
+      plan.AddStep([x, y, rows, cols, dtype, yType, op, exact](uint8_t* ws, aclrtStream stream) {
+        if (exact) return ascendc_sim::kernels::LaunchRowReduceExact(dtype, x.Resolve(ws), y.Resolve(ws), rows, cols,
+                                                                     op, stream);
+        return ascendc_sim::kernels::LaunchRowReduce(dtype, x.Resolve(ws), yType, y.Resolve(ws), rows, cols, op,
                                                      stream);
       });
     }
@@ -108,7 +132,8 @@ extern "C" {
 aclnnStatus aclnnReduceSumGetWorkspaceSize(const aclTensor* self, const aclIntArray* dims, bool keepDims,
                                            aclDataType dtype, aclTensor* out, uint64_t* workspaceSize,
                                            aclOpExecutor** executor) {
-  return BuildReduce("aclnnReduceSum", self, dims, keepDims, dtype, out, false, workspaceSize, executor);
+  return BuildReduce("aclnnReduceSum", self, dims, keepDims, dtype, out, ascendc_sim::kernels::RowReduceOp::kSum,
+                     workspaceSize, executor);
 }
 
 aclnnStatus aclnnReduceSum(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
@@ -118,11 +143,33 @@ aclnnStatus aclnnReduceSum(void* workspace, uint64_t workspaceSize, aclOpExecuto
 aclnnStatus aclnnAmaxGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim, aclTensor* out,
                                       uint64_t* workspaceSize, aclOpExecutor** executor) {
   if (self == nullptr) return CheckNotNull("aclnnAmax", self, "self");
-  return BuildReduce("aclnnAmax", self, dim, keepDim, self->dtype, out, true, workspaceSize, executor);
+  return BuildReduce("aclnnAmax", self, dim, keepDim, self->dtype, out, ascendc_sim::kernels::RowReduceOp::kMax,
+                     workspaceSize, executor);
 }
 
 aclnnStatus aclnnAmax(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
   return ascendc_sim::LaunchExecutor("aclnnAmax", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAminGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim, aclTensor* out,
+                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+  if (self == nullptr) return CheckNotNull("aclnnAmin", self, "self");
+  return BuildReduce("aclnnAmin", self, dim, keepDim, self->dtype, out, ascendc_sim::kernels::RowReduceOp::kMin,
+                     workspaceSize, executor);
+}
+
+aclnnStatus aclnnAmin(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  return ascendc_sim::LaunchExecutor("aclnnAmin", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnMeanGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim, aclDataType dtype,
+                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return BuildReduce("aclnnMean", self, dim, keepDim, dtype, out, ascendc_sim::kernels::RowReduceOp::kMean,
+                     workspaceSize, executor);
+}
+
+aclnnStatus aclnnMean(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  return ascendc_sim::LaunchExecutor("aclnnMean", workspace, workspaceSize, executor, stream);
 }
 
 }  // extern "C"

@@ -163,6 +163,8 @@ _ASCENDCL_PROTOTYPES = {
     "aclDestroyScalar": (ctypes.c_int, [_vp]),
     "aclCreateIntArray": (_vp, [_i64p, _u64]),
     "aclDestroyIntArray": (ctypes.c_int, [_vp]),
+    "aclCreateBoolArray": (_vp, [ctypes.POINTER(ctypes.c_bool), _u64]),
+    "aclDestroyBoolArray": (ctypes.c_int, [_vp]),
     "aclDestroyAclOpExecutor": (ctypes.c_int, [_vp]),
     "aclCreateTensorDesc": (_vp, [ctypes.c_int, ctypes.c_int, _i64p, ctypes.c_int]),
     "aclDestroyTensorDesc": (None, [_vp]),
@@ -291,6 +293,18 @@ _ACLNN_ARGS = {
     "aclnnSWhere": [_vp, _vp, _vp, _vp],
     "aclnnInplaceMaskedFillScalar": [_vp, _vp, _vp],
     "aclnnInplaceMaskedFillTensor": [_vp, _vp, _vp],
+    # --- reductions / normalization (issue 8) ---
+    "aclnnLogSoftmax": [_vp, _i64, _vp],
+    "aclnnSoftmaxBackward": [_vp, _vp, _i64, _vp],
+    "aclnnLogSoftmaxBackward": [_vp, _vp, _i64, _vp],
+    "aclnnMean": [_vp, _vp, ctypes.c_bool, ctypes.c_int, _vp],
+    "aclnnAmin": [_vp, _vp, ctypes.c_bool, _vp],
+    "aclnnLayerNormBackward": [_vp, _vp, _vp, _vp, _vp, _vp, _vp, _vp, _vp, _vp, _vp],
+    "aclnnNLLLoss": [_vp, _vp, _vp, _i64, _i64, _vp, _vp],
+    "aclnnNLLLossBackward": [_vp, _vp, _vp, _vp, _i64, _i64, _vp, _vp],
+    "aclnnBatchNorm": [_vp, _vp, _vp, _vp, _vp, ctypes.c_bool, ctypes.c_double, ctypes.c_double, _vp, _vp, _vp],
+    "aclnnBatchNormBackward": [_vp, _vp, _vp, _vp, _vp, _vp, _vp, ctypes.c_bool, ctypes.c_double, _vp, _vp, _vp,
+                               _vp],
 }
 
 
@@ -490,8 +504,24 @@ class IntArray:
             pass
 
 
+class BoolArray:
+    """An aclBoolArray of Python bools."""
+
+    def __init__(self, values: Sequence[bool]) -> None:
+        self._values = (ctypes.c_bool * max(1, len(values)))(*values)
+        self.handle = load().aclCreateBoolArray(self._values, len(values))
+        if not self.handle:
+            raise AclError(-1, recent_error(), "aclCreateBoolArray")
+
+    def __del__(self) -> None:
+        try:
+            load().aclDestroyBoolArray(self.handle)
+        except Exception:
+            pass
+
+
 def _arg(value: Any) -> Any:
-    return value.handle if isinstance(value, (Scalar, IntArray)) else value
+    return value.handle if isinstance(value, (Scalar, IntArray, BoolArray)) else value
 
 
 def aclnn_workspace(api: str, *args: Any) -> tuple:

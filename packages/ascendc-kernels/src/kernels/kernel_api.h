@@ -145,10 +145,14 @@ struct MatmulArgs {
 };
 ASCENDC_SIM_INTERNAL_API aclError LaunchMatmul(const MatmulArgs& args, aclrtStream stream);
 
-// y[r] = softmax(x[r]) over rows of `cols` elements (float32, float16, bfloat16;
-// computed in float32).
+// y[r] = softmax(x[r]) (log: log_softmax(x[r])) over rows of `cols` elements
+// (float32, float16, bfloat16; computed in float32).
 ASCENDC_SIM_INTERNAL_API aclError LaunchSoftmax(aclDataType dtype, const void* x, void* y, uint64_t rows,
-                                                uint64_t cols, aclrtStream stream);
+                                                uint64_t cols, bool log, aclrtStream stream);
+// The softmax backward per row from the output y and the gradient g:
+// dx = y * (g - sum(g * y)); log: dx = g - exp(y) * sum(g).
+ASCENDC_SIM_INTERNAL_API aclError LaunchSoftmaxGrad(aclDataType dtype, const void* g, const void* y, void* dx,
+                                                    uint64_t rows, uint64_t cols, bool log, aclrtStream stream);
 
 // Layer norm over rows of `cols` elements: y = (x - mean) * rstd * gamma + beta
 // (gamma/beta optional, may be null, of `dtype`); mean and rstd per row (float32
@@ -167,10 +171,108 @@ struct LayerNormArgs {
 };
 ASCENDC_SIM_INTERNAL_API aclError LaunchLayerNorm(const LayerNormArgs& args, aclrtStream stream);
 
-// y[r] = sum (isMax false) or max (NaN wins) of row r of x (rows x cols, cols > 0
-// for max); x and y float32, float16 or bfloat16, computed in float32.
+// y[r] = sum, mean (sum / cols), max or min (NaN wins) of row r of x (rows x
+// cols, cols > 0 for max/min/mean); x and y float32, float16 or bfloat16,
+// computed in float32.
+enum class RowReduceOp { kSum, kMean, kMax, kMin };
 ASCENDC_SIM_INTERNAL_API aclError LaunchRowReduce(aclDataType xType, const void* x, aclDataType yType, void* y,
-                                                  uint64_t rows, uint64_t cols, bool isMax, aclrtStream stream);
+                                                  uint64_t rows, uint64_t cols, RowReduceOp op, aclrtStream stream);
+// The same for int64 or double x and y (exact: accumulated in that type by the
+// scalar unit; mean: the sum divided by cols in that type).
+ASCENDC_SIM_INTERNAL_API aclError LaunchRowReduceExact(aclDataType dtype, const void* x, void* y, uint64_t rows,
+                                                       uint64_t cols, RowReduceOp op, aclrtStream stream);
+
+// y[c] = sum over the rows of column c of x (rows x cols, dense), accumulated in
+// float32; x and y float32, float16 or bfloat16.
+ASCENDC_SIM_INTERNAL_API aclError LaunchColumnSum(aclDataType xType, const void* x, aclDataType yType, void* y,
+                                                  uint64_t rows, uint64_t cols, aclrtStream stream);
+
+// Layer norm backward over rows of `cols` elements, with the forward's per-row
+// mean and rstd (statsDtype) and optional gamma: dx = rstd * (gg - mean(gg) -
+// xhat * mean(gg * xhat)) with gg = dy * gamma, xhat = (x - mean) * rstd; dx may
+// be null. `dyXhat` (float32, rows x cols, may be null) receives dy * xhat.
+struct LayerNormGradArgs {
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  aclDataType statsDtype = ACL_DT_UNDEFINED;
+  uint64_t rows = 0, cols = 0;
+  const void* dy = nullptr;
+  const void* x = nullptr;
+  const void* mean = nullptr;
+  const void* rstd = nullptr;
+  const void* gamma = nullptr;
+  void* dx = nullptr;
+  void* dyXhat = nullptr;
+};
+ASCENDC_SIM_INTERNAL_API aclError LaunchLayerNormGrad(const LayerNormGradArgs& args, aclrtStream stream);
+
+// NLL loss of rows of x (n x c) at int64 targets (weight optional, of dtype):
+// reduction 0 none (y: n), 1 mean, 2 sum (y and totalWeight: 1 element).
+struct NllLossArgs {
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  uint64_t n = 0, c = 0;
+  int64_t reduction = 1;
+  int64_t ignoreIndex = -100;
+  const void* x = nullptr;
+  const void* target = nullptr;
+  const void* weight = nullptr;
+  void* y = nullptr;
+  void* totalWeight = nullptr;
+};
+ASCENDC_SIM_INTERNAL_API aclError LaunchNllLoss(const NllLossArgs& args, aclrtStream stream);
+// Writes the nonzero elements of the NLL loss gradient into gradInput (n x c),
+// which the caller has zeroed.
+struct NllLossGradArgs {
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  uint64_t n = 0, c = 0;
+  int64_t reduction = 1;
+  int64_t ignoreIndex = -100;
+  const void* gradOutput = nullptr;
+  const void* target = nullptr;
+  const void* weight = nullptr;
+  const void* totalWeight = nullptr;
+  void* gradInput = nullptr;
+};
+ASCENDC_SIM_INTERNAL_API aclError LaunchNllLossGrad(const NllLossGradArgs& args, aclrtStream stream);
+
+// Batch norm of x viewed as (n, c, l) per channel (batch_norm_custom): training
+// uses the batch statistics (saveMean/saveInvstd written when not null; the
+// running stats, when given, updated into runningMeanOut/runningVarOut with
+// momentum and the unbiased variance), eval the running stats. x/y of dtype;
+// weight, bias, running and saved stats float32 (c elements, may be null).
+struct BatchNormArgs {
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  uint64_t n = 0, c = 0, l = 0;
+  bool training = false;
+  double momentum = 0.1, eps = 1e-5;
+  const void* x = nullptr;
+  const void* weight = nullptr;
+  const void* bias = nullptr;
+  const void* runningMean = nullptr;
+  const void* runningVar = nullptr;
+  void* y = nullptr;
+  void* runningMeanOut = nullptr;
+  void* runningVarOut = nullptr;
+  void* saveMean = nullptr;
+  void* saveInvstd = nullptr;
+};
+ASCENDC_SIM_INTERNAL_API aclError LaunchBatchNorm(const BatchNormArgs& args, aclrtStream stream);
+// Its gradients: mean/invstdOrVar are the saved mean and invstd (training) or the
+// running mean and variance (eval); dx, dweight, dbias may be null.
+struct BatchNormGradArgs {
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  uint64_t n = 0, c = 0, l = 0;
+  bool training = false;
+  double eps = 1e-5;
+  const void* dy = nullptr;
+  const void* x = nullptr;
+  const void* weight = nullptr;
+  const void* mean = nullptr;
+  const void* invstdOrVar = nullptr;
+  void* dx = nullptr;
+  void* dweight = nullptr;
+  void* dbias = nullptr;
+};
+ASCENDC_SIM_INTERNAL_API aclError LaunchBatchNormGrad(const BatchNormGradArgs& args, aclrtStream stream);
 
 }  // namespace kernels
 }  // namespace ascendc_sim

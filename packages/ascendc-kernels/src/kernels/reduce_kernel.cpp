@@ -1,5 +1,5 @@
-// reduce_custom: y[r] = sum or max over row r of x (rows x cols, dense), in
-// float32 for 16-bit inputs, stored in y's type. See row_pipeline.h for the
+// reduce_custom: y[r] = sum, mean, max or min over row r of x (rows x cols,
+// dense), in float32 for 16-bit inputs, stored in y's type. See row_pipeline.h for the
 // row tiling; long rows are reduced chunk by chunk.
 #include <math.h>
 
@@ -15,7 +15,9 @@ using namespace AscendC;
 
 struct ReduceTiling {
   RowTiling rows;
-  bool isMax = false;
+  RowReduceOp op = RowReduceOp::kSum;
+  bool extreme = false;  // max or min (NaN wins)
+  float divisor = 1.0f;  // mean: the row's element count
 };
 
 template <typename T, typename O>
@@ -65,8 +67,10 @@ class ReduceKernel {
   // The reduction of `cols` floats.
   __aicore__ inline float Reduce(const LocalTensor<float>& row, uint32_t cols) {
     LocalTensor<float> s = scalarBuf_.Get<float>();
-    if (t_.isMax) {
+    if (t_.op == RowReduceOp::kMax) {
       ReduceMax(s, row, s, static_cast<int32_t>(cols));
+    } else if (t_.op == RowReduceOp::kMin) {
+      ReduceMin(s, row, s, static_cast<int32_t>(cols));
     } else {
       ReduceSum(s, row, s, static_cast<int32_t>(cols));
     }
@@ -88,31 +92,34 @@ class ReduceKernel {
         Cast(w, x[r * pt], RoundMode::CAST_NONE, cols);
         v = Reduce(w, cols);
       }
-      yGm_.SetValue(row0 + r, static_cast<O>(v));
+      yGm_.SetValue(row0 + r, static_cast<O>(Finish(v)));
     }
     inQueue_.FreeTensor(x);
   }
+
+  __aicore__ inline float Finish(float v) const { return t_.op == RowReduceOp::kMean ? v / t_.divisor : v; }
 
   __aicore__ inline void LongRow(uint64_t row) {
     const uint32_t cols = t_.rows.cols;
     const GlobalTensor<T> x = xGm_[row * cols];
     LocalTensor<float> w = workBuf_.Get<float>();
-    float acc = t_.isMax ? -INFINITY : 0.0f;
+    const bool isMin = t_.op == RowReduceOp::kMin;
+    float acc = t_.extreme ? (isMin ? INFINITY : -INFINITY) : 0.0f;
     for (uint32_t c0 = 0; c0 < cols; c0 += kRowChunk) {
       const uint32_t len = std::min(kRowChunk, cols - c0);
       LocalTensor<T> stage = inQueue_.AllocTensor<T>();
       LoadRowsAsFloat(w, stage, x[c0], 1, len, len);
       inQueue_.FreeTensor(stage);
       const float v = Reduce(w, len);
-      if (!t_.isMax) {
+      if (!t_.extreme) {
         acc += v;
       } else if (v != v || acc != acc) {
         acc = NAN;
       } else {
-        acc = v > acc ? v : acc;
+        acc = (isMin ? v < acc : v > acc) ? v : acc;
       }
     }
-    yGm_.SetValue(row, static_cast<O>(acc));
+    yGm_.SetValue(row, static_cast<O>(Finish(acc)));
   }
 
   ReduceTiling t_;
@@ -147,14 +154,16 @@ aclError DispatchFloat(aclDataType dtype, F&& f) {
 }  // namespace
 
 aclError LaunchRowReduce(aclDataType xType, const void* x, aclDataType yType, void* y, uint64_t rows, uint64_t cols,
-                         bool isMax, aclrtStream stream) {
+                         RowReduceOp op, aclrtStream stream) {
   return DispatchFloat(xType, [&](auto xTag) -> aclError {
     using T = typename decltype(xTag)::type;
     return DispatchFloat(yType, [&](auto yTag) -> aclError {
       using O = typename decltype(yTag)::type;
       ReduceTiling t;
       t.rows = ComputeRowTiling(rows, cols, sizeof(T));
-      t.isMax = isMax;
+      t.op = op;
+      t.extreme = op == RowReduceOp::kMax || op == RowReduceOp::kMin;
+      t.divisor = static_cast<float>(cols);
       if (t.rows.blockDim == 0) return ACL_SUCCESS;
       return LaunchKernel("reduce_custom", t.rows.blockDim, stream, reduce_custom<T, O>, x, y, t);
     });

@@ -1,4 +1,5 @@
-// softmax_custom: y = exp(x - max(x)) / sum(exp(x - max(x))) along rows
+// softmax_custom: y = exp(x - max(x)) / sum(exp(x - max(x))) along rows, or
+// with `log` y = x - max(x) - ln(sum(exp(x - max(x)))) (log-softmax)
 // (float32, float16, bfloat16; computed in float32). See row_pipeline.h.
 #include <math.h>
 
@@ -12,11 +13,17 @@ namespace {
 
 using namespace AscendC;
 
+struct SoftmaxTiling {
+  RowTiling rows;
+  bool log = false;
+};
+
 template <typename T>
 class SoftmaxKernel {
  public:
-  __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const RowTiling& tiling) {
-    t_ = tiling;
+  __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const SoftmaxTiling& tiling) {
+    t_ = tiling.rows;
+    log_ = tiling.log;
     firstRow_ = static_cast<uint64_t>(GetBlockIdx()) * t_.rowsPerBlock;
     rowCount_ = std::min<uint64_t>(t_.rowsPerBlock, t_.rows - std::min(t_.rows, firstRow_));
     xGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x), t_.rows * t_.cols);
@@ -28,6 +35,7 @@ class SoftmaxKernel {
     pipe_.InitBuffer(inQueue_, 2, rowsPerTile * pitchT * sizeof(T));
     pipe_.InitBuffer(outQueue_, 2, rowsPerTile * pitchT * sizeof(T));
     pipe_.InitBuffer(workBuf_, rowsPerTile * TileRowPitch<float>(width) * sizeof(float));
+    pipe_.InitBuffer(expBuf_, TileRowPitch<float>(width) * sizeof(float));
     pipe_.InitBuffer(scalarBuf_, 64);
   }
 
@@ -57,11 +65,18 @@ class SoftmaxKernel {
     inQueue_.EnQue(x);
   }
 
-  // dst = softmax(src) over `cols` floats (dst may be src).
+  // dst = softmax(src) or log_softmax(src) over `cols` floats (dst may be src).
   __aicore__ inline void Row(const LocalTensor<float>& dst, const LocalTensor<float>& src, uint32_t cols) {
     LocalTensor<float> s = scalarBuf_.Get<float>();
     ReduceMax(s, src, s, static_cast<int32_t>(cols));
     Adds(dst, src, -s.GetValue(0), cols);
+    if (log_) {
+      LocalTensor<float> e = expBuf_.Get<float>();
+      Exp(e, dst, cols);
+      ReduceSum(s, e, s, static_cast<int32_t>(cols));
+      Adds(dst, dst, -logf(s.GetValue(0)), cols);
+      return;
+    }
     Exp(dst, dst, cols);
     ReduceSum(s, dst, s, static_cast<int32_t>(cols));
     Muls(dst, dst, 1.0f / s.GetValue(0), cols);
@@ -115,9 +130,13 @@ class SoftmaxKernel {
       LocalTensor<T> stage = inQueue_.AllocTensor<T>();
       LoadRowsAsFloat(w, stage, x[c0], 1, len, len);
       inQueue_.FreeTensor(stage);
-      Adds(w, w, -mx, len);
-      Exp(w, w, len);
-      Muls(w, w, 1.0f / sum, len);
+      if (log_) {
+        Adds(w, w, -mx - logf(sum), len);
+      } else {
+        Adds(w, w, -mx, len);
+        Exp(w, w, len);
+        Muls(w, w, 1.0f / sum, len);
+      }
       LocalTensor<T> out = outQueue_.AllocTensor<T>();
       StoreRowsFromFloat(y[c0], w, out, 1, len, len);
       outQueue_.FreeTensor(out);
@@ -125,17 +144,18 @@ class SoftmaxKernel {
   }
 
   RowTiling t_;
+  bool log_ = false;
   uint64_t firstRow_ = 0, rowCount_ = 0;
   uint32_t pf_ = 0;
   TPipe pipe_;
   TQue<TPosition::VECIN, 2> inQueue_;
   TQue<TPosition::VECOUT, 2> outQueue_;
-  TBuf<TPosition::VECCALC> workBuf_, scalarBuf_;
+  TBuf<TPosition::VECCALC> workBuf_, expBuf_, scalarBuf_;
   GlobalTensor<T> xGm_, yGm_;
 };
 
 template <typename T>
-__global__ __aicore__ void softmax_custom(GM_ADDR x, GM_ADDR y, RowTiling tiling) {
+__global__ __aicore__ void softmax_custom(GM_ADDR x, GM_ADDR y, SoftmaxTiling tiling) {
   SoftmaxKernel<T> op;
   op.Init(x, y, tiling);
   op.Process();
@@ -160,12 +180,15 @@ RowTiling ComputeRowTiling(uint64_t rows, uint64_t cols, uint32_t elementBytes) 
   return t;
 }
 
-aclError LaunchSoftmax(aclDataType dtype, const void* x, void* y, uint64_t rows, uint64_t cols, aclrtStream stream) {
+aclError LaunchSoftmax(aclDataType dtype, const void* x, void* y, uint64_t rows, uint64_t cols, bool log,
+                       aclrtStream stream) {
   auto launch = [&](auto tag) -> aclError {
     using T = typename decltype(tag)::type;
-    const RowTiling t = ComputeRowTiling(rows, cols, sizeof(T));
-    if (t.blockDim == 0) return ACL_SUCCESS;
-    return LaunchKernel("softmax_custom", t.blockDim, stream, softmax_custom<T>, x, y, t);
+    SoftmaxTiling t;
+    t.rows = ComputeRowTiling(rows, cols, sizeof(T));
+    t.log = log;
+    if (t.rows.blockDim == 0) return ACL_SUCCESS;
+    return LaunchKernel("softmax_custom", t.rows.blockDim, stream, softmax_custom<T>, x, y, t);
   };
   switch (dtype) {
     case ACL_FLOAT: return launch(TypeTag<float>{});

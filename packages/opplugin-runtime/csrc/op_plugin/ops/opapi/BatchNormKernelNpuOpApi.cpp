@@ -1,0 +1,161 @@
+// Batch norm on the op_api path (aclnnBatchNorm, aclnnBatchNormBackward):
+// native_batch_norm / native_batch_norm_backward (what nn.BatchNorm reaches on
+// torch 2.1 through _batch_norm_impl_index) and, from the label where ATen's
+// batch_norm calls them, _batch_norm_with_update / _batch_norm_no_update /
+// batch_norm_backward. Training updates the running stats in place as CPU does
+// (momentum, unbiased variance); saved mean/invstd are float32 [C] in training
+// and empty otherwise, as on CPU.
+#define TORCH_ASSERT_ONLY_METHOD_OPERATORS
+#include <ATen/core/Tensor.h>
+
+#include <array>
+#include <tuple>
+
+#include "npu/core/NPUGuard.h"
+#include "npu/framework/OpPreparation.h"
+#include "npu/framework/op_api_common.h"
+#include "npu/version.h"
+#include "op_plugin/OpApiInterface.h"
+
+namespace op_api {
+namespace {
+
+using at_npu::native::OpPreparation;
+
+at::Tensor defined_or_empty(const c10::optional<at::Tensor>& t) {
+  return t.has_value() && t->defined() ? *t : at::Tensor();
+}
+
+void check_batch_norm(const char* op, const at::Tensor& input, const at::Tensor& weight, const at::Tensor& bias,
+                      const at::Tensor& running_mean, const at::Tensor& running_var, bool training) {
+  TORCH_CHECK(input.dim() >= 2, op, ": input must have at least 2 dimensions (N, C, ...), got ", input.dim());
+  TORCH_CHECK(input.scalar_type() == at::kFloat || input.scalar_type() == at::kHalf ||
+                  input.scalar_type() == at::kBFloat16,
+              op, ": input has dtype ", input.scalar_type(), "; npu supports Float, Half and BFloat16");
+  const int64_t channels = input.size(1);
+  const std::array<std::pair<const at::Tensor*, const char*>, 4> per_channel = {
+      {{&weight, "weight"}, {&bias, "bias"}, {&running_mean, "running_mean"}, {&running_var, "running_var"}}};
+  for (const auto& [t, name] : per_channel) {
+    if (t->defined()) {
+      TORCH_CHECK(t->numel() == channels, op, ": ", name, " should contain ", channels, " elements not ",
+                  t->numel());
+    }
+  }
+  TORCH_CHECK(training || (running_mean.defined() && running_var.defined()), op,
+              ": running_mean and running_var must be defined in evaluation mode");
+}
+
+std::tuple<at::Tensor, at::Tensor, at::Tensor> batch_norm_forward(const char* op, const at::Tensor& input,
+                                                                  const at::Tensor& weight, const at::Tensor& bias,
+                                                                  const at::Tensor& running_mean,
+                                                                  const at::Tensor& running_var, bool training,
+                                                                  double momentum, double eps) {
+  c10_npu::NPUGuard guard(input.device());
+  check_batch_norm(op, input, weight, bias, running_mean, running_var, training);
+  const int64_t channels = input.size(1);
+  at::Tensor out = OpPreparation::apply_tensor_without_format(input.sizes(), input.options());
+  const auto stats_options = input.options().dtype(at::kFloat);
+  at::Tensor save_mean = OpPreparation::apply_tensor_without_format({training ? channels : 0}, stats_options);
+  at::Tensor save_invstd = OpPreparation::apply_tensor_without_format({training ? channels : 0}, stats_options);
+  auto per_channel = [channels](const at::Tensor& t) { return t.defined() ? t.view({channels}) : t; };
+  at::Tensor rm = per_channel(running_mean), rv = per_channel(running_var);
+  EXEC_NPU_CMD(aclnnBatchNorm, input, per_channel(weight), per_channel(bias), rm, rv, training, momentum, eps, out,
+               save_mean, save_invstd);
+  return std::make_tuple(out, save_mean, save_invstd);
+}
+
+std::tuple<at::Tensor, at::Tensor, at::Tensor> batch_norm_grads(const char* op, const at::Tensor& grad_out,
+                                                                const at::Tensor& input, const at::Tensor& weight,
+                                                                const at::Tensor& running_mean,
+                                                                const at::Tensor& running_var,
+                                                                const at::Tensor& save_mean,
+                                                                const at::Tensor& save_invstd, bool train, double eps,
+                                                                std::array<bool, 3> output_mask) {
+  c10_npu::NPUGuard guard(input.device());
+  check_batch_norm(op, input, weight, at::Tensor(), running_mean, running_var, train);
+  TORCH_CHECK(grad_out.sizes() == input.sizes(), op, ": grad_out shape ", grad_out.sizes(),
+              " differs from input shape ", input.sizes());
+  if (train) {
+    TORCH_CHECK(save_mean.defined() && save_invstd.defined() && save_mean.numel() == input.size(1) &&
+                    save_invstd.numel() == input.size(1),
+                op, ": training needs save_mean and save_invstd of ", input.size(1), " elements");
+  }
+  const int64_t channels = input.size(1);
+  const auto param_options = weight.defined() ? weight.options() : input.options();
+  at::Tensor grad_input, grad_weight, grad_bias;
+  if (output_mask[0]) grad_input = OpPreparation::apply_tensor_without_format(input.sizes(), input.options());
+  if (output_mask[1]) grad_weight = OpPreparation::apply_tensor_without_format({channels}, param_options);
+  if (output_mask[2]) grad_bias = OpPreparation::apply_tensor_without_format({channels}, param_options);
+  if (!output_mask[0] && !output_mask[1] && !output_mask[2]) {
+    return std::make_tuple(grad_input, grad_weight, grad_bias);
+  }
+  const at::Tensor grad = grad_out.scalar_type() == input.scalar_type() ? grad_out : grad_out.to(input.scalar_type());
+  // (empty saved stats of an eval forward count as absent)
+  auto per_channel = [channels](const at::Tensor& t) {
+    return t.defined() && t.numel() > 0 ? t.view({channels}) : at::Tensor();
+  };
+  EXEC_NPU_CMD(aclnnBatchNormBackward, grad, input, per_channel(weight), per_channel(running_mean),
+               per_channel(running_var), per_channel(save_mean), per_channel(save_invstd), train, eps, output_mask,
+               grad_input, grad_weight, grad_bias);
+  return std::make_tuple(grad_input, grad_weight, grad_bias);
+}
+
+}  // namespace
+
+std::tuple<at::Tensor, at::Tensor, at::Tensor> native_batch_norm(
+    const at::Tensor& input, const c10::optional<at::Tensor>& weight, const c10::optional<at::Tensor>& bias,
+    const c10::optional<at::Tensor>& running_mean, const c10::optional<at::Tensor>& running_var, bool training,
+    double momentum, double eps) {
+  return batch_norm_forward("native_batch_norm", input, defined_or_empty(weight), defined_or_empty(bias),
+                            defined_or_empty(running_mean), defined_or_empty(running_var), training, momentum, eps);
+}
+
+std::tuple<at::Tensor, at::Tensor, at::Tensor> native_batch_norm_backward(
+    const at::Tensor& grad_out, const at::Tensor& input, const c10::optional<at::Tensor>& weight,
+    const c10::optional<at::Tensor>& running_mean, const c10::optional<at::Tensor>& running_var,
+    const c10::optional<at::Tensor>& save_mean, const c10::optional<at::Tensor>& save_invstd, bool train, double eps,
+    ::std::array<bool, 3> output_mask) {
+  return batch_norm_grads("native_batch_norm_backward", grad_out, input, defined_or_empty(weight),
+                          defined_or_empty(running_mean), defined_or_empty(running_var), defined_or_empty(save_mean),
+                          defined_or_empty(save_invstd), train, eps, output_mask);
+}
+
+#if VERSION_BETWEEN(V2R4, VERSION_NEWEST)
+std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor> _batch_norm_with_update(
+    const at::Tensor& input, const c10::optional<at::Tensor>& weight, const c10::optional<at::Tensor>& bias,
+    at::Tensor& running_mean, at::Tensor& running_var, double momentum, double eps) {
+  auto [out, save_mean, save_invstd] =
+      batch_norm_forward("_batch_norm_with_update", input, defined_or_empty(weight), defined_or_empty(bias),
+                         running_mean, running_var, /*training=*/true, momentum, eps);
+  at::Tensor reserve = OpPreparation::apply_tensor_without_format({0}, input.options().dtype(at::kByte));
+  return std::make_tuple(out, save_mean, save_invstd, reserve);
+}
+
+std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor> _batch_norm_no_update(
+    const at::Tensor& input, const c10::optional<at::Tensor>& weight, const c10::optional<at::Tensor>& bias,
+    const c10::optional<at::Tensor>& running_mean, const c10::optional<at::Tensor>& running_var, double momentum,
+    double eps) {
+  // No running stats: normalized with the batch statistics (nothing to update), as ATen does.
+  const at::Tensor rm = defined_or_empty(running_mean), rv = defined_or_empty(running_var);
+  auto [out, save_mean, save_invstd] =
+      batch_norm_forward("_batch_norm_no_update", input, defined_or_empty(weight), defined_or_empty(bias), rm, rv,
+                         /*training=*/!rm.defined(), momentum, eps);
+  at::Tensor reserve = OpPreparation::apply_tensor_without_format({0}, input.options().dtype(at::kByte));
+  return std::make_tuple(out, save_mean, save_invstd, reserve);
+}
+
+std::tuple<at::Tensor, at::Tensor, at::Tensor> batch_norm_backward(
+    const at::Tensor& grad_out, const at::Tensor& input, const at::Tensor& weight,
+    const c10::optional<at::Tensor>& running_mean, const c10::optional<at::Tensor>& running_var,
+    const c10::optional<at::Tensor>& save_mean, const c10::optional<at::Tensor>& save_var, bool update, double eps,
+    ::std::array<bool, 3> output_mask, const at::Tensor& reserve) {
+  (void)reserve;  // cudnn's workspace; unused here
+  const at::Tensor rm = defined_or_empty(running_mean);
+  // save_var holds the saved invstd (ATen's naming); no running stats: the batch statistics were used.
+  return batch_norm_grads("batch_norm_backward", grad_out, input, weight, rm, defined_or_empty(running_var),
+                          defined_or_empty(save_mean), defined_or_empty(save_var), update || !rm.defined(), eps,
+                          output_mask);
+}
+#endif
+
+}  // namespace op_api

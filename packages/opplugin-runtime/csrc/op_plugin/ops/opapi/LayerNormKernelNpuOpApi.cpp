@@ -1,0 +1,103 @@
+// native_layer_norm / native_layer_norm_backward on the op_api path
+// (aclnnLayerNorm, aclnnLayerNormBackward). mean and rstd have the input's
+// leading dimensions followed by ones and the input's dtype, as on CPU.
+#define TORCH_ASSERT_ONLY_METHOD_OPERATORS
+#include <ATen/core/Tensor.h>
+
+#include <array>
+#include <sstream>
+#include <tuple>
+
+#include "npu/core/NPUGuard.h"
+#include "npu/framework/OpPreparation.h"
+#include "npu/framework/op_api_common.h"
+#include "op_plugin/OpApiInterface.h"
+
+namespace op_api {
+namespace {
+
+using at_npu::native::OpPreparation;
+
+bool is_kernel_float(at::ScalarType t) {
+  return t == at::kFloat || t == at::kHalf || t == at::kBFloat16;
+}
+
+// ATen's layer norm shape checks (same messages); returns the stats shape.
+c10::SmallVector<int64_t, 8> check_layer_norm(const char* op, const at::Tensor& input, at::IntArrayRef normalized_shape,
+                                              const c10::optional<at::Tensor>& weight,
+                                              const c10::optional<at::Tensor>& bias) {
+  const int64_t normalized_ndim = static_cast<int64_t>(normalized_shape.size());
+  TORCH_CHECK(normalized_ndim >= 1, op, ": Expected normalized_shape to be at least 1-dimensional, i.e., containing "
+              "at least one element, but got normalized_shape = ", normalized_shape);
+  for (const auto& t : {weight, bias}) {
+    if (t.has_value() && t->defined()) {
+      TORCH_CHECK(t->sizes() == normalized_shape, op, ": Expected weight/bias to be of same shape as "
+                  "normalized_shape, but got shape ", t->sizes(), " and normalized_shape = ", normalized_shape);
+    }
+  }
+  const int64_t input_ndim = input.dim();
+  const auto input_shape = input.sizes();
+  if (input_ndim < normalized_ndim ||
+      !input_shape.slice(static_cast<size_t>(input_ndim - normalized_ndim)).equals(normalized_shape)) {
+    std::ostringstream expected;
+    expected << "[*";
+    for (int64_t d : normalized_shape) expected << ", " << d;
+    expected << "]";
+    TORCH_CHECK(false, op, ": Given normalized_shape=", normalized_shape, ", expected input with shape ",
+                expected.str(), ", but got input of size", input_shape);
+  }
+  TORCH_CHECK(is_kernel_float(input.scalar_type()), op, ": input has dtype ", input.scalar_type(),
+              "; npu supports Float, Half and BFloat16");
+  c10::SmallVector<int64_t, 8> stats(input_shape.begin(), input_shape.end() - normalized_ndim);
+  stats.resize(static_cast<size_t>(input_ndim), 1);
+  return stats;
+}
+
+}  // namespace
+
+std::tuple<at::Tensor, at::Tensor, at::Tensor> native_layer_norm(const at::Tensor& input,
+                                                                 at::IntArrayRef normalized_shape,
+                                                                 const c10::optional<at::Tensor>& weight,
+                                                                 const c10::optional<at::Tensor>& bias, double eps) {
+  c10_npu::NPUGuard guard(input.device());
+  const auto stats_shape = check_layer_norm("native_layer_norm", input, normalized_shape, weight, bias);
+  // weight/bias of another float dtype are converted to the input's (CPU's mixed-type rule keeps them float).
+  const at::Tensor w = weight.has_value() && weight->defined() ? *weight : at::Tensor();
+  const at::Tensor b = bias.has_value() && bias->defined() ? *bias : at::Tensor();
+  at::Tensor out = OpPreparation::apply_tensor_without_format(input.sizes(), input.options());
+  at::Tensor mean = OpPreparation::apply_tensor_without_format(stats_shape, input.options());
+  at::Tensor rstd = OpPreparation::apply_tensor_without_format(stats_shape, input.options());
+  EXEC_NPU_CMD(aclnnLayerNorm, input, normalized_shape, w.defined() ? w.to(input.scalar_type()) : w,
+               b.defined() ? b.to(input.scalar_type()) : b, eps, out, mean, rstd);
+  return std::make_tuple(out, mean, rstd);
+}
+
+std::tuple<at::Tensor, at::Tensor, at::Tensor> native_layer_norm_backward(
+    const at::Tensor& grad_out, const at::Tensor& input, at::IntArrayRef normalized_shape, const at::Tensor& mean,
+    const at::Tensor& rstd, const c10::optional<at::Tensor>& weight, const c10::optional<at::Tensor>& bias,
+    ::std::array<bool, 3> output_mask) {
+  c10_npu::NPUGuard guard(input.device());
+  check_layer_norm("native_layer_norm_backward", input, normalized_shape, weight, bias);
+  TORCH_CHECK(grad_out.sizes() == input.sizes(), "native_layer_norm_backward: grad_out shape ", grad_out.sizes(),
+              " differs from input shape ", input.sizes());
+  const at::Tensor w = weight.has_value() && weight->defined() ? *weight : at::Tensor();
+  const at::Tensor b = bias.has_value() && bias->defined() ? *bias : at::Tensor();
+  // autograd never asks for the gradient of an absent weight/bias; CPU fails such a call too
+  TORCH_CHECK((!output_mask[1] || w.defined()) && (!output_mask[2] || b.defined()),
+              "native_layer_norm_backward: output_mask asks for the gradient of an undefined weight or bias "
+              "(CPU: tensor does not have a device)");
+  const bool want_dx = output_mask[0], want_dw = output_mask[1], want_db = output_mask[2];
+  at::Tensor grad_input, grad_weight, grad_bias;
+  if (want_dx) grad_input = OpPreparation::apply_tensor_without_format(input.sizes(), input.options());
+  if (want_dw) grad_weight = OpPreparation::apply_tensor_without_format(w.sizes(), w.options());
+  if (want_db) grad_bias = OpPreparation::apply_tensor_without_format(b.sizes(), b.options());
+  if (!want_dx && !want_dw && !want_db) return std::make_tuple(grad_input, grad_weight, grad_bias);
+  const at::Tensor grad = grad_out.scalar_type() == input.scalar_type() ? grad_out : grad_out.to(input.scalar_type());
+  const std::array<bool, 3> mask = {want_dx, want_dw, want_db};
+  const at::Tensor stats_rstd = rstd.scalar_type() == mean.scalar_type() ? rstd : rstd.to(mean.scalar_type());
+  EXEC_NPU_CMD(aclnnLayerNormBackward, grad, input, normalized_shape, mean, stats_rstd, w, b, mask, grad_input,
+               grad_weight, grad_bias);
+  return std::make_tuple(grad_input, grad_weight, grad_bias);
+}
+
+}  // namespace op_api
