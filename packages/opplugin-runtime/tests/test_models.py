@@ -24,7 +24,7 @@ import torch
 
 # Set to True once the operator families of issue 8 are merged: then a model that still needs
 # the CPU fallback (or has no npu convolution kernel) fails instead of being an expected failure.
-STRICT_NO_FALLBACK = False
+STRICT_NO_FALLBACK = True
 
 STEPS = 20
 # Relative tolerance of each step's loss (npu vs CPU). The MLP's float32 matmuls differ from
