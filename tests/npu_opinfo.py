@@ -162,9 +162,15 @@ class SkipEntry:
             self.op == opinfo.name
             and self.variant == opinfo.variant_test_name
             and self.dtype in ("*", dtype_name(dtype))
-            and self.test in ("*", test)
+            and ("*" in self.tests or test in self.tests)
             and (not self.labels or label() in self.labels)
         )
+
+
+    @property
+    def tests(self) -> tuple[str, ...]:
+        """`test` names one test, '*', or several separated by commas (a yaml list is joined so)."""
+        return tuple(self.test.split(","))
 
 
 def dtype_name(dtype: torch.dtype) -> str:
@@ -180,7 +186,7 @@ def load_skips(path: Path = SKIPS_FILE) -> list[SkipEntry]:
             raise ValueError(f"{path}: bad entry {item!r} (keys op, variant, dtype, test, kind, reason, labels; "
                              "op and reason are required)")
         entries.append(SkipEntry(op=item["op"], variant=item.get("variant", ""), dtype=item.get("dtype", "*"),
-                                 test=item.get("test", "*"), kind=item.get("kind", "xfail"), reason=item["reason"],
+                                 test=",".join(t) if isinstance(t := item.get("test", "*"), list) else t, kind=item.get("kind", "xfail"), reason=item["reason"],
                                  labels=tuple(item.get("labels") or ())))
     return entries
 
@@ -194,7 +200,7 @@ def check_skips(entries: Sequence[SkipEntry], op_db: Sequence[Any], selected: Se
         where = f"{e.op}{'.' + e.variant if e.variant else ''} ({e.test}, {e.dtype})"
         if (e.op, e.variant) not in known:
             problems.append(f"unknown OpInfo {where}: not in op_db")
-        elif e.test not in TESTS or e.kind not in KINDS:
+        elif any(t not in TESTS for t in e.tests) or e.kind not in KINDS:
             problems.append(f"{where}: test must be one of {TESTS}, kind one of {KINDS}")
         elif e.dtype != "*" and not isinstance(getattr(torch, e.dtype, None), torch.dtype):
             problems.append(f"{where}: unknown dtype {e.dtype!r}")
@@ -226,7 +232,10 @@ def sample_to(sample: Any, device: str) -> tuple[Any, tuple[Any, ...], dict[str,
     """(input, args, kwargs) of a CPU sample, with every tensor copied to `device` (same layout)."""
     def move(x: Any) -> Any:
         return to_npu_same_layout(x, device) if isinstance(x, torch.Tensor) else x
-    return tree_map(move, sample.input), tree_map(move, tuple(sample.args)), tree_map(move, dict(sample.kwargs))
+    kwargs = tree_map(move, dict(sample.kwargs))
+    if "device" in kwargs:  # factory samples (arange, ...) name the device they create on
+        kwargs["device"] = device
+    return tree_map(move, sample.input), tree_map(move, tuple(sample.args)), kwargs
 
 
 def sample_parts(sample: Any) -> tuple[Any, tuple[Any, ...], dict[str, Any]]:
