@@ -185,8 +185,10 @@ def load_skips(path: Path = SKIPS_FILE) -> list[SkipEntry]:
         if unknown or "op" not in item or not item.get("reason"):
             raise ValueError(f"{path}: bad entry {item!r} (keys op, variant, dtype, test, kind, reason, labels; "
                              "op and reason are required)")
+        test = item.get("test", "*")
         entries.append(SkipEntry(op=item["op"], variant=item.get("variant", ""), dtype=item.get("dtype", "*"),
-                                 test=",".join(t) if isinstance(t := item.get("test", "*"), list) else t, kind=item.get("kind", "xfail"), reason=item["reason"],
+                                 test=",".join(test) if isinstance(test, list) else test,
+                                 kind=item.get("kind", "xfail"), reason=item["reason"],
                                  labels=tuple(item.get("labels") or ())))
     return entries
 

@@ -27,10 +27,10 @@ import npu_opinfo  # loaded by tests/conftest.py
 import opplugin_runtime  # noqa: F401
 import pytest
 import torch
-from torch.utils._pytree import tree_map
 from torch.testing._internal.common_device_type import OpDTypes, instantiate_device_type_tests, ops
 from torch.testing._internal.common_methods_invocations import op_db
 from torch.testing._internal.common_utils import TestCase
+from torch.utils._pytree import tree_map
 
 LIVE = npu_opinfo.live_ops()
 SELECTED, UNCOVERED = npu_opinfo.select(op_db, LIVE)

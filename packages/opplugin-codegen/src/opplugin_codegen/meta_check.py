@@ -127,7 +127,7 @@ def _value(arg: Any, scalar_choice: int) -> Any:
         return None
     if kind == "ListType" and _kind(t.getElementType()) in ("IntType", "SymIntType"):
         return [0] if "dim" in name else [2, 3]
-    if kind == "ListType" and _kind(t.getElementType()) == "BoolType":  # bool[3] output_mask: every output
+    if kind == "ListType" and _kind(t.getElementType()) == "BoolType":  # bool[3] output_mask
         return [True, True, True]
     raise NoSample(f"argument '{arg.name}' of type {t}")
 
