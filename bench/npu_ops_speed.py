@@ -87,6 +87,27 @@ def main() -> None:
     report("torch.mm 1024x1024 float32 (acl_op MatMulV2)", t_npu, t_cpu, flops)
     torch.npu.set_compile_mode(jit_compile=False)
 
+    # Issue 7's vector targets, through the whole runtime (dispatcher, op_api kernel, aclnn, simulator).
+    n = 16 * 1024 * 1024
+    u, v = torch.randn(n), torch.randn(n)
+    un, vn = u.npu(), v.npu()
+    sum_out, sum_out_n = torch.empty(n), torch.empty(n, device="npu")
+    t_npu, t_cpu = compare(lambda: torch.add(un, vn, out=sum_out_n), lambda: torch.add(u, v, out=sum_out), opts.repeat)
+    report("torch.add 16M float32 (out=)", t_npu, t_cpu, float(n), 0.8)
+    print(f"{'':<40} npu moves {3 * 4 * n / t_npu / 1e9:.1f} GB/s (3 x 64 MiB per add)")
+    rows = torch.randn(4096, 1024)
+    rows_n = rows.npu()
+    t_npu, t_cpu = compare(lambda: torch.softmax(rows_n, -1), lambda: torch.softmax(rows, -1), opts.repeat)
+    report("torch.softmax (4096, 1024) float32", t_npu, t_cpu, 5.0 * rows.numel(), 0.7)
+    torch.testing.assert_close(torch.softmax(rows_n, -1).cpu(), torch.softmax(rows, -1))
+    g, beta = torch.randn(1024), torch.randn(1024)
+    gn, betan = g.npu(), beta.npu()
+    t_npu, t_cpu = compare(lambda: F.layer_norm(rows_n, (1024,), gn, betan),
+                           lambda: F.layer_norm(rows, (1024,), g, beta), opts.repeat)
+    report("F.layer_norm (4096, 1024) float32", t_npu, t_cpu, 8.0 * rows.numel(), 0.7)
+    torch.testing.assert_close(F.layer_norm(rows_n, (1024,), gn, betan).cpu(), F.layer_norm(rows, (1024,), g, beta),
+                               rtol=1e-4, atol=1e-4)
+
 
 if __name__ == "__main__":
     main()

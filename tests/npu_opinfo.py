@@ -199,6 +199,8 @@ def check_skips(entries: Sequence[SkipEntry], op_db: Sequence[Any], selected: Se
     running = {(o.name, o.variant_test_name) for o in selected}
     problems = []
     for e in entries:
+        if e.labels and label() not in e.labels:
+            continue  # an entry for other labels may name an OpInfo this torch's op_db lacks
         where = f"{e.op}{'.' + e.variant if e.variant else ''} ({e.test}, {e.dtype})"
         if (e.op, e.variant) not in known:
             problems.append(f"unknown OpInfo {where}: not in op_db")
