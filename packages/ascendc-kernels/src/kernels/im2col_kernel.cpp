@@ -34,14 +34,55 @@ struct Im2colTiling {
 constexpr uint32_t kMaxChunk = 4096;
 
 // The x element read by window row r (within a group) at output position l, or -1 for padding.
-__aicore__ inline int64_t SourceOffset(const WindowGeometry& g, int64_t cgBase, int64_t r, int64_t l) {
+// Elements [c0, c0 + n) of window row r (channel, kernel row i, kernel column j) of the column
+// matrix: one input value (or a zero of the padding) per output position (oh, ow), walked in
+// order with the divisions done once per row rather than per element.
+template <typename T>
+__aicore__ inline void GatherWindowRow(const WindowGeometry& g, int64_t cgBase, int64_t r, int64_t c0, uint32_t n,
+                                       const T* plane, T* dst) {
   const int64_t kk = g.kh * g.kw;
   const int64_t c = cgBase + r / kk;
   const int64_t i = (r % kk) / g.kw, j = r % g.kw;
+  const T* channel = plane + c * g.h * g.w;
+  int64_t oh = c0 / g.outW, ow = c0 % g.outW;
+  uint32_t k = 0;
+  while (k < n) {
+    const uint32_t run = static_cast<uint32_t>(std::min<int64_t>(n - k, g.outW - ow));
+    const int64_t h = oh * g.sh - g.ph + i * g.dh;
+    if (h < 0 || h >= g.h) {
+      std::fill(dst + k, dst + k + run, static_cast<T>(0.0f));
+    } else {
+      const T* line = channel + h * g.w;
+      int64_t w = ow * g.sw - g.pw + j * g.dw;
+      for (uint32_t e = 0; e < run; ++e, w += g.sw) {
+        dst[k + e] = (w < 0 || w >= g.w) ? static_cast<T>(0.0f) : line[w];
+      }
+    }
+    k += run;
+    ow = 0;
+    ++oh;
+  }
+}
+
+// The transposed layout: elements [r0, r0 + n) of the window of output position l, walking
+// (channel, kernel row, kernel column) with carries instead of divisions.
+template <typename T>
+__aicore__ inline void GatherWindowColumn(const WindowGeometry& g, int64_t cgBase, int64_t l, int64_t r0, uint32_t n,
+                                          const T* plane, T* dst) {
+  const int64_t kk = g.kh * g.kw;
   const int64_t oh = l / g.outW, ow = l % g.outW;
-  const int64_t h = oh * g.sh - g.ph + i * g.dh, w = ow * g.sw - g.pw + j * g.dw;
-  if (h < 0 || h >= g.h || w < 0 || w >= g.w) return -1;
-  return (c * g.h + h) * g.w + w;
+  int64_t c = cgBase + r0 / kk, i = (r0 % kk) / g.kw, j = r0 % g.kw;
+  for (uint32_t k = 0; k < n; ++k) {
+    const int64_t h = oh * g.sh - g.ph + i * g.dh, w = ow * g.sw - g.pw + j * g.dw;
+    dst[k] = (h < 0 || h >= g.h || w < 0 || w >= g.w) ? static_cast<T>(0.0f) : plane[(c * g.h + h) * g.w + w];
+    if (++j == g.kw) {
+      j = 0;
+      if (++i == g.kh) {
+        i = 0;
+        ++c;
+      }
+    }
+  }
 }
 
 template <typename T>
@@ -74,17 +115,12 @@ __global__ __aicore__ void im2col_custom(GM_ADDR x, GM_ADDR col, Im2colTiling t)
     for (int64_t c0 = 0; c0 < t.rowLength; c0 += t.chunk) {
       const uint32_t n = static_cast<uint32_t>(std::min<int64_t>(t.chunk, t.rowLength - c0));
       AscendC::LocalTensor<T> tile = queue.AllocTensor<T>();
-      for (uint32_t k = 0; k < n; ++k) {
-        int64_t src;
-        if (t.transposed) {
-          src = SourceOffset(g, grp * cg, c0 + k, l);
-        } else if (r == t.kg) {  // the ones row
-          tile.SetValue(k, static_cast<T>(1.0f));
-          continue;
-        } else {
-          src = SourceOffset(g, grp * cg, r, c0 + k);
-        }
-        tile.SetValue(k, src < 0 ? static_cast<T>(0.0f) : plane[src]);
+      if (t.transposed) {
+        GatherWindowColumn(g, grp * cg, l, c0, n, plane, reinterpret_cast<T*>(tile.GetPhyAddr()));
+      } else if (r == t.kg) {  // the ones row
+        AscendC::Duplicate(tile, static_cast<T>(1.0f), n);
+      } else {
+        GatherWindowRow(g, grp * cg, r, c0, n, plane, reinterpret_cast<T*>(tile.GetPhyAddr()));
       }
       queue.EnQue(tile);
       AscendC::LocalTensor<T> out = queue.DeQue<T>();
