@@ -64,7 +64,8 @@ class Args:
         return array.tensor(shape=shape, strides=strides, acl_type=acl_type)
 
     def tensors(self, *handles: int) -> int:
-        """An aclTensorList of tensor handles (the handle array is kept alive with the holder)."""
+        """An aclTensorList of the handles (never destroyed: aclDestroyTensorList deletes its tensors, which
+        their DeviceArrays own)."""
         array = (ctypes.c_void_p * len(handles))(*handles)
         self.lists.append(array)
         return sim.load().aclCreateTensorList(array, len(handles))
@@ -177,6 +178,7 @@ CASES = {
     "aclnnGtScalar": ("self", "ACL_UINT32", lambda a: [a.t(U32), sim.Scalar(1.0), a.t(BOOL)]),
     "aclnnGeTensor": ("other", "ACL_UINT32", lambda a: [a.t(F32), a.t(U32), a.t(BOOL)]),
     "aclnnGeScalar": ("self", "ACL_UINT32", lambda a: [a.t(U32), sim.Scalar(1.0), a.t(BOOL)]),
+    # compares, logical_not, cat, copy, fill and where take every dtype of kAllDtypes; uint32 is outside it
     "aclnnLogicalNot": ("self", "ACL_UINT32", lambda a: [a.t(U32), a.t(BOOL)]),
     # the condition / mask of where and masked_fill must be bool
     "aclnnSWhere": ("condition", "ACL_UINT8", lambda a: [a.t(U8), a.t(F32), a.t(F32), a.t(F32)]),
