@@ -12,6 +12,39 @@ import pytest
 from ascendc_kernels import testing as sim
 
 F32, I32, U32, BOOL = sim.ACL_FLOAT, sim.ACL_INT32, sim.ACL_UINT32, sim.ACL_BOOL
+I64, U8, C64 = sim.ACL_INT64, sim.ACL_UINT8, 16  # 16: ACL_COMPLEX64 (no kernel takes complex types)
+
+_vp, _i64, _u64 = ctypes.c_void_p, ctypes.c_int64, ctypes.c_uint64
+# Prototypes that testing.py's _ACLNN_ARGS does not set (as in test_aclnn_index.py).
+_ARGS = {
+    "aclnnIndexSelect": [_vp, _i64, _vp, _vp],
+    "aclnnEmbeddingDenseBackward": [_vp, _vp, _u64, _i64, ctypes.c_bool, _vp],
+    "aclnnCat": [_vp, _i64, _vp],
+    "aclnnArange": [_vp, _vp, _vp, _vp],
+    "aclnnConvolution": [_vp, _vp, _vp, _vp, _vp, _vp, ctypes.c_bool, _vp, _i64, _vp, ctypes.c_int8],
+    "aclnnConvolutionBackward": [_vp, _vp, _vp, _vp, _vp, _vp, _vp, ctypes.c_bool, _vp, _i64, _vp, ctypes.c_int8,
+                                 _vp, _vp, _vp],
+    "aclnnMaxPool2dWithIndices": [_vp, _vp, _vp, _vp, _vp, ctypes.c_bool, _vp, _vp],
+    "aclnnMaxPool2dWithIndicesBackward": [_vp, _vp, _vp, _vp, _vp, _vp, _vp, ctypes.c_bool, _vp],
+    "aclnnGather": [_vp, _i64, _vp, _vp],
+    "aclnnScatter": [_vp, _i64, _vp, _vp, _i64, _vp],
+    "aclnnScatterValue": [_vp, _i64, _vp, _vp, _i64, _vp],
+    "aclnnScatterAdd": [_vp, _i64, _vp, _vp, _vp],
+    "aclnnIndexAdd": [_vp, _i64, _vp, _vp, _vp, _vp],
+}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _prototypes(acl):
+    libs = sim.load()
+    for name, args in _ARGS.items():
+        ws = getattr(libs.opapi, name + "GetWorkspaceSize")
+        ws.restype = ctypes.c_int
+        ws.argtypes = args + [ctypes.POINTER(_u64), ctypes.POINTER(_vp)]
+    for name, restype, args in [("aclCreateTensorList", _vp, [ctypes.POINTER(_vp), _u64]),
+                                ("aclDestroyTensorList", ctypes.c_int, [_vp])]:
+        fn = getattr(libs.acl, name)
+        fn.restype, fn.argtypes = restype, args
 
 
 class Args:
@@ -19,6 +52,7 @@ class Args:
 
     def __init__(self) -> None:
         self.arrays: list[sim.DeviceArray] = []
+        self.lists: list = []
 
     def t(self, acl_type: int, shape=(2, 4)) -> int:
         array = sim.DeviceArray.empty((int(np.prod(shape)) * 2,), sim.ACL_FLOAT)  # room for 8-byte types
@@ -28,6 +62,13 @@ class Args:
             strides.insert(0, step)
             step *= d
         return array.tensor(shape=shape, strides=strides, acl_type=acl_type)
+
+    def tensors(self, *handles: int) -> int:
+        """An aclTensorList of the handles (never destroyed: aclDestroyTensorList deletes its tensors, which
+        their DeviceArrays own)."""
+        array = (ctypes.c_void_p * len(handles))(*handles)
+        self.lists.append(array)
+        return sim.load().aclCreateTensorList(array, len(handles))
 
 
 # api -> (argument named in the message, the rejected dtype's name, builder of the GetWorkspaceSize args)
@@ -51,8 +92,10 @@ CASES = {
     "aclnnSoftmax": ("self", "ACL_INT32", lambda a: [a.t(I32), -1, a.t(I32)]),
     "aclnnLayerNorm": ("input", "ACL_INT32",
                        lambda a: [a.t(I32), sim.IntArray([4]), None, None, 1e-5, a.t(I32), None, None]),
-    "aclnnReduceSum": ("self", "ACL_INT32", lambda a: [a.t(I32), sim.IntArray([1]), False, F32, a.t(F32, (2,))]),
-    "aclnnAmax": ("self", "ACL_INT32", lambda a: [a.t(I32), sim.IntArray([1]), False, a.t(I32, (2,))]),
+    # sum and amax take every numeric dtype (and bool): a complex tensor is rejected
+    "aclnnReduceSum": ("self", "ACL_COMPLEX64",
+                       lambda a: [a.t(C64), sim.IntArray([1]), False, F32, a.t(F32, (2,))]),
+    "aclnnAmax": ("self", "ACL_COMPLEX64", lambda a: [a.t(C64), sim.IntArray([1]), False, a.t(F32, (2,))]),
     "aclnnMm": ("self", "ACL_INT32", lambda a: [a.t(I32, (2, 2)), a.t(I32, (2, 2)), a.t(I32, (2, 2)), 0]),
     "aclnnMatmul": ("self", "ACL_INT32", lambda a: [a.t(I32, (2, 2)), a.t(I32, (2, 2)), a.t(I32, (2, 2)), 0]),
     "aclnnBmm": ("self", "ACL_INT32",
@@ -64,6 +107,129 @@ CASES = {
     "aclnnBaddbmm": ("batch2", "ACL_INT32", lambda a: [a.t(F32, (1, 2, 2)), a.t(F32, (1, 2, 2)),
                                                        a.t(I32, (1, 2, 2)), sim.Scalar(1.0), sim.Scalar(1.0),
                                                        a.t(F32, (1, 2, 2)), 0]),
+    # --- elementwise / activations / comparisons (s3-elem) ---
+    # bool has no negation or relu kernel (torch: `-` on a bool tensor is an error)
+    "aclnnNeg": ("self", "ACL_BOOL", lambda a: [a.t(BOOL), a.t(BOOL)]),
+    "aclnnInplaceNeg": ("selfRef", "ACL_BOOL", lambda a: [a.t(BOOL)]),
+    "aclnnRelu": ("self", "ACL_BOOL", lambda a: [a.t(BOOL), a.t(BOOL)]),
+    "aclnnInplaceRelu": ("selfRef", "ACL_BOOL", lambda a: [a.t(BOOL)]),
+    # the floating ops compute integral inputs in float32; an unsigned 32-bit tensor has no kernel
+    "aclnnExp": ("self", "ACL_UINT32", lambda a: [a.t(U32), a.t(F32)]),
+    "aclnnInplaceExp": ("selfRef", "ACL_UINT32", lambda a: [a.t(U32)]),
+    "aclnnLog": ("self", "ACL_UINT32", lambda a: [a.t(U32), a.t(F32)]),
+    "aclnnInplaceLog": ("selfRef", "ACL_UINT32", lambda a: [a.t(U32)]),
+    "aclnnSqrt": ("self", "ACL_UINT32", lambda a: [a.t(U32), a.t(F32)]),
+    "aclnnInplaceSqrt": ("selfRef", "ACL_UINT32", lambda a: [a.t(U32)]),
+    "aclnnRsqrt": ("self", "ACL_UINT32", lambda a: [a.t(U32), a.t(F32)]),
+    "aclnnInplaceRsqrt": ("selfRef", "ACL_UINT32", lambda a: [a.t(U32)]),
+    "aclnnReciprocal": ("self", "ACL_UINT32", lambda a: [a.t(U32), a.t(F32)]),
+    "aclnnInplaceReciprocal": ("selfRef", "ACL_UINT32", lambda a: [a.t(U32)]),
+    "aclnnTanh": ("self", "ACL_UINT32", lambda a: [a.t(U32), a.t(F32)]),
+    "aclnnInplaceTanh": ("selfRef", "ACL_UINT32", lambda a: [a.t(U32)]),
+    "aclnnSigmoid": ("self", "ACL_UINT32", lambda a: [a.t(U32), a.t(F32)]),
+    "aclnnInplaceSigmoid": ("selfRef", "ACL_UINT32", lambda a: [a.t(U32)]),
+    "aclnnSilu": ("self", "ACL_UINT32", lambda a: [a.t(U32), a.t(F32)]),
+    "aclnnInplaceSilu": ("selfRef", "ACL_UINT32", lambda a: [a.t(U32)]),
+    "aclnnGelu": ("self", "ACL_UINT32", lambda a: [a.t(U32), a.t(F32)]),
+    "aclnnGeluV2": ("self", "ACL_UINT32", lambda a: [a.t(U32), 0, a.t(F32)]),
+    "aclnnPowTensorScalar": ("self", "ACL_UINT32", lambda a: [a.t(U32), sim.Scalar(2.0), a.t(F32)]),
+    "aclnnInplacePowTensorScalar": ("selfRef", "ACL_UINT32", lambda a: [a.t(U32), sim.Scalar(2.0)]),
+    "aclnnSub": ("other", "ACL_UINT32", lambda a: [a.t(F32), a.t(U32), sim.Scalar(1), a.t(F32)]),
+    "aclnnInplaceSub": ("selfRef", "ACL_UINT32", lambda a: [a.t(U32), a.t(F32), sim.Scalar(1)]),
+    "aclnnDiv": ("other", "ACL_UINT32", lambda a: [a.t(F32), a.t(U32), a.t(F32)]),
+    "aclnnInplaceDiv": ("selfRef", "ACL_UINT32", lambda a: [a.t(U32), a.t(F32)]),
+    "aclnnMaximum": ("other", "ACL_UINT32", lambda a: [a.t(F32), a.t(U32), a.t(F32)]),
+    "aclnnMinimum": ("self", "ACL_UINT32", lambda a: [a.t(U32), a.t(F32), a.t(F32)]),
+    "aclnnClampMinTensor": ("min", "ACL_UINT32", lambda a: [a.t(F32), a.t(U32), a.t(F32)]),
+    "aclnnAdds": ("self", "ACL_UINT32", lambda a: [a.t(U32), sim.Scalar(2.0), a.t(F32)]),
+    "aclnnInplaceAdds": ("selfRef", "ACL_UINT32", lambda a: [a.t(U32), sim.Scalar(2.0)]),
+    "aclnnMuls": ("self", "ACL_UINT32", lambda a: [a.t(U32), sim.Scalar(2.0), a.t(F32)]),
+    "aclnnInplaceMuls": ("selfRef", "ACL_UINT32", lambda a: [a.t(U32), sim.Scalar(2.0)]),
+    "aclnnDivs": ("self", "ACL_UINT32", lambda a: [a.t(U32), sim.Scalar(2.0), a.t(F32)]),
+    "aclnnInplaceDivs": ("selfRef", "ACL_UINT32", lambda a: [a.t(U32), sim.Scalar(2.0)]),
+    "aclnnAddcmul": ("tensor2", "ACL_UINT32",
+                   lambda a: [a.t(F32), a.t(F32), a.t(U32), sim.Scalar(0.5), a.t(F32)]),
+    "aclnnInplaceAddcmul": ("tensor1", "ACL_UINT32",
+                          lambda a: [a.t(F32), a.t(U32), a.t(F32), sim.Scalar(0.5)]),
+    "aclnnAddcdiv": ("tensor2", "ACL_UINT32",
+                   lambda a: [a.t(F32), a.t(F32), a.t(U32), sim.Scalar(0.5), a.t(F32)]),
+    "aclnnInplaceAddcdiv": ("tensor1", "ACL_UINT32",
+                          lambda a: [a.t(F32), a.t(U32), a.t(F32), sim.Scalar(0.5)]),
+    "aclnnLerp": ("weight", "ACL_UINT32", lambda a: [a.t(F32), a.t(F32), a.t(U32), a.t(F32)]),
+    "aclnnInplaceLerp": ("end", "ACL_UINT32", lambda a: [a.t(F32), a.t(U32), a.t(F32)]),
+    "aclnnLerps": ("end", "ACL_UINT32", lambda a: [a.t(F32), a.t(U32), sim.Scalar(0.5), a.t(F32)]),
+    "aclnnInplaceLerps": ("selfRef", "ACL_UINT32", lambda a: [a.t(U32), a.t(F32), sim.Scalar(0.5)]),
+    "aclnnThresholdBackward": ("gradOutput", "ACL_UINT32",
+                               lambda a: [a.t(U32), a.t(F32), sim.Scalar(0.0), a.t(F32)]),
+    "aclnnGeluBackward": ("self", "ACL_UINT32", lambda a: [a.t(F32), a.t(U32), a.t(F32)]),
+    "aclnnGeluBackwardV2": ("gradOutput", "ACL_UINT32", lambda a: [a.t(U32), a.t(F32), 0, a.t(F32)]),
+    "aclnnSigmoidBackward": ("output", "ACL_UINT32", lambda a: [a.t(F32), a.t(U32), a.t(F32)]),
+    "aclnnTanhBackward": ("gradOutput", "ACL_UINT32", lambda a: [a.t(U32), a.t(F32), a.t(F32)]),
+    "aclnnSiluBackward": ("self", "ACL_UINT32", lambda a: [a.t(F32), a.t(U32), a.t(F32)]),
+    "aclnnEqTensor": ("other", "ACL_UINT32", lambda a: [a.t(F32), a.t(U32), a.t(BOOL)]),
+    "aclnnEqScalar": ("self", "ACL_UINT32", lambda a: [a.t(U32), sim.Scalar(1.0), a.t(BOOL)]),
+    "aclnnNeTensor": ("other", "ACL_UINT32", lambda a: [a.t(F32), a.t(U32), a.t(BOOL)]),
+    "aclnnNeScalar": ("self", "ACL_UINT32", lambda a: [a.t(U32), sim.Scalar(1.0), a.t(BOOL)]),
+    "aclnnLtTensor": ("other", "ACL_UINT32", lambda a: [a.t(F32), a.t(U32), a.t(BOOL)]),
+    "aclnnLtScalar": ("self", "ACL_UINT32", lambda a: [a.t(U32), sim.Scalar(1.0), a.t(BOOL)]),
+    "aclnnLeTensor": ("other", "ACL_UINT32", lambda a: [a.t(F32), a.t(U32), a.t(BOOL)]),
+    "aclnnLeScalar": ("self", "ACL_UINT32", lambda a: [a.t(U32), sim.Scalar(1.0), a.t(BOOL)]),
+    "aclnnGtTensor": ("other", "ACL_UINT32", lambda a: [a.t(F32), a.t(U32), a.t(BOOL)]),
+    "aclnnGtScalar": ("self", "ACL_UINT32", lambda a: [a.t(U32), sim.Scalar(1.0), a.t(BOOL)]),
+    "aclnnGeTensor": ("other", "ACL_UINT32", lambda a: [a.t(F32), a.t(U32), a.t(BOOL)]),
+    "aclnnGeScalar": ("self", "ACL_UINT32", lambda a: [a.t(U32), sim.Scalar(1.0), a.t(BOOL)]),
+    # compares, logical_not, cat, copy, fill and where take every dtype of kAllDtypes; uint32 is outside it
+    "aclnnLogicalNot": ("self", "ACL_UINT32", lambda a: [a.t(U32), a.t(BOOL)]),
+    # the condition / mask of where and masked_fill must be bool
+    "aclnnSWhere": ("condition", "ACL_UINT8", lambda a: [a.t(U8), a.t(F32), a.t(F32), a.t(F32)]),
+    "aclnnInplaceMaskedFillScalar": ("mask", "ACL_INT32", lambda a: [a.t(F32), a.t(I32), sim.Scalar(1.0)]),
+    "aclnnInplaceMaskedFillTensor": ("mask", "ACL_INT32", lambda a: [a.t(F32), a.t(I32), a.t(F32, ())]),
+    # --- reductions / normalization (issue 8): floating point only, except amin (every numeric dtype) ---
+    "aclnnLogSoftmax": ("self", "ACL_INT32", lambda a: [a.t(I32), -1, a.t(I32)]),
+    "aclnnSoftmaxBackward": ("gradOutput", "ACL_INT32", lambda a: [a.t(I32), a.t(F32), -1, a.t(F32)]),
+    "aclnnLogSoftmaxBackward": ("output", "ACL_INT32", lambda a: [a.t(F32), a.t(I32), -1, a.t(F32)]),
+    "aclnnMean": ("self", "ACL_INT32", lambda a: [a.t(I32), sim.IntArray([1]), False, F32, a.t(F32, (2,))]),
+    "aclnnAmin": ("self", "ACL_COMPLEX64", lambda a: [a.t(C64), sim.IntArray([1]), False, a.t(F32, (2,))]),
+    "aclnnLayerNormBackward": ("input", "ACL_INT32", lambda a: [
+        a.t(F32), a.t(I32), sim.IntArray([4]), a.t(F32, (2, 1)), a.t(F32, (2, 1)), a.t(F32, (4,)), a.t(F32, (4,)),
+        sim.BoolArray([True, True, True]), a.t(F32), a.t(F32, (4,)), a.t(F32, (4,))]),
+    "aclnnBatchNorm": ("input", "ACL_INT32", lambda a: [
+        a.t(I32, (2, 3, 4)), a.t(F32, (3,)), a.t(F32, (3,)), a.t(F32, (3,)), a.t(F32, (3,)), True, 0.1, 1e-5,
+        a.t(F32, (2, 3, 4)), a.t(F32, (3,)), a.t(F32, (3,))]),
+    "aclnnBatchNormBackward": ("gradOut", "ACL_INT32", lambda a: [
+        a.t(I32, (2, 3, 4)), a.t(F32, (2, 3, 4)), a.t(F32, (3,)), a.t(F32, (3,)), a.t(F32, (3,)), a.t(F32, (3,)),
+        a.t(F32, (3,)), True, 1e-5, sim.BoolArray([True, True, True]), a.t(F32, (2, 3, 4)), a.t(F32, (3,)),
+        a.t(F32, (3,))]),
+    "aclnnNLLLoss": ("target", "ACL_FLOAT",
+                     lambda a: [a.t(F32), a.t(F32, (2,)), a.t(F32, (4,)), 1, -100, a.t(F32, ()), a.t(F32, ())]),
+    "aclnnNLLLossBackward": ("gradOutput", "ACL_INT32", lambda a: [
+        a.t(I32, ()), a.t(F32), a.t(I64, (2,)), a.t(F32, (4,)), 1, -100, a.t(F32, ()), a.t(F32)]),
+    # --- indexing, cat, arange, convolution, pooling: indices must be int32/int64 ---
+    "aclnnIndexSelect": ("index", "ACL_FLOAT", lambda a: [a.t(F32), 0, a.t(F32, (2,)), a.t(F32)]),
+    "aclnnEmbeddingDenseBackward": ("indices", "ACL_FLOAT",
+                                    lambda a: [a.t(F32, (3, 4)), a.t(F32, (3,)), 5, -1, False, a.t(F32, (5, 4))]),
+    "aclnnGather": ("index", "ACL_FLOAT", lambda a: [a.t(F32), 1, a.t(F32), a.t(F32)]),
+    "aclnnScatter": ("index", "ACL_FLOAT", lambda a: [a.t(F32), 1, a.t(F32), a.t(F32), 0, a.t(F32)]),
+    "aclnnScatterValue": ("index", "ACL_FLOAT", lambda a: [a.t(F32), 1, a.t(F32), sim.Scalar(1.0), 0, a.t(F32)]),
+    "aclnnScatterAdd": ("index", "ACL_FLOAT", lambda a: [a.t(F32), 1, a.t(F32), a.t(F32), a.t(F32)]),
+    "aclnnIndexAdd": ("index", "ACL_FLOAT",
+                      lambda a: [a.t(F32), 0, a.t(F32, (2,)), a.t(F32), sim.Scalar(1.0), a.t(F32)]),
+    "aclnnCat": ("tensors[1]", "ACL_UINT32", lambda a: [a.tensors(a.t(F32), a.t(U32)), 0, a.t(F32, (4, 4))]),
+    "aclnnArange": ("out", "ACL_BOOL", lambda a: [sim.Scalar(0), sim.Scalar(4), sim.Scalar(1), a.t(BOOL, (4,))]),
+    "aclnnConvolution": ("input", "ACL_INT32", lambda a: [
+        a.t(I32, (1, 1, 3, 3)), a.t(F32, (1, 1, 2, 2)), None, sim.IntArray([1, 1]), sim.IntArray([0, 0]),
+        sim.IntArray([1, 1]), False, sim.IntArray([0, 0]), 1, a.t(F32, (1, 1, 2, 2)), 0]),
+    "aclnnConvolutionBackward": ("input", "ACL_INT32", lambda a: [
+        a.t(F32, (1, 1, 2, 2)), a.t(I32, (1, 1, 3, 3)), a.t(F32, (1, 1, 2, 2)), sim.IntArray([1]),
+        sim.IntArray([1, 1]), sim.IntArray([0, 0]), sim.IntArray([1, 1]), False, sim.IntArray([0, 0]), 1,
+        sim.BoolArray([True, True, True]), 0, a.t(F32, (1, 1, 3, 3)), a.t(F32, (1, 1, 2, 2)), a.t(F32, (1,))]),
+    "aclnnMaxPool2dWithIndices": ("self", "ACL_INT32", lambda a: [
+        a.t(I32, (1, 1, 4, 4)), sim.IntArray([2, 2]), sim.IntArray([2, 2]), sim.IntArray([0, 0]),
+        sim.IntArray([1, 1]), False, a.t(I32, (1, 1, 2, 2)), a.t(I64, (1, 1, 2, 2))]),
+    # indices must be the int64 of the forward
+    "aclnnMaxPool2dWithIndicesBackward": ("indices", "ACL_INT32", lambda a: [
+        a.t(F32, (1, 1, 2, 2)), a.t(F32, (1, 1, 4, 4)), a.t(I32, (1, 1, 2, 2)), sim.IntArray([2, 2]),
+        sim.IntArray([2, 2]), sim.IntArray([0, 0]), sim.IntArray([1, 1]), False, a.t(F32, (1, 1, 4, 4))]),
 }
 
 
@@ -80,7 +246,15 @@ def test_every_aclnn_entry_point_is_audited():
     assert declared == set(CASES), (sorted(declared - set(CASES)), sorted(set(CASES) - declared))
 
 
-@pytest.mark.parametrize("api", sorted(CASES))
+# Known defects in the C++ (reported, not fixed here): strict, so a fix turns them into failures to remove.
+DEFECTS = {
+    "aclnnInplacePowTensorScalar": "delegates to aclnnPowTensorScalarGetWorkspaceSize, so its messages name "
+                                   "aclnnPowTensorScalar and self instead of aclnnInplacePowTensorScalar and selfRef",
+}
+
+
+@pytest.mark.parametrize("api", [pytest.param(api, marks=pytest.mark.xfail(strict=True, reason=DEFECTS[api]))
+                                 if api in DEFECTS else api for api in sorted(CASES)])
 def test_unsupported_dtype_is_rejected_with_a_message(acl, api):
     arg_name, dtype_name, build = CASES[api]
     holder = Args()
