@@ -247,10 +247,8 @@ def test_every_aclnn_entry_point_is_audited():
 
 
 # Known defects in the C++ (reported, not fixed here): strict, so a fix turns them into failures to remove.
-DEFECTS = {
-    "aclnnInplacePowTensorScalar": "delegates to aclnnPowTensorScalarGetWorkspaceSize, so its messages name "
-                                   "aclnnPowTensorScalar and self instead of aclnnInplacePowTensorScalar and selfRef",
-}
+# Entry points whose rejection is known to be wrong (strict xfail: a fix shows up as a failure).
+DEFECTS: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("api", [pytest.param(api, marks=pytest.mark.xfail(strict=True, reason=DEFECTS[api]))

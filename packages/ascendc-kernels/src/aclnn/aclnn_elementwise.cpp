@@ -275,21 +275,31 @@ aclnnStatus aclnnGeluV2GetWorkspaceSize(const aclTensor* self, int64_t approxima
 }
 ACLNN_EW_LAUNCH(aclnnGeluV2)
 
-aclnnStatus aclnnPowTensorScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* exponent, aclTensor* out,
-                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
+namespace {
+
+// pow(self, exponent) into out; `api`, `selfName` name the entry point and argument in messages.
+aclnnStatus PowTensorScalar(const char* api, const aclTensor* self, const char* selfName, const aclScalar* exponent,
+                            aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
   if (self != nullptr && exponent != nullptr && !IsFloatingType(self->dtype) && !exponent->IsFloating() &&
       exponent->ToInt64() < 0) {
-    return RaiseError(ACLNN_ERR_PARAM_INVALID,
-                      "aclnnPowTensorScalar: integers to negative integer powers are not allowed");
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: integers to negative integer powers are not allowed", api);
   }
-  return UnaryScalar("aclnnPowTensorScalar", EwOp::kPowScalar, Promotion::kKeep, self, "self", exponent, "exponent",
-                     out, "out", workspaceSize, executor);
+  return UnaryScalar(api, EwOp::kPowScalar, Promotion::kKeep, self, selfName, exponent, "exponent", out,
+                     out == self ? selfName : "out", workspaceSize, executor);
+}
+
+}  // namespace
+
+aclnnStatus aclnnPowTensorScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* exponent, aclTensor* out,
+                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return PowTensorScalar("aclnnPowTensorScalar", self, "self", exponent, out, workspaceSize, executor);
 }
 ACLNN_EW_LAUNCH(aclnnPowTensorScalar)
 
 aclnnStatus aclnnInplacePowTensorScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* exponent,
                                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return aclnnPowTensorScalarGetWorkspaceSize(selfRef, exponent, selfRef, workspaceSize, executor);
+  return PowTensorScalar("aclnnInplacePowTensorScalar", selfRef, "selfRef", exponent, selfRef, workspaceSize,
+                         executor);
 }
 ACLNN_EW_LAUNCH(aclnnInplacePowTensorScalar)
 
