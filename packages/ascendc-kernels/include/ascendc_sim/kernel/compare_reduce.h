@@ -39,15 +39,32 @@ inline void CheckMask(const char* op, const LocalTensor<U>& mask, uint32_t count
   }
 }
 
-template <typename C>
-inline bool CompareValues(C a, C b, CMPMODE mode) {
+// Packs pred(i) for i < count into mask bits (bit i of byte i / 8), eight per byte.
+template <typename P>
+inline void PackBits(uint8_t* m, uint32_t count, P pred) {
+  const uint32_t full = count / 8;
+  for (uint32_t b = 0; b < full; ++b) {
+    uint8_t v = 0;
+    for (uint32_t k = 0; k < 8; ++k) v |= static_cast<uint8_t>(pred(b * 8 + k) ? 1u << k : 0u);
+    m[b] = v;
+  }
+  if (count % 8 != 0) {
+    uint8_t v = 0;
+    for (uint32_t i = full * 8; i < count; ++i) v |= static_cast<uint8_t>(pred(i) ? 1u << (i % 8) : 0u);
+    m[full] = v;
+  }
+}
+
+// The comparison of `mode` as a predicate over indices (the mode switch taken once, not per element).
+template <typename L, typename R>
+inline void PackCompare(uint8_t* m, uint32_t count, CMPMODE mode, L lhs, R rhs) {
   switch (mode) {
-    case CMPMODE::LT: return a < b;
-    case CMPMODE::GT: return a > b;
-    case CMPMODE::EQ: return a == b;
-    case CMPMODE::LE: return a <= b;
-    case CMPMODE::GE: return a >= b;
-    default: return a != b;
+    case CMPMODE::LT: PackBits(m, count, [&](uint32_t i) { return lhs(i) < rhs(i); }); return;
+    case CMPMODE::GT: PackBits(m, count, [&](uint32_t i) { return lhs(i) > rhs(i); }); return;
+    case CMPMODE::EQ: PackBits(m, count, [&](uint32_t i) { return lhs(i) == rhs(i); }); return;
+    case CMPMODE::LE: PackBits(m, count, [&](uint32_t i) { return lhs(i) <= rhs(i); }); return;
+    case CMPMODE::GE: PackBits(m, count, [&](uint32_t i) { return lhs(i) >= rhs(i); }); return;
+    default: PackBits(m, count, [&](uint32_t i) { return lhs(i) != rhs(i); }); return;
   }
 }
 
@@ -64,10 +81,8 @@ __aicore__ inline void Compare(const LocalTensor<U>& dstLocal, const LocalTensor
   const auto* a = detail::Raw(src0Local);
   const auto* b = detail::Raw(src1Local);
   uint8_t* m = reinterpret_cast<uint8_t*>(dstLocal.GetPhyAddr());
-  memset(m, 0, (calCount + 7) / 8);
-  for (uint32_t i = 0; i < calCount; ++i) {
-    if (detail::CompareValues(A::Load(a[i]), A::Load(b[i]), cmpMode)) m[i / 8] |= static_cast<uint8_t>(1u << (i % 8));
-  }
+  detail::PackCompare(
+      m, calCount, cmpMode, [&](uint32_t i) { return A::Load(a[i]); }, [&](uint32_t i) { return A::Load(b[i]); });
 }
 
 // dst bit i = src0[i] <cmpMode> src1Scalar
@@ -80,10 +95,8 @@ __aicore__ inline void CompareScalar(const LocalTensor<U>& dstLocal, const Local
   const auto* a = detail::Raw(src0Local);
   const auto s = detail::ToCompute<T>(src1Scalar);
   uint8_t* m = reinterpret_cast<uint8_t*>(dstLocal.GetPhyAddr());
-  memset(m, 0, (calCount + 7) / 8);
-  for (uint32_t i = 0; i < calCount; ++i) {
-    if (detail::CompareValues(A::Load(a[i]), s, cmpMode)) m[i / 8] |= static_cast<uint8_t>(1u << (i % 8));
-  }
+  detail::PackCompare(
+      m, calCount, cmpMode, [&](uint32_t i) { return A::Load(a[i]); }, [&](uint32_t) { return s; });
 }
 
 // dst[i] = mask bit i ? src0[i] : src1[i] (VSEL_TENSOR_TENSOR_MODE; the simulator
