@@ -275,6 +275,7 @@ BENCHES = (
     ("npu_train_step.py",),
     # --- matrix multiply (helper mm) ---
     ("npu_ops_speed.py",),
+    ("npu_conv_pool_speed.py",),
 )
 
 
