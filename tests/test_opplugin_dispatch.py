@@ -5,6 +5,7 @@ the CPU."""
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import Any, Callable
@@ -75,6 +76,14 @@ _SPECIAL: dict[str, tuple[Callable[[], meta_check.Sample], dict[str, torch.dtype
     "index_add.out": (lambda: meta_check.Sample([_t(4, 3), 0, torch.tensor([3, 3]), _t(2, 3, seed=1)], {}), {}, None),
     "index_add": (lambda: meta_check.Sample([_t(4, 3), 0, torch.tensor([3, 3]), _t(2, 3, seed=1)], {}), {}, None),
     "index_add_": (lambda: meta_check.Sample([_t(4, 3), 1, torch.tensor([0]), _t(4, 1, seed=1)], {}), {}, None),
+    # --- attention masks: tril / isneginf / all (s3-sdpa): bool results, tril needs a matrix ---
+    "tril.out": (lambda: meta_check.Sample([_t(2, 4, 5), 1], {}), {}, None),
+    "isneginf.out": (lambda: meta_check.Sample([torch.tensor([-math.inf, 1.0, math.inf, -2.0])], {}),
+                     {"out": torch.bool}, None),
+    "all.dim": (lambda: meta_check.Sample([_t(3, 4).round(), 1], {}), {}, None),
+    "all.out": (lambda: meta_check.Sample([_t(3, 4).round(), 1], {}), {"out": torch.bool}, None),
+    "all": (lambda: meta_check.Sample([_t(3, 4) + 3], {}), {}, None),
+    "all.all_out": (lambda: meta_check.Sample([_t(3, 4) + 3], {}), {"out": torch.bool}, None),
 }
 
 

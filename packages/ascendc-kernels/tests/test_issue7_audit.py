@@ -230,6 +230,11 @@ CASES = {
     "aclnnMaxPool2dWithIndicesBackward": ("indices", "ACL_INT32", lambda a: [
         a.t(F32, (1, 1, 2, 2)), a.t(F32, (1, 1, 4, 4)), a.t(I32, (1, 1, 2, 2)), sim.IntArray([2, 2]),
         sim.IntArray([2, 2]), sim.IntArray([0, 0]), sim.IntArray([1, 1]), False, a.t(F32, (1, 1, 4, 4))]),
+    # --- attention masks: tril / isneginf / all (s3-sdpa) ---
+    "aclnnTril": ("self", "ACL_UINT32", lambda a: [a.t(U32), 0, a.t(U32)]),
+    "aclnnInplaceTril": ("selfRef", "ACL_UINT32", lambda a: [a.t(U32), 0]),
+    "aclnnIsNegInf": ("self", "ACL_UINT32", lambda a: [a.t(U32), a.t(BOOL)]),
+    "aclnnAll": ("self", "ACL_UINT32", lambda a: [a.t(U32), sim.IntArray([1]), False, a.t(BOOL, (2,))]),
 }
 
 
@@ -344,6 +349,9 @@ TILED = {
                        _unary("aclnnSoftmax", "softmax_custom", (4096, 256), (-1,))),
     "reduce_custom": (_reduce((1, 7)), _reduce((4096, 256))),
     "matmul_custom": (_mm((3, 5, 7)), _mm((512, 64, 512))),
+    # --- attention masks (s3-sdpa) ---
+    "tril_custom": (_unary("aclnnTril", "tril_custom", (1, 7), (0,)),
+                    _unary("aclnnTril", "tril_custom", (4096, 256), (0,))),
 }
 
 

@@ -305,6 +305,11 @@ _ACLNN_ARGS = {
     "aclnnBatchNorm": [_vp, _vp, _vp, _vp, _vp, ctypes.c_bool, ctypes.c_double, ctypes.c_double, _vp, _vp, _vp],
     "aclnnBatchNormBackward": [_vp, _vp, _vp, _vp, _vp, _vp, _vp, ctypes.c_bool, ctypes.c_double, _vp, _vp, _vp,
                                _vp],
+    # --- attention masks: tril / isneginf / all (s3-sdpa) ---
+    "aclnnTril": [_vp, _i64, _vp],
+    "aclnnInplaceTril": [_vp, _i64],
+    "aclnnIsNegInf": [_vp, _vp],
+    "aclnnAll": [_vp, _vp, ctypes.c_bool, _vp],
 }
 
 

@@ -274,6 +274,12 @@ struct BatchNormGradArgs {
 };
 ASCENDC_SIM_INTERNAL_API aclError LaunchBatchNormGrad(const BatchNormGradArgs& args, aclrtStream stream);
 
+// --- masks for attention: tril (s3-sdpa) ---
+// y = tril(x, diagonal) for `batch` dense (m x n) matrices: element (i, j) kept
+// where j <= i + diagonal, else zero. Any kernel dtype.
+ASCENDC_SIM_INTERNAL_API aclError LaunchTril(aclDataType dtype, const void* x, void* y, uint64_t batch, uint64_t m,
+                                             uint64_t n, int64_t diagonal, aclrtStream stream);
+
 }  // namespace kernels
 }  // namespace ascendc_sim
 
