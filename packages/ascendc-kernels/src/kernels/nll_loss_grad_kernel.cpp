@@ -6,7 +6,7 @@
 // each row is scattered by the scalar unit. float32, float16, bfloat16.
 #include "kernels/dtype_dispatch.h"
 #include "kernels/kernel_api.h"
-#include "kernels/row_pipeline.h"
+#include "kernels/nll_targets.h"
 
 namespace ascendc_sim {
 namespace kernels {
@@ -14,78 +14,42 @@ namespace {
 
 using namespace AscendC;
 
-constexpr uint32_t kTargetChunk = 1024;
-
-struct NllLossGradTiling {
-  uint64_t n = 0, c = 0;
-  int64_t ignoreIndex = -100;
-  int32_t reduction = 0;  // 0 none, 1 mean, 2 sum
-  bool hasWeight = false;
-  uint64_t rowsPerBlock = 0;
-};
-
 template <typename T>
 class NllLossGradKernel {
  public:
   __aicore__ inline void Init(GM_ADDR gradOutput, GM_ADDR target, GM_ADDR weight, GM_ADDR totalWeight,
-                              GM_ADDR gradInput, const NllLossGradTiling& tiling) {
+                              GM_ADDR gradInput, const NllTiling& tiling) {
     t_ = tiling;
-    firstRow_ = static_cast<uint64_t>(GetBlockIdx()) * t_.rowsPerBlock;
-    rowCount_ = std::min<uint64_t>(t_.rowsPerBlock, t_.n - std::min(t_.n, firstRow_));
+    targets_.Init(pipe_, target, t_);
     gGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(gradOutput), t_.reduction == 0 ? t_.n : 1);
-    targetGm_.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(target), t_.n);
     if (t_.hasWeight) weightGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(weight), t_.c);
     if (t_.reduction == 1) totalGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(totalWeight), 1);
     dxGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(gradInput), t_.n * t_.c);
-    pipe_.InitBuffer(targetQueue_, 2, kTargetChunk * sizeof(int64_t));
   }
 
   __aicore__ inline void Process() {
     float scale = 1.0f;
     if (t_.reduction != 0) scale = static_cast<float>(gGm_.GetValue(0));
     if (t_.reduction == 1) scale /= static_cast<float>(totalGm_.GetValue(0));
-    const uint64_t chunks = (rowCount_ + kTargetChunk - 1) / kTargetChunk;
-    if (chunks > 0) CopyIn(0);
-    for (uint64_t k = 0; k < chunks; ++k) {
-      if (k + 1 < chunks) CopyIn(k + 1);
-      const uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(kTargetChunk, rowCount_ - k * kTargetChunk));
-      LocalTensor<int64_t> targets = targetQueue_.DeQue<int64_t>();
-      for (uint32_t j = 0; j < len; ++j) {
-        const uint64_t row = firstRow_ + k * kTargetChunk + j;
-        const int64_t cls = targets.GetValue(j);
-        if (cls == t_.ignoreIndex) continue;
-        if (cls < 0 || static_cast<uint64_t>(cls) >= t_.c) {
-          KernelFail("Target %lld is out of bounds.", static_cast<long long>(cls));
-        }
-        const float w = t_.hasWeight ? static_cast<float>(weightGm_.GetValue(static_cast<uint64_t>(cls))) : 1.0f;
-        const float g = t_.reduction == 0 ? static_cast<float>(gGm_.GetValue(row)) : scale;
-        dxGm_.SetValue(row * t_.c + static_cast<uint64_t>(cls), static_cast<T>(-w * g));
-      }
-      targetQueue_.FreeTensor(targets);
-    }
+    targets_.ForEach([&](uint64_t row, int64_t cls) {
+      if (cls == t_.ignoreIndex) return;
+      CheckNllTarget(cls, t_.c);
+      const float w = t_.hasWeight ? static_cast<float>(weightGm_.GetValue(static_cast<uint64_t>(cls))) : 1.0f;
+      const float g = t_.reduction == 0 ? static_cast<float>(gGm_.GetValue(row)) : scale;
+      dxGm_.SetValue(row * t_.c + static_cast<uint64_t>(cls), static_cast<T>(-w * g));
+    });
   }
 
  private:
-  __aicore__ inline void CopyIn(uint64_t chunk) {
-    const uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(kTargetChunk, rowCount_ - chunk * kTargetChunk));
-    LocalTensor<int64_t> targets = targetQueue_.AllocTensor<int64_t>();
-    DataCopyPad(targets, targetGm_[firstRow_ + chunk * kTargetChunk],
-                DataCopyExtParams{1, static_cast<uint32_t>(len * sizeof(int64_t)), 0, 0, 0},
-                DataCopyPadExtParams<int64_t>{});
-    targetQueue_.EnQue(targets);
-  }
-
-  NllLossGradTiling t_;
-  uint64_t firstRow_ = 0, rowCount_ = 0;
+  NllTiling t_;
   TPipe pipe_;
-  TQue<TPosition::VECIN, 2> targetQueue_;
+  NllTargetStream targets_;
   GlobalTensor<T> gGm_, weightGm_, totalGm_, dxGm_;
-  GlobalTensor<int64_t> targetGm_;
 };
 
 template <typename T>
 __global__ __aicore__ void nll_loss_grad_custom(GM_ADDR gradOutput, GM_ADDR target, GM_ADDR weight,
-                                                GM_ADDR totalWeight, GM_ADDR gradInput, NllLossGradTiling tiling) {
+                                                GM_ADDR totalWeight, GM_ADDR gradInput, NllTiling tiling) {
   NllLossGradKernel<T> op;
   op.Init(gradOutput, target, weight, totalWeight, gradInput, tiling);
   op.Process();
@@ -97,14 +61,13 @@ aclError LaunchNllLossGrad(const NllLossGradArgs& a, aclrtStream stream) {
   auto launch = [&](auto tag) -> aclError {
     using T = typename decltype(tag)::type;
     if (a.n == 0) return ACL_SUCCESS;
-    NllLossGradTiling t;
+    NllTiling t;
     t.n = a.n;
     t.c = a.c;
     t.ignoreIndex = a.ignoreIndex;
     t.reduction = static_cast<int32_t>(a.reduction);
     t.hasWeight = a.weight != nullptr;
-    const uint64_t cores = std::max<uint32_t>(1, aclsimGetCoreNumAiv());
-    const uint32_t blocks = static_cast<uint32_t>(std::min<uint64_t>(cores, (a.n + kTargetChunk - 1) / kTargetChunk));
+    const uint32_t blocks = NllBlocks(a.n);
     t.rowsPerBlock = (a.n + blocks - 1) / blocks;
     return LaunchKernel("nll_loss_grad_custom", blocks, stream, nll_loss_grad_custom<T>, a.gradOutput, a.target,
                         a.weight, a.totalWeight, a.gradInput, t);
