@@ -10,12 +10,16 @@ Anything after the labels that is not a label is passed on (to pytest for
 
 from __future__ import annotations
 
+import email.parser
+import hashlib
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import time
+import zipfile
 from pathlib import Path
 
 import nox
@@ -212,14 +216,136 @@ def build(session: nox.Session) -> None:
             "ASCENDC_KERNELS_BUILD_DIR": str(BUILD / "cmake" / "ascendc-kernels"),
         }
         for package in WHEEL_PACKAGES:
-            for old in dist.glob(f"{package.replace('-', '_')}-*.whl"):
-                old.unlink()
-            run_in_venv(session, label, "-m", "pip", "wheel", "-q", "--no-build-isolation", "--no-deps",
-                        "-w", str(dist), str(PACKAGES / package), env=env)
-            wheel = next(dist.glob(f"{package.replace('-', '_')}-*.whl"))
             # Installed one by one: the runtime's build imports the kernels package.
-            run_in_venv(session, label, "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall",
-                        str(wheel), env=env)
+            wheel = build_wheel(session, label, venv_python(label), package, dist, env)
+            install_wheel(session, label, venv_python(label), wheel, env)
+
+
+def tool_env(python: Path, env: dict[str, str]) -> dict[str, str]:
+    """The environment of a build step run with `python`: its bin/ first on PATH (ninja, cmake)."""
+    path = os.pathsep.join([str(python.parent), os.environ.get("PATH", "")])
+    return {**os.environ, "PATH": path, "CCACHE_BASEDIR": str(ROOT), **env}
+
+
+# Ninja's progress lines: torch's cpp_extension prints the whole compiler command, CMake a sentence.
+_NINJA_STEP_RE = re.compile(r"^\[(\d+)/(\d+)\] (.*)$")
+_COMPILED_SOURCE_RE = re.compile(r"\s-c\s+(?:-c\s+)*(\S+)")
+# What a build step says that a person must see: compiler diagnostics, ninja's and CMake's failures.
+_DIAGNOSTIC_RE = re.compile(r":\d+(:\d+)?: (fatal error|error|warning):|^FAILED:|^ninja: error|^CMake Error")
+
+
+def progress_line(line: str) -> str | None:
+    """`[n/N] what` for a ninja step (the compiled source relative to the repository), else None."""
+    step = _NINJA_STEP_RE.match(line)
+    if step is None:
+        return None
+    what = step.group(3)
+    source = _COMPILED_SOURCE_RE.search(what)
+    if source is not None:
+        path = Path(source.group(1))
+        what = str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+    elif len(what) > 120:
+        what = what[:117] + "..."
+    return f"[{step.group(1)}/{step.group(2)}] {what}"
+
+
+def build_wheel(session: nox.Session, label: str, python: Path, package: str, dist: Path,
+                env: dict[str, str]) -> Path:
+    """Builds the wheel of one package into `dist`, printing each compile step as ninja finishes it and
+    the compilers' warnings and errors; the whole output goes to build/logs/<dist name>/<package>.log."""
+    stem = package.replace("-", "_")
+    for old in dist.glob(f"{stem}-*.whl"):
+        old.unlink()
+    log_path = BUILD / "logs" / dist.name / f"{package}.log"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    # The package's PEP 517 backend called straight (what `pip wheel --no-build-isolation` does), so that the
+    # compilers' output reaches this process as it happens instead of when pip has finished.
+    backend = re.search(r'^build-backend\s*=\s*"([\w.:]+)"', (PACKAGES / package / "pyproject.toml").read_text(),
+                        re.M)
+    if backend is None:
+        session.error(f"packages/{package}/pyproject.toml names no build-backend")
+    hook = f"import sys, {backend.group(1)} as backend; backend.build_wheel(sys.argv[1])"
+    command = [str(python), "-u", "-c", hook, str(dist)]
+    session.log(f"{label}: building {package} (log: {log_path.relative_to(ROOT)})")
+    start = time.monotonic()
+    steps = 0
+    with log_path.open("w") as log, subprocess.Popen(command, cwd=PACKAGES / package, env=tool_env(python, env),
+                                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                                      bufsize=1) as child:
+        assert child.stdout is not None
+        for line in child.stdout:
+            log.write(line)
+            progress = progress_line(line.rstrip("\n"))
+            if progress is not None:
+                steps += 1
+                print(f"  {package} {progress}", flush=True)
+            elif _DIAGNOSTIC_RE.search(line):
+                print(f"  {package}: {line.rstrip()}", flush=True)
+    if child.returncode != 0:
+        tail = log_path.read_text().splitlines()[-60:]
+        session.error(f"building {package} failed (exit {child.returncode}); the last lines of {log_path}:\n"
+                      + "\n".join(tail))
+    wheel = next(dist.glob(f"{stem}-*.whl"))
+    session.log(f"{label}: {wheel.name} in {time.monotonic() - start:.1f} s ({steps} build steps)")
+    return wheel
+
+
+def wheel_digest(wheel: Path) -> str:
+    """A digest of the wheel's files and their contents (not of the zip, whose timestamps differ per build)."""
+    digest = hashlib.sha256()
+    with zipfile.ZipFile(wheel) as archive:
+        for name in sorted(archive.namelist()):
+            digest.update(name.encode() + b"\0" + hashlib.sha256(archive.read(name)).digest())
+    return digest.hexdigest()
+
+
+def wheel_metadata(wheel: Path) -> tuple[str, str, list[str]]:
+    """(name, version, Requires-Dist entries) from the wheel's METADATA."""
+    with zipfile.ZipFile(wheel) as archive:
+        name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+        fields = email.parser.Parser().parsestr(archive.read(name).decode())
+    return fields["Name"], fields["Version"], fields.get_all("Requires-Dist") or []
+
+
+def installed_version(python: Path, distribution: str) -> str | None:
+    code = (f"import importlib.metadata as m\ntry: print(m.version({distribution!r}))\n"
+            "except m.PackageNotFoundError: pass")
+    out = subprocess.run([str(python), "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    return out or None
+
+
+def check_wheel_fits(python: Path, wheel: Path) -> str | None:
+    """Why `wheel` cannot go into the environment of `python` (its torch pin names another torch), or None."""
+    from packaging.requirements import Requirement
+
+    _, version, requires = wheel_metadata(wheel)
+    for text in requires:
+        requirement = Requirement(text)
+        if requirement.name != "torch":
+            continue
+        have = installed_version(python, "torch")
+        if have is None or not requirement.specifier.contains(have.split("+")[0], prereleases=True):
+            return (f"{wheel.name} (version {version}) requires {requirement}, but the environment of {python} "
+                    f"has torch {have or '(none)'}; build the wheel for that environment's label")
+    return None
+
+
+def install_wheel(session: nox.Session, label: str, python: Path, wheel: Path, env: dict[str, str]) -> None:
+    """Installs `wheel` into the environment of `python` unless that very content is installed already
+    (a reinstall rewrites every file, and new mtimes on the kernels' headers would rebuild the runtime)."""
+    problem = check_wheel_fits(python, wheel)
+    if problem is not None:
+        session.error(problem)
+    name, version, _ = wheel_metadata(wheel)
+    stamp = python.parent.parent / ".npu-installed-wheels.json"
+    installed = json.loads(stamp.read_text()) if stamp.is_file() else {}
+    digest = wheel_digest(wheel)
+    if installed.get(name) == digest and installed_version(python, name) == version:
+        session.log(f"{label}: {wheel.name} is installed already")
+        return
+    session.run(str(python), "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", str(wheel),
+                external=True, env=tool_env(python, env))
+    stamp.write_text(json.dumps({**installed, name: digest}, indent=1, sort_keys=True))
 
 
 def pytest_args(rest: list[str]) -> list[str]:
@@ -271,7 +397,7 @@ BENCHES = (
     ("torchnpugen_speed.py",),
     ("make_synthetic_yaml.py", "--out", str(BUILD / "bench" / "yaml")),
     ("opplugin_codegen_speed.py", "--yaml-dir", str(BUILD / "bench" / "yaml")),
-    # --- models / examples (issue 8) ---
+    # --- models / examples ---
     ("npu_train_step.py",),
     # --- matrix multiply (helper mm) ---
     ("npu_ops_speed.py",),
@@ -338,6 +464,11 @@ def sanitize(session: nox.Session) -> None:
 
     The -asan venv holds only the two sanitized wheels; torch and the tools come from the label's
     venv through a .pth file. Python itself leaks by design, so ASAN_OPTIONS has detect_leaks=0.
+
+    SANITIZE_RUNTIME=0 instruments the simulator only: the -asan venv gets the label's plain
+    runtime wheel (built by `nox -s build` first), whose rpath then finds the sanitized
+    libascendcl/libopapi, so both suites still drive every aclnn entry point through
+    instrumented code, without the runtime's 15-minute instrumented build (what CI runs).
     """
     labels, rest = split_posargs(session)
     for label in labels:
@@ -364,14 +495,17 @@ def sanitize(session: nox.Session) -> None:
         }
         dist = ROOT / "dist" / f"{label}-asan"
         dist.mkdir(parents=True, exist_ok=True)
-        for package in ("ascendc-kernels", "opplugin-runtime"):
-            for old in dist.glob(f"{package.replace('-', '_')}-*.whl"):
-                old.unlink()
-            session.run(str(py), "-m", "pip", "wheel", "-q", "--no-build-isolation", "--no-deps", "-w", str(dist),
-                        str(PACKAGES / package), external=True, env=build_env)
-            wheel = next(dist.glob(f"{package.replace('-', '_')}-*.whl"))
-            session.run(str(py), "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", str(wheel),
-                        external=True, env=build_env)
+        wheel = build_wheel(session, label, py, "ascendc-kernels", dist, build_env)
+        install_wheel(session, label, py, wheel, build_env)
+        if os.environ.get("SANITIZE_RUNTIME", "1") == "0":
+            plain = sorted((ROOT / "dist" / label).glob("opplugin_runtime-*.whl"))
+            if not plain:
+                session.error(f"SANITIZE_RUNTIME=0 takes the plain runtime wheel of dist/{label}: "
+                              f"run `nox -s build -- {label}` first")
+            install_wheel(session, label, py, plain[-1], build_env)
+        else:
+            wheel = build_wheel(session, label, py, "opplugin-runtime", dist, build_env)
+            install_wheel(session, label, py, wheel, build_env)
         # The plain build copies its own libraries back into the source tree on its next run.
         test_env = {
             "PATH": path,
@@ -388,7 +522,7 @@ def sanitize(session: nox.Session) -> None:
                     external=True, env=test_env)
 
 
-# --- models / examples (issue 8) ---
+# --- models / examples ---
 MODEL_EXAMPLES = ("mlp_sgd.py", "mlp_adam.py", "cnn.py", "transformer.py")
 
 

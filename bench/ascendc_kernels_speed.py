@@ -1,12 +1,12 @@
 """Speed of the simulator's Ascend C kernels (through aclnn, ctypes: no torch npu runtime)
 against the same ops of torch on the CPU, measured in one run; prints ratios (>= 1: the
-simulator is as fast as torch). Targets of issue 7: add >= 0.8x (plus the fraction of the
+simulator is as fast as torch). Targets: add >= 0.8x (plus the fraction of the
 measured copy bandwidth), mm >= 0.5x, softmax and layer norm >= 0.7x.
 
     build/venvs/v2.13/bin/python bench/ascendc_kernels_speed.py   (or: nox -s bench -- v2.13 ascendc_kernels_speed)
 
-Uses the source tree's build (packages/ascendc-kernels/src/ascendc_kernels/lib) when it
-exists, else the installed ascendc_kernels. Timings are medians over --repeat runs, npu and
+Uses the installed ascendc_kernels (the label's wheel, as `nox -s build` installs it).
+Timings are medians over --repeat runs, npu and
 torch calls alternating (both see the same load of a shared machine).
 """
 
@@ -16,15 +16,9 @@ import argparse
 import ctypes
 import os
 import statistics
-import sys
 import time
 from pathlib import Path
 from typing import Any, Callable
-
-ROOT = Path(__file__).resolve().parents[1]
-SRC = ROOT / "packages" / "ascendc-kernels" / "src"
-if (SRC / "ascendc_kernels" / "lib").is_dir():
-    sys.path.insert(0, str(SRC))
 
 # torch's OpenMP threads otherwise busy-wait after each op and take the cores
 # from the simulator's AI-core threads timed next (both share the same 2 CPUs).

@@ -1,4 +1,4 @@
-"""One training step of the MLP and the CNN of examples/npu_models.py on npu vs CPU (issue 8).
+"""One training step of the MLP and the CNN of examples/npu_models.py on npu vs CPU.
 
 A step is zero_grad, forward, loss, backward and an optimizer step (SGD with momentum), ending
 with a host read of the loss (``loss.item()``, which also synchronises the npu stream). Each row

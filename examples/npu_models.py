@@ -1,4 +1,4 @@
-"""The small models of issue 8 and a training loop that runs them on any device.
+"""Three small models and a training loop that runs them on any device.
 
 Shared by the examples (mlp_sgd.py, mlp_adam.py, cnn.py, transformer.py), the model tests
 (packages/opplugin-runtime/tests/test_models.py) and bench/npu_train_step.py. Every model is

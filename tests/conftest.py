@@ -30,7 +30,7 @@ def generated_dir(label: str) -> Path:
     return path
 
 
-# --- OpInfo suite and A/B path tests (issue 8) ---
+# --- OpInfo suite and A/B path tests ---
 def _load_npu_opinfo() -> None:
     """tests/npu_opinfo.py as module `npu_opinfo`: shared by test_opinfo.py and test_path_ab.py."""
     import importlib.util

@@ -67,7 +67,7 @@ TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
     torch.bfloat16: (1.6e-2, 1e-2),
 }
 
-TESTS = ("forward", "inplace", "out", "backward", "ab", "*")
+TESTS = ("forward", "special", "layouts", "inplace", "out", "backward", "ab", "*")
 KINDS = ("xfail", "skip", "meta_only")
 
 
@@ -217,6 +217,11 @@ def find_skip(entries: Sequence[SkipEntry], opinfo: Any, dtype: torch.dtype, tes
     return next((e for e in entries if e.applies(opinfo, dtype, test)), None)
 
 
+def find_named_skip(entries: Sequence[SkipEntry], opinfo: Any, dtype: torch.dtype, test: str) -> SkipEntry | None:
+    """The first entry that names `test` itself ('*' entries are the other tests')."""
+    return next((e for e in entries if test in e.tests and e.applies(opinfo, dtype, test)), None)
+
+
 # ---------------------------------------------------------------------------------------------
 # moving samples and comparing results
 
@@ -230,6 +235,109 @@ def to_npu_same_layout(t: torch.Tensor, device: str) -> torch.Tensor:
     flat = torch.empty(0, dtype=src.dtype).set_(src.untyped_storage(), 0, (storage_len,), (1,))
     moved = flat.to(device).as_strided(src.size(), src.stride(), src.storage_offset())
     return moved.detach().requires_grad_(t.requires_grad)
+
+
+# Layouts the samples are also run in (test_opinfo.py's *_layouts tests): the same values
+# in other strides, so every aclnn entry point sees operands that are not dense row-major.
+LAYOUTS = ("noncontiguous", "transposed", "offset")
+
+
+def relayout(t: torch.Tensor, layout: str) -> torch.Tensor:
+    """`t`'s values and shape in another memory layout (requires_grad kept)."""
+    from torch.testing._internal.common_utils import noncontiguous_like
+
+    src = t.detach()
+    if layout == "noncontiguous":  # every innermost element has a NaN (or 12, True) neighbour
+        return noncontiguous_like(t)
+    if layout == "transposed":     # dimensions stored in reverse order
+        if src.dim() < 2:
+            return t
+        order = list(reversed(range(src.dim())))
+        result = src.permute(order).contiguous().permute(order)
+    elif layout == "offset":       # a view 3 elements into a larger storage
+        flat = torch.empty(src.numel() + 3, dtype=src.dtype)
+        result = flat[3:].view(src.shape).copy_(src)
+    else:
+        raise ValueError(f"unknown layout {layout!r}; known: {', '.join(LAYOUTS)}")
+    return result.requires_grad_(t.requires_grad) if t.requires_grad else result
+
+
+def relayout_sample(sample: Any, layout: str) -> Any:
+    """The sample with every tensor argument in `layout` (OpInfo's SampleInput.transform)."""
+    if layout == "noncontiguous":
+        return sample.noncontiguous()
+    return sample.transform(lambda x: relayout(x, layout) if isinstance(x, torch.Tensor) else x)
+
+
+# Values every floating op must treat as CPU does (test_opinfo.py's special-values test): NaN,
+# both infinities, both zeros, and ordinary values so that the specials meet ordinary operands
+# (pow(-inf, -1.5), clamp(x, nan), tanh(-0.0), ...). Elementwise ops also get finite values
+# near float32's overflow; ops that sum products (matmul, norms) do not: where such sums
+# overflow depends on the order of summation, which differs between any two BLAS.
+SPECIAL_VALUES = (float("nan"), float("inf"), float("-inf"), -0.0, 0.0, 1.0, -1.5, 0.5, 2.0, -2.0)
+HUGE_VALUES = (3e38, -3e38)
+
+
+def with_special_values(t: torch.Tensor, generator: torch.Generator, huge: bool = False) -> torch.Tensor:
+    """A floating `t` with about half its elements replaced by SPECIAL_VALUES (and HUGE_VALUES if
+    `huge`), same layout, requires_grad kept."""
+    if not t.is_floating_point() or t.numel() == 0:
+        return t
+    src = t.detach()
+    values = SPECIAL_VALUES + (HUGE_VALUES if huge else ())
+    specials = torch.tensor(values, dtype=src.dtype)
+    pick = torch.randint(len(values), src.shape, generator=generator)
+    keep = torch.rand(src.shape, generator=generator) < 0.5
+    result = src.clone()  # clone keeps the strides of a dense (or offset) source
+    result.copy_(torch.where(keep, src, specials[pick]))
+    return result.requires_grad_(t.requires_grad) if t.requires_grad else result
+
+
+def special_sample(sample: Any, seed: int, huge: bool = False) -> Any:
+    """The sample with its floating tensors (not its Python scalars) seeded with SPECIAL_VALUES."""
+    generator = torch.Generator().manual_seed(seed)
+    return sample.transform(lambda x: with_special_values(x, generator, huge) if isinstance(x, torch.Tensor) else x)
+
+
+NOT_VALUES = ("dropout_p",)
+
+
+def special_scalar_sample(sample: Any, value: float) -> Any | None:
+    """The sample with every Python float among its arguments set to `value`, or None if it has none."""
+    from torch.testing._internal.opinfo.core import SampleInput
+
+    # A probability (sdpa's dropout_p) is not a value: NaN there is a bad input (test_bad_inputs.py).
+    kwargs = {k: v for k, v in sample.kwargs.items() if k not in NOT_VALUES}
+    leaves, _ = tree_flatten((sample.args, kwargs))
+    if not any(isinstance(x, float) for x in leaves):
+        return None
+    def replace(x: Any) -> Any:
+        return value if isinstance(x, float) else x
+    return SampleInput(sample.input, args=tree_map(replace, tuple(sample.args)),
+                       kwargs={**dict(sample.kwargs), **tree_map(replace, kwargs)},
+                       output_process_fn_grad=sample.output_process_fn_grad, broadcasts_input=sample.broadcasts_input,
+                       name=sample.name + "_special_scalars")
+
+
+# Ops whose result for two zeros of opposite sign IEEE 754 leaves open (max(-0.0, +0.0)): CPU
+# itself returns the first operand in its scalar loop and the second in its vector lanes.
+ZERO_SIGN_UNSPECIFIED = ("maximum", "minimum", "clamp", "clamp_min", "clamp_max", "fmax", "fmin", "max", "min",
+                         "amax", "amin")
+
+
+def assert_signed_zeros(npu_result: Any, cpu_result: Any, *, where: str = "") -> None:
+    """Where CPU's floating result is a zero, npu's is the zero of the same sign."""
+    for i, (n, c) in enumerate(zip(tree_flatten(npu_result)[0], tree_flatten(cpu_result)[0])):
+        if not isinstance(c, torch.Tensor) or not c.is_floating_point() or not isinstance(n, torch.Tensor):
+            continue
+        n = n.detach().cpu()
+        c = c.detach()
+        zeros = (c == 0) & (n == 0)
+        wrong = zeros & (torch.signbit(n) != torch.signbit(c))
+        if wrong.any():
+            at = tuple(int(k) for k in wrong.nonzero()[0])
+            raise AssertionError(f"{where} result {i}: {int(wrong.sum())} zero(s) of the wrong sign, first at {at}: "
+                                 f"npu {float(n[at])!r}, CPU {float(c[at])!r}")
 
 
 def sample_to(sample: Any, device: str) -> tuple[Any, tuple[Any, ...], dict[str, Any]]:

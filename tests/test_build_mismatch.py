@@ -1,6 +1,7 @@
 """A runtime built for one label, imported under another torch, fails at import with a
 message naming both versions and the command that rebuilds it, never with an undefined
-symbol from the dynamic loader (issue 5, point 6).
+symbol from the dynamic loader. Its wheel names and pins the torch release it was built
+for, so that installing it into another label's environment fails at install.
 
 The check runs before ``opplugin_runtime._C`` is loaded. CI builds v2.13 and v2.1, so each
 label's test run imports the other label's build for real; the second test fakes a
@@ -9,11 +10,15 @@ mismatch in any environment.
 
 from __future__ import annotations
 
+import email.message
+import email.parser
+import importlib.metadata
 import os
 import re
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import opplugin_runtime
@@ -110,3 +115,66 @@ def test_the_message_names_both_versions_and_the_rebuild_command() -> None:
     )
     assert "`nox -s generate build -- v2.1`" in message
     assert "build/venvs/v2.13" in message
+
+
+def _label_wheel() -> Path:
+    label = os.environ.get("NPU_TEST_LABEL", _label_of(torch.__version__))
+    wheels = sorted((REPO / "dist" / label).glob("opplugin_runtime-*.whl"))
+    if not wheels:
+        pytest.skip(f"no runtime wheel in dist/{label} (nox -s build -- {label})")
+    return wheels[-1]
+
+
+def _metadata(wheel: Path) -> email.message.Message:
+    with zipfile.ZipFile(wheel) as archive:
+        name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+        return email.parser.Parser().parsestr(archive.read(name).decode())
+
+
+def _wheel_for_torch(tmp_path: Path, major: int, minor: int) -> Path:
+    """A runtime wheel (metadata only) as a build for torch <major>.<minor> would name and pin it."""
+    version = f"{opplugin_runtime.__version__}+torch{major}.{minor}"
+    info = f"opplugin_runtime-{version}.dist-info"
+    wheel = tmp_path / f"opplugin_runtime-{version}-py3-none-any.whl"
+    files = {
+        f"{info}/METADATA": (f"Metadata-Version: 2.1\nName: opplugin-runtime\nVersion: {version}\n"
+                             f"Requires-Dist: torch=={major}.{minor}.*\nRequires-Dist: ascendc-kernels\n"),
+        f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+    }
+    files[f"{info}/RECORD"] = "".join(f"{name},,\n" for name in files) + f"{info}/RECORD,,\n"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        for name, text in files.items():
+            archive.writestr(name, text)
+    return wheel
+
+
+def test_the_runtime_wheel_carries_and_pins_its_torch_release() -> None:
+    wheel = _label_wheel()
+    major, minor = re.findall(r"\d+", torch.__version__)[:2]
+    fields = _metadata(wheel)
+    assert fields["Version"] == f"{opplugin_runtime.__version__}+torch{major}.{minor}"
+    assert f"+torch{major}.{minor}-" in wheel.name  # the two labels' wheels differ in name
+    assert f"torch=={major}.{minor}.*" in fields.get_all("Requires-Dist")
+
+
+def test_installing_another_labels_runtime_fails_at_install_naming_both(tmp_path: Path) -> None:
+    sys.path.insert(0, str(REPO))
+    try:
+        import noxfile  # the installer of `nox -s build`
+    finally:
+        sys.path.remove(str(REPO))
+    major, minor = (int(x) for x in re.findall(r"\d+", torch.__version__)[:2])
+    other = _wheel_for_torch(tmp_path, major, minor + 1 if minor < 99 else minor - 1)
+    problem = noxfile.check_wheel_fits(Path(sys.executable), other)
+    assert problem is not None
+    assert f"requires torch=={major}.{minor + 1 if minor < 99 else minor - 1}.*" in problem
+    # the distribution's version, which a build's torch.__version__ may extend (2.1.2 vs 2.1.2+cu121)
+    assert f"has torch {importlib.metadata.version('torch')}" in problem
+    assert noxfile.check_wheel_fits(Path(sys.executable), _wheel_for_torch(tmp_path, major, minor)) is None
+    # pip itself refuses it where it cannot replace the environment's torch (no index)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--no-index", "--find-links",
+                             str(empty), str(other)], capture_output=True, text=True, timeout=300)
+    assert result.returncode != 0
+    assert "opplugin-runtime" in result.stdout + result.stderr and "torch==" in result.stdout + result.stderr

@@ -1,4 +1,4 @@
-"""PyTorch's OpInfo samples on `npu` against the same op on CPU (issue 8, point 3).
+"""PyTorch's OpInfo samples on `npu` against the same op on CPU.
 
 PyTorch's device-type machinery (instantiate_device_type_tests with PrivateUse1TestBase) makes
 the npu test class; `@ops` runs the OpInfos whose aten operators the label declares and the
@@ -10,6 +10,16 @@ and passed (tests/conftest.py).
 
 Checks: forward (the function variant), inplace, out (op(..., out=...) into outputs shaped like
 the CPU result) and backward (gradients of float samples for OpInfos that support autograd).
+The *_layouts tests run forward and backward again with every tensor (the incoming gradients
+too) in other memory layouts (npu_opinfo.LAYOUTS: OpInfo's noncontiguous samples, dimensions
+stored in reverse order, a storage offset), so every aclnn entry point the declared ops reach
+sees strided operands.
+The special-values test runs the forward samples again with NaN, ±inf and ±0 (elementwise ops:
+±3e38 too) among the floating operands' elements, and with each Python float argument NaN, inf,
+-inf and -0.0 in turn: results must agree with CPU's, NaN for NaN, and zeros in CPU's sign (for
+max/min-like ops IEEE 754 leaves the sign of two equal zeros open). Entries with test `special`
+in opinfo_skips.yaml name the cases where CPU's answer comes from its implementation (its
+vector and scalar paths differ), each with the reason.
 The default run takes up to MAX_SAMPLES samples per OpInfo and dtype in float32, int64 and bool;
 the `slow` variants take every sample in every dtype the OpInfo allows
 (`nox -s test -- v2.13 --slow -k opinfo`).
@@ -30,6 +40,7 @@ import torch
 from torch.testing._internal.common_device_type import OpDTypes, instantiate_device_type_tests, ops
 from torch.testing._internal.common_methods_invocations import op_db
 from torch.testing._internal.common_utils import TestCase
+from torch.testing._internal.opinfo.core import BinaryUfuncInfo, UnaryUfuncInfo
 from torch.utils._pytree import tree_map
 
 LIVE = npu_opinfo.live_ops()
@@ -44,6 +55,7 @@ ALL_DTYPES = (torch.float32, torch.float16, torch.bfloat16, torch.float64, torch
               torch.int32, torch.int64, torch.bool)
 MAX_SAMPLES = 8
 MAX_BACKWARD_SAMPLES = 4
+MAX_LAYOUT_SAMPLES = 4
 npu_opinfo.NOTES.append(
     f"{len(SELECTED)} OpInfos cover the {len(LIVE)} declared npu operators of {npu_opinfo.label()}; "
     f"declared operators without an OpInfo: {', '.join(sorted(UNCOVERED)) or 'none'}"
@@ -78,6 +90,20 @@ class TestNpuOpInfo(TestCase):
     def test_backward(self, device: str, dtype: torch.dtype, op) -> None:
         self._check(device, dtype, op, "backward", MAX_BACKWARD_SAMPLES)
 
+    @ops(SELECTED, dtypes=OpDTypes.supported, allowed_dtypes=(torch.float32, torch.int64))
+    def test_forward_layouts(self, device: str, dtype: torch.dtype, op) -> None:
+        for layout in npu_opinfo.LAYOUTS:
+            self._check(device, dtype, op, "forward", MAX_LAYOUT_SAMPLES, layout=layout)
+
+    @ops(BACKWARD, dtypes=OpDTypes.supported_backward, allowed_dtypes=(torch.float32,))
+    def test_backward_layouts(self, device: str, dtype: torch.dtype, op) -> None:
+        for layout in npu_opinfo.LAYOUTS:
+            self._check(device, dtype, op, "backward", MAX_LAYOUT_SAMPLES, layout=layout)
+
+    @ops(SELECTED, dtypes=OpDTypes.supported, allowed_dtypes=(torch.float32,))
+    def test_forward_special_values(self, device: str, dtype: torch.dtype, op) -> None:
+        self._check(device, dtype, op, "special", MAX_SAMPLES)
+
     @pytest.mark.slow
     @ops(SELECTED, dtypes=OpDTypes.supported, allowed_dtypes=ALL_DTYPES)
     def test_forward_exhaustive(self, device: str, dtype: torch.dtype, op) -> None:
@@ -90,21 +116,44 @@ class TestNpuOpInfo(TestCase):
 
     # -- machinery -------------------------------------------------------------------------
 
-    def _check(self, device: str, dtype: torch.dtype, op, test: str, limit: int | None) -> None:
+    def _check(self, device: str, dtype: torch.dtype, op, test: str, limit: int | None,
+               layout: str | None = None) -> None:
         # No setUp/tearDown: on torch 2.1 the instantiated class does not derive from this one, so
         # zero-argument super() fails there. The ledger counts fallbacks; the summary reports them.
         with npu_opinfo.modes(fallback="silent"):
-            self._check_samples(device, dtype, op, test, limit)
+            self._check_samples(device, dtype, op, test, limit, layout)
 
-    def _check_samples(self, device: str, dtype: torch.dtype, op, test: str, limit: int | None) -> None:
+    def _check_samples(self, device: str, dtype: torch.dtype, op, test: str, limit: int | None,
+                       layout: str | None = None) -> None:
         entry = npu_opinfo.find_skip(SKIPS, op, dtype, test)
+        if test == "special":  # entries naming the special-values run first, then the forward entries
+            entry = npu_opinfo.find_named_skip(SKIPS, op, dtype, "special")
+            if entry is None:
+                entry = npu_opinfo.find_skip(SKIPS, op, dtype, "forward")
+                if entry is not None and entry.kind == "xfail":
+                    self.skipTest(f"opinfo_skips.yaml (an expected failure of the forward test): {entry.reason}")
         if entry is not None and entry.kind == "skip":
             self.skipTest(f"opinfo_skips.yaml: {entry.reason}")
+        if entry is not None and entry.kind == "xfail" and layout is not None:
+            self.skipTest(f"opinfo_skips.yaml (an expected failure in the dense layout): {entry.reason}")
+        if layout is not None:  # entries for the strided runs only (test: layouts)
+            strided = npu_opinfo.find_named_skip(SKIPS, op, dtype, "layouts")
+            if strided is not None:
+                self.skipTest(f"opinfo_skips.yaml (strided operands): {strided.reason}")
         values = entry is None or entry.kind != "meta_only"
         grad = test == "backward"
         samples = itertools.islice(op.sample_inputs("cpu", dtype, requires_grad=grad), limit)
-        counts = npu_opinfo.count(test if limit is not None else f"{test} (exhaustive)")
-        run = {"forward": self._forward, "inplace": self._inplace, "out": self._out, "backward": self._backward}[test]
+        kind = test if limit is not None else f"{test} (exhaustive)"
+        if test == "special":
+            samples = _special_samples(samples, huge=isinstance(op, (UnaryUfuncInfo, BinaryUfuncInfo)))
+            kind = "forward (NaN, ±inf and ±0 among operands and scalars)"
+        if layout is not None:
+            samples = (npu_opinfo.relayout_sample(s, layout) for s in samples)
+            kind = f"{test} ({layout} operands)"
+        self._grad_layout = layout
+        counts = npu_opinfo.count(kind)
+        run = {"forward": self._forward, "special": self._special, "inplace": self._inplace, "out": self._out,
+               "backward": self._backward}[test]
         ran_before = counts.ran
         failures = npu_opinfo.run_samples(samples, lambda s, i: run(device, op, s, i, values, counts), counts)
         if not values:
@@ -141,6 +190,13 @@ class TestNpuOpInfo(TestCase):
     def _forward(self, device: str, op, sample, index: int, values: bool, counts) -> None:
         _, actual, _, expected = self._run_both(op, sample, device, counts)
         npu_opinfo.assert_same(actual, expected, values=values, where=npu_opinfo.opinfo_id(op))
+
+    def _special(self, device: str, op, sample, index: int, values: bool, counts) -> None:
+        _, actual, _, expected = self._run_both(op, sample, device, counts)
+        where = npu_opinfo.opinfo_id(op) + " (special values)"
+        npu_opinfo.assert_same(actual, expected, values=values, where=where)
+        if values and op.name.split(".")[0] not in npu_opinfo.ZERO_SIGN_UNSPECIFIED:
+            npu_opinfo.assert_signed_zeros(actual, expected, where=where)
 
     def _inplace(self, device: str, op, sample, index: int, values: bool, counts) -> None:
         npu_parts, actual, cpu_parts, expected = self._run_both(op.inplace_variant, sample, device, counts)
@@ -197,9 +253,12 @@ class TestNpuOpInfo(TestCase):
             return
         gen = torch.Generator().manual_seed(index)
         grads = [torch.randn(o.shape, generator=gen, dtype=o.dtype) for o in cpu_outs]
+        if getattr(self, "_grad_layout", None) is not None:  # the incoming gradients too
+            grads = [npu_opinfo.relayout(g, self._grad_layout) for g in grads]
         cpu_grads = torch.autograd.grad(cpu_outs, cpu_inputs, grads, allow_unused=True)
         torch.npu.reset_path_ledger()
-        npu_grads = torch.autograd.grad(npu_outs, npu_inputs, [g.to(device) for g in grads], allow_unused=True)
+        npu_grads = torch.autograd.grad(npu_outs, npu_inputs, [npu_opinfo.to_npu_same_layout(g, device) for g in grads],
+                                        allow_unused=True)
         fallbacks = npu_opinfo.fallback_ops(torch.npu.path_ledger())
         if fallbacks:
             counts.fallback_ops.update(fallbacks)
@@ -207,6 +266,18 @@ class TestNpuOpInfo(TestCase):
             self.assertEqual(n is None, c is None, f"{where}: gradient {i} defined on one device only")
             if c is not None:
                 npu_opinfo.assert_same(n, c, values=values, where=f"{where} grad {i}")
+
+
+def _special_samples(samples, huge: bool):
+    """Each sample with NaN, ±inf and ±0 (elementwise ops: ±3e38 too) among its floating tensors'
+    elements, then (if it has Python float arguments) once with all of them NaN, inf, -inf and
+    -0.0 in turn."""
+    for i, sample in enumerate(samples):
+        yield npu_opinfo.special_sample(sample, seed=i, huge=huge)
+        for value in (float("nan"), float("inf"), float("-inf"), -0.0):
+            changed = npu_opinfo.special_scalar_sample(sample, value)
+            if changed is not None:
+                yield changed
 
 
 instantiate_device_type_tests(TestNpuOpInfo, globals(), only_for=("privateuse1",))

@@ -29,7 +29,7 @@ def _live_ops(generated_dir: Path) -> list[tuple[str, list[str]]]:
     return out
 
 
-# --- indexing / cat / factories / embedding / convolution / pooling (issue 8) ---
+# --- indexing / cat / factories / embedding / convolution / pooling ---
 # Ops whose arguments the generic float sampler cannot make (integer indices, window
 # geometry, a factory without tensor inputs) or whose CPU kernel is no reference (the
 # *_overrideable convolutions raise on the CPU): a hand-made float32 sample, the dtypes
@@ -76,7 +76,7 @@ _SPECIAL: dict[str, tuple[Callable[[], meta_check.Sample], dict[str, torch.dtype
     "index_add.out": (lambda: meta_check.Sample([_t(4, 3), 0, torch.tensor([3, 3]), _t(2, 3, seed=1)], {}), {}, None),
     "index_add": (lambda: meta_check.Sample([_t(4, 3), 0, torch.tensor([3, 3]), _t(2, 3, seed=1)], {}), {}, None),
     "index_add_": (lambda: meta_check.Sample([_t(4, 3), 1, torch.tensor([0]), _t(4, 1, seed=1)], {}), {}, None),
-    # --- attention masks: tril / isneginf / all (s3-sdpa): bool results, tril needs a matrix ---
+    # --- attention masks: tril / isneginf / all: bool results, tril needs a matrix ---
     "tril.out": (lambda: meta_check.Sample([_t(2, 4, 5), 1], {}), {}, None),
     "isneginf.out": (lambda: meta_check.Sample([torch.tensor([-math.inf, 1.0, math.inf, -2.0])], {}),
                      {"out": torch.bool}, None),

@@ -1,4 +1,4 @@
-"""A/B tests between the two implementation paths (issue 8, point 4).
+"""A/B tests between the two implementation paths.
 
 For every operator the label declares with BOTH paths live (op_api and acl_op in the yaml
 projection, registered for npu), the OpInfo samples run once forced onto op_api

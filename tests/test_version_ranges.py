@@ -1,4 +1,4 @@
-"""The YAML's version ranges take effect per label (issue 5, point 3).
+"""The YAML's version ranges take effect per label.
 
 ``mul.out`` is declared with ``op_api: [v2.5, newest]`` in yaml/op_plugin_functions.yaml
 (a schema identical in every supported torch, run by the simulator's aclnnMul). In a label

@@ -2,9 +2,11 @@
 
 The C++ build directory is persistent (ASCENDC_KERNELS_BUILD_DIR, default
 packages/ascendc-kernels/build/cmake), so rebuilds are incremental; ccache is
-used when found. The libraries land in src/ascendc_kernels/lib/ and the headers
-are copied from include/ to src/ascendc_kernels/include/, so both the wheel and
-a source checkout (tests put src/ on sys.path) find them.
+used when found. A wheel build puts the libraries and the headers of include/
+straight into the wheel's staging directory (under the build directory), so a
+sanitized build (SANITIZE=1) never reaches the source tree. `build_native`
+installs a plain build into src/ascendc_kernels/{lib,include}, for a source
+checkout whose tests put src/ on sys.path.
 
     python setup.py build_native       # just the C++ build into the package dir
     pip wheel --no-build-isolation --no-deps -w dist packages/ascendc-kernels
@@ -60,8 +62,8 @@ def copy_if_changed(src: Path, dst: Path) -> None:
     os.replace(tmp, dst)
 
 
-def build_native_libraries() -> None:
-    """Configures (once) and builds the C++ libraries; installs them into the package dir."""
+def build_native_libraries(package_dir: Path) -> None:
+    """Configures (once) and builds the C++ libraries; installs them and the headers into `package_dir`."""
     out = build_dir()
     out.mkdir(parents=True, exist_ok=True)
     if not (out / "build.ninja").exists():
@@ -85,9 +87,9 @@ def build_native_libraries() -> None:
     subprocess.check_call([find_tool("cmake"), "--build", str(out), "--", "-j", jobs])
 
     for name in LIBRARIES:
-        copy_if_changed(out / name, PACKAGE_DIR / "lib" / name)
+        copy_if_changed(out / name, package_dir / "lib" / name)
     include_src = ROOT / "include"
-    include_dst = PACKAGE_DIR / "include"
+    include_dst = package_dir / "include"
     for header in include_src.rglob("*.h"):
         copy_if_changed(header, include_dst / header.relative_to(include_src))
     for stale in include_dst.rglob("*.h"):  # headers removed from include/
@@ -106,15 +108,22 @@ class BuildNative(Command):
         pass
 
     def run(self) -> None:
-        build_native_libraries()
+        if os.environ.get("SANITIZE") == "1":
+            raise SystemExit("build_native installs into the source tree, which takes no sanitized build; "
+                             "`nox -s sanitize` builds those wheels in their own directories")
+        build_native_libraries(PACKAGE_DIR)
 
 
 class BuildPy(build_py):
-    """Builds the C++ first so that lib/ and include/ are package data."""
+    """Puts the freshly built libraries and headers into the wheel's staging directory
+    (not the source tree, which may hold another build's libraries)."""
 
     def run(self) -> None:
-        build_native_libraries()
         super().run()
+        staged = Path(self.build_lib) / "ascendc_kernels"
+        for stale in [*staged.glob("lib/*.so"), *staged.glob("include/**/*.h")]:
+            stale.unlink()  # copied from the source tree's own build by build_py
+        build_native_libraries(staged)
 
 
 class BinaryDistribution(Distribution):
@@ -138,5 +147,7 @@ class BdistWheel(bdist_wheel):
 
 setup(
     distclass=BinaryDistribution,
+    # One setuptools staging tree per C++ build directory: a sanitized and a plain wheel never share files.
+    options={"build": {"build_base": str(build_dir() / "setuptools")}},
     cmdclass={"build_native": BuildNative, "build_py": BuildPy, "bdist_wheel": BdistWheel},
 )

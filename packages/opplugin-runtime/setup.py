@@ -118,6 +118,19 @@ def check_torch_matches_label(label: str) -> None:
         fail(f"label {label} builds against torch {pin}, but this environment has torch {torch.__version__}")
 
 
+def mirror_headers(source: Path, target: Path) -> Path:
+    """A copy of `source`'s headers under `target` whose files change (and so get a new mtime)
+    only when their content does: reinstalling the ascendc-kernels wheel rewrites every
+    header in site-packages, and compiling against those would rebuild every object."""
+    wanted = {header.relative_to(source) for header in source.rglob("*.h")}
+    for relative in sorted(wanted):
+        copy_if_changed(source / relative, target / relative)
+    for stale in target.rglob("*.h"):
+        if stale.relative_to(target) not in wanted:
+            stale.unlink()
+    return target
+
+
 def ascendc_kernels_paths() -> tuple[str, str]:
     try:
         import ascendc_kernels
@@ -157,6 +170,27 @@ def build_info_source(label: str, gen_dir: Path) -> str:
     lines = ['"""Written by setup.py: what this build of opplugin_runtime was compiled against."""', ""]
     lines += [f"{key} = {value!r}" for key, value in info.items()]
     return "\n".join(lines) + "\n"
+
+
+def torch_release() -> tuple[int, int]:
+    major, minor = (int(part) for part in re.findall(r"\d+", torch.__version__)[:2])
+    return major, minor
+
+
+def wheel_version() -> str:
+    """The package version with the torch release it is built for as local label, so that the
+    wheels of two labels differ in name: 0.1.0+torch2.13."""
+    match = re.search(r'^__version__ = "([^"]+)"', (HERE / "src" / PACKAGE / "__init__.py").read_text(), re.M)
+    if match is None:
+        fail(f"src/{PACKAGE}/__init__.py has no __version__ line")
+    major, minor = torch_release()
+    return f"{match.group(1)}+torch{major}.{minor}"
+
+
+def requirements() -> list[str]:
+    """The wheel runs only under the torch release it was compiled against."""
+    major, minor = torch_release()
+    return [f"torch=={major}.{minor}.*", "ascendc-kernels"]
 
 
 def write_if_changed(path: Path, text: str) -> None:
@@ -225,8 +259,9 @@ def sources(gen_dir: Path) -> list[str]:
 GEN_DIR = generated_dir()
 LABEL = build_label(GEN_DIR)
 check_torch_matches_label(LABEL)
-ACL_INCLUDE, ACL_LIBRARY = ascendc_kernels_paths()
 EXT_BUILD_DIR = ext_build_dir(LABEL)
+_INSTALLED_ACL_INCLUDE, ACL_LIBRARY = ascendc_kernels_paths()
+ACL_INCLUDE = str(mirror_headers(Path(_INSTALLED_ACL_INCLUDE), EXT_BUILD_DIR / "ascendc-kernels-include"))
 BUILD_INFO = build_info_source(LABEL, GEN_DIR)
 
 def ccache_masquerade(build_dir: Path) -> str | None:
@@ -263,11 +298,14 @@ extension = cpp_extension.CppExtension(
     include_dirs=[str(CSRC), str(GEN_DIR), ACL_INCLUDE, *map(str, KINETO_INCLUDE)],
     library_dirs=[ACL_LIBRARY],
     libraries=["ascendcl"],
-    extra_compile_args={"cxx": ["-O2", "-Wall", "-Wno-unused-function", *SANITIZE_FLAGS]},
+    # -O1 under the sanitizers (their usual level): a quicker build, and stack traces that follow the source.
+    extra_compile_args={"cxx": ["-O1" if SANITIZE else "-O2", "-Wall", "-Wno-unused-function", *SANITIZE_FLAGS]},
     extra_link_args=["-Wl,-rpath,$ORIGIN/../ascendc_kernels/lib", "-ldl", *SANITIZE_FLAGS],
 )
 
 setup(
+    version=wheel_version(),
+    install_requires=requirements(),
     ext_modules=[extension],
     cmdclass={"build_ext": BuildExt.with_options(use_ninja=True), "build_py": BuildPy},
     # One setuptools build tree per label: build/lib of one label must not leak its

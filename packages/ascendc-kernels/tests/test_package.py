@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import ascendc_kernels
@@ -41,3 +43,26 @@ def test_sonames_and_rpath():
     assert "Library soname: [libopapi.so]" in opapi
     assert "Shared library: [libascendcl.so]" in opapi
     assert "[$ORIGIN]" in opapi  # RUNPATH/RPATH: finds libascendcl next to itself
+
+
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+UNDER_SANITIZER = "libasan" in os.environ.get("LD_PRELOAD", "")
+
+
+@pytest.mark.skipif(shutil.which("readelf") is None, reason="readelf not available")
+def test_sanitized_and_plain_builds_stay_apart():
+    """The libraries in use link the sanitizer runtime exactly when the process runs under it
+    (`nox -s sanitize`), and the source tree's own libraries (build_native) never do: a
+    sanitized build written there broke every later plain process that loaded them."""
+    for name in ("ascendcl", "opapi"):
+        linked = "libasan" in _dynamic_section(ascendc_kernels.library_path(name))
+        assert linked == UNDER_SANITIZER, (name, ascendc_kernels.get_library_dir())
+    for library in sorted((PACKAGE_ROOT / "src" / "ascendc_kernels" / "lib").glob("*.so")):
+        assert "libasan" not in _dynamic_section(str(library)), library
+
+
+def test_build_native_refuses_a_sanitized_build_into_the_source_tree():
+    result = subprocess.run([sys.executable, "setup.py", "-q", "build_native"], cwd=PACKAGE_ROOT,
+                            env={**os.environ, "SANITIZE": "1"}, capture_output=True, text=True, timeout=300)
+    assert result.returncode != 0
+    assert "source tree" in result.stderr and "nox -s sanitize" in result.stderr

@@ -179,3 +179,50 @@ def test_free_does_not_wait_for_queued_work_and_keeps_its_bytes_for_it(acl, stre
     released.set()
     sim.check(acl.aclrtSynchronizeStream(stream))
     assert (out.peek() == 6).all()
+
+
+def _stream_worker_threads() -> int:
+    import os
+
+    names = []
+    for task in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{task}/comm") as f:
+                names.append(f.read().strip())
+        except FileNotFoundError:  # the thread ended while we listed
+            pass
+    return names.count("aclsim_stream")
+
+
+def _wait_for(condition, seconds: float) -> bool:
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return condition()
+
+
+def test_an_idle_stream_releases_its_worker_thread_and_a_new_launch_starts_one(acl):
+    acc = sim.DeviceArray.from_numpy(np.zeros(64, dtype=np.int64))
+    one = sim.DeviceArray.from_numpy(np.ones(64, dtype=np.int64))
+    streams = []
+    for _ in range(4):
+        s = ctypes.c_void_p()
+        sim.check(acl.aclrtCreateStream(ctypes.byref(s)))
+        streams.append(s.value)
+    try:
+        assert _wait_for(lambda: _stream_worker_threads() == 0, 5)  # earlier tests' workers idled out
+        for s in streams:
+            sim.check(sim.run_aclnn("aclnnInplaceAdd", acc.tensor(), one.tensor(), sim.Scalar(1), stream=s))
+            sim.check(acl.aclrtSynchronizeStream(s))
+        assert _wait_for(lambda: _stream_worker_threads() == 0, 5), "idle stream workers kept their threads"
+        # The streams still work: the next launch starts a worker again, and runs.
+        sim.check(sim.run_aclnn("aclnnInplaceAdd", acc.tensor(), one.tensor(), sim.Scalar(1), stream=streams[0]))
+        sim.check(acl.aclrtSynchronizeStream(streams[0]))
+        assert (acc.peek() == 5).all()
+    finally:
+        for s in streams:
+            sim.check(acl.aclrtDestroyStream(s))

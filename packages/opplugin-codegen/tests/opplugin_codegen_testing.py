@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import textwrap
 from pathlib import Path
 
@@ -159,3 +160,17 @@ def cxx_std_flag() -> str:
     text = source.read_text(encoding="utf-8") if source.is_file() else ""
     found = re.findall(r"-std=c\+\+(\d+)", text)
     return f"-std=c++{max(int(v) for v in found)}" if found else "-std=c++17"
+
+
+def expanded(files: dict[str, str], umbrella: str) -> str:
+    """An umbrella header (``op_plugin/OpInterface.h``) with each family header it includes
+    written in place: everything a source including the umbrella sees."""
+    return re.sub(
+        r'#include "(op_plugin/ops/[^"]+\.h)"\n', lambda m: files[m.group(1)], files[umbrella]
+    )
+
+
+def namespace_text(text: str, namespace: str) -> str:
+    """The declarations of every ``namespace <namespace> { ... }`` block of a header."""
+    pattern = rf"namespace {namespace} \{{\n(.*?)\n\}}  // namespace {namespace}\n"
+    return "".join(re.findall(pattern, text, re.S))

@@ -8,7 +8,14 @@ from pathlib import Path
 import pytest
 
 from opplugin_codegen import load_model, render_label
-from opplugin_codegen_testing import PROJECT_YAML, RICH_YAML, line_of, make_yaml_dir
+from opplugin_codegen_testing import (
+    PROJECT_YAML,
+    RICH_YAML,
+    expanded,
+    line_of,
+    make_yaml_dir,
+    namespace_text,
+)
 
 
 def files_of(yaml_dir: Path, label: str, shards: int = 4) -> dict[str, str]:
@@ -31,8 +38,9 @@ def function(files: dict[str, str], prefix: str, head: str) -> str:
 
 
 def src(yaml_dir: Path, func_prefix: str) -> str:
-    line = line_of(yaml_dir / "op_plugin_functions.yaml", f"- func: {func_prefix}")
-    return f"({yaml_dir.name}/op_plugin_functions.yaml:{line})"
+    """The source note of a generated function: the YAML file (the entry is named before it)."""
+    assert line_of(yaml_dir / "op_plugin_functions.yaml", f"- func: {func_prefix}")
+    return f"({yaml_dir.name}/op_plugin_functions.yaml)"
 
 
 # -- the project's YAML, v2.13 ----------------------------------------------------------
@@ -44,7 +52,9 @@ def project_files() -> dict[str, str]:
 
 
 def test_file_set(project_files: dict[str, str]) -> None:
-    assert set(project_files) == {
+    families = {n for n in project_files if n.startswith("op_plugin/ops/")}
+    assert {"op_plugin/ops/add.h", "op_plugin/ops/_foreach_add.h"} <= families
+    assert set(project_files) - families == {
         "op_plugin/config/op_plugin_functions.yaml",
         "op_plugin/config/derivatives.yaml",
         "op_plugin/OpInterface.h",
@@ -58,7 +68,8 @@ def test_file_set(project_files: dict[str, str]) -> None:
 
 
 def test_headers(project_files: dict[str, str]) -> None:
-    op = project_files["op_plugin/OpInterface.h"]
+    assert '#include "op_plugin/ops/add.h"\n' in project_files["op_plugin/OpInterface.h"]
+    op = expanded(project_files, "op_plugin/OpInterface.h")
     assert "#pragma once\n" in op and "namespace op_plugin {" in op
     assert "#include <ATen/core/Tensor.h>\n" in op
     assert (
@@ -66,10 +77,10 @@ def test_headers(project_files: dict[str, str]) -> None:
         "const at::Scalar& alpha = 1);  // add.Tensor\n"
     ) in op
     assert "at::Tensor& abs_out(const at::Tensor& self, at::Tensor& out);  // abs.out\n" in op
-    api = project_files["op_plugin/OpApiInterface.h"]
-    acl = project_files["op_plugin/AclOpsInterface.h"]
-    assert "namespace op_api {" in api and "namespace acl_op {" in acl
-    assert "alpha = 1" not in api and "alpha = 1" not in acl  # defaults only in OpInterface.h
+    api = namespace_text(expanded(project_files, "op_plugin/OpApiInterface.h"), "op_api")
+    acl = namespace_text(expanded(project_files, "op_plugin/AclOpsInterface.h"), "acl_op")
+    assert api and acl
+    assert "alpha = 1" not in api and "alpha = 1" not in acl  # defaults only in op_plugin::
     assert "at::Tensor abs(const at::Tensor& self);" in api
     assert "at::Tensor abs(const at::Tensor& self);" in acl  # abs has both paths
     assert "npu_add_relu" not in acl  # npu_add_relu has no acl_op path
@@ -216,7 +227,7 @@ at::Tensor mul(const at::Tensor& self, const at::Tensor& other) {{
     )
     assert '#include "npu/framework/InferSize.h"\n' in shard
     assert "using namespace op_infer;" in shard
-    assert '#include "op_plugin/AclOpsInterface.h"\n' in shard
+    assert '#include "op_plugin/ops/mul.h"\n' in shard
 
 
 def test_cpp_files_include_only_what_they_use(project_files: dict[str, str]) -> None:
@@ -229,8 +240,12 @@ def test_cpp_files_include_only_what_they_use(project_files: dict[str, str]) -> 
             assert text.index("#define TORCH_ASSERT_ONLY_METHOD_OPERATORS\n") < text.index(
                 "#include"
             )
+        # The family headers of the ops a file uses, never the umbrellas (a change to one op
+        # would recompile every file).
+        umbrellas = {"OpInterface.h", "OpApiInterface.h", "AclOpsInterface.h"}
+        assert not {f"op_plugin/{u}" for u in umbrellas} & set(includes), name
         if "OpInterface_" in name and includes:
-            assert "op_plugin/OpInterface.h" in includes
+            assert any(i.startswith("op_plugin/ops/") for i in includes)
         if "EXEC_NPU_CMD" in text:
             assert "npu/framework/op_api_common.h" in includes
         if "InferSize.h" in " ".join(includes):
@@ -337,7 +352,7 @@ def test_dispatch_variants(rich: dict[str, str]) -> None:
 
 
 def test_symint_and_impl_name(rich: dict[str, str]) -> None:
-    op = rich["op_plugin/OpInterface.h"]
+    op = expanded(rich, "op_plugin/OpInterface.h")
     assert "at::Tensor new_empty_strided_symint(" in op
     assert "npu_mask_three(" in op and "npu_mask3(" not in op
     assert "_softmax_backward_data(" not in op  # structured_delegate
@@ -348,7 +363,7 @@ def test_symint_and_impl_name(rich: dict[str, str]) -> None:
 
 def test_v2_1_has_dimname_and_acl_only_paths() -> None:
     files = files_of(RICH_YAML, "v2.1")
-    op = files["op_plugin/OpInterface.h"]
+    op = expanded(files, "op_plugin/OpInterface.h")
     assert "#include <ATen/core/Dimname.h>" in op
     assert "at::DimnameList dim" in op
     mul_out = function(files, "OpInterface", "at::Tensor& mul_out(")

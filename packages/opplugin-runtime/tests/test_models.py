@@ -1,4 +1,4 @@
-"""Real models on `npu` against the same models on CPU (issue 8, point 1).
+"""Real models on `npu` against the same models on CPU.
 
 The models, data and training loop are examples/npu_models.py (shared with the examples and
 bench/npu_train_step.py). Each model starts from the same weights on both devices and trains
@@ -9,8 +9,7 @@ the CPU mt19937 generator draw different masks from one seed); test_dropout_trai
 them in training mode on npu and checks that the npu dropout kernel ran and the loss fell.
 
 CPU fallback: test_no_cpu_fallback fails listing every operator a model still runs through the
-CPU fallback. Until the operator families of issue 8 are merged that list is long, so the test
-is an xfail while STRICT_NO_FALLBACK is False; the coordinator sets it to True after the merge.
+CPU fallback.
 """
 
 from __future__ import annotations
@@ -21,10 +20,6 @@ from pathlib import Path
 
 import pytest
 import torch
-
-# Set to True once the operator families of issue 8 are merged: then a model that still needs
-# the CPU fallback (or has no npu convolution kernel) fails instead of being an expected failure.
-STRICT_NO_FALLBACK = True
 
 STEPS = 20
 # Relative tolerance of each step's loss (npu vs CPU). The MLP's float32 matmuls differ from
@@ -52,12 +47,6 @@ def _has_conv() -> bool:
                for op in ("convolution_overrideable", "convolution", "_convolution"))
 
 
-def _needs_conv(model: str) -> None:
-    if model == "cnn" and not _has_conv() and not STRICT_NO_FALLBACK:
-        pytest.skip("no npu kernel for aten::convolution_overrideable/convolution in this build "
-                    "(the conv family of issue 8 is merged separately); STRICT_NO_FALLBACK=True runs it")
-
-
 def _run(model: str, optimizer: str, dropout: bool = False) -> tuple[list[float], list[float], dict]:
     m = _models()
     task = m.TASKS[model]
@@ -73,7 +62,6 @@ def _run(model: str, optimizer: str, dropout: bool = False) -> tuple[list[float]
 
 @pytest.mark.parametrize(("model", "optimizer"), CASES, ids=[f"{m}-{o}" for m, o in CASES])
 def test_losses_match_cpu(model: str, optimizer: str) -> None:
-    _needs_conv(model)
     cpu, npu, _ = _run(model, optimizer)
     assert len(npu) == STEPS
     torch.testing.assert_close(torch.tensor(npu, dtype=torch.float64), torch.tensor(cpu, dtype=torch.float64),
@@ -82,10 +70,7 @@ def test_losses_match_cpu(model: str, optimizer: str) -> None:
 
 
 @pytest.mark.parametrize(("model", "optimizer"), CASES, ids=[f"{m}-{o}" for m, o in CASES])
-def test_no_cpu_fallback(model: str, optimizer: str, request: pytest.FixtureRequest) -> None:
-    if not STRICT_NO_FALLBACK:
-        request.applymarker(pytest.mark.xfail(
-            reason="STRICT_NO_FALLBACK is False: the operator families of issue 8 are not merged yet", strict=False))
+def test_no_cpu_fallback(model: str, optimizer: str) -> None:
     if model == "cnn" and not _has_conv():
         pytest.fail("no npu kernel for aten::convolution_overrideable/convolution: the CNN cannot run on npu")
     _, _, ledger = _run(model, optimizer, dropout=True)

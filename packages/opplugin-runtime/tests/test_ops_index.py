@@ -162,6 +162,38 @@ def test_embedding_forward_and_backward(padding_idx, scale, ledger, assert_same)
     assert counts["index_select"]["op_api"] == 1 and counts["embedding_dense_backward"]["op_api"] == 1
 
 
+GRAD_LAYOUTS = {  # base shape, view of it with shape (4, 3, 6)
+    "dense": ((4, 3, 6), lambda t: t),
+    "transposed": ((3, 4, 6), lambda t: t.transpose(0, 1)),
+    "sliced": ((4, 3, 12), lambda t: t[..., ::2]),
+    "expanded": ((1, 3, 6), lambda t: t.expand(4, 3, 6)),
+}
+INDEX_LAYOUTS = {  # base shape, view of it with shape (4, 3)
+    "dense": ((4, 3), lambda t: t),
+    "transposed": ((3, 4), lambda t: t.t()),
+    "sliced": ((4, 6), lambda t: t[:, ::2]),
+}
+
+
+@pytest.mark.parametrize("index_layout", list(INDEX_LAYOUTS))
+@pytest.mark.parametrize("grad_layout", list(GRAD_LAYOUTS))
+def test_embedding_dense_backward_reads_any_layout(grad_layout, index_layout, assert_same):
+    """grad has one more dimension than the (rows, dim) matrix the kernel reads: it is
+    reshaped, never broadcast, whatever its strides (and so are the indices)."""
+    g = torch.Generator().manual_seed(5)
+    grad_shape, grad_view = GRAD_LAYOUTS[grad_layout]
+    index_shape, index_view = INDEX_LAYOUTS[index_layout]
+    grad_base = torch.randn(grad_shape, generator=g)
+    index_base = torch.randint(0, 7, index_shape, generator=g)
+    grad, idx = grad_view(grad_base), index_view(index_base)
+    grad_npu, idx_npu = grad_view(grad_base.npu()), index_view(index_base.npu())
+    assert grad_npu.stride() == grad.stride() and idx_npu.stride() == idx.stride()
+    for scale in (False, True):
+        want = torch.ops.aten.embedding_dense_backward(grad, idx, 7, 2, scale)
+        got = torch.ops.aten.embedding_dense_backward(grad_npu, idx_npu, 7, 2, scale)
+        assert_same(got, want, rtol=1e-5, atol=1e-5)
+
+
 def test_embedding_module_int32_indices_and_half(assert_same):
     emb = torch.nn.Embedding(50, 16)
     emb_n = torch.nn.Embedding(50, 16).npu()

@@ -251,7 +251,7 @@ def test_mm_addmm_backward(jit_compile, assert_same):
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16])
 def test_fractal_nz_weight_runs_on_acl_op(ledger, assert_same, dtype):
     """An NZ weight (npu_format_cast(w, 29)) is not a base format: the choice takes MatMulV2,
-    which reads the FRACTAL_NZ operand (issue 7, point 4)."""
+    which reads the FRACTAL_NZ operand."""
     x, w, bias = torch.randn(23, 50).to(dtype), torch.randn(50, 33).to(dtype), torch.randn(33).to(dtype)
     w_nz = torch.npu.npu_format_cast(w.npu(), 29)
     assert torch.npu.get_npu_format(w_nz) == 29

@@ -165,3 +165,114 @@ def test_mean_and_amax_backward_with_elementwise_ops(assert_same):
         op(xn).sum().backward()
         op(xc).sum().backward()
         assert_same(xn.grad, xc.grad)
+
+
+# Integer and bool reductions read their input as it is (no converted copy): the extra
+# device memory is the output's, whatever the input's size.
+@pytest.mark.parametrize("dtype,op", [(torch.int8, "sum"), (torch.bool, "sum"), (torch.int32, "sum"),
+                                      (torch.int32, "amax"), (torch.int16, "amin"), (torch.bool, "all"),
+                                      (torch.float32, "all"), (torch.uint8, "amax")])
+def test_integer_and_bool_reductions_use_only_output_memory(dtype, op):
+    n = 1 << 24
+    x = (torch.arange(n) % 7 - 3).to(dtype)
+    x_npu = x.npu()
+    reduce = {"sum": torch.sum, "amax": torch.amax, "amin": torch.amin, "all": torch.all}[op]
+    torch.npu.synchronize()
+    torch.npu.reset_peak_memory_stats()
+    before = torch.npu.memory_allocated()
+    result = reduce(x_npu)
+    torch.npu.synchronize()
+    extra = torch.npu.max_memory_allocated() - before
+    assert extra <= 1 << 20, f"{op} of {n} {dtype} took {extra} bytes of extra device memory"
+    expected = reduce(x)
+    assert result.dtype == expected.dtype and torch.equal(result.cpu(), expected)
+
+
+def all_over(t, dims):
+    """torch.all over several dims (a tuple of dims is accepted from torch 2.2 on)."""
+    release = tuple(int(part) for part in torch.__version__.split("+")[0].split(".")[:2])
+    if len(dims) == 1 or release >= (2, 2):
+        return torch.all(t, dims if len(dims) > 1 else dims[0])
+    for dim in sorted(dims, reverse=True):
+        t = torch.all(t, dim)
+    return t
+
+
+# The same when the reduced dimensions are not innermost or self is not dense: the kernel
+# reads the strided view in place instead of a dense copy of it.
+STRIDED_REDUCTIONS = {
+    "leading dim": (lambda x: x.view(2048, 2048), (0,)),
+    "middle dim": (lambda x: x.view(64, 256, 256), (1,)),
+    "outer and inner dims": (lambda x: x.view(64, 256, 256), (0, 2)),
+    "all of a transpose": (lambda x: x.view(2048, 2048).t(), None),
+    "rows of a column slice": (lambda x: x.view(2048, 2048)[:, ::2], (1,)),
+}
+
+
+@pytest.mark.parametrize("layout", list(STRIDED_REDUCTIONS))
+@pytest.mark.parametrize("dtype,op", [(torch.int32, "sum"), (torch.bool, "all"), (torch.int8, "amax"),
+                                      (torch.int16, "amin"), (torch.float64, "mean")])
+def test_strided_integer_reductions_use_only_output_memory(layout, dtype, op):
+    shape_of, dims = STRIDED_REDUCTIONS[layout]
+    flat = (torch.arange(1 << 22) % 7 - 3).to(dtype)
+    x, x_npu = shape_of(flat), shape_of(flat.npu())
+    functions = {"sum": torch.sum, "amax": torch.amax, "amin": torch.amin, "all": torch.all, "mean": torch.mean}
+
+    def reduce(t):
+        if dims is None:
+            return functions[op](t)
+        return all_over(t, dims) if op == "all" else functions[op](t, dims)
+
+    torch.npu.synchronize()
+    torch.npu.reset_peak_memory_stats()
+    before = torch.npu.memory_allocated()
+    result = reduce(x_npu)
+    torch.npu.synchronize()
+    extra = torch.npu.max_memory_allocated() - before
+    assert extra <= 1 << 20, f"{op} over {layout} took {extra} bytes of extra device memory"
+    expected = reduce(x)
+    assert result.dtype == expected.dtype and result.shape == expected.shape
+    torch.testing.assert_close(result.cpu(), expected, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("dtype", [torch.int64, torch.uint8, torch.bool, torch.float64])
+def test_strided_integer_reductions_match_cpu_for_odd_shapes(dtype):
+    """Sizes that are not powers of two, size-1 dims, permuted and sliced views, several reduced
+    dimensions: the kernel's walk over the reduced indices carries across each of them."""
+    base = torch.randint(-50, 50, (3, 5, 7, 2, 11)).to(dtype)
+    views = {
+        "permuted": lambda t: t.permute(4, 1, 3, 0, 2),
+        "sliced": lambda t: t[:, 1::2, :, :, ::3],
+        "size-1 dims": lambda t: t[:, :1, :, 1:, :],
+    }
+    for name, view in views.items():
+        cpu, npu = view(base), view(base.npu())
+        for dims in [(0,), (1, 3), (0, 2, 4), (4,), (0, 1, 2, 3, 4)]:
+            for op in ("sum", "amax", "amin", "all"):
+                if op == "all":
+                    expected, actual = all_over(cpu, dims), all_over(npu, dims)
+                else:
+                    expected, actual = getattr(torch, op)(cpu, dims), getattr(torch, op)(npu, dims)
+                assert actual.dtype == expected.dtype, (name, dims, op)
+                assert torch.equal(actual.cpu(), expected), (name, dims, op)
+
+
+@pytest.mark.parametrize("dtype", [torch.int8, torch.bool, torch.float16])
+def test_all_treats_nan_and_negative_zero_as_cpu_does(dtype):
+    rows = torch.tensor([[1, 2, 3], [1, 0, 3], [0, 0, 0]]).to(dtype)
+    if dtype.is_floating_point:
+        rows = torch.tensor([[float("nan"), 1.0, -1.0], [-0.0, 1.0, 1.0], [float("inf"), 2.0, 0.5]], dtype=dtype)
+    for dim in (None, 0, 1):
+        expected = torch.all(rows) if dim is None else torch.all(rows, dim)
+        actual = torch.all(rows.npu()) if dim is None else torch.all(rows.npu(), dim)
+        assert torch.equal(actual.cpu(), expected), (dim, actual, expected)
+
+
+@pytest.mark.slow
+def test_sum_of_two_to_the_31_int8_elements():
+    """2 GiB of int8 summed on a 16 GiB device (a converted int64 copy would need 16 GiB more)."""
+    n = 1 << 31
+    x = torch.ones(n, dtype=torch.int8, device="npu")
+    x[::3] = -1
+    ones = n - (n + 2) // 3
+    assert x.sum().item() == ones - (n + 2) // 3

@@ -87,6 +87,7 @@ def test_allocator_returns_to_baseline_after_10000_ops():
     ops = 0
     while ops < 10_000:
         z = (y + 1) * 0.5          # 2 ops, default stream
+        side.wait_stream(torch.npu.current_stream())  # z is read on the side stream next
         with torch.npu.stream(side):
             w = z.abs()            # 1 op on another stream
             z.record_stream(side)

@@ -231,3 +231,53 @@ def test_a_free_segment_with_queued_work_is_neither_taken_nor_released():
     w = torch.empty(_LARGE, device="npu")
     assert torch.npu.memory_stats()["num_device_alloc"] == after["num_device_alloc"]
     del big, w
+
+
+def test_ten_thousand_streams_and_events_leave_threads_memory_and_rss_at_baseline(run_python):
+    """Streams come from the device's pool and events are destroyed with their last
+    reference; the simulator stops idle stream workers, so making, using and dropping
+    10,000 of each ends where it began (threads, reserved device memory, RSS)."""
+    result = run_python(
+        """
+        import gc, os, time
+        import torch, opplugin_runtime
+
+        def threads():
+            return len(os.listdir("/proc/self/task"))
+
+        def rss_mib():
+            with open("/proc/self/statm") as f:
+                return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+        def cycles(n):
+            for i in range(n):
+                stream = torch.npu.Stream(device=i % 2)
+                event = torch.npu.Event()
+                with torch.npu.stream(stream):
+                    y = torch.ones(256, device=stream.device) + 1
+                    event.record(stream)
+                event.synchronize()
+                assert i % 1000 or y.sum().item() == 512
+                del stream, event, y
+
+        def settle():
+            gc.collect()
+            for d in range(2):
+                torch.npu.synchronize(d)
+            torch.npu.empty_cache()
+            time.sleep(0.6)  # idle stream workers exit after 200 ms
+
+        cycles(200)          # warm-up: pools, allocator segments, first-use caches
+        settle()
+        base = (threads(), [torch.npu.memory_reserved(d) for d in range(2)], rss_mib())
+        cycles(10_000)
+        settle()
+        after = (threads(), [torch.npu.memory_reserved(d) for d in range(2)], rss_mib())
+        print(base[0], after[0], base[1], after[1], round(after[2] - base[2], 1))
+        assert after[0] <= base[0], ("threads", base[0], after[0])
+        assert after[1] == base[1], ("reserved", base[1], after[1])
+        if "libasan" not in os.environ.get("LD_PRELOAD", ""):  # ASan's quarantine keeps freed memory
+            assert after[2] - base[2] < 16, ("rss grew by MiB", after[2] - base[2])
+        """,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr

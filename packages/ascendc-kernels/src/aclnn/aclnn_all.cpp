@@ -1,18 +1,17 @@
 // aclnnAll: the reduced dimensions of self are moved innermost (a permuted
-// view, made dense in self's dtype by a view-copy when needed); the generic
-// elementwise kernel marks the nonzero elements (nes_custom, so NaN counts as
-// true), a cast makes the marks float32 and the row kernel reduce_custom takes
-// the minimum of each row; out (bool or uint8) receives it through the output
-// view-copy. The all of no elements is true.
+// view, strided or dense); the exact row kernel reduce_exact_custom reads self
+// in place, as it is, and gives 1 for a row without zeros (NaN is not zero) as
+// int64, which out (bool or uint8) receives through the output view-copy: the
+// extra device memory is the output's. The all of no elements is true.
 #include "aclnnop/aclnn_all.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "aclnn/aclnn_common.h"
 #include "aclnn/l0_ops.h"
 #include "common/dtype.h"
 #include "common/error.h"
-#include "kernels/elementwise_api.h"
 #include "kernels/kernel_api.h"
 #include "meta/executor.h"
 
@@ -51,6 +50,7 @@ aclnnStatus AllWorkspace(const aclTensor* self, const aclIntArray* dims, bool ke
   view.strides.clear();
   std::vector<int64_t> expected;
   uint64_t rows = 1, cols = 1;
+  const size_t keptDims = static_cast<size_t>(std::count(reduced.begin(), reduced.end(), false));
   for (int pass = 0; pass < 2; ++pass) {
     for (size_t k = 0; k < static_cast<size_t>(rank); ++k) {
       if (reduced[k] != (pass == 1)) continue;
@@ -72,32 +72,27 @@ aclnnStatus AllWorkspace(const aclTensor* self, const aclIntArray* dims, bool ke
   }
   ExecutorBuilder plan(api);
   if (rows > 0) {
-    const DenseBuffer y = plan.Output(out, "out", ACL_FLOAT);
+    const aclDataType yType = kernels::ExactReduceAccType(self->dtype, kernels::RowReduceOp::kAll);
+    const DenseBuffer y = plan.Output(out, "out", yType);
     if (cols == 0) {
-      plan.AddStep([y, rows](uint8_t* ws, aclrtStream stream) {
-        return kernels::LaunchFill(ACL_FLOAT, y.Resolve(ws), rows, kernels::ScalarValue::Floating(1.0), stream);
+      plan.AddStep([y, rows, yType](uint8_t* ws, aclrtStream stream) {
+        return kernels::LaunchFill(yType, y.Resolve(ws), rows, kernels::ScalarValue::Integral(1), stream);
       });
     } else {
-      const uint64_t n = rows * cols;
       const aclDataType dtype = self->dtype;
-      const DenseBuffer x = plan.Input(&view, "self", view.viewDims, dtype);
-      const DenseBuffer marks = plan.Scratch(static_cast<int64_t>(n), ACL_BOOL);
-      const DenseBuffer values = plan.Scratch(static_cast<int64_t>(n), ACL_FLOAT);
-      plan.AddStep([x, marks, values, y, dtype, rows, cols, n](uint8_t* ws, aclrtStream stream) {
-        kernels::EwArgs args;
-        args.op = kernels::EwOp::kNeScalar;
-        args.dtype = dtype;
-        args.n = n;
-        args.s = kernels::ScalarValue::Integral(0);
-        args.x[0] = x.Resolve(ws);
-        args.y = marks.Resolve(ws);
-        aclError err = kernels::LaunchElementwise(args, stream);
-        if (err != ACL_SUCCESS) return err;
-        err = kernels::LaunchCast(ACL_BOOL, marks.Resolve(ws), ACL_FLOAT, values.Resolve(ws), n, stream);
-        if (err != ACL_SUCCESS) return err;
-        return kernels::LaunchRowReduce(ACL_FLOAT, values.Resolve(ws), ACL_FLOAT, y.Resolve(ws), rows, cols,
-                                        kernels::RowReduceOp::kMin, stream);
-      });
+      if (const auto strided = StridedRowsOf(view, keptDims)) {
+        const DenseBuffer x = plan.Direct(self, "self");
+        plan.AddStep([x, y, dtype, layout = *strided](uint8_t* ws, aclrtStream stream) {
+          return kernels::LaunchStridedReduceExact(dtype, x.Resolve(ws), layout, y.Resolve(ws),
+                                                   kernels::RowReduceOp::kAll, stream);
+        });
+      } else {
+        const DenseBuffer x = plan.Input(&view, "self", view.viewDims, dtype);
+        plan.AddStep([x, y, dtype, rows, cols](uint8_t* ws, aclrtStream stream) {
+          return kernels::LaunchRowReduceExact(dtype, x.Resolve(ws), y.Resolve(ws), rows, cols,
+                                               kernels::RowReduceOp::kAll, stream);
+        });
+      }
     }
   }
   return plan.Finish(workspaceSize, executor);

@@ -94,7 +94,7 @@ aclnnStatus aclnnBatchNormGetWorkspaceSize(const aclTensor* input, const aclTens
   if (!training) saveMean = saveInvstd = nullptr;
   if ((rc = CheckChannel(api, saveMean, "saveMean", c)) != ACLNN_SUCCESS) return rc;
   if ((rc = CheckChannel(api, saveInvstd, "saveInvstd", c)) != ACLNN_SUCCESS) return rc;
-  if (!(eps >= 0.0)) return ascendc_sim::RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: eps %g must be non-negative", api, eps);
+  // Any eps is taken, as on CPU: a negative or NaN one gives NaN where var + eps is not positive.
 
   const aclDataType dtype = input->dtype;
   ExecutorBuilder plan(api);

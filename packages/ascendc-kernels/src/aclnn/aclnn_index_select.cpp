@@ -148,8 +148,8 @@ aclnnStatus aclnnEmbeddingDenseBackwardGetWorkspaceSize(const aclTensor* grad, c
     shape.dim = dim;
     shape.paddingIdx = paddingIdx;
     shape.scaleGradByFreq = scaleGradByFreq;
-    const DenseBuffer g = plan.Input(grad, "grad", {n, dim}, grad->dtype);
-    const DenseBuffer idx = plan.Input(indices, "indices", {n}, indices->dtype);
+    const DenseBuffer g = plan.InputReshaped(grad, "grad", {n, dim}, grad->dtype);
+    const DenseBuffer idx = plan.InputReshaped(indices, "indices", {n}, indices->dtype);
     const DenseBuffer counts = plan.Scratch(scaleGradByFreq ? shape.numWeights : 0, ACL_FLOAT);
     const DenseBuffer y = plan.Output(out, "out", ACL_FLOAT);  // float32 accumulation, cast into out
     plan.AddStep([g, idx, counts, y, shape](uint8_t* ws, aclrtStream stream) {

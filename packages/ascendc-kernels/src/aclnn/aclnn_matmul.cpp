@@ -15,6 +15,8 @@
 #include "aclnnop/aclnn_mv.h"
 
 #include <algorithm>
+#include <cfloat>
+#include <cmath>
 #include <vector>
 
 #include "aclnn/aclnn_common.h"
@@ -110,6 +112,16 @@ aclnnStatus CheckScalar(const char* api, const aclScalar* s, const char* name, d
   return ACLNN_SUCCESS;
 }
 
+// A finite double within float's range (a cast of one past it is undefined).
+bool FitsFloat(double v) { return std::isfinite(v) && std::fabs(v) <= FLT_MAX; }
+
+// `v` as the kernel's float scale: infinities and NaN kept, a finite value past float's range
+// becomes the infinity of its sign.
+float AsFloat(double v) {
+  if (std::isnan(v) || FitsFloat(v)) return static_cast<float>(v);
+  return v > 0 ? INFINITY : -INFINITY;
+}
+
 // out = beta * self + alpha * (a @ b) over `batch` products of m x k by k x n
 // (batch 0: 2-D operands). self broadcasts to out's shape.
 aclnnStatus PlanAddmm(const char* api, const aclTensor* self, const aclTensor* a, const char* aName,
@@ -162,15 +174,22 @@ aclnnStatus PlanAddmm(const char* api, const aclTensor* self, const aclTensor* a
     shape.k = alpha == 0.0 ? 0 : k;
     shape.aBatchStride = static_cast<uint64_t>(m * k);
     shape.bBatchStride = static_cast<uint64_t>(k * n);
-    shape.outScale = alpha == 0.0 ? 1.0f : static_cast<float>(alpha);
+    shape.outScale = alpha == 0.0 ? 1.0f : AsFloat(alpha);
     DenseBuffer abuf, bbuf, bias;
     if (shape.k > 0) {
       abuf = MatrixOperand(plan, a, aName, ad, dtype, &shape.transA);
       bbuf = MatrixOperand(plan, b, bName, bd, dtype, &shape.transB);
     }
-    // beta = 0: self is ignored (nan and inf in it do not propagate).
-    if (beta != 0.0) {
-      shape.biasScale = static_cast<float>(alpha == 0.0 ? beta : beta / alpha);
+    // beta = 0: self is ignored (nan and inf in it do not propagate). The kernel folds the bias
+    // into the accumulator as beta / alpha, which is only right while that quotient and alpha
+    // are finite; otherwise (alpha = inf, ...) a second step adds beta * self to alpha * (a @ b).
+    const double quotient = alpha == 0.0 ? 0.0 : beta / alpha;
+    const bool foldBias = alpha == 0.0 || (FitsFloat(alpha) && AsFloat(alpha) != 0.0f && FitsFloat(quotient));
+    DenseBuffer addend;
+    if (beta != 0.0 && !foldBias) {
+      addend = plan.Input(self, "self", outShape, dtype);
+    } else if (beta != 0.0) {
+      shape.biasScale = AsFloat(alpha == 0.0 ? beta : quotient);
       int64_t selfNumel = self->Numel();
       const std::vector<int64_t>& sd = self->viewDims;
       const bool row = !sd.empty() && sd.back() == n && selfNumel == n;
@@ -184,7 +203,7 @@ aclnnStatus PlanAddmm(const char* api, const aclTensor* self, const aclTensor* a
       }
     }
     const DenseBuffer c = plan.Output(out, "out", dtype);
-    const bool hasProduct = shape.k > 0, hasBias = beta != 0.0;
+    const bool hasProduct = shape.k > 0, hasBias = beta != 0.0 && foldBias;
     plan.AddStep([abuf, bbuf, bias, c, shape, hasProduct, hasBias](uint8_t* ws, aclrtStream stream) {
       ascendc_sim::kernels::MatmulArgs args = shape;
       if (hasProduct) {
@@ -195,6 +214,14 @@ aclnnStatus PlanAddmm(const char* api, const aclTensor* self, const aclTensor* a
       args.c = c.Resolve(ws);
       return ascendc_sim::kernels::LaunchMatmul(args, stream);
     });
+    if (beta != 0.0 && !foldBias) {
+      const uint64_t count = static_cast<uint64_t>(out->Numel());
+      plan.AddStep([addend, c, dtype, beta, count](uint8_t* ws, aclrtStream stream) {
+        void* y = c.Resolve(ws);
+        return ascendc_sim::kernels::LaunchAxpy(dtype, y, addend.Resolve(ws), y, count,
+                                                ascendc_sim::kernels::ScalarValue::Floating(beta), stream);
+      });
+    }
   }
   return plan.Finish(workspaceSize, executor);
 }

@@ -1,7 +1,9 @@
 // aclnnReduceSum, aclnnMean, aclnnAmax and aclnnAmin: the reduced dimensions are moved innermost (a
-// permuted view of self, made dense by a view-copy when needed), then the row
-// kernel reduce_custom reduces each row; out's elements are the kept
-// dimensions in order, with or without the size-1 reduced ones.
+// permuted view of self), then a row kernel reduces each row; out's elements are
+// the kept dimensions in order, with or without the size-1 reduced ones. Float
+// results: reduce_custom over the view made dense (and float32) by a view-copy
+// when needed. Exact results (integers, bool, double): reduce_exact_custom reads
+// self in place, strided or not.
 #include "aclnnop/aclnn_amax.h"
 #include "aclnnop/aclnn_amin.h"
 #include "aclnnop/aclnn_mean.h"
@@ -9,6 +11,7 @@
 
 #include <math.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "aclnn/aclnn_common.h"
@@ -66,6 +69,7 @@ aclnnStatus BuildReduce(const char* api, const aclTensor* self, const aclIntArra
   view.strides.clear();
   std::vector<int64_t> expected;
   uint64_t rows = 1, cols = 1;
+  const size_t keptDims = static_cast<size_t>(std::count(reduced.begin(), reduced.end(), false));
   for (int pass = 0; pass < 2; ++pass) {
     for (size_t k = 0; k < static_cast<size_t>(rank); ++k) {
       if (reduced[k] != (pass == 1)) continue;
@@ -93,15 +97,18 @@ aclnnStatus BuildReduce(const char* api, const aclTensor* self, const aclIntArra
   }
   // Compute types: float16/bfloat16/float32 results run on the vector unit (self
   // converted to float32 unless it is one of those); other results are computed
-  // exactly in double (a double operand) or int64 (integers and bool) and converted
-  // on the way out.
+  // exactly by reduce_exact_custom, which reads integer, bool and double inputs as
+  // they are (no converted copy of self: the extra memory is the output's) and
+  // accumulates in int64 or double, converted on the way out. A float input with
+  // an integer or double result is converted to double first.
   aclDataType dtype = self->dtype, yType = outDtype;
   bool exact = false;
   if (IsVectorFloat(outDtype)) {
     if (!IsVectorFloat(dtype)) dtype = ACL_FLOAT;
   } else {
     exact = true;
-    dtype = yType = (outDtype == ACL_DOUBLE || self->dtype == ACL_DOUBLE) ? ACL_DOUBLE : ACL_INT64;
+    if (IsVectorFloat(dtype) || outDtype == ACL_DOUBLE) dtype = ACL_DOUBLE;
+    yType = ascendc_sim::kernels::ExactReduceAccType(dtype, op);
   }
   ExecutorBuilder plan(api);
   if (rows > 0) {
@@ -111,6 +118,11 @@ aclnnStatus BuildReduce(const char* api, const aclTensor* self, const aclIntArra
       plan.AddStep([y, rows, yType, empty](uint8_t* ws, aclrtStream stream) {
         return ascendc_sim::kernels::LaunchFill(yType, y.Resolve(ws), rows,
                                                 ascendc_sim::kernels::ScalarValue::Floating(empty), stream);
+      });
+    } else if (const auto strided = exact && dtype == self->dtype ? StridedRowsOf(view, keptDims) : std::nullopt) {
+      const DenseBuffer x = plan.Direct(self, "self");
+      plan.AddStep([x, y, layout = *strided, dtype, op](uint8_t* ws, aclrtStream stream) {
+        return ascendc_sim::kernels::LaunchStridedReduceExact(dtype, x.Resolve(ws), layout, y.Resolve(ws), op, stream);
       });
     } else {
       const DenseBuffer x = plan.Input(&view, "self", view.viewDims, dtype);

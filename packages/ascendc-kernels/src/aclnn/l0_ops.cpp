@@ -34,6 +34,23 @@ kernels::ViewLayout DenseLayout(void* data, aclDataType dtype, const std::vector
   return layout;
 }
 
+// numpy broadcasting: `from` has at most shape's rank and each of its trailing
+// dimensions equals shape's or is 1.
+bool BroadcastsTo(const std::vector<int64_t>& from, const std::vector<int64_t>& shape) {
+  if (from.size() > shape.size()) return false;
+  const size_t lead = shape.size() - from.size();
+  for (size_t k = 0; k < from.size(); ++k) {
+    if (from[k] != shape[lead + k] && from[k] != 1) return false;
+  }
+  return true;
+}
+
+int64_t NumelOf(const std::vector<int64_t>& shape) {
+  int64_t numel = 1;
+  for (int64_t d : shape) numel *= d;
+  return numel;
+}
+
 int32_t FillShape(kernels::ViewCopyArgs* args, const std::vector<int64_t>& shape) {
   args->ndim = static_cast<int32_t>(shape.size());
   for (size_t k = 0; k < shape.size(); ++k) args->shape[k] = shape[k];
@@ -42,7 +59,7 @@ int32_t FillShape(kernels::ViewCopyArgs* args, const std::vector<int64_t>& shape
 
 }  // namespace
 
-ExecutorBuilder::ExecutorBuilder(const char* api) : executor_(AcquireExecutor(api)) {}
+ExecutorBuilder::ExecutorBuilder(const char* api) : api_(api), executor_(AcquireExecutor(api)) {}
 
 ExecutorBuilder::~ExecutorBuilder() { ReleaseExecutor(executor_); }
 
@@ -59,6 +76,22 @@ kernels::ViewLayout ExecutorBuilder::Layout(const aclTensor* t, const std::vecto
   return layout;
 }
 
+bool ExecutorBuilder::CheckViewable(const char* name, const std::vector<int64_t>& from,
+                                    const std::vector<int64_t>& shape) {
+  if (!error_.empty()) return false;
+  if (shape.size() > static_cast<size_t>(kernels::kMaxViewDims)) {
+    error_ = StrFormat("%s: %s is viewed as shape %s of %zu dimensions; at most %d are supported", api_, name,
+                       ShapeToString(shape).c_str(), shape.size(), kernels::kMaxViewDims);
+    return false;
+  }
+  if (!BroadcastsTo(from, shape)) {
+    error_ = StrFormat("%s: %s of shape %s cannot be broadcast to shape %s", api_, name, ShapeToString(from).c_str(),
+                       ShapeToString(shape).c_str());
+    return false;
+  }
+  return true;
+}
+
 void ExecutorBuilder::UseDeviceMemory(const char* name, const aclTensor* t) {
   if (t->Numel() > 0) executor_->devicePointers.emplace_back(name, t->data);
 }
@@ -73,6 +106,27 @@ DenseBuffer ExecutorBuilder::Scratch(int64_t elements, aclDataType dtype) {
   return buffer;
 }
 
+std::optional<kernels::StridedRows> StridedRowsOf(const aclTensor& view, size_t keptDims) {
+  const size_t rank = view.viewDims.size();
+  if (view.IsContiguous() || keptDims >= rank || keptDims > static_cast<size_t>(kernels::kMaxViewDims) ||
+      rank - keptDims > static_cast<size_t>(kernels::kMaxViewDims)) {
+    return std::nullopt;
+  }
+  kernels::StridedRows rows;
+  rows.keptDims = static_cast<int32_t>(keptDims);
+  rows.reducedDims = static_cast<int32_t>(rank - keptDims);
+  for (size_t k = 0; k < rank; ++k) {
+    if (k < keptDims) {
+      rows.keptSizes[k] = view.viewDims[k];
+      rows.keptStrides[k] = view.strides[k];
+    } else {
+      rows.reducedSizes[k - keptDims] = view.viewDims[k];
+      rows.reducedStrides[k - keptDims] = view.strides[k];
+    }
+  }
+  return rows;
+}
+
 DenseBuffer ExecutorBuilder::Direct(const aclTensor* t, const char* name) {
   UseDeviceMemory(name, t);
   DenseBuffer buffer;
@@ -84,15 +138,14 @@ DenseBuffer ExecutorBuilder::Direct(const aclTensor* t, const char* name) {
 DenseBuffer ExecutorBuilder::Input(const aclTensor* t, const char* name, const std::vector<int64_t>& shape,
                                    aclDataType dtype) {
   UseDeviceMemory(name, t);
+  if (!CheckViewable(name, t->viewDims, shape)) return DenseBuffer{};
   if (IsDenseAs(t, shape, dtype)) {
     DenseBuffer buffer;
     buffer.direct = ViewStart(t);
     buffer.dtype = dtype;
     return buffer;
   }
-  int64_t numel = 1;
-  for (int64_t d : shape) numel *= d;
-  const DenseBuffer tile = Scratch(numel, dtype);
+  const DenseBuffer tile = Scratch(NumelOf(shape), dtype);
   kernels::ViewCopyArgs args;
   FillShape(&args, shape);
   args.src = Layout(t, shape);
@@ -102,6 +155,17 @@ DenseBuffer ExecutorBuilder::Input(const aclTensor* t, const char* name, const s
     return kernels::LaunchViewCopy(args, stream);
   });
   return tile;
+}
+
+DenseBuffer ExecutorBuilder::InputReshaped(const aclTensor* t, const char* name, const std::vector<int64_t>& shape,
+                                           aclDataType dtype) {
+  if (error_.empty() && NumelOf(shape) != t->Numel()) {
+    error_ = StrFormat("%s: %s of shape %s (%lld elements) cannot be reshaped to %s", api_, name,
+                       ShapeToString(t->viewDims).c_str(), static_cast<long long>(t->Numel()),
+                       ShapeToString(shape).c_str());
+  }
+  // Dense in its own shape is dense in `shape`: both are the same row-major sequence.
+  return Input(t, name, t->viewDims, dtype);
 }
 
 DenseBuffer ExecutorBuilder::Output(const aclTensor* out, const char* name, aclDataType dtype) {
@@ -122,6 +186,7 @@ DenseBuffer ExecutorBuilder::Output(const aclTensor* out, const char* name, aclD
 void ExecutorBuilder::CopyView(const aclTensor* src, const char* srcName, const aclTensor* dst, const char* dstName) {
   UseDeviceMemory(srcName, src);
   UseDeviceMemory(dstName, dst);
+  if (!CheckViewable(srcName, src->viewDims, dst->viewDims)) return;
   kernels::ViewCopyArgs args;
   FillShape(&args, dst->viewDims);
   args.src = Layout(src, dst->viewDims);
@@ -132,6 +197,7 @@ void ExecutorBuilder::CopyView(const aclTensor* src, const char* srcName, const 
 void ExecutorBuilder::CopyDenseToView(const DenseBuffer& src, const std::vector<int64_t>& srcShape,
                                       const aclTensor* dst, const char* dstName) {
   UseDeviceMemory(dstName, dst);
+  if (!CheckViewable(dstName, srcShape, dst->viewDims)) return;
   kernels::ViewCopyArgs args;
   FillShape(&args, dst->viewDims);
   args.src = DenseLayout(nullptr, src.dtype, srcShape, dst->viewDims);
@@ -147,6 +213,9 @@ void ExecutorBuilder::AddStep(AclnnStep launch) { executor_->steps.push_back(std
 aclnnStatus ExecutorBuilder::Finish(uint64_t* workspaceSize, aclOpExecutor** executor) {
   for (auto& write : pendingOutputs_) write();
   pendingOutputs_.clear();
+  // A plan that asked for an impossible view runs nothing: the executor is
+  // released by the destructor and the caller gets the reason.
+  if (!error_.empty()) return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s", error_.c_str());
   *workspaceSize = executor_->workspaceSize;
   *executor = executor_;
   executor_ = nullptr;

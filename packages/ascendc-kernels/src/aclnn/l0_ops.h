@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
 #include "kernels/kernel_api.h"
 #include "meta/acl_meta_types.h"
 
@@ -29,6 +31,11 @@ struct DenseBuffer {
   }
 };
 
+// A reduction's permuted view of self (its `keptDims` kept dimensions, then the
+// reduced ones) as the strided rows a kernel reads in place; nullopt when the view
+// is dense (a kernel reads it as rows x cols) or has no reduced dimension.
+std::optional<kernels::StridedRows> StridedRowsOf(const aclTensor& view, size_t keptDims);
+
 class ExecutorBuilder {
  public:
   explicit ExecutorBuilder(const char* api);
@@ -37,7 +44,12 @@ class ExecutorBuilder {
   ExecutorBuilder& operator=(const ExecutorBuilder&) = delete;
 
   // `t` viewed as a dense `shape` (numpy broadcasting) of `dtype`.
+  // A `t` whose shape does not broadcast to `shape` makes Finish() fail naming both.
   DenseBuffer Input(const aclTensor* t, const char* name, const std::vector<int64_t>& shape, aclDataType dtype);
+  // `t`'s elements in row-major order, read as a dense `shape` of the same
+  // number of elements (a reshape, not a broadcast).
+  DenseBuffer InputReshaped(const aclTensor* t, const char* name, const std::vector<int64_t>& shape,
+                            aclDataType dtype);
   // Where a kernel producing `out` in `dtype` writes: out itself when it is
   // dense with that dtype, else a workspace tile that Finish() copies into out.
   DenseBuffer Output(const aclTensor* out, const char* name, aclDataType dtype);
@@ -56,14 +68,20 @@ class ExecutorBuilder {
   // A kernel step; `launch` receives the workspace and the stream.
   void AddStep(AclnnStep launch);
 
-  // Writes out the pending output copies, then hands the executor over.
+  // Writes out the pending output copies, then hands the executor over; fails
+  // (ACLNN_ERR_PARAM_INVALID, naming the operand) when a step asked for a view
+  // its operand cannot have.
   aclnnStatus Finish(uint64_t* workspaceSize, aclOpExecutor** executor);
 
  private:
+  // False (and the reason kept for Finish) unless `from` broadcasts to `shape`.
+  bool CheckViewable(const char* name, const std::vector<int64_t>& from, const std::vector<int64_t>& shape);
   void UseDeviceMemory(const char* name, const aclTensor* t);
   kernels::ViewLayout Layout(const aclTensor* t, const std::vector<int64_t>& shape) const;
 
+  const char* api_;
   aclOpExecutor* executor_;
+  std::string error_;  // the first impossible view asked for
   std::vector<std::function<void()>> pendingOutputs_;
 };
 

@@ -225,7 +225,7 @@ _ACLNN_ARGS = {
     "aclnnBaddbmm": [_vp, _vp, _vp, _vp, _vp, _vp, ctypes.c_int8],
     "aclnnMv": [_vp, _vp, _vp, ctypes.c_int8],
     "aclnnDot": [_vp, _vp, _vp],
-    # --- elementwise / activations / comparisons (s3-elem) ---
+    # --- elementwise / activations / comparisons ---
     "aclnnNeg": [_vp, _vp],
     "aclnnInplaceNeg": [_vp],
     "aclnnExp": [_vp, _vp],
@@ -293,7 +293,7 @@ _ACLNN_ARGS = {
     "aclnnSWhere": [_vp, _vp, _vp, _vp],
     "aclnnInplaceMaskedFillScalar": [_vp, _vp, _vp],
     "aclnnInplaceMaskedFillTensor": [_vp, _vp, _vp],
-    # --- reductions / normalization (issue 8) ---
+    # --- reductions / normalization ---
     "aclnnLogSoftmax": [_vp, _i64, _vp],
     "aclnnSoftmaxBackward": [_vp, _vp, _i64, _vp],
     "aclnnLogSoftmaxBackward": [_vp, _vp, _i64, _vp],
@@ -305,7 +305,7 @@ _ACLNN_ARGS = {
     "aclnnBatchNorm": [_vp, _vp, _vp, _vp, _vp, ctypes.c_bool, ctypes.c_double, ctypes.c_double, _vp, _vp, _vp],
     "aclnnBatchNormBackward": [_vp, _vp, _vp, _vp, _vp, _vp, _vp, ctypes.c_bool, ctypes.c_double, _vp, _vp, _vp,
                                _vp],
-    # --- attention masks: tril / isneginf / all (s3-sdpa) ---
+    # --- attention masks: tril / isneginf / all ---
     "aclnnTril": [_vp, _i64, _vp],
     "aclnnInplaceTril": [_vp, _i64],
     "aclnnIsNegInf": [_vp, _vp],

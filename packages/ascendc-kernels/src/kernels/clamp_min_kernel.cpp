@@ -1,5 +1,8 @@
 // clamp_min_custom: y = max(x, min) (dense; every kernel type but bool). NaN in
-// x stays NaN, as in torch.clamp_min; relu is clamp_min at 0.
+// x stays NaN and a NaN min gives NaN, as in torch.clamp_min; relu is clamp_min at 0.
+#include <cmath>
+#include <type_traits>
+
 #include "kernels/elementwise_pipeline.h"
 #include "kernels/dtype_dispatch.h"
 #include "kernels/kernel_api.h"
@@ -14,6 +17,12 @@ struct ClampMinCompute {
 
   __aicore__ inline void Compute(const AscendC::LocalTensor<T>& y, const AscendC::LocalTensor<T>& x,
                                  uint32_t count) const {
+    if constexpr (!std::is_integral<decltype(min)>::value) {
+      if (std::isnan(static_cast<double>(min))) {  // a NaN bound makes every element NaN, as torch.clamp_min
+        AscendC::Duplicate(y, min, count);
+        return;
+      }
+    }
     AscendC::Maxs(y, x, min, count);
   }
 };

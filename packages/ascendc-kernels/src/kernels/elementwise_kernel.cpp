@@ -11,6 +11,7 @@
 // (input type, result type) serves every operator.
 #include <math.h>
 
+#include <cmath>
 #include <type_traits>
 
 #include "kernels/dtype_dispatch.h"
@@ -125,6 +126,31 @@ __aicore__ inline void PowIntInto(const LocalTensor<C>& y, const LocalTensor<C>&
   }
 }
 
+// y = pow(x, f) for an exponent that is not an integer of at most 2^62, with std::pow's
+// special values: exp(f ln b), where b is |x| for f = +-inf or a huge (even) f, and +inf for
+// x = -inf; a negative finite x with a fractional f gives NaN (its log); pow(1, f) is 1 for
+// every f, NaN included. Uses t[0], t[1] and the mask.
+template <typename C>
+__aicore__ inline void PowFloatInto(const LocalTensor<C>& y, const LocalTensor<C>& x, double f, const Tiles<C>& w) {
+  const uint32_t n = w.n;
+  const LocalTensor<C>& b = w.t[0];
+  const LocalTensor<C>& value = w.t[1];
+  if (std::isinf(f) || (!std::isnan(f) && std::fabs(f) > 4.6e18)) {
+    AscendC::Abs(b, x, n);
+  } else {
+    AscendC::Muls(b, x, C(1), n);
+    AscendC::CompareScalar(w.mask, x, static_cast<C>(-INFINITY), CMPMODE::EQ, n);
+    AscendC::Duplicate(value, static_cast<C>(INFINITY), n);
+    AscendC::Select(b, w.mask, value, b, SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
+  }
+  AscendC::Ln(y, b, n);
+  AscendC::Muls(y, y, static_cast<C>(f), n);
+  AscendC::Exp(y, y, n);
+  AscendC::CompareScalar(w.mask, b, C(1), CMPMODE::EQ, n);
+  AscendC::Duplicate(value, C(1), n);
+  AscendC::Select(y, w.mask, value, y, SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
+}
+
 // y = 1 where mask else 0.
 template <typename C>
 __aicore__ inline void MaskToValues(const LocalTensor<C>& y, const Tiles<C>& w) {
@@ -167,7 +193,11 @@ __aicore__ inline void ComputeTile(const EwKernelParams& p, const LocalTensor<C>
       } else {
         AscendC::Min(y, x[0], x[1], n);
       }
-      if constexpr (kFloat) {  // NaN propagates, as torch.maximum
+      if constexpr (kFloat) {
+        // Equal operands give the first (CPU's rule: maximum(-0.0, 0.0) is -0.0), and NaN
+        // propagates from either, as torch.maximum.
+        AscendC::Compare(w.mask, x[0], x[1], CMPMODE::EQ, n);
+        AscendC::Select(y, w.mask, x[0], y, SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
         for (int i = 0; i < 2; ++i) {
           AscendC::Compare(w.mask, x[i], x[i], CMPMODE::NE, n);
           AscendC::Select(y, w.mask, x[i], y, SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
@@ -197,27 +227,30 @@ __aicore__ inline void ComputeTile(const EwKernelParams& p, const LocalTensor<C>
         AscendC::Mul(w.t[0], w.t[0], x[2], n);
         AscendC::Add(y, x[0], w.t[0], n);
         return;
-      case EwOp::kPowScalar:
-        if (!p.s.isFloating || p.s.f == static_cast<double>(static_cast<int64_t>(p.s.f))) {
-          const int64_t e = p.s.isFloating ? static_cast<int64_t>(p.s.f) : p.s.i;
-          PowIntInto(y, x[0], w.t[0], static_cast<uint64_t>(e < 0 ? -e : e), n);
+      case EwOp::kPowScalar: {
+        // An integral exponent (every exponent of an integer tensor; a float one up to 2^62):
+        // repeated squaring, as std::pow's exact cases.
+        const double f = p.s.f;
+        if (!p.s.isFloating || (std::fabs(f) <= 4.6e18 && f == std::trunc(f))) {
+          const int64_t e = p.s.isFloating ? static_cast<int64_t>(f) : p.s.i;
+          const uint64_t magnitude = e < 0 ? uint64_t{0} - static_cast<uint64_t>(e) : static_cast<uint64_t>(e);
+          PowIntInto(y, x[0], w.t[0], magnitude, n);
           if constexpr (kFloat) {
             if (e < 0) AscendC::Reciprocal(y, y, n);
           }
           return;
         }
         if constexpr (kFloat) {
-          if (p.s.f == 0.5) {
+          if (f == 0.5) {  // CPU's own rule: sqrt (so pow(-0.0, 0.5) is -0.0, pow(-inf, 0.5) NaN)
             AscendC::Sqrt(y, x[0], n);
-          } else if (p.s.f == -0.5) {
+          } else if (f == -0.5) {
             AscendC::Rsqrt(y, x[0], n);
           } else {
-            AscendC::Ln(w.t[0], x[0], n);
-            AscendC::Muls(w.t[0], w.t[0], static_cast<C>(p.s.f), n);
-            AscendC::Exp(y, w.t[0], n);
+            PowFloatInto(y, x[0], f, w);
           }
         }
         return;
+      }
       default:
         break;
     }
@@ -230,7 +263,14 @@ __aicore__ inline void ComputeTile(const EwKernelParams& p, const LocalTensor<C>
       case EwOp::kRsqrt: AscendC::Rsqrt(y, x[0], n); return;
       case EwOp::kReciprocal: AscendC::Reciprocal(y, x[0], n); return;
       case EwOp::kSigmoid: SigmoidInto(y, x[0], w.t[0], n); return;
-      case EwOp::kTanh: TanhInto(y, x[0], w.t[0], n); return;
+      case EwOp::kTanh:
+        TanhInto(y, x[0], w.t[0], n);
+        // Near 0 tanh x is x to float precision (|x| < 2^-12: the error is x^3 / 3): this keeps
+        // tiny values exact (2 sigmoid(2x) - 1 cancels them) and the sign of -0.0.
+        AscendC::Abs(w.t[0], x[0], n);
+        AscendC::CompareScalar(w.mask, w.t[0], C(2.44140625e-4), CMPMODE::LT, n);
+        AscendC::Select(y, w.mask, x[0], y, SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
+        return;
       case EwOp::kGelu:
         PhiInto(y, x[0], w);
         AscendC::Mul(y, y, x[0], n);

@@ -23,7 +23,8 @@ struct ScalarValue {
     ScalarValue s;
     s.isFloating = true;
     s.f = v;
-    s.i = static_cast<int64_t>(v);
+    // NaN, an infinity or a value past int64 has no integral value (the cast would be undefined).
+    s.i = v > -9.2e18 && v < 9.2e18 ? static_cast<int64_t>(v) : 0;
     return s;
   }
   static ScalarValue Integral(int64_t v) {
@@ -174,13 +175,30 @@ ASCENDC_SIM_INTERNAL_API aclError LaunchLayerNorm(const LayerNormArgs& args, acl
 // y[r] = sum, mean (sum / cols), max or min (NaN wins) of row r of x (rows x
 // cols, cols > 0 for max/min/mean); x and y float32, float16 or bfloat16,
 // computed in float32.
-enum class RowReduceOp { kSum, kMean, kMax, kMin };
+// kAll (1 when no element of the row is zero) is reduce_exact_custom's only.
+enum class RowReduceOp { kSum, kMean, kMax, kMin, kAll };
 ASCENDC_SIM_INTERNAL_API aclError LaunchRowReduce(aclDataType xType, const void* x, aclDataType yType, void* y,
                                                   uint64_t rows, uint64_t cols, RowReduceOp op, aclrtStream stream);
-// The same for int64 or double x and y (exact: accumulated in that type by the
-// scalar unit; mean: the sum divided by cols in that type).
-ASCENDC_SIM_INTERNAL_API aclError LaunchRowReduceExact(aclDataType dtype, const void* x, void* y, uint64_t rows,
+// The same, exact, for x of any integer type, bool or double (and, for kAll,
+// any dtype), read as it is: accumulated by the scalar unit in
+// ExactReduceAccType(xType, op), which is y's dtype (mean: the sum divided by
+// cols in that type).
+ASCENDC_SIM_INTERNAL_API aclDataType ExactReduceAccType(aclDataType xType, RowReduceOp op);
+ASCENDC_SIM_INTERNAL_API aclError LaunchRowReduceExact(aclDataType xType, const void* x, void* y, uint64_t rows,
                                                        uint64_t cols, RowReduceOp op, aclrtStream stream);
+// The same over a strided view read in place: row r is the multi-index number r of
+// the kept dimensions (row-major), its elements those of the reduced dimensions;
+// element offsets are sum(index * stride) from x (strides in elements, >= 0).
+struct StridedRows {
+  int32_t keptDims = 0;
+  int64_t keptSizes[kMaxViewDims] = {};
+  int64_t keptStrides[kMaxViewDims] = {};
+  int32_t reducedDims = 0;
+  int64_t reducedSizes[kMaxViewDims] = {};
+  int64_t reducedStrides[kMaxViewDims] = {};
+};
+ASCENDC_SIM_INTERNAL_API aclError LaunchStridedReduceExact(aclDataType xType, const void* x, const StridedRows& layout,
+                                                           void* y, RowReduceOp op, aclrtStream stream);
 
 // y[c] = sum over the rows of column c of x (rows x cols, dense), accumulated in
 // float32; x and y float32, float16 or bfloat16.
@@ -274,7 +292,7 @@ struct BatchNormGradArgs {
 };
 ASCENDC_SIM_INTERNAL_API aclError LaunchBatchNormGrad(const BatchNormGradArgs& args, aclrtStream stream);
 
-// --- masks for attention: tril (s3-sdpa) ---
+// --- masks for attention: tril ---
 // y = tril(x, diagonal) for `batch` dense (m x n) matrices: element (i, j) kept
 // where j <= i + diagonal, else zero. Any kernel dtype.
 ASCENDC_SIM_INTERNAL_API aclError LaunchTril(aclDataType dtype, const void* x, void* y, uint64_t batch, uint64_t m,

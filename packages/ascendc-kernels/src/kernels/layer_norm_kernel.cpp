@@ -104,7 +104,10 @@ class LayerNormKernel {
     Adds(dst, src, -mu, cols);
     Mul(sq, dst, dst, cols);
     ReduceSum(s, sq, s, static_cast<int32_t>(cols));
-    const float r = 1.0f / sqrtf(s.GetValue(0) / static_cast<float>(cols) + t_.eps);
+    const float var = s.GetValue(0) / static_cast<float>(cols);
+    // A variance past float's range gives NaN, as CPU's row moments do (not 0, which would
+    // turn the row's values into silent zeros).
+    const float r = isinf(var) ? NAN : 1.0f / sqrtf(var + t_.eps);
     Muls(dst, dst, r, cols);
     LocalTensor<float> affine = affineBuf_.Get<float>();
     if (t_.hasGamma) Mul(dst, dst, affine, cols);

@@ -155,6 +155,10 @@ aclError DispatchFloat(aclDataType dtype, F&& f) {
 
 aclError LaunchRowReduce(aclDataType xType, const void* x, aclDataType yType, void* y, uint64_t rows, uint64_t cols,
                          RowReduceOp op, aclrtStream stream) {
+  if (op == RowReduceOp::kAll) {
+    return RaiseError(ACL_ERROR_INVALID_PARAM, "kernel 'reduce_custom' sums and takes extremes; all() is "
+                                               "reduce_exact_custom's");
+  }
   return DispatchFloat(xType, [&](auto xTag) -> aclError {
     using T = typename decltype(xTag)::type;
     return DispatchFloat(yType, [&](auto yTag) -> aclError {

@@ -21,7 +21,7 @@ namespace kernels {
 
 struct RowTiling {
   uint64_t rows = 0;
-  uint32_t cols = 0;
+  uint64_t cols = 0;
   uint64_t rowsPerBlock = 0;
   uint32_t rowsPerTile = 0;  // 0: long rows (chunked)
   uint32_t blockDim = 0;

@@ -131,7 +131,7 @@ class SoftmaxGradKernel {
   }
 
   // Loads chunk [c0, c0 + len) of row `row` of g and y as floats.
-  __aicore__ inline void LoadChunk(uint64_t row, uint32_t c0, uint32_t len) {
+  __aicore__ inline void LoadChunk(uint64_t row, uint64_t c0, uint32_t len) {
     LocalTensor<T> sg = gQueue_.AllocTensor<T>();
     LoadRowsAsFloat(gBuf_.Get<float>(), sg, gGm_[row * t_.cols + c0], 1, len, len);
     gQueue_.FreeTensor(sg);
@@ -143,13 +143,13 @@ class SoftmaxGradKernel {
   __aicore__ inline void LongRow(uint64_t row) {
     LocalTensor<float> gf = gBuf_.Get<float>(), yf = yBuf_.Get<float>();
     float sum = 0.0f;
-    for (uint32_t c0 = 0; c0 < t_.cols; c0 += kRowChunk) {
-      const uint32_t len = std::min(kRowChunk, t_.cols - c0);
+    for (uint64_t c0 = 0; c0 < t_.cols; c0 += kRowChunk) {
+      const uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(kRowChunk, t_.cols - c0));
       LoadChunk(row, c0, len);
       sum += RowSum(gf, yf, len);
     }
-    for (uint32_t c0 = 0; c0 < t_.cols; c0 += kRowChunk) {
-      const uint32_t len = std::min(kRowChunk, t_.cols - c0);
+    for (uint64_t c0 = 0; c0 < t_.cols; c0 += kRowChunk) {
+      const uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(kRowChunk, t_.cols - c0));
       LoadChunk(row, c0, len);
       Grad(gf, gf, yf, sum, len);
       LocalTensor<T> out = outQueue_.AllocTensor<T>();

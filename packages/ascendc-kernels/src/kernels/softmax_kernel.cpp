@@ -112,8 +112,8 @@ class SoftmaxKernel {
     LocalTensor<float> w = workBuf_.Get<float>();
     LocalTensor<float> s = scalarBuf_.Get<float>();
     float mx = -INFINITY, sum = 0.0f;
-    for (uint32_t c0 = 0; c0 < t_.cols; c0 += kRowChunk) {
-      const uint32_t len = std::min(kRowChunk, t_.cols - c0);
+    for (uint64_t c0 = 0; c0 < t_.cols; c0 += kRowChunk) {
+      const uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(kRowChunk, t_.cols - c0));
       LocalTensor<T> stage = inQueue_.AllocTensor<T>();
       LoadRowsAsFloat(w, stage, x[c0], 1, len, len);
       inQueue_.FreeTensor(stage);
@@ -125,8 +125,8 @@ class SoftmaxKernel {
       sum = (mx == -INFINITY ? 0.0f : sum * expf(mx - m)) + s.GetValue(0);
       mx = m;
     }
-    for (uint32_t c0 = 0; c0 < t_.cols; c0 += kRowChunk) {
-      const uint32_t len = std::min(kRowChunk, t_.cols - c0);
+    for (uint64_t c0 = 0; c0 < t_.cols; c0 += kRowChunk) {
+      const uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(kRowChunk, t_.cols - c0));
       LocalTensor<T> stage = inQueue_.AllocTensor<T>();
       LoadRowsAsFloat(w, stage, x[c0], 1, len, len);
       inQueue_.FreeTensor(stage);
@@ -166,15 +166,16 @@ __global__ __aicore__ void softmax_custom(GM_ADDR x, GM_ADDR y, SoftmaxTiling ti
 RowTiling ComputeRowTiling(uint64_t rows, uint64_t cols, uint32_t elementBytes) {
   RowTiling t;
   t.rows = rows;
-  t.cols = static_cast<uint32_t>(cols);
+  t.cols = cols;
   if (rows == 0 || cols == 0) return t;
   const uint64_t cores = std::max<uint32_t>(1, aclsimGetCoreNumAiv());
   const uint64_t bytes = rows * cols * elementBytes;
   const uint64_t wanted = std::max<uint64_t>(1, std::min<uint64_t>({cores, rows, bytes / (64 * 1024)}));
   t.rowsPerBlock = (rows + wanted - 1) / wanted;
   t.blockDim = static_cast<uint32_t>((rows + t.rowsPerBlock - 1) / t.rowsPerBlock);
-  const uint32_t pitch = AscendC::TileRowPitch<float>(t.cols);
-  t.rowsPerTile = pitch <= kMaxWholeRow
+  // Rows longer than kMaxWholeRow are chunked (and their pitch would not fit 32 bits).
+  const uint32_t pitch = cols <= kMaxWholeRow ? AscendC::TileRowPitch<float>(static_cast<uint32_t>(cols)) : 0;
+  t.rowsPerTile = cols <= kMaxWholeRow
                       ? static_cast<uint32_t>(std::min<uint64_t>(t.rowsPerBlock, std::max<uint32_t>(1, kRowTileBytes / (pitch * 4))))
                       : 0;
   return t;

@@ -1,6 +1,8 @@
 // The simulated AI cores of a device.
 #include "runtime/core_pool.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <chrono>
 
@@ -43,6 +45,8 @@ std::shared_ptr<LaunchJob> CorePool::PickJobLocked() {
 }
 
 void CorePool::CoreMain() {
+  // Named, or it would inherit the name of whichever thread made the pool (often a stream worker).
+  pthread_setname_np(pthread_self(), "aclsim_core");
   SetCurrentDeviceId(device_);
   for (;;) {
     std::shared_ptr<LaunchJob> job;

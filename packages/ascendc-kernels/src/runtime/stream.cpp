@@ -1,6 +1,8 @@
 // Stream: ordered asynchronous task queue with a lazily started worker.
 #include "runtime/stream.h"
 
+#include <pthread.h>
+
 #include <chrono>
 #include <exception>
 
@@ -16,6 +18,9 @@ namespace {
 // synchronising thread polls for the running task to finish before it sleeps.
 constexpr std::chrono::microseconds kWorkerIdleSpin(60);
 constexpr std::chrono::microseconds kWaiterSpin(150);
+// How long a sleeping worker waits for work before its thread exits (the next
+// enqueue starts a new one), so that streams nobody uses hold no thread.
+constexpr std::chrono::milliseconds kWorkerIdleExit(200);
 
 std::atomic<uint64_t> g_next_error_id{1};
 
@@ -26,7 +31,11 @@ Stream::Stream(int32_t device, bool isDefault) : device_(device), isDefault_(isD
 Stream::~Stream() { Shutdown(); }
 
 void Stream::StartWorkerLocked() {
-  if (!worker_.joinable() && !stop_) worker_ = std::thread([this] { WorkerMain(); });
+  if (workerActive_ || stop_) return;
+  // A worker that left after idling has released mu_ for good: joining it is immediate.
+  if (worker_.joinable()) worker_.join();
+  workerActive_ = true;
+  worker_ = std::thread([this] { WorkerMain(); });
 }
 
 uint64_t Stream::Enqueue(std::unique_ptr<Task> task) {
@@ -154,6 +163,7 @@ void Stream::WaitFor(uint64_t seq) {
 }
 
 void Stream::WorkerMain() {
+  pthread_setname_np(pthread_self(), "aclsim_stream");
   SetCurrentDeviceId(device_);
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
@@ -175,9 +185,11 @@ void Stream::WorkerMain() {
     if (gotWork || stop_) continue;
     if (!queue_.empty() && !running_.load(std::memory_order_relaxed)) continue;
     workerSleeping_ = true;
-    workCv_.wait(lock);
+    const bool timedOut = workCv_.wait_for(lock, kWorkerIdleExit) == std::cv_status::timeout;
     workerSleeping_ = false;
+    if (timedOut && queue_.empty() && !stop_) break;
   }
+  workerActive_ = false;
 }
 
 void Stream::Shutdown() {

@@ -1,6 +1,7 @@
 // A stream: an ordered queue of tasks executed off the enqueuing thread.
 //
-// Each stream owns one worker thread (started with the first enqueue). Exactly
+// Each stream owns one worker thread (started with the first enqueue; it exits
+// after 200 ms without work and the next enqueue starts another). Exactly
 // one thread at a time holds the right to run a stream's tasks (the "runner"):
 // normally the worker; but a thread that synchronises with the stream while the
 // worker is idle (sleeping, or not yet woken) takes the right and runs the
@@ -101,6 +102,7 @@ class Stream : public std::enable_shared_from_this<Stream> {
   std::atomic<size_t> queued_{0};
   std::atomic<bool> running_{false};
   bool workerSleeping_ = false;
+  bool workerActive_ = false;  // a worker thread runs WorkerMain (guarded by mu_)
   int waiters_ = 0;
   bool stop_ = false;
   std::thread worker_;

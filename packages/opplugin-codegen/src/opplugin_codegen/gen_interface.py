@@ -1,9 +1,12 @@
 """The op_plugin interface layer (contracts.md sections 1-3).
 
-``OpInterface.h`` declares ``op_plugin::<name>`` for every live op, with C++ defaults;
-``OpApiInterface.h`` / ``AclOpsInterface.h`` declare ``op_api::`` / ``acl_op::`` for the
-ops live on that path; ``OpInterface_<k>.cpp`` defines each ``op_plugin::<name>`` as the
-run-time choice between the two paths.
+``op_plugin/ops/<family>.h`` declares, for the live ops of one family (``add``, ``add_``,
+``add.out``), ``op_plugin::<name>`` with C++ defaults and ``op_api::`` / ``acl_op::`` for
+the ops live on that path. Kernels and generated sources include the headers of the
+families they use, so that a change to one op recompiles only what uses that op.
+``OpInterface.h``, ``OpApiInterface.h`` and ``AclOpsInterface.h`` include every family's
+header (for extensions and upstream-style code). ``OpInterface_<k>.cpp`` defines each
+``op_plugin::<name>`` as the run-time choice between the two paths.
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ from .cppfile import (
     shard_of,
     source_prologue,
 )
-from .projection import LabelView, LiveOp
+from .model import CODE_SECTIONS
+from .projection import LabelView, LiveOp, op_family
 from .schema import is_tensor_like
 
 OP_INTERFACE_H = "op_plugin/OpInterface.h"
@@ -40,6 +44,18 @@ _JIT_DISABLED = "at_npu::native::NpuDecideJitDisabled"
 _BASE_FORMAT = "at_npu::native::NpuDecideBaseFormat"
 _ACLNN_ONLY = "at_npu::native::NpuDecideAclnnOnly"
 _LAZY_FUSION_ENABLED = "lazy_fusion::IsEnabled()"
+
+
+OPS_HEADER_DIR = "op_plugin/ops"
+
+
+def family_header(family: str) -> str:
+    """The header that declares the ops of one family: ``op_plugin/ops/add.h``."""
+    return f"{OPS_HEADER_DIR}/{family}.h"
+
+
+def family_include(op: LiveOp) -> str:
+    return f'"{family_header(op.shard_key)}"'
 
 
 def shard_name(k: int) -> str:
@@ -86,38 +102,103 @@ def _header(
     )
 
 
+def _families(view: LabelView, ops: tuple[LiveOp, ...] | None = None) -> dict[str, list[LiveOp]]:
+    """Every op family the YAML declares (in any label), with its `ops` (default: the ops
+    with a dense path) live in this label."""
+    declared = {op_family(e) for e in view.model.entries if e.section in CODE_SECTIONS}
+    families: dict[str, list[LiveOp]] = {family: [] for family in sorted(declared)}
+    for op in view.ops if ops is None else ops:
+        families[op.shard_key].append(op)
+    return families
+
+
+def _namespace_block(
+    view: LabelView,
+    namespace: str,
+    decls: list[tuple[CppSignature, str]],
+    *,
+    with_defaults: bool,
+) -> str:
+    text = "".join(
+        view.memo(
+            ("declaration", sig, with_defaults, name),
+            partial(_declaration, sig, name, with_defaults),
+        )
+        for sig, name in decls
+    )
+    return f"\nnamespace {namespace} {{\n\n{text}\n}}  // namespace {namespace}\n"
+
+
+def render_family_header(
+    view: LabelView, family: str, ops: list[LiveOp], sparse: list[LiveOp]
+) -> str:
+    """``op_plugin/ops/<family>.h``: the family's op_plugin::, op_api:: and acl_op:: declarations
+    (and the op_plugin::<name>_sparse forwarders of its ops with a live sparse kernel). A family
+    with no op live in the label still gets its (empty) header, so that a kernel shared by
+    several labels includes the same file in each."""
+    if not ops and not sparse:
+        what = f"The {family} ops: none is live in this label."
+        return banner(view.model.op_file, view.label, view.torch, what) + "#pragma once\n"
+    op_plugin = [(op.cpp, op.name) for op in ops]
+    op_plugin += [(sparse_signature(op), f"{op.name} (sparse)") for op in sparse]
+    op_api = [(op.cpp, op.name) for op in ops if op.has_op_api]
+    acl_op = [(op.cpp, op.name) for op in ops if op.has_acl_op]
+    includes = {"<ATen/core/Tensor.h>"}
+    for sig, _ in op_plugin:
+        includes |= sig.headers | sig.default_headers()
+    what = (
+        f"The {family} ops live in this label: op_plugin::<name> (chooses op_api or acl_op at run "
+        "time, C++ defaults), and the op_api:: (aclnn) and acl_op:: (ACL op) kernels of the ops "
+        "live on those paths."
+    )
+    text = banner(view.model.op_file, view.label, view.torch, what)
+    text += "#pragma once\n\n" + include_block(includes)
+    text += _namespace_block(view, "op_plugin", op_plugin, with_defaults=True)
+    if op_api:
+        text += _namespace_block(view, "op_api", op_api, with_defaults=False)
+    if acl_op:
+        text += _namespace_block(view, "acl_op", acl_op, with_defaults=False)
+    return text
+
+
+def _umbrella(view: LabelView, families: dict[str, list[LiveOp]], what: str) -> str:
+    includes = [f'"{family_header(family)}"' for family, ops in families.items() if ops]
+    return (
+        banner(view.model.op_file, view.label, view.torch, what)
+        + "#pragma once\n\n"
+        + (include_block(includes) if includes else f"// No op is live in {view.label}.\n")
+    )
+
+
 def render_op_interface_h(view: LabelView) -> str:
-    decls = [(op.cpp, op.name) for op in view.ops]
-    decls += [(sparse_signature(op), f"{op.name} (sparse)") for op in view.sparse_ops]
-    return _header(
+    families = _families(view)
+    for op in view.sparse_ops:
+        families[op.shard_key].append(op)
+    return _umbrella(
         view,
-        "op_plugin",
-        decls,
-        with_defaults=True,
-        what="op_plugin::<name>: one declaration per op live in this label; each "
-        "chooses op_api or acl_op at run time.",
+        families,
+        "op_plugin::<name>: every op live in this label (one header per family under "
+        f"{OPS_HEADER_DIR}/; each op chooses op_api or acl_op at run time).",
     )
 
 
 def render_op_api_interface_h(view: LabelView) -> str:
-    return _header(
+    families = {f: ops for f, ops in _families(view).items() if any(op.has_op_api for op in ops)}
+    return _umbrella(
         view,
-        "op_api",
-        [(op.cpp, op.name) for op in view.ops if op.has_op_api],
-        with_defaults=False,
-        what="op_api::<name>: the aclnn (host-side) kernels of the ops whose op_api "
-        "path is live in this label.",
+        families,
+        "op_api::<name>: the aclnn (host-side) kernels of the ops whose op_api path is live in "
+        f"this label (declared in the family headers under {OPS_HEADER_DIR}/).",
     )
 
 
 def render_acl_ops_interface_h(view: LabelView) -> str:
-    return _header(
+    families = {f: ops for f, ops in _families(view).items() if any(op.has_acl_op for op in ops)}
+    return _umbrella(
         view,
-        "acl_op",
-        [(op.cpp, op.name) for op in view.ops if op.has_acl_op],
-        with_defaults=False,
-        what="acl_op::<name>: the ACL-op (device-side) kernels of the ops whose acl_op "
-        "path is live in this label.",
+        families,
+        "acl_op::<name>: the ACL-op (device-side) kernels of the ops whose acl_op path is live "
+        f"in this label (declared in the family headers under {OPS_HEADER_DIR}/).",
     )
 
 
@@ -150,6 +231,9 @@ def render_headers(view: LabelView) -> dict[str, str]:
         OP_API_INTERFACE_H: render_op_api_interface_h(view),
         ACL_OPS_INTERFACE_H: render_acl_ops_interface_h(view),
     }
+    sparse = _families(view, view.sparse_ops)
+    for family, ops in _families(view).items():
+        files[family_header(family)] = render_family_header(view, family, ops, sparse[family])
     if view.sparse_ops:
         files[SPARSE_OPS_INTERFACE_H] = render_sparse_ops_interface_h(view)
     if view.dvm_ops:
@@ -161,7 +245,10 @@ _COMMENT_KEYS = ("acl_op", "op_api", "internal_format_opapi", "dvm")
 
 
 def ranges_comment(op: LiveOp, extra: str = "", keys: tuple[str, ...] = _COMMENT_KEYS) -> str:
-    """``add.Tensor  acl_op: all_version  op_api: all_version  (yaml/...:31)``."""
+    """``add.Tensor  acl_op: all_version  op_api: all_version  (yaml/op_plugin_functions.yaml)``.
+
+    The file without the line: a line added above an entry must not rewrite (and so recompile)
+    every generated file below it."""
     e = op.entry
     parts = [e.name]
     for key in keys:
@@ -170,7 +257,7 @@ def ranges_comment(op: LiveOp, extra: str = "", keys: tuple[str, ...] = _COMMENT
             parts.append(f"{key}: {rng}")
     if extra:
         parts.append(extra)
-    return "  ".join(parts) + f"  ({e.loc})"
+    return "  ".join(parts) + f"  ({e.loc.file})"
 
 
 def _base_format_checks(op: LiveOp) -> list[str]:
@@ -264,10 +351,7 @@ def dispatch_definition(op: LiveOp, label: str) -> tuple[str, set[str]]:
             f"  NPU_PATH_TAKEN({quoted}, AclOp);",
             f"  return acl_op::{op.cpp.name}({args});",
         ]
-    if op.has_op_api:
-        includes.add(f'"{OP_API_INTERFACE_H}"')
-    if op.has_acl_op:
-        includes.add(f'"{ACL_OPS_INTERFACE_H}"')
+    includes.add(family_include(op))
     text = f"// {ranges_comment(op)}\n{function_head(op.cpp)} {{\n" + "\n".join(body) + "\n}\n"
     return text, includes
 
@@ -279,7 +363,7 @@ def sparse_definition(op: LiveOp) -> tuple[str, set[str]]:
         f"// {ranges_comment(op, keys=('sparse',))}\n{function_head(sig)} {{\n"
         f"  return sparse::{sig.name}({sig.call_args()});\n}}\n"
     )
-    return text, {f'"{SPARSE_OPS_INTERFACE_H}"'}
+    return text, {f'"{SPARSE_OPS_INTERFACE_H}"', family_include(op)}
 
 
 #: Stands for the label in memoised text (see LabelView.memo); replaced after lookup.
@@ -294,7 +378,7 @@ def _cached_dispatch(view: LabelView, op: LiveOp) -> tuple[str, set[str]]:
 
 def render_dispatch_shards(view: LabelView, shards: int) -> dict[str, str]:
     per_shard: list[list[str]] = [[] for _ in range(shards)]
-    includes: list[set[str]] = [{f'"{OP_INTERFACE_H}"'} for _ in range(shards)]
+    includes: list[set[str]] = [set() for _ in range(shards)]
     definitions = [(op, _cached_dispatch(view, op)) for op in view.ops]
     definitions += [
         (op, view.memo(("sparse", id(op.entry), op.cpp.name), partial(sparse_definition, op)))

@@ -17,9 +17,9 @@ from __future__ import annotations
 from functools import partial
 
 from .cppfile import LINE_WIDTH, banner, function_head, shard_of, source_prologue
-from .gen_interface import ACL_OPS_INTERFACE_H, OP_API_INTERFACE_H, ranges_comment
+from .gen_interface import family_header, family_include, ranges_comment
 from .model import CpuScalarOp, OutputSpec
-from .projection import LabelView, LiveOp
+from .projection import LabelView, LiveOp, op_family
 from .schema import FunctionSchema, SchemaKind
 from .validate import tensor_ref
 
@@ -42,7 +42,9 @@ class _Kernel:
         self.schema = op.entry.schema
         self.kind = op.entry.kind
         self.lines: list[str] = []
-        self.includes: set[str] = {f'"{OP_API_INTERFACE_H}"'}
+        self.includes: set[str] = {family_include(op)}
+        if op.gen.source is not op.entry:  # the inherited out= kernel may be of another family
+            self.includes.add(f'"{family_header(op_family(op.gen.source))}"')
         self.uses_infer = False  # a verbatim size/dtype/new_params expression
         self.uses_names = False
         #: cpu_scalar_h2d arguments -> their device copies, used wherever the kernel passes
@@ -152,7 +154,7 @@ class _Kernel:
         if identity is not None and self.kind is SchemaKind.inplace:
             self._integral_identity(identity)
         if op.has_acl_op:
-            self.includes |= {f'"{ACL_OPS_INTERFACE_H}"', '"npu/framework/op_api_common.h"'}
+            self.includes.add('"npu/framework/op_api_common.h"')
             apis = [api] + [o.exec_api for o in block.cpu_scalar_op if o.exec_api != api]
             for name in dict.fromkeys(apis):
                 self.emit(f"DO_COMPATIBILITY({name}, {self._acl_fallback_call()});")

@@ -23,6 +23,13 @@ from .validate import ResolvedGen
 T = TypeVar("T")
 
 
+def op_family(entry: OpEntry) -> str:
+    """The family of an op: its name without overload and without the in-place ``_``
+    (``abs``, ``abs.out`` and ``abs_`` are ``abs``; ``__and__`` stays)."""
+    n = entry.schema.name.name
+    return n[:-1] if n.endswith("_") and not n.startswith("__") else n
+
+
 @dataclass(frozen=True)
 class LiveOp:
     """An entry of a code section that is live in the label."""
@@ -51,9 +58,8 @@ class LiveOp:
 
     @property
     def shard_key(self) -> str:
-        """Ops of one family (``abs``, ``abs.out``, ``abs_``) share a shard."""
-        n = self.entry.schema.name.name
-        return n[:-1] if n.endswith("_") and not n.startswith("__") else n
+        """Ops of one family (``abs``, ``abs.out``, ``abs_``) share a shard and a header."""
+        return op_family(self.entry)
 
 
 @dataclass(frozen=True)

@@ -119,6 +119,7 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
 
   // ---- devices ----
   m.def("_init", [] { c10_npu::EnsureAclInitialized(); });
+  m.def("_acl_initialized", [] { return c10_npu::AclInitialized(); });
   m.def("device_count", [] { return static_cast<int>(c10_npu::device_count()); });
   m.def("current_device", [] { return static_cast<int>(c10_npu::current_device()); });
   m.def("set_device", [](int device) { c10_npu::set_device(static_cast<c10::DeviceIndex>(device)); });
@@ -144,7 +145,7 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def(
       "new_stream",
       [](int device) {
-        const c10::Stream s = c10_npu::getNewNPUStream(static_cast<c10::DeviceIndex>(device)).unwrap();
+        const c10::Stream s = c10_npu::getStreamFromPool(false, static_cast<c10::DeviceIndex>(device)).unwrap();
         return py::make_tuple(s.id(), static_cast<int>(s.device_index()), static_cast<int>(s.device_type()));
       },
       py::arg("device") = -1);

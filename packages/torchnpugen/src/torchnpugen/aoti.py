@@ -55,7 +55,7 @@ def render_c_shim(ops: Sequence[RegisteredOp], *, banner: str, header_path: str)
             except NotImplementedError as e:
                 skipped.append(f"{op.qualified_name} ({e})")
                 continue
-        declarations.append(f"// {op.qualified_name}  ({op.source})\n{decl}")
+        declarations.append(f"// {op.qualified_name}  ({op.source_file})\n{decl}")
         definitions.append(defn.strip("\n").replace("\t", "    ") + "\n")
         if op.namespace == "aten":
             headers.add(f"ATen/ops/{op.f.root_name}.h")

@@ -41,7 +41,7 @@ from .compat import cpp_spelling, torch_include_dirs
 from .custom import CUSTOM_FUNCTIONS_HEADER, cpp_api_call_name
 from .errors import InputError
 from .inputs import DerivativeEntry
-from .ops import CUSTOM_NAMESPACE, RegisteredOp
+from .ops import CUSTOM_NAMESPACE, RegisteredOp, yaml_file_of
 
 __all__ = ["AUTOGRAD_SOURCE", "DifferentiableOp", "render_autograd", "resolve_derivatives"]
 
@@ -205,7 +205,7 @@ def _function(d: DifferentiableOp) -> tuple[str, str, str]:
 
         formulas = "; ".join(f"{', '.join(x.var_names)}: {x.original_formula}" for x in info.derivatives)
         struct = (
-            f"// {op.qualified_name}: {formulas}  ({d.source})\n"
+            f"// {op.qualified_name}: {formulas}  ({yaml_file_of(d.source)})\n"
             f"struct {info.op} final : public torch::autograd::Function<{info.op}> {{\n"
             f"  static at::Tensor forward(torch::autograd::AutogradContext* ctx, {params}) {{\n"
             + "".join(f"    {line}\n" for line in forward)

@@ -72,7 +72,7 @@ def _render_schema_source(ops: Sequence[RegisteredOp], banner: str) -> str:
     for op in ops:
         tags = ", ".join(f"at::Tag::{tag}" for tag in op.tags)
         schema = _c_string(str(op.f.func))
-        defs.append(f"  // {op.qualified_name}  ({op.source})")
+        defs.append(f"  // {op.qualified_name}  ({op.source_file})")
         defs.append(f"  m.def({schema}, {{{tags}}});" if tags else f"  m.def({schema});")
     body = "\n".join(defs) if defs else "  // No custom operators in this label."
     return f"""{banner}
@@ -98,7 +98,7 @@ def _render_cpp_api(ops: Sequence[RegisteredOp], banner: str) -> tuple[str, str]
             function_type = cpp_spelling(dispatcher.type())
             overload = op.f.func.name.overload_name
             qualified = _c_string(f"{CUSTOM_NAMESPACE}::{op.f.func.name.name}")
-            decls.append(f"// {op.qualified_name}: {op.f.func}  ({op.source})")
+            decls.append(f"// {op.qualified_name}: {op.f.func}  ({op.source_file})")
             for sig in cpp_api_signatures(op):
                 decls.append(cpp_spelling(sig.decl()) + ";")
                 exprs = ", ".join(cpp_spelling(e.expr) for e in translate(sig.arguments(), dispatcher.arguments()))
@@ -296,7 +296,7 @@ def _docstring(fn: _PyFunction, derivative_ops: set[str]) -> list[str]:
     lines += [f"    {CUSTOM_NAMESPACE}::{op.f.func}" for op in fn.overloads]
     lines.append("")
     for op in fn.overloads:
-        notes = [f"declared at {op.source}", op.provenance]
+        notes = [f"declared in {op.source_file}", op.provenance]
         written = [a.name for a in op.f.func.arguments.flat_all if a.annotation is not None and a.annotation.is_write]
         if written:
             notes.append("writes " + ", ".join(f"``{n}``" for n in written) + " in place")

@@ -135,7 +135,7 @@ def _kernel(op: RegisteredOp, functional: RegisteredOp) -> str:
             else ""
         )
         return f"""\
-// {op.qualified_name} -> {functional.qualified_name}  ({op.source})
+// {op.qualified_name} -> {functional.qualified_name}  ({op.source_file})
 {cpp_spelling(sig.defn(name=wrapper_name(f.func)))} {{
 {meta_reference}  {unwrap.strip()}
   if (!({all_mutated_functional})) {{

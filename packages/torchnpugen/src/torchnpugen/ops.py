@@ -56,6 +56,13 @@ class StructuredRole(Enum):
     INPLACE_IMPL = "structured in-place"  # in-place marked structured: true: meta + its own kernel
 
 
+def yaml_file_of(source: str) -> str:
+    """The YAML file of a `file:line` source: generated code names the file only, so that a line added
+    above an entry does not rewrite (and so recompile) every generated file below it."""
+    file, _, line = source.rpartition(":")
+    return file if file and line.isdigit() else source
+
+
 @dataclass(frozen=True)
 class RegisteredOp:
     f: NativeFunction
@@ -73,6 +80,21 @@ class RegisteredOp:
     @property
     def schema_name(self) -> str:
         return str(self.f.func.name)
+
+    @property
+    def source_file(self) -> str:
+        return yaml_file_of(self.source)
+
+    @property
+    def op_plugin_header(self) -> str | None:
+        """The opplugin-codegen header that declares this op's op_plugin:: kernel: one per op
+        family (``add``, ``add_``, ``add.out``), ``op_plugin/ops/<family>.h``; None for kernels
+        of another namespace."""
+        if not self.qualified_kernel.startswith(f"{OP_PLUGIN_NAMESPACE}::"):
+            return None
+        name = str(self.f.func.name.name)
+        family = name[:-1] if name.endswith("_") and not name.startswith("__") else name
+        return f"op_plugin/ops/{family}.h"
 
     @property
     def namespace(self) -> str:

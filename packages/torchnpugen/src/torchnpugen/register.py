@@ -12,7 +12,11 @@ table (see ``patch.py`` for why that one is a patch).
 
 Wrapper anatomy, in order (each step is one small method below):
   1. one comment line: schema name, what it calls, the YAML entry (file:line)
-  2. device check          c10::impl::check_and_update_common_device (unless NoCheck)
+     the rest runs in a try block whose catch (...) calls at_npu::native::rethrow_naming_op:
+     every error leaving the wrapper begins with the op's name
+  2. device check          c10::impl::check_and_update_common_device; for NoCheck ops with
+                           two or more tensor arguments at_npu::native::check_npu_device
+                           (CPU scalars allowed, as TensorIterator does), torch's message form
   3. device guard          torchgen's rules (factory: DeviceGuard; else OptionalDeviceGuard)
   4. memory-overlap check  inplace/out only: at_npu::native::check_memory_overlaps
   5. profiler range        at_npu::native::NPURecordFunctionGuard
@@ -96,6 +100,28 @@ NO_OVERLAP_CHECK_OPS = (
     "set_",
 )
 
+# NoCheck ops whose tensors may be on different devices by design (copies, storage and view
+# plumbing, factories, CPU indices, a CPU probability tensor): they get no device check of their own.
+NO_DEVICE_CHECK_OPS = (
+    "copy_",
+    "_copy_from",
+    "_copy_from_and_resize",
+    "_to_copy",
+    "set_",
+    "resize_",
+    "resize_as_",
+    "as_strided",
+    "view",
+    "_reshape_alias",
+    "empty",
+    "empty_strided",
+    "index",
+    "index_put_",
+    "_index_put_impl_",
+    "bernoulli",
+    "bernoulli_",
+)
+
 # Argument types the overlap check takes (optional tensors and lists of optional
 # tensors are left out: an absent tensor cannot overlap, index lists are read-only).
 _OVERLAP_TYPES = ("Tensor", "Tensor[]")
@@ -113,7 +139,7 @@ def npu_gen_device_check(type: DeviceCheckType, args: list[Argument], method_nam
     """
     if type == DeviceCheckType.NoCheck:
         return "// No device check"
-    checked = [a for a in args if a.type.is_tensor_like() and str(a.type) != "Tensor[]?"]
+    checked = _device_checked(args)
     if not checked:
         return "// No device check: no tensor arguments"
     lines = ["c10::optional<c10::Device> common_device = c10::nullopt;"]
@@ -122,6 +148,11 @@ def npu_gen_device_check(type: DeviceCheckType, args: list[Argument], method_nam
         for a in checked
     ]
     return "\n".join(lines)
+
+
+def _device_checked(args: Sequence[Argument]) -> list[Argument]:
+    """The arguments a device check takes: tensors and tensor lists (no overload takes a Tensor[]?)."""
+    return [a for a in args if a.type.is_tensor_like() and str(a.type) != "Tensor[]?"]
 
 
 def _unique_local(base: str, taken: Sequence[str]) -> str:
@@ -305,17 +336,18 @@ class NPURegisterDispatchKey(RegisterDispatchKey):
         else:
             result = _unique_local("result", param_names)
             body += self.gen_post_hook_and_return(returns_type, result, call, hook_flag)
-        return _function(returns_type, name, params, body)
+        return _function(returns_type, name, params, body, op)
 
     @staticmethod
     def gen_source_comment(op: RegisteredOp) -> str:
-        return f"// {op.schema_name}  {op.provenance}  ({op.source})"
+        return f"// {op.schema_name}  {op.provenance}  ({op.source_file})"
 
     @staticmethod
     def gen_device_check_lines(op: RegisteredOp, method_name: str) -> list[str]:
+        # Inputs first: an out= tensor on another device is then the argument the error names.
+        args = itertools.chain(op.f.func.arguments.flat_positional, op.f.func.arguments.out)
         if op.device_check == DeviceCheckType.NoCheck:
-            return [f"// No device check: {op.device_check_note}"]
-        args = itertools.chain(op.f.func.arguments.out, op.f.func.arguments.flat_positional)
+            return npu_device_check_lines(op, list(args), method_name)
         # Looked up on the class on purpose: this is the patched torchgen entry point.
         return RegisterDispatchKey.gen_device_check(op.device_check, list(args), method_name).splitlines()
 
@@ -342,8 +374,36 @@ class NPURegisterDispatchKey(RegisterDispatchKey):
         return [f"at_npu::native::check_memory_overlaps({_overlap_operand(inputs)}, {_overlap_operand(outputs)});"]
 
 
-def _function(returns_type: str, name: str, params: Sequence[Binding], body: Sequence[str]) -> str:
+def npu_device_check_lines(op: RegisteredOp, args: Sequence[Argument], method_name: str) -> list[str]:
+    """The device check of a NoCheck op: npu tensors on one device, other tensors CPU scalars."""
+    checked = _device_checked(args)
+    note = f"// No device check: {op.device_check_note}"
+    if str(op.f.func.name.name) in NO_DEVICE_CHECK_OPS or op.f.func.name.name.base in NO_DEVICE_CHECK_OPS:
+        return [note]
+    if len(checked) < 2:
+        return [note + "; one tensor argument"]
+    lines = [
+        f"// Device check: npu tensors on one device, CPU tensors only as 0-dim scalars ({op.device_check_note})",
+        "c10::optional<c10::Device> common_device = c10::nullopt;",
+    ]
+    lines += [
+        f'at_npu::native::check_npu_device(common_device, {a.name}, "{method_name}", "{a.name}");' for a in checked
+    ]
+    return lines
+
+
+def _function(returns_type: str, name: str, params: Sequence[Binding], body: Sequence[str], op: RegisteredOp) -> str:
+    """The wrapper: everything after the first line (the source comment) runs in a try block whose
+    errors leave naming the op (the schema's name without its overload)."""
     params_str = ", ".join(cpp_spelling(b.defn()) for b in params)
+    body = [
+        body[0],
+        "try {",
+        *("  " + line if line else "" for line in body[1:]),
+        "} catch (...) {",
+        f'  at_npu::native::rethrow_naming_op("{op.f.func.name.name}");',
+        "}",
+    ]
     indented = "\n".join(("  " + line) if line else "" for line in body)
     return f"{returns_type} {name}({params_str}) {{\n{indented}\n}}\n"
 
@@ -658,7 +718,7 @@ class NPUStructuredRegisterDispatchKey(StructuredRegisterDispatchKey):
                 cpp_spelling(e.expr) for e in translate(params, kernel_signature(op).arguments(), method=False)
             )
             body += self.gen_post_hook_lines(returns_type, result, f"{op.qualified_kernel}({call_args})", hook_flag)
-            return _function(returns_type, name, params, body)
+            return _function(returns_type, name, params, body, op)
 
         for i, out_arg in enumerate(structured_api.out_arguments(self.g)):
             assert out_arg.nctype.type == ConstRefCType(BaseCType(tensorT)), out_arg
@@ -683,7 +743,7 @@ class NPUStructuredRegisterDispatchKey(StructuredRegisterDispatchKey):
             outs = [a.name for a in f.func.arguments.out]
             value = outs[0] if returns == 1 else f"::std::forward_as_tuple({', '.join(outs)})"
         body += self.gen_post_hook_lines(returns_type, result, value, hook_flag)
-        return _function(returns_type, name, params, body)
+        return _function(returns_type, name, params, body, op)
 
     @staticmethod
     def gen_post_hook_lines(returns_type: str, result: str, value: str, hook_flag: str) -> list[str]:

@@ -79,7 +79,7 @@ def render_native_functions_header(
     index = native_functions_index(runtime_ops, cpp_namespace)
     decls: list[str] = []
     for op in runtime_ops:
-        decls.append(f"  // {op.qualified_name}  ({op.source})")
+        decls.append(f"  // {op.qualified_name}  ({op.source_file})")
         decls += [f"  {line}" for line in dest.compute_native_function_declaration(op.f, index)]
     body = "\n".join(decls)
     return f"""{banner}
@@ -116,10 +116,10 @@ _SHARD_INCLUDES = """\
 #include "npu/framework/EnvVariables.h"
 #include "npu/framework/MemoryOverlap.h"
 #include "npu/framework/NPURecordFunction.h"
+#include "npu/framework/OpErrors.h"
 #include "npu/framework/OpHook.h"
 #include "npu/aten/NPUNativeFunctions.h"
-{extra_local}#include "op_plugin/OpInterface.h"
-"""
+{extra_local}"""
 
 # What a shard with structured kernels needs on top (create_out & co., the meta classes).
 _STRUCTURED_INCLUDES = ("ATen/ops/empty.h", "ATen/ops/empty_strided.h", "ATen/native/Resize.h")
@@ -202,11 +202,12 @@ def render_register_shards(resolution: Resolution, *, shards: int, banner: str) 
                 *(h for g in groups for h in structured_includes(g)),
             }
         )
+        local = ["npu/core/NPUGuard.h", "npu/aten/NPUStructuredNativeFunctions.h"] if groups else []
+        # The op families this shard calls into (not all of op_plugin: a change to one op recompiles its shard only).
+        local += sorted({h for op in all_ops if (h := op.op_plugin_header) is not None})
         includes = _SHARD_INCLUDES.format(
             extra="".join(f"#include <{h}>\n" for h in extra),
-            extra_local=(
-                '#include "npu/core/NPUGuard.h"\n#include "npu/aten/NPUStructuredNativeFunctions.h"\n' if groups else ""
-            ),
+            extra_local="".join(f'#include "{h}"\n' for h in local),
         )
         blocks = []
         if aten_units:

@@ -52,7 +52,7 @@ def _impl_definition(group: StructuredGroup) -> str:
         ]
         params = ", ".join(cpp_spelling(a.decl()) for a in impl_args)
         return (
-            f"// {g.out.func.name}  {group.out.provenance}  ({group.out.source})\n"
+            f"// {g.out.func.name}  {group.out.provenance}  ({group.out.source_file})\n"
             f"void structured_{group.kernel}::impl({params}) {{\n"
             f"  {group.out.qualified_kernel}({', '.join(exprs)});\n"
             "}\n"
@@ -65,7 +65,7 @@ def render_structured_files(groups: Sequence[StructuredGroup], *, banner: str) -
     headers = set()
     for group in groups:
         headers.add(f"ATen/ops/{group.g.out.root_name}_meta.h")
-        declarations.append(f"// {group.g.out.func.name}  ({group.out.source})")
+        declarations.append(f"// {group.g.out.func.name}  ({group.out.source_file})")
         declarations += [cpp_spelling(text) for text in gen_structured(group.g, index)]
     namespace = STRUCTURED_NAMESPACE
     header = f"""{banner}
@@ -81,12 +81,12 @@ namespace {namespace} {{
 }} // namespace {namespace}
 """
     definitions = "\n".join(_impl_definition(group) for group in groups)
+    families = sorted({h for group in groups if (h := group.out.op_plugin_header) is not None})
     source = f"""{banner}
 // impl() of the structured NPU kernels: the op-plugin out= kernel on the meta function's outputs.
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include "npu/aten/{STRUCTURED_HEADER}"
-#include "op_plugin/OpInterface.h"
-
+{"".join(f'#include "{h}"{chr(10)}' for h in families)}
 namespace {namespace} {{
 
 {definitions if groups else "// No structured kernels in this label."}

@@ -19,6 +19,7 @@
 
 #include "npu/core/NPUFunctions.h"
 #include "npu/core/NPUGenerator.h"
+#include "npu/framework/OpErrors.h"
 #include "npu/framework/PathLedger.h"
 
 namespace at_npu::native {
@@ -64,49 +65,30 @@ bool FirstFallback(const std::string& op) {
   return seen.insert(op).second;
 }
 
-// The npu device the op runs for, checking that tensors do not mix devices
-// (0-dim CPU tensors are scalars and may be mixed in, as for CUDA).
-c10::optional<c10::Device> TargetDevice(const std::string& op_name, c10::ArrayRef<c10::IValue> args) {
-  c10::optional<c10::Device> npu_device;
-  c10::optional<c10::Device> other_device;
-  auto visit = [&](const at::Tensor& t) {
-    if (!t.defined()) {
-      return;
-    }
-    if (t.device().is_privateuseone()) {
-      if (!npu_device.has_value()) {
-        npu_device = t.device();
-      } else {
-        TORCH_CHECK(*npu_device == t.device(), op_name,
-                    ": Expected all tensors to be on the same device, but found at least two devices, ", *npu_device,
-                    " and ", t.device(), "!");
-      }
-    } else if (!(t.device().is_cpu() && t.dim() == 0) && !other_device.has_value()) {
-      other_device = t.device();
-    }
-  };
-  for (const c10::IValue& arg : args) {
+// The npu device the op runs for, checking that tensors do not mix devices (0-dim CPU
+// tensors are scalars and may be mixed in, as for CUDA) with the wrappers' check, so the
+// message names the argument in this torch release's form (the caller names the op).
+c10::optional<c10::Device> TargetDevice(const std::string& op_name, const c10::FunctionSchema& schema,
+                                        c10::ArrayRef<c10::IValue> args) {
+  c10::optional<c10::Device> common_device;
+  c10::optional<c10::Device> device_argument;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const c10::IValue& arg = args[i];
+    const char* arg_name = i < schema.arguments().size() ? schema.arguments()[i].name().c_str() : "";
     if (arg.isTensor()) {
-      visit(arg.toTensor());
+      check_npu_device(common_device, arg.toTensor(), op_name.c_str(), arg_name);
     } else if (arg.isTensorList()) {
       for (const at::Tensor& t : arg.toTensorList()) {
-        visit(t);
+        check_npu_device(common_device, t, op_name.c_str(), arg_name);
       }
     } else if (arg.isOptionalTensorList()) {
-      for (const c10::optional<at::Tensor>& t : arg.toOptionalTensorList()) {
-        if (t.has_value()) {
-          visit(*t);
-        }
-      }
-    } else if (arg.isDevice() && arg.toDevice().is_privateuseone() && !npu_device.has_value()) {
-      npu_device = arg.toDevice();
+      check_npu_device(common_device, arg.toOptionalTensorList(), op_name.c_str(), arg_name);
+    } else if (arg.isDevice() && arg.toDevice().is_privateuseone() && !device_argument.has_value()) {
+      device_argument = arg.toDevice();
     }
   }
-  if (npu_device.has_value() && other_device.has_value()) {
-    TORCH_CHECK(false, op_name, ": Expected all tensors to be on the same device, but found at least two devices, ",
-                *npu_device, " and ", *other_device, "!");
-  }
-  return npu_device;
+  // Every tensor that is not a CPU scalar is on common_device now.
+  return common_device.has_value() && common_device->is_privateuseone() ? common_device : device_argument;
 }
 
 bool IsGeneratorArgument(const c10::Argument& argument) {
@@ -149,7 +131,12 @@ void NpuCpuFallback(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
   const size_t begin = stack->size() - num_arguments;
   const c10::ArrayRef<c10::IValue> args(stack->data() + begin, num_arguments);
   // Mixed devices are rejected before the ledger counts (or the warning announces) a fallback.
-  const c10::optional<c10::Device> device = TargetDevice(name, args);
+  c10::optional<c10::Device> device;
+  try {
+    device = TargetDevice(name, schema, args);
+  } catch (...) {
+    rethrow_naming_op(name.c_str());
+  }
   PathLedger::Hit(PathLedger::Entry(name), ExecPath::CpuFallback);
   if (mode == FallbackMode::Warn && FirstFallback(name)) {
     TORCH_WARN("The operator '", name,

@@ -1,6 +1,7 @@
 #include "npu/core/NPUFunctions.h"
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 
 #include <c10/util/Exception.h>
@@ -15,6 +16,7 @@ namespace {
 constexpr aclError kAclErrorRepeatInitialize = 100002;
 
 thread_local c10::DeviceIndex tls_current_device = -1;
+std::atomic<bool> g_acl_initialized{false};
 
 }  // namespace
 
@@ -24,7 +26,12 @@ void EnsureAclInitialized() {
     const aclError err = aclInit(nullptr);
     TORCH_CHECK(err == ACL_SUCCESS || err == kAclErrorRepeatInitialize,
                 "aclInit(nullptr) failed with error code ", err, ": ", AclRecentErrorMessage());
+    g_acl_initialized.store(true, std::memory_order_release);
   });
+}
+
+bool AclInitialized() noexcept {
+  return g_acl_initialized.load(std::memory_order_acquire);
 }
 
 c10::DeviceIndex device_count() noexcept {

@@ -11,6 +11,8 @@ constexpr c10::DeviceIndex kMaxDevices = 16;
 // Calls aclInit once per process; every entry point that talks to the device
 // first goes through here (cheap after the first call).
 void EnsureAclInitialized();
+// True once aclInit has run in this process (the device was used, from Python or C++).
+bool AclInitialized() noexcept;
 
 // Number of devices (aclrtGetDeviceCount), cached after the first call; 0 if the
 // runtime cannot be initialised. Never throws.

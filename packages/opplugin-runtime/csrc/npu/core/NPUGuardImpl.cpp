@@ -57,8 +57,7 @@ c10::Stream NPUGuardImpl::getStreamFromGlobalPool(c10::Device d, bool isHighPrio
 }
 
 c10::Stream NPUGuardImpl::getNewStream(c10::Device d, int priority) const {
-  (void)priority;
-  return getNewNPUStream(IndexOrCurrent(d)).unwrap();
+  return getStreamFromPool(priority < 0, IndexOrCurrent(d)).unwrap();
 }
 
 c10::Stream NPUGuardImpl::exchangeStream(c10::Stream s) const noexcept {

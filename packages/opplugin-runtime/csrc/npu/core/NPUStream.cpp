@@ -14,7 +14,6 @@ namespace {
 
 struct DeviceStreams {
   std::array<std::atomic<aclrtStream>, kMaxStreamsPerDevice> handles{};
-  std::atomic<c10::StreamId> next_new_id{kStreamPoolSize + 1};
   std::atomic<uint32_t> pool_cursor{0};
   std::mutex create_mutex;
 };
@@ -110,14 +109,6 @@ NPUStream getStreamFromPool(bool isHighPriority, c10::DeviceIndex device_index) 
   const c10::DeviceIndex device = ResolveDevice(device_index, "getStreamFromPool");
   const uint32_t slot = Streams(device).pool_cursor.fetch_add(1, std::memory_order_relaxed) % kStreamPoolSize;
   return NPUStream(NPUStream::UNCHECKED, MakeStream(device, 1 + static_cast<c10::StreamId>(slot)));
-}
-
-NPUStream getNewNPUStream(c10::DeviceIndex device_index) {
-  const c10::DeviceIndex device = ResolveDevice(device_index, "getNewNPUStream");
-  const c10::StreamId id = Streams(device).next_new_id.fetch_add(1, std::memory_order_relaxed);
-  TORCH_CHECK(id < kMaxStreamsPerDevice, "getNewNPUStream: more than ", kMaxStreamsPerDevice,
-              " streams requested on npu:", static_cast<int>(device), "; reuse streams or take them from the pool");
-  return NPUStream(NPUStream::UNCHECKED, MakeStream(device, id));
 }
 
 NPUStream NPUStreamForId(c10::DeviceIndex device_index, c10::StreamId id) {

@@ -2,8 +2,11 @@
 // handles, and a thread-local current stream per device.
 //
 // Ids per device: 0 is the default stream, 1..kStreamPoolSize the shared pool
-// (getStreamFromPool / getStreamFromGlobalPool, round robin), above that streams
-// made by getNewStream. Handles are created lazily and live until process exit.
+// that every new stream comes from (torch.npu.Stream(), torch.Stream, the
+// guard's getNewStream and getStreamFromGlobalPool: round robin, as CUDA's
+// pool), so creating and dropping streams holds no resources. Handles are
+// created lazily and live until process exit; the simulator stops an idle
+// stream's worker thread.
 #pragma once
 
 #include <cstdint>
@@ -16,8 +19,8 @@
 
 namespace c10_npu {
 
-constexpr c10::StreamId kStreamPoolSize = 8;
-constexpr c10::StreamId kMaxStreamsPerDevice = 1024;
+constexpr c10::StreamId kStreamPoolSize = 32;
+constexpr c10::StreamId kMaxStreamsPerDevice = 1 + kStreamPoolSize;
 
 class NPUStream {
  public:
@@ -65,8 +68,6 @@ NPUStream getCurrentNPUStream(c10::DeviceIndex device_index = -1);
 void setCurrentNPUStream(NPUStream stream);
 // A stream of the shared pool (round robin); priorities are not simulated.
 NPUStream getStreamFromPool(bool isHighPriority = false, c10::DeviceIndex device_index = -1);
-// A fresh stream that no one else uses.
-NPUStream getNewNPUStream(c10::DeviceIndex device_index = -1);
 // The NPUStream for a raw id on a device (validated).
 NPUStream NPUStreamForId(c10::DeviceIndex device_index, c10::StreamId id);
 

@@ -95,7 +95,7 @@ __all__ = [
     "set_stream",
     "synchronize",
 ]
-# Streams, events, allocator and device properties (issue 6).
+# Streams, events, allocator and device properties.
 __all__ += [
     "Event",
     "StreamContext",

@@ -19,8 +19,10 @@ from .lazy_init import _lazy_init
 
 
 class Stream(torch.Stream):
-    """An npu stream. ``torch.npu.Stream()`` creates a new one on the current (or given)
-    device; streams returned by ``current_stream``/``default_stream`` are of this type too."""
+    """An npu stream. ``torch.npu.Stream()`` takes the next stream of the current (or given)
+    device's pool of 32 (round robin, as ``torch.cuda.Stream``), so making and dropping
+    streams costs nothing; streams returned by ``current_stream``/``default_stream`` are of
+    this type too."""
 
     def __new__(cls, device: DeviceLike = None, priority: int = 0, **existing: Any) -> Stream:
         if existing:  # wrap an existing stream: stream_id, device_index, device_type

@@ -9,7 +9,7 @@
 #include "npu/framework/FormatHelper.h"
 #include "npu/framework/OpCommand.h"
 #include "npu/framework/OpPreparation.h"
-#include "op_plugin/AclOpsInterface.h"
+#include "op_plugin/ops/abs.h"
 #include "op_plugin/utils/AclOpUtils.h"
 
 namespace acl_op {

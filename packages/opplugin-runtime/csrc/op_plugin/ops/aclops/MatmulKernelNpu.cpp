@@ -12,7 +12,9 @@
 #include "npu/framework/FormatHelper.h"
 #include "npu/framework/OpCommand.h"
 #include "npu/framework/OpPreparation.h"
-#include "op_plugin/AclOpsInterface.h"
+#include "op_plugin/ops/addmm.h"
+#include "op_plugin/ops/bmm.h"
+#include "op_plugin/ops/mm.h"
 #include "op_plugin/utils/MatmulUtils.h"
 
 namespace acl_op {

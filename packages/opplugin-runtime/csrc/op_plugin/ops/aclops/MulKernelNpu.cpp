@@ -7,7 +7,7 @@
 #include "npu/framework/InferSize.h"
 #include "npu/framework/OpCommand.h"
 #include "npu/framework/OpPreparation.h"
-#include "op_plugin/AclOpsInterface.h"
+#include "op_plugin/ops/mul.h"
 #include "op_plugin/utils/AclOpUtils.h"
 #include "op_plugin/utils/BinaryOpUtils.h"
 

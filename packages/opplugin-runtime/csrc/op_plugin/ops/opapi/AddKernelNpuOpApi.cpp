@@ -7,8 +7,7 @@
 #include "npu/framework/InferSize.h"
 #include "npu/framework/OpPreparation.h"
 #include "npu/framework/op_api_common.h"
-#include "op_plugin/AclOpsInterface.h"
-#include "op_plugin/OpApiInterface.h"
+#include "op_plugin/ops/add.h"
 #include "op_plugin/utils/BinaryOpUtils.h"
 
 namespace op_api {

@@ -11,7 +11,7 @@
 #include "npu/core/NPUGuard.h"
 #include "npu/framework/OpPreparation.h"
 #include "npu/framework/op_api_common.h"
-#include "op_plugin/OpApiInterface.h"
+#include "op_plugin/ops/all.h"
 
 namespace op_api {
 namespace {

@@ -10,7 +10,7 @@
 
 #include "npu/core/NPUGuard.h"
 #include "npu/framework/op_api_common.h"
-#include "op_plugin/OpApiInterface.h"
+#include "op_plugin/ops/arange.h"
 
 namespace op_api {
 

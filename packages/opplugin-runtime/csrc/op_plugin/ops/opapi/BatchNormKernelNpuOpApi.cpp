@@ -9,13 +9,18 @@
 #include <ATen/core/Tensor.h>
 
 #include <array>
+#include <limits>
 #include <tuple>
 
 #include "npu/core/NPUGuard.h"
 #include "npu/framework/OpPreparation.h"
 #include "npu/framework/op_api_common.h"
 #include "npu/version.h"
-#include "op_plugin/OpApiInterface.h"
+#include "op_plugin/ops/_batch_norm_no_update.h"
+#include "op_plugin/ops/_batch_norm_with_update.h"
+#include "op_plugin/ops/batch_norm_backward.h"
+#include "op_plugin/ops/native_batch_norm.h"
+#include "op_plugin/ops/native_batch_norm_backward.h"
 
 namespace op_api {
 namespace {
@@ -52,11 +57,22 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> batch_norm_forward(const char* op
                                                                   double momentum, double eps) {
   c10_npu::NPUGuard guard(input.device());
   check_batch_norm(op, input, weight, bias, running_mean, running_var, training);
+#if NPU_VERSION_TORCH_MAJOR > 2 || (NPU_VERSION_TORCH_MAJOR == 2 && NPU_VERSION_TORCH_MINOR >= 13)
+  // CPU's rule from torch 2.13 (2.1 computes it; the releases between are taken to follow 2.1).
+  TORCH_CHECK(!training || input.numel() > 0, op, ": input tensor must have at least one element, but got "
+              "input_sizes = ", input.sizes());
+#endif
   const int64_t channels = input.size(1);
   at::Tensor out = OpPreparation::apply_tensor_without_format(input.sizes(), input.options());
   const auto stats_options = input.options().dtype(at::kFloat);
   at::Tensor save_mean = OpPreparation::apply_tensor_without_format({training ? channels : 0}, stats_options);
   at::Tensor save_invstd = OpPreparation::apply_tensor_without_format({training ? channels : 0}, stats_options);
+  if (training && input.numel() == 0) {
+    // The statistics of no elements are NaN (0 / 0), as on CPU; the running statistics are kept.
+    save_mean.fill_(std::numeric_limits<double>::quiet_NaN());
+    save_invstd.fill_(std::numeric_limits<double>::quiet_NaN());
+    return std::make_tuple(out, save_mean, save_invstd);
+  }
   auto per_channel = [channels](const at::Tensor& t) { return t.defined() ? t.view({channels}) : t; };
   at::Tensor rm = per_channel(running_mean), rv = per_channel(running_var);
   EXEC_NPU_CMD(aclnnBatchNorm, input, per_channel(weight), per_channel(bias), rm, rv, training, momentum, eps, out,

@@ -7,7 +7,7 @@
 
 #include "npu/core/NPUGuard.h"
 #include "npu/framework/op_api_common.h"
-#include "op_plugin/OpApiInterface.h"
+#include "op_plugin/ops/clamp_min.h"
 
 namespace op_api {
 

@@ -13,7 +13,8 @@
 #include "npu/core/NPUGuard.h"
 #include "npu/framework/OpPreparation.h"
 #include "npu/framework/op_api_common.h"
-#include "op_plugin/OpApiInterface.h"
+#include "op_plugin/ops/convolution_backward_overrideable.h"
+#include "op_plugin/ops/convolution_overrideable.h"
 
 namespace op_api {
 namespace {

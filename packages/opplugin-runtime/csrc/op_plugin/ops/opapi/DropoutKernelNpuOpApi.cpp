@@ -14,7 +14,8 @@
 #include "npu/framework/InferSize.h"
 #include "npu/framework/OpPreparation.h"
 #include "npu/framework/op_api_common.h"
-#include "op_plugin/OpApiInterface.h"
+#include "op_plugin/ops/native_dropout.h"
+#include "op_plugin/ops/native_dropout_backward.h"
 
 namespace op_api {
 

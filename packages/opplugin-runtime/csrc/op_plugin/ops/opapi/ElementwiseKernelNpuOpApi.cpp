@@ -11,7 +11,9 @@
 #include "npu/framework/MemoryOverlap.h"
 #include "npu/framework/OpPreparation.h"
 #include "npu/framework/op_api_common.h"
-#include "op_plugin/OpApiInterface.h"
+#include "op_plugin/ops/masked_fill.h"
+#include "op_plugin/ops/relu.h"
+#include "op_plugin/ops/where.h"
 
 namespace op_api {
 namespace {

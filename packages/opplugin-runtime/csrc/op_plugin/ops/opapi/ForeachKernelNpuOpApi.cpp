@@ -13,7 +13,15 @@
 #include "npu/core/NPUGuard.h"
 #include "npu/framework/OpPreparation.h"
 #include "npu/framework/op_api_common.h"
-#include "op_plugin/OpApiInterface.h"
+#include "op_plugin/ops/_foreach_add.h"
+#include "op_plugin/ops/_foreach_addcdiv.h"
+#include "op_plugin/ops/_foreach_addcmul.h"
+#include "op_plugin/ops/_foreach_div.h"
+#include "op_plugin/ops/_foreach_lerp.h"
+#include "op_plugin/ops/_foreach_maximum.h"
+#include "op_plugin/ops/_foreach_mul.h"
+#include "op_plugin/ops/_foreach_neg.h"
+#include "op_plugin/ops/_foreach_sqrt.h"
 
 namespace op_api {
 namespace {

@@ -9,7 +9,10 @@
 #include "npu/core/NPUGuard.h"
 #include "npu/framework/OpPreparation.h"
 #include "npu/framework/op_api_common.h"
-#include "op_plugin/OpApiInterface.h"
+#include "op_plugin/ops/gather.h"
+#include "op_plugin/ops/index_add.h"
+#include "op_plugin/ops/scatter.h"
+#include "op_plugin/ops/scatter_add.h"
 
 namespace op_api {
 namespace {

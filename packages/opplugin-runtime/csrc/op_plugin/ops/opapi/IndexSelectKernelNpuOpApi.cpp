@@ -12,7 +12,8 @@
 #include "npu/core/NPUGuard.h"
 #include "npu/framework/OpPreparation.h"
 #include "npu/framework/op_api_common.h"
-#include "op_plugin/OpApiInterface.h"
+#include "op_plugin/ops/embedding_dense_backward.h"
+#include "op_plugin/ops/index_select.h"
 
 namespace op_api {
 namespace {

@@ -11,7 +11,8 @@
 #include "npu/core/NPUGuard.h"
 #include "npu/framework/OpPreparation.h"
 #include "npu/framework/op_api_common.h"
-#include "op_plugin/OpApiInterface.h"
+#include "op_plugin/ops/native_layer_norm.h"
+#include "op_plugin/ops/native_layer_norm_backward.h"
 
 namespace op_api {
 namespace {

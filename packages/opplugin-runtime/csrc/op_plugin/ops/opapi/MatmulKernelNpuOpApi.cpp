@@ -7,8 +7,12 @@
 #include "npu/core/NPUGuard.h"
 #include "npu/framework/OpPreparation.h"
 #include "npu/framework/op_api_common.h"
-#include "op_plugin/AclOpsInterface.h"
-#include "op_plugin/OpApiInterface.h"
+#include "op_plugin/ops/addmm.h"
+#include "op_plugin/ops/baddbmm.h"
+#include "op_plugin/ops/bmm.h"
+#include "op_plugin/ops/dot.h"
+#include "op_plugin/ops/mm.h"
+#include "op_plugin/ops/mv.h"
 #include "op_plugin/utils/MatmulUtils.h"
 
 namespace op_api {

@@ -10,7 +10,8 @@
 
 #include "npu/core/NPUGuard.h"
 #include "npu/framework/op_api_common.h"
-#include "op_plugin/OpApiInterface.h"
+#include "op_plugin/ops/max_pool2d_with_indices.h"
+#include "op_plugin/ops/max_pool2d_with_indices_backward.h"
 
 namespace op_api {
 namespace {

@@ -11,7 +11,7 @@
 #include "npu/framework/InferSize.h"
 #include "npu/framework/OpPreparation.h"
 #include "npu/framework/op_api_common.h"
-#include "op_plugin/OpApiInterface.h"
+#include "op_plugin/ops/npu_add_relu.h"
 #include "op_plugin/utils/BinaryOpUtils.h"
 
 namespace op_api {

@@ -11,7 +11,9 @@
 #include "npu/core/NPUGenerator.h"
 #include "npu/core/NPUGuard.h"
 #include "npu/framework/op_api_common.h"
-#include "op_plugin/OpApiInterface.h"
+#include "op_plugin/ops/bernoulli.h"
+#include "op_plugin/ops/normal.h"
+#include "op_plugin/ops/uniform.h"
 
 namespace op_api {
 namespace {

@@ -12,7 +12,10 @@
 #include "npu/core/NPUGuard.h"
 #include "npu/framework/OpPreparation.h"
 #include "npu/framework/op_api_common.h"
-#include "op_plugin/OpApiInterface.h"
+#include "op_plugin/ops/amax.h"
+#include "op_plugin/ops/amin.h"
+#include "op_plugin/ops/mean.h"
+#include "op_plugin/ops/sum.h"
 
 namespace op_api {
 namespace {

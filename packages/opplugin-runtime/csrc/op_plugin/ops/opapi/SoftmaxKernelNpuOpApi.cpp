@@ -10,7 +10,10 @@
 #include "npu/core/NPUGuard.h"
 #include "npu/framework/OpPreparation.h"
 #include "npu/framework/op_api_common.h"
-#include "op_plugin/OpApiInterface.h"
+#include "op_plugin/ops/_log_softmax.h"
+#include "op_plugin/ops/_log_softmax_backward_data.h"
+#include "op_plugin/ops/_softmax.h"
+#include "op_plugin/ops/_softmax_backward_data.h"
 
 namespace op_api {
 namespace {

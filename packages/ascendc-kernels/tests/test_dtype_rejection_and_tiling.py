@@ -1,4 +1,4 @@
-"""Issue 7 audit: every aclnn entry point rejects an unsupported dtype in its first phase
+"""Every aclnn entry point rejects an unsupported dtype in its first phase
 with ACLNN_ERR_PARAM_INVALID and a message naming the api, the argument and the dtype;
 every kernel's launch is tiled from the input size and the core count (one block for a
 tiny input, every core for a large one)."""
@@ -107,7 +107,7 @@ CASES = {
     "aclnnBaddbmm": ("batch2", "ACL_INT32", lambda a: [a.t(F32, (1, 2, 2)), a.t(F32, (1, 2, 2)),
                                                        a.t(I32, (1, 2, 2)), sim.Scalar(1.0), sim.Scalar(1.0),
                                                        a.t(F32, (1, 2, 2)), 0]),
-    # --- elementwise / activations / comparisons (s3-elem) ---
+    # --- elementwise / activations / comparisons ---
     # bool has no negation or relu kernel (torch: `-` on a bool tensor is an error)
     "aclnnNeg": ("self", "ACL_BOOL", lambda a: [a.t(BOOL), a.t(BOOL)]),
     "aclnnInplaceNeg": ("selfRef", "ACL_BOOL", lambda a: [a.t(BOOL)]),
@@ -184,7 +184,7 @@ CASES = {
     "aclnnSWhere": ("condition", "ACL_UINT8", lambda a: [a.t(U8), a.t(F32), a.t(F32), a.t(F32)]),
     "aclnnInplaceMaskedFillScalar": ("mask", "ACL_INT32", lambda a: [a.t(F32), a.t(I32), sim.Scalar(1.0)]),
     "aclnnInplaceMaskedFillTensor": ("mask", "ACL_INT32", lambda a: [a.t(F32), a.t(I32), a.t(F32, ())]),
-    # --- reductions / normalization (issue 8): floating point only, except amin (every numeric dtype) ---
+    # --- reductions / normalization: floating point only, except amin (every numeric dtype) ---
     "aclnnLogSoftmax": ("self", "ACL_INT32", lambda a: [a.t(I32), -1, a.t(I32)]),
     "aclnnSoftmaxBackward": ("gradOutput", "ACL_INT32", lambda a: [a.t(I32), a.t(F32), -1, a.t(F32)]),
     "aclnnLogSoftmaxBackward": ("output", "ACL_INT32", lambda a: [a.t(F32), a.t(I32), -1, a.t(F32)]),
@@ -230,7 +230,7 @@ CASES = {
     "aclnnMaxPool2dWithIndicesBackward": ("indices", "ACL_INT32", lambda a: [
         a.t(F32, (1, 1, 2, 2)), a.t(F32, (1, 1, 4, 4)), a.t(I32, (1, 1, 2, 2)), sim.IntArray([2, 2]),
         sim.IntArray([2, 2]), sim.IntArray([0, 0]), sim.IntArray([1, 1]), False, a.t(F32, (1, 1, 4, 4))]),
-    # --- attention masks: tril / isneginf / all (s3-sdpa) ---
+    # --- attention masks: tril / isneginf / all ---
     "aclnnTril": ("self", "ACL_UINT32", lambda a: [a.t(U32), 0, a.t(U32)]),
     "aclnnInplaceTril": ("selfRef", "ACL_UINT32", lambda a: [a.t(U32), 0]),
     "aclnnIsNegInf": ("self", "ACL_UINT32", lambda a: [a.t(U32), a.t(BOOL)]),
@@ -238,7 +238,7 @@ CASES = {
 }
 
 
-def test_every_aclnn_entry_point_is_audited():
+def test_every_aclnn_entry_point_has_a_dtype_rejection_case():
     """New entry points must join CASES (the aclnn*GetWorkspaceSize declarations of the public headers)."""
     import re
     from pathlib import Path
@@ -349,7 +349,7 @@ TILED = {
                        _unary("aclnnSoftmax", "softmax_custom", (4096, 256), (-1,))),
     "reduce_custom": (_reduce((1, 7)), _reduce((4096, 256))),
     "matmul_custom": (_mm((3, 5, 7)), _mm((512, 64, 512))),
-    # --- attention masks (s3-sdpa) ---
+    # --- attention masks ---
     "tril_custom": (_unary("aclnnTril", "tril_custom", (1, 7), (0,)),
                     _unary("aclnnTril", "tril_custom", (4096, 256), (0,))),
 }
