@@ -658,10 +658,15 @@ def test_deprecated_yaml_errors(tmp_path: Path) -> None:
     ]
 
 
-def test_deprecated_overload_covered_by_its_op(tmp_path: Path) -> None:
-    lines = _with_deprecated(tmp_path, "deprecated:\n  - name: abs.out\n  - name: abs\n")
-    dep = "yaml/deprecated.yaml"
-    assert lines == [f"{dep}:2: abs.out: already covered by 'abs' at {dep}:3"]
+def test_deprecated_names_are_exact_overloads(tmp_path: Path) -> None:
+    """As upstream: `abs` is the overload without a name, not every overload of abs, so a
+    file lists `abs` and `abs.out` side by side; an overload that is not declared is unknown."""
+    lines = _with_deprecated(
+        tmp_path, "deprecated:\n  - name: abs.out\n  - name: abs\n  - name: abs.Scalar\n"
+    )
+    assert lines == [
+        "yaml/deprecated.yaml:4: abs.Scalar: no op of this name in official, custom or quant"
+    ]
 
 
 def test_derivatives_all_version_must_match(tmp_path: Path) -> None:

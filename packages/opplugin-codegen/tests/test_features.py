@@ -179,6 +179,33 @@ def test_deprecation_warns_once(rich: dict[str, str]) -> None:
     assert "TORCH_WARN_ONCE" not in function(rich, "OpInterface", "at::Tensor clone(")
 
 
+ABS_OPS = """\
+official:
+  - func: abs(Tensor self) -> Tensor
+    op_api: all_version
+  - func: abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    op_api: all_version
+"""
+
+
+@pytest.mark.parametrize(
+    "listed,warned",
+    [(["abs"], ["abs"]), (["abs.out"], ["abs.out"]), (["abs", "abs.out"], ["abs", "abs.out"])],
+)
+def test_deprecation_names_one_overload_each(
+    tmp_path: Path, listed: list[str], warned: list[str]
+) -> None:
+    yaml_dir = make_yaml_dir(tmp_path, ABS_OPS)
+    (yaml_dir / "deprecated.yaml").write_text(
+        "deprecated:\n" + "".join(f"  - name: {name}\n" for name in listed)
+    )
+    files = render_label(load_model(yaml_dir), "v2.13")
+    heads = {"abs": "at::Tensor abs(", "abs.out": "at::Tensor& abs_out("}
+    for name, head in heads.items():
+        warns = "TORCH_WARN_ONCE" in function(files, "OpInterface", head)
+        assert warns == (name in warned), (name, listed)
+
+
 def test_generated_function_comment_names_entry_and_ranges(rich: dict[str, str]) -> None:
     for name, text in rich.items():
         if not name.endswith(".cpp"):

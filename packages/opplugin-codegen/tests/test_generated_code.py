@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from opplugin_codegen import load_model, render_label
+from opplugin_codegen.errors import CodegenError
 from opplugin_codegen_testing import (
     PROJECT_YAML,
     RICH_YAML,
@@ -272,6 +273,77 @@ def test_functional_multi_output(rich: dict[str, str]) -> None:
         "      output_size_0, self.options().dtype(output_dtype_1));" in text
     )
     assert "return ::std::make_tuple(std::move(values), std::move(indices));" in text
+
+
+def test_functional_op_returning_nothing(rich: dict[str, str]) -> None:
+    """`-> ()` with gen_opapi (new_params, explicit exec): a void kernel, as upstream, whose
+    Meta kernel makes nothing."""
+    text = function(rich, "StructKernelNpuOpApi", "void npu_sim_exchange(")
+    body = text.split(") {", 1)[1]
+    assert body.splitlines()[2:] == [
+        "  auto group_ptr = const_cast<char *>(group.data());",
+        "  EXEC_NPU_CMD(aclnnSimExchange, x, scales, group_ptr, world_size, shape, mode);",
+        "}",
+    ]
+    meta = function(rich, "MetaFunctions", "void npu_sim_exchange(")
+    assert meta.endswith("    int64_t /*mode*/) {\n}\n")
+    dispatch = function(rich, "OpInterface", "void npu_sim_exchange(")
+    assert "return op_api::npu_sim_exchange(x, scales, group, world_size, shape, mode);" in dispatch
+
+
+def test_functional_op_returning_nothing_describes_no_outputs(tmp_path: Path) -> None:
+    yaml_dir = make_yaml_dir(
+        tmp_path,
+        """\
+        custom:
+          - func: npu_sim_signal(Tensor x) -> ()
+            op_api: all_version
+            gen_opapi:
+              result:
+                size: x
+                dtype: x
+              exec: aclnnSimSignal, x
+        """,
+    )
+    with pytest.raises(CodegenError) as error:
+        load_model(yaml_dir)
+    assert (
+        "npu_sim_signal: gen_opapi: npu_sim_signal returns 0 tensor(s) but the block describes 1"
+        in str(error.value)
+    )
+
+
+def test_cat_keeps_its_function_despite_structured_delegate(tmp_path: Path) -> None:
+    """Upstream's cat family: cat names cat.out in structured_delegate, yet both keep their
+    op_plugin:: functions (hand-written kernels); any other delegating op gets none."""
+    yaml_dir = make_yaml_dir(
+        tmp_path,
+        """\
+        official:
+          - func: cat(Tensor[] tensors, int dim=0) -> Tensor
+            structured_delegate: cat.out
+            acl_op: all_version
+            op_api: all_version
+          - func: cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)
+            structured: true
+            acl_op: all_version
+            op_api: all_version
+          - func: sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+            structured_delegate: sub.out
+            op_api: all_version
+          - func: sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out)
+              -> Tensor(a!)
+            structured: true
+            op_api: all_version
+        """,
+    )
+    files = files_of(yaml_dir, "v2.13")
+    cat = function(files, "OpInterface", "at::Tensor cat(")
+    assert "return op_api::cat(tensors, dim);" in cat and "return acl_op::cat(tensors, dim);" in cat
+    function(files, "OpInterface", "at::Tensor& cat_out(")
+    function(files, "OpInterface", "at::Tensor& sub_out(")
+    with pytest.raises(AssertionError):
+        function(files, "OpInterface", "at::Tensor sub(")
 
 
 def test_out_multi_output(rich: dict[str, str]) -> None:

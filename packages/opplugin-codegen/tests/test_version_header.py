@@ -48,7 +48,8 @@ def test_every_label_has_an_ordinal_and_the_current_one_is_the_label() -> None:
 def test_adding_a_label_is_one_registry_entry(tmp_path: Path) -> None:
     """A new label gets its macro and moves VERSION_NEWEST with no other edit."""
     versions = VERSIONS + '  v2.16: {torch: "2.16.0"}\n'
-    yaml_dir = make_yaml_dir(tmp_path, "official: []\n", versions=versions)
+    ops = "official:\n  - func: abs(Tensor self) -> Tensor\n    op_api: all_version\n"
+    yaml_dir = make_yaml_dir(tmp_path, ops, versions=versions)
     text = render_label(load_model(yaml_dir), "v2.16")[VERSION_H]
     assert "#define V2R16 16\n" in text
     assert "#define VERSION_NEWEST V2R16\n" in text

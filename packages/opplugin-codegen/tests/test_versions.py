@@ -71,13 +71,17 @@ def test_spelling_is_normalised() -> None:
         (["v2.1", "v2.2", "v2.3"], "got 3 element(s)"),
         (["newest", "v2.3"], "'newest' can only end a range"),
         (2.2, "got the number 2.2"),
-        (True, "expected a version range"),
-        (None, "expected a version range"),
+        (
+            True,
+            "expected a version range (all_version, [start, end], v2.5 or 'v2.1, v2.2'), got true",
+        ),
+        (None, "got null"),
+        (5, "expected a version label such as 'v2.15', got the number 5"),
         ("", "empty version range"),
         ("v2.1,,v2.2", "empty label in the list"),
         ("v2.1, v2.1", "label 'v2.1' is listed twice"),
         ("v2.1, newest", "'newest' cannot be part of a label list"),
-        ({"a": 1}, "expected a version range, got a dict"),
+        ({"a": 1}, "expected a version range, got a mapping"),
     ],
 )
 def test_errors(value: object, message: str) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from .schema_drift import check_schemas, releases_from, store_installed, summari
 EXIT_OK = 0
 EXIT_INVALID = 1
 EXIT_USAGE = 2
+EXIT_INTERNAL = 3  # a bug of the generator, never a problem of the input
 
 
 def _positive(text: str) -> int:
@@ -42,7 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
         "version labels from yaml/op_plugin_functions.yaml (see docs/contracts.md), or the "
         "support matrix. Output is deterministic; unchanged files keep their mtime.",
         epilog="exit status: 0 success, 1 invalid YAML (each problem printed as "
-        "file:line: op: what is wrong), 2 usage error",
+        "file:line: op: what is wrong), 2 usage error, 3 internal error (a bug of the "
+        "generator: the traceback is printed)",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -167,6 +170,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CodegenError as e:
         print(e.render(), file=sys.stderr)
         return EXIT_INVALID
+    except Exception:  # a bug: say so, with the traceback, and never as "invalid input"
+        traceback.print_exc()
+        print(
+            "opplugin-codegen: internal error (a bug of the generator, not a problem of the YAML)",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
 
 
 def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

@@ -70,14 +70,18 @@ class Diagnostics:
     def items(self) -> tuple[Diagnostic, ...]:
         return tuple(self._items)
 
-    def raise_if_any(self) -> None:
+    def raise_if_any(self, file_order: Sequence[str] = ()) -> None:
+        """Raises every problem at once, ordered by file (those of ``file_order`` first, in
+        that order, then the others by name), then by line; file-level messages first."""
         if self._items:
-            # Stable order: by file, then line; file-level messages first.
-            ordered = sorted(
-                self._items,
-                key=lambda d: (d.loc.file, d.loc.line) if d.loc else ("", 0),
-            )
-            raise CodegenError(ordered)
+            rank = {f: i for i, f in enumerate(file_order)}
+
+            def key(d: Diagnostic) -> tuple[int, str, int]:
+                if d.loc is None:
+                    return (-1, "", 0)
+                return (rank.get(d.loc.file, len(rank)), d.loc.file, d.loc.line)
+
+            raise CodegenError(sorted(self._items, key=key))
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:

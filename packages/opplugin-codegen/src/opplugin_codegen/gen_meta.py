@@ -254,7 +254,9 @@ class _Builder:
         ]
         head = function_head(replace(sig, params=tuple(params)))
         fn.text = (
-            f"// {comment}\n{head} {{\n" + "\n".join(conversions + self.lines + body) + "\n}\n"
+            f"// {comment}\n{head} {{\n"
+            + "".join(f"{line}\n" for line in conversions + self.lines + body)
+            + "}\n"
         )
         if not self.custom:
             fn.schema_def = str(check_schema(self.schema))
@@ -333,6 +335,8 @@ class _Builder:
             self.emit(f"auto {var} = {expr};")
         if self.kind is SchemaKind.out and self.custom:
             return self._resize_outs(local)
+        if not local:
+            return []  # `-> ()`: nothing to make, nothing to check
         source = options_source(self.schema)
         self.used.add(source.split("[")[0])
         body = []

@@ -32,7 +32,7 @@ from .schema import (
     SchemaKind,
     parse_schema,
 )
-from .validate import validate
+from .validate import describe_labels, validate
 from .versions import RangeError, VersionRange, VersionRegistry, load_registry
 from .yamlload import YamlList, YamlMap, load_yaml
 
@@ -63,6 +63,7 @@ _GEN_KEYS = (
 _OUTPUT_KEYS = ("size", "dtype", "name")
 _CPU_SCALAR_OP_KEYS = ("param", "exec")
 DEPRECATED_FILE = "deprecated.yaml"
+BACKEND_FILE = "npu_native_functions.yaml"
 _DEPRECATION_KEYS = ("name", "replace")
 #: Dispatch keys an entry's ``dispatch:`` may name (torchgen's spelling).
 DISPATCH_KEYS = (
@@ -110,9 +111,14 @@ def load_model(yaml_dir: Path | str) -> Model:
     deprecations = _load_deprecations(
         yaml_dir / DEPRECATED_FILE, names[DEPRECATED_FILE], entries, diags
     )
-    if not diags:
-        validate(entries, registry, diags)
-    diags.raise_if_any()
+    _check_derivatives(derivatives, entries, _backend_op_names(yaml_dir), registry, diags)
+    # The cross-entry checks run over the entries that parsed, whatever else was wrong: one
+    # run reports every problem of every file.
+    validate(entries, registry, diags)
+    # The file being generated from first, then the files that refer to it.
+    diags.raise_if_any(
+        file_order=[names[f] for f in (OP_FILE, DERIVATIVES_FILE, DEPRECATED_FILE, VERSIONS_FILE)]
+    )
     return Model(
         registry,
         names[OP_FILE],
@@ -165,8 +171,11 @@ def check_all_version(
 def _load_entries(
     path: Path, display: str, registry: VersionRegistry, diags: Diagnostics
 ) -> list[OpEntry]:
+    before = len(diags)
     doc = load_yaml(path, display, diags)
     if doc is None:
+        if len(diags) == before:  # readable, but no document: empty or only comments
+            diags.error(Location(display, 1), None, "declares no operators (the file is empty)")
         return []
     if not isinstance(doc, YamlMap):
         diags.error(Location(display, 1), None, "expected a mapping of sections")
@@ -196,6 +205,12 @@ def _load_entries(
             entry = _parse_entry(section, item, Location(display, line), registry, diags)
             if entry is not None:
                 entries.append(entry)
+    if not any(doc.get(section) for section in CODE_SECTIONS):
+        diags.error(
+            Location(display, 1),
+            None,
+            f"declares no operators: none of the sections {', '.join(CODE_SECTIONS)} has an entry",
+        )
     return entries
 
 
@@ -377,6 +392,11 @@ def _parse_gen_opapi(
         if isinstance(value, YamlMap):
             if not _IDENT.match(key):
                 err(key, f"gen_opapi: output name '{key}' must be a C++ identifier")
+                continue
+            typo = did_you_mean(key, _GEN_KEYS)
+            if typo and not set(value) <= set(_OUTPUT_KEYS):
+                # Not an output (its keys are not size/dtype/name): a misspelt gen_opapi key.
+                err(key, f"gen_opapi: unknown key '{key}'{typo}")
                 continue
             spec = _parse_output(key, value, block.key_line(key), file, subject, diags)
             if spec is None:
@@ -592,14 +612,69 @@ def _load_derivatives(
     return out
 
 
+def _backend_op_names(yaml_dir: Path) -> set[str]:
+    """Ops the backend declares itself in ``npu_native_functions.yaml`` (torchnpugen's input,
+    next to the op file when the project has one): derivatives.yaml may give their backward
+    formulas too, as upstream's does for ``_npu_format_cast``. Its own problems are
+    torchnpugen's to report; an unreadable file declares nothing here."""
+    path = yaml_dir / BACKEND_FILE
+    if not path.is_file():
+        return set()
+    doc = load_yaml(path, BACKEND_FILE, Diagnostics())
+    names: set[str] = set()
+    if not isinstance(doc, YamlMap):
+        return names
+    for items in doc.values():
+        if not isinstance(items, YamlList):
+            continue
+        for item in items:
+            func = item.get("func") if isinstance(item, YamlMap) else item
+            if isinstance(func, str):
+                names.add(func.split("(", 1)[0].strip())
+    return names
+
+
+def _check_derivatives(
+    derivatives: list[Derivative],
+    entries: list[OpEntry],
+    backend_names: set[str],
+    registry: VersionRegistry,
+    diags: Diagnostics,
+) -> None:
+    """A formula for an op declared nowhere is an orphan; two formulas for one op must
+    have disjoint version ranges."""
+    declared = {e.name for e in entries} | backend_names
+    first: dict[str, list[Derivative]] = {}
+    for d in derivatives:
+        subject = parse_schema(d.name).name.full
+        if subject not in declared:
+            diags.error(
+                d.loc,
+                subject,
+                f"backward formula for an op declared neither in {OP_FILE} nor in {BACKEND_FILE}"
+                f"{did_you_mean(subject, declared)}",
+            )
+        for earlier in first.get(subject, []):
+            overlap = earlier.version.mask & d.version.mask
+            if overlap:
+                diags.error(
+                    d.loc,
+                    subject,
+                    f"backward formula given twice for {describe_labels(registry, overlap)} "
+                    f"(also at {earlier.loc}); give the entries disjoint version ranges",
+                )
+        first.setdefault(subject, []).append(d)
+
+
 # --------------------------------------------------------------------------- deprecated.yaml
 
 
 def _load_deprecations(
     path: Path, display: str, entries: list[OpEntry], diags: Diagnostics
 ) -> list[Deprecation]:
-    """``deprecated: [{name: op[.overload], replace?: text}]`` (optional file). A name
-    without an overload covers every overload of the op; every name must be declared."""
+    """``deprecated: [{name: op[.overload], replace?: text}]`` (optional file). As upstream,
+    a name is one overload exactly: ``op`` is the overload without a name, ``op.out`` the
+    out= one; every name must be declared."""
     if not path.exists():
         return []
     doc = load_yaml(path, display, diags)
@@ -619,7 +694,6 @@ def _load_deprecations(
         return []
     code = [e for e in entries if e.section in CODE_SECTIONS]
     full_names = {e.name for e in code}
-    base_names = {e.schema.name.name for e in code}
     out: list[Deprecation] = []
     seen: dict[str, Location] = {}
     for item, line in zip(items, items.item_lines):
@@ -636,13 +710,12 @@ def _load_deprecations(
         if not _OP_NAME.match(name):
             ok = False
             diags.error(loc, name, "name must be op or op.overload")
-        elif name not in (full_names if "." in name else base_names):
+        elif name not in full_names:
             ok = False
-            known = full_names | base_names
             diags.error(
                 loc,
                 name,
-                f"no op of this name in official, custom or quant{did_you_mean(name, known)}",
+                f"no op of this name in official, custom or quant{did_you_mean(name, full_names)}",
             )
         if name in seen:
             ok = False
@@ -650,12 +723,4 @@ def _load_deprecations(
         seen.setdefault(name, loc)
         if ok:
             out.append(Deprecation(name, replace.strip() if replace else None, loc))
-    # An overload named on its own and through its op name would warn twice.
-    for d in out:
-        if "." in d.name and d.name.split(".")[0] in seen:
-            diags.error(
-                d.loc,
-                d.name,
-                f"already covered by '{d.name.split('.')[0]}' at {seen[d.name.split('.')[0]]}",
-            )
     return out

@@ -186,16 +186,14 @@ class Derivative:
 
 @dataclass(frozen=True)
 class Deprecation:
-    """One item of deprecated.yaml: ``name`` is ``op`` (every overload) or ``op.overload``."""
+    """One item of deprecated.yaml: ``name`` is one overload, ``op`` or ``op.overload``."""
 
     name: str
     replace: str | None
     loc: Location
 
     def matches(self, entry: OpEntry) -> bool:
-        if "." in self.name:
-            return entry.name == self.name
-        return entry.schema.name.name == self.name
+        return entry.name == self.name
 
     def message(self, entry: OpEntry) -> str:
         what = f"torch_npu.{entry.schema.name.name}" if entry.section == "custom" else entry.name

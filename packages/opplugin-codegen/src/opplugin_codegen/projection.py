@@ -89,6 +89,14 @@ class LabelView:
         return cache[key]  # type: ignore[no-any-return]
 
 
+def has_hand_written_interface(e: OpEntry) -> bool:
+    """The cat family, as upstream: cat carries structured_delegate in the YAML, but its
+    kernels are written by hand in op_plugin and reached through op_plugin::cat like any
+    other op's (upstream's generator makes this one exception by name), so it keeps its
+    op_plugin:: function."""
+    return e.schema.name.name == "cat"
+
+
 def project(model: Model, label: str) -> LabelView:
     """The live world of ``label`` (a label of ``model.registry``)."""
     bit = 1 << model.registry.index(label)
@@ -102,15 +110,15 @@ def project(model: Model, label: str) -> LabelView:
     def sig(e: OpEntry) -> CppSignature:
         return e.cpp_signature(e.name in symint)
 
-    deprecated = {d.name: d for d in model.deprecations}  # "op" or "op.overload"
+    deprecated = {d.name: d for d in model.deprecations}  # one overload each
     ops: list[LiveOp] = []
     sparse_ops: list[LiveOp] = []
     for e in code:
-        if e.structured_delegate is not None:
+        if e.structured_delegate is not None and not has_hand_written_interface(e):
             continue  # torchnpugen routes these to the structured out= kernel
         paths = e.paths_in(label)
         sparse = e.has("sparse", label)
-        deprecation = deprecated.get(e.name) or deprecated.get(e.schema.name.name)
+        deprecation = deprecated.get(e.name)
         gen = None
         inherit_target = None
         if e.gen_opapi is not None and "op_api" in paths:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Union
 
 from .errors import did_you_mean
+from .yamlload import describe
 
 
 class SchemaError(ValueError):
@@ -300,7 +301,7 @@ def _parse_returns(text: str) -> tuple[Return, ...]:
 def parse_schema(text: str) -> FunctionSchema:
     """Parse and check one schema; raises :class:`SchemaError` saying what is wrong."""
     if not isinstance(text, str):
-        raise SchemaError(f"func must be a schema string, got {type(text).__name__}")
+        raise SchemaError(f"func must be a schema text, got {describe(text)}")
     m = _DECL.match(text)
     if m is None:
         raise SchemaError("expected 'name.overload(args) -> returns'")

@@ -316,9 +316,13 @@ def _check_block(e: OpEntry, resolved: ResolvedGen, diags: Diagnostics) -> None:
                     o.loc,
                 )
     elif kind is SchemaKind.functional:
+        # `-> ()` is allowed, as upstream: a void function that runs its exec and returns.
         rets = schema.returns
-        if not rets or any(str(r.type) != "Tensor" for r in rets):
-            err("gen_opapi: a functional op must return Tensor or a tuple of Tensors")
+        if any(str(r.type) != "Tensor" for r in rets):
+            err(
+                "gen_opapi: a functional op must return Tensor, a tuple of Tensors "
+                "or nothing (-> ())"
+            )
         elif len(block.outputs) != len(rets):
             err(
                 f"gen_opapi: {e.name} returns {len(rets)} tensor(s) but the block describes "
@@ -329,7 +333,7 @@ def _check_block(e: OpEntry, resolved: ResolvedGen, diags: Diagnostics) -> None:
                 err(f"gen_opapi: output '{o.name}' has the name of an argument", o.loc)
             if o.size is None or o.dtype is None:
                 err(f"gen_opapi: output '{o.name}' needs both size and dtype", o.loc)
-        if not any(str(a.type) in ("Tensor", "Tensor[]") for a in schema.arguments):
+        if rets and not any(str(a.type) in ("Tensor", "Tensor[]") for a in schema.arguments):
             err("gen_opapi: a functional op needs a Tensor argument to take tensor options from")
     elif kind is SchemaKind.inplace:
         for o in block.outputs:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import Diagnostics, Location, did_you_mean
-from .yamlload import YamlMap, load_yaml
+from .yamlload import YamlMap, describe, load_yaml
 
 ALL_VERSION = "all_version"
 NEWEST = "newest"
@@ -129,11 +129,13 @@ def parse_range(value: Any, registry: VersionRegistry) -> VersionRange:
     if isinstance(value, bool) or value is None:
         raise RangeError(
             f"expected a version range (all_version, [start, end], v2.5 or 'v2.1, v2.2'), "
-            f"got {value!r}"
+            f"got {describe(value)}"
         )
     if isinstance(value, (int, float)):
+        label = f"v{value}"
+        hint = f"'{label}'" if label in registry else f"'{registry.default}'"
         raise RangeError(
-            f"expected a version label such as 'v{value}', got the number {value!r} "
+            f"expected a version label such as {hint}, got {describe(value)} "
             f"(write labels with a leading 'v')"
         )
     if isinstance(value, list):
@@ -176,7 +178,7 @@ def parse_range(value: Any, registry: VersionRegistry) -> VersionRange:
                 raise RangeError(f"label '{item}' is listed twice in '{value}'")
             mask |= bit
         return VersionRange(registry, mask, ", ".join(items))
-    raise RangeError(f"expected a version range, got a {type(value).__name__}")
+    raise RangeError(f"expected a version range, got {describe(value)}")
 
 
 def load_registry(path: Path, display: str, diags: Diagnostics) -> VersionRegistry | None:

@@ -9,6 +9,7 @@ are reported as errors.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,24 @@ class YamlMap(dict):  # type: ignore[type-arg]
 class YamlList(list):  # type: ignore[type-arg]
     line: int
     item_lines: list[int]
+
+
+def describe(value: Any) -> str:
+    """A YAML value as its author wrote it, for messages: ``a mapping``, ``a list``,
+    ``the number 5``, ``true``, ``null``, ``the text 'x'``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        return f"the text {value!r}"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return "a value of an unsupported YAML type"
 
 
 class _Converter:
@@ -98,28 +117,112 @@ class _Converter:
         return self._scalar_ctor.construct_object(node)
 
 
-def load_yaml(path: Path, display: str, diags: Diagnostics) -> Any:
-    """Load one YAML document with line numbers.
+#: How deep mappings and lists may nest: the op files need four levels, anything far deeper
+#: is not an op file (and would exhaust the composer's recursion).
+MAX_DEPTH = 32
 
-    Syntax errors and duplicate keys are added to ``diags``; the return value is then
-    ``None`` (syntax) or the document with the first value of each duplicate key.
-    """
+# What YAML does not allow in a stream: C0 controls other than tab, LF and CR, DEL, C1
+# controls other than NEL, surrogates and the two non-characters (YAML 1.1 section 5.1).
+_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def _decode(data: bytes, display: str, diags: Diagnostics) -> str | None:
+    """The file's text, or None with an error at the line and byte that is not UTF-8."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        diags.error(Location(display, 1), None, f"cannot read file: {e.strerror or e}")
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        column = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        diags.error(
+            Location(display, line),
+            None,
+            f"not UTF-8: byte 0x{data[e.start]:02x} at column {column} "
+            f"(byte {e.start} of the file)",
+        )
         return None
-    loader = _Loader(text)
-    try:
-        node = loader.get_single_node()
-    except yaml.MarkedYAMLError as e:
+
+
+def _check_characters(text: str, display: str, diags: Diagnostics) -> bool:
+    """False, with an error at its line, if the text holds a character YAML forbids."""
+    bad = _FORBIDDEN.search(text)
+    if bad is None:
+        return True
+    line = text.count("\n", 0, bad.start()) + 1
+    column = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
+    diags.error(
+        Location(display, line),
+        None,
+        f"control character U+{ord(bad.group()):04X} at column {column}: YAML allows only tabs "
+        "and line breaks among the control characters",
+    )
+    return False
+
+
+def _syntax_error(e: yaml.YAMLError, display: str, diags: Diagnostics) -> None:
+    if isinstance(e, yaml.MarkedYAMLError):
         mark = e.problem_mark or e.context_mark
         line = mark.line + 1 if mark is not None else 1
         what = " ".join(str(p) for p in (e.context, e.problem) if p)
         diags.error(Location(display, line), None, f"YAML syntax error: {what}")
-        return None
-    except yaml.YAMLError as e:
+    else:
         diags.error(Location(display, 1), None, f"YAML error: {e}")
+
+
+def _check_structure(text: str, display: str, diags: Diagnostics) -> bool:
+    """One pass over the parser's events before anything is built: aliases are refused (an
+    alias is expanded where it is used, so a few lines can stand for a document of any size,
+    or for itself) and nesting is bounded. False, with the error, when either is found."""
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            if isinstance(event, yaml.AliasEvent):
+                diags.error(
+                    Location(display, event.start_mark.line + 1),
+                    None,
+                    f"YAML alias '*{event.anchor}': aliases and anchors are not supported here; "
+                    "write the value out",
+                )
+                return False
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    diags.error(
+                        Location(display, event.start_mark.line + 1),
+                        None,
+                        f"mappings and lists nest more than {MAX_DEPTH} levels deep here",
+                    )
+                    return False
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    except yaml.YAMLError as e:
+        _syntax_error(e, display, diags)
+        return False
+    return True
+
+
+def load_yaml(path: Path, display: str, diags: Diagnostics) -> Any:
+    """Load one YAML document with line numbers.
+
+    Problems are added to ``diags``: an unreadable file, bytes that are not UTF-8 and
+    characters YAML forbids (at their line), syntax errors, aliases, nesting deeper than
+    :data:`MAX_DEPTH`, duplicate keys. The return value is then ``None`` (anything but
+    duplicate keys) or the document with the first value of each duplicate key.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        diags.error(Location(display, 1), None, f"cannot read file: {e.strerror or e}")
+        return None
+    text = _decode(data, display, diags)
+    if text is None or not _check_characters(text, display, diags):
+        return None
+    if not _check_structure(text, display, diags):
+        return None
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+    except yaml.YAMLError as e:
+        _syntax_error(e, display, diags)
         return None
     finally:
         loader.dispose()
