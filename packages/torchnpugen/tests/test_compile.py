@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from torchnpugen_testlib import HAS_AOTI_C_SHIM, generate, make_workspace
+from torchnpugen_testlib import HAS_AOTI_C_SHIM, generate, make_workspace, mark_op_api
 
 STUBS = {
     "npu/framework/OpHook.h": """\
@@ -72,6 +72,22 @@ void check_npu_device(c10::optional<c10::Device>& common_device, const c10::List
                       const char* method_name, const char* arg_name);
 [[noreturn]] void rethrow_naming_op(const char* op);
 }  // namespace at_npu::native
+""",
+    "npu/framework/PathDecision.h": """\
+#pragma once
+namespace at_npu::native {
+bool NpuDecideForceAclnn(const char* op);
+bool NpuDecideJitDisabled(const char* op);
+template <typename T>
+bool NpuDecideBaseFormat(const char* op, const char* arg, const T& value);
+}  // namespace at_npu::native
+""",
+    "npu/framework/PathLedger.h": """\
+#pragma once
+namespace at_npu::native {
+void stub_path_taken(const char* op, const char* path);
+}  // namespace at_npu::native
+#define NPU_PATH_TAKEN(op, path) ::at_npu::native::stub_path_taken(op, #path)
 """,
     "op_plugin/OpInterface.h": """\
 #pragma once
@@ -144,6 +160,7 @@ def shapes_tree(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     (structured groups, custom ops with lists and SymInts), plus the stub headers."""
     tmp = tmp_path_factory.mktemp("compile")
     ws = make_workspace(tmp, "op_plugin_functions.shapes.yaml")
+    mark_op_api(ws)
     generate(ws, shards=1)
     stubs = tmp / "stubs"
     for relpath, text in STUBS.items():

@@ -10,7 +10,16 @@ import re
 import pytest
 
 from torchnpugen.errors import InputError
-from torchnpugen_testlib import HAS_AOTI_C_SHIM, LABEL, all_shards, generate, make_workspace, wrapper_body, yaml_line
+from torchnpugen_testlib import (
+    HAS_AOTI_C_SHIM,
+    LABEL,
+    all_shards,
+    generate,
+    make_workspace,
+    mark_op_api,
+    wrapper_body,
+    yaml_line,
+)
 
 PROJECT_RUNTIME_OPS = [
     "empty.memory_format", "empty_strided", "_copy_from", "_copy_from_and_resize", "copy_", "as_strided",
@@ -224,6 +233,46 @@ def test_native_functions_header_declares_runtime_kernels_with_defaults(generate
     assert "overlap_tensors" not in all_shards(generated["aten"])  # helper only where a list needs it
 
 
+def test_runtime_ops_with_an_op_api_kernel_choose_it_at_run_time(tmp_path):
+    """Upstream's op_api: True on a supported entry: the wrapper calls the op_api kernel
+    (NPUNativeOpApiFunctions) when aclnn is forced or the ACL compiler is off and every tensor
+    is in a base format (internal_format_opapi: whatever the formats), else the NPUNativeFunctions one."""
+    ws = make_workspace(tmp_path)
+    mark_op_api(ws)
+    generate(ws, shards=1)
+    text = (ws["aten"] / "RegisterNPU_0.cpp").read_text()
+    copy = wrapper_body(text, "_copy_from")
+    assert (
+        '    if ((at_npu::native::NpuDecideForceAclnn("_copy_from") || '
+        'at_npu::native::NpuDecideJitDisabled("_copy_from"))\n'
+        '        && at_npu::native::NpuDecideBaseFormat("_copy_from", "self", self)\n'
+        '        && at_npu::native::NpuDecideBaseFormat("_copy_from", "dst", dst)) {\n'
+        '      NPU_PATH_TAKEN("_copy_from", OpApi);\n'
+        "      at::Tensor result = at_npu::native::NPUNativeOpApiFunctions::_copy_from(self, dst, non_blocking);\n"
+    ) in copy
+    assert (
+        '    NPU_PATH_TAKEN("_copy_from", AclOp);\n'
+        "    at::Tensor result = at_npu::native::NPUNativeFunctions::_copy_from(self, dst, non_blocking);\n"
+    ) in copy
+    zero = wrapper_body(text, "zero_")
+    assert (
+        '    if (at_npu::native::NpuDecideForceAclnn("zero_") || at_npu::native::NpuDecideJitDisabled("zero_")) {\n'
+    ) in zero
+    assert "NpuDecideBaseFormat" not in zero and "NPUNativeOpApiFunctions::zero_(self)" in zero
+    assert '#include "npu/framework/PathDecision.h"' in text
+    header = (ws["aten"] / "NPUNativeFunctions.h").read_text()
+    op_api = header.split("struct NPUNativeOpApiFunctions {", 1)[1]
+    assert re.findall(r"^  static (.*);$", op_api, flags=re.MULTILINE) == [
+        "at::Tensor _copy_from(const at::Tensor & self, const at::Tensor & dst, bool non_blocking=false)",
+        "at::Tensor & zero_(at::Tensor & self)",
+    ]
+    # without the flags (the project's own file): one path, no op_api declarations
+    plain = make_workspace(tmp_path / "plain")
+    generate(plain, shards=1)
+    assert "NPUNativeOpApiFunctions" not in (plain["aten"] / "NPUNativeFunctions.h").read_text()
+    assert "PathDecision" not in (plain["aten"] / "RegisterNPU_0.cpp").read_text()
+
+
 def test_more_schema_shapes(tmp_path):
     ws = make_workspace(tmp_path, "op_plugin_functions.shapes.yaml")
     result = generate(ws, shards=1)
@@ -327,8 +376,16 @@ def test_unsupported_flag_and_duplicates_are_rejected(workspace):
     original = path.read_text()
     flag_line = yaml_line(path, "  - func: _copy_from")
     zero_line, view_line = yaml_line(path, "  - zero_"), yaml_line(path, "  - view")
-    path.write_text(original.replace("    device_check: NoCheck\n", "    device_check: NoCheck\n    op_api: True\n", 1))
-    with pytest.raises(InputError, match=rf"npu_native_functions.yaml:{flag_line}: unsupported flag 'op_api'"):
+    path.write_text(original.replace("    device_check: NoCheck\n", "    device_check: NoCheck\n    op_apii: True\n", 1))
+    with pytest.raises(InputError, match=rf"npu_native_functions.yaml:{flag_line}: unsupported flag 'op_apii'"):
+        generate(workspace)
+    path.write_text(original.replace("    device_check: NoCheck\n", "    device_check: NoCheck\n    op_api: yes please\n", 1))
+    with pytest.raises(InputError, match=rf"npu_native_functions.yaml:{flag_line}: op_api must be True or False"):
+        generate(workspace)
+    path.write_text(
+        original.replace("    device_check: NoCheck\n", "    device_check: NoCheck\n    internal_format_opapi: True\n", 1)
+    )
+    with pytest.raises(InputError, match=rf"npu_native_functions.yaml:{flag_line}: internal_format_opapi .* needs op_api"):
         generate(workspace)
     path.write_text(original.replace("  - zero_\n", "  - zero_\n  - view\n"))
     with pytest.raises(

@@ -102,3 +102,18 @@ def yaml_line(path: Path, line_text: str) -> int:
 
 def all_shards(aten: Path) -> str:
     return "\n".join(p.read_text() for p in sorted(aten.glob("RegisterNPU_*.cpp")))
+
+
+def mark_op_api(ws: dict[str, Path]) -> None:
+    """Upstream's flags on two runtime-owned ops of the workspace: ``_copy_from`` gets an op_api
+    kernel for base formats, ``zero_`` one that takes internal formats too."""
+    path = ws["yaml"] / "npu_native_functions.yaml"
+    text = path.read_text()
+    text = text.replace(
+        "  - func: _copy_from\n    device_check: NoCheck\n",
+        "  - func: _copy_from\n    device_check: NoCheck\n    op_api: True\n",
+        1,
+    )
+    text = text.replace("  - zero_\n", "  - func: zero_\n    op_api: True\n    internal_format_opapi: True\n", 1)
+    assert text.count("op_api: True") == 2
+    path.write_text(text)

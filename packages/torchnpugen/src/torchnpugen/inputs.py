@@ -44,6 +44,14 @@ def _display(yaml_dir: Path, filename: str) -> str:
     return f"{yaml_dir.resolve().name}/{filename}"
 
 
+def _flag(item: dict, key: str, where: str) -> bool:
+    """A true/false flag of an entry (absent: false)."""
+    value = item.get(key, False)
+    if not isinstance(value, bool):
+        raise InputError(f"{key} must be True or False, got {value!r}", where)
+    return value
+
+
 def _device_check(value: Any, where: str) -> DeviceCheckType | None:
     if value is None:
         return None
@@ -81,6 +89,11 @@ class BackendEntry:
     name: str  # operator name with overload, e.g. "empty.memory_format"
     where: str
     device_check: DeviceCheckType | None
+    #: upstream's ``op_api: True``: the runtime has an op_api (aclnn) kernel as well, in
+    #: NPUNativeOpApiFunctions, chosen at run time as op-plugin's dual path chooses.
+    op_api: bool = False
+    #: upstream's ``internal_format_opapi: True``: that op_api kernel takes internal formats too.
+    internal_format_opapi: bool = False
 
 
 @dataclass(frozen=True)
@@ -109,7 +122,7 @@ _BACKEND_KEYS = ("backend", "cpp_namespace", "class_name", "supported", "custom"
 # Flags a supported dict entry may carry in this version of the generator.  Upstream's
 # op_api / internal_format_opapi (PTA dual path) arrive with a later issue: reject them
 # rather than silently generating a single-path wrapper.
-_SUPPORTED_FLAGS = ("func", "device_check")
+_SUPPORTED_FLAGS = ("func", "device_check", "op_api", "internal_format_opapi")
 _CUSTOM_FLAGS = ("func", "device_check", "tags")
 
 
@@ -149,7 +162,12 @@ def load_npu_backend_yaml(yaml_dir: Path) -> NpuBackendYaml:
                     )
             if not isinstance(item.get("func"), str):
                 raise InputError("a supported entry given as a mapping needs 'func: <op name>'", where)
-            supported.append(BackendEntry(item["func"], where, _device_check(item.get("device_check"), where)))
+            flags = {key: _flag(item, key, where) for key in ("op_api", "internal_format_opapi")}
+            if flags["internal_format_opapi"] and not flags["op_api"]:
+                raise InputError("internal_format_opapi describes the op_api kernel: it needs op_api: True", where)
+            supported.append(
+                BackendEntry(item["func"], where, _device_check(item.get("device_check"), where), **flags)
+            )
         else:
             raise InputError(f"a supported entry must be an op name or a mapping, got {item!r}", where)
 

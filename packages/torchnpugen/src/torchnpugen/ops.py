@@ -31,6 +31,7 @@ from .inputs import NpuBackendYaml, Projection, ProjectionEntry
 
 __all__ = [
     "CUSTOM_NAMESPACE",
+    "OP_API_CLASS",
     "Callee",
     "RegisteredOp",
     "Resolution",
@@ -43,6 +44,8 @@ __all__ = [
 CUSTOM_NAMESPACE = "npu"
 
 OP_PLUGIN_NAMESPACE = "op_plugin"
+#: The runtime's op_api kernels of runtime-owned ops (upstream's name), next to NPUNativeFunctions.
+OP_API_CLASS = "NPUNativeOpApiFunctions"
 
 
 class Callee(Enum):
@@ -76,6 +79,10 @@ class RegisteredOp:
     provenance: str  # short note for the comment line, e.g. "impl_ns: acl_op, op_api"
     structured: StructuredRole | None = None
     tags: tuple[str, ...] = ()  # custom ops: the tags their schema is defined with
+    #: runtime-owned ops with upstream's ``op_api: True``: the op_api kernel the wrapper
+    #: chooses at run time (``at_npu::native::NPUNativeOpApiFunctions::clone``), else None
+    op_api_kernel: str | None = None
+    internal_format_opapi: bool = False  # that op_api kernel takes internal formats too
 
     @property
     def schema_name(self) -> str:
@@ -252,7 +259,9 @@ def _resolve_aten_ops(
             device_check=check,
             device_check_note=note,
             source=entry.where,
-            provenance="runtime kernel",
+            provenance="runtime kernel" + (", op_api" if entry.op_api else ""),
+            op_api_kernel=f"{backend.cpp_namespace}::{OP_API_CLASS}::{kernel}" if entry.op_api else None,
+            internal_format_opapi=entry.internal_format_opapi,
         )
 
     groups = _resolve_structured(structured_entries, natives, chosen, symint_names, torch_version)

@@ -331,12 +331,48 @@ class NPURegisterDispatchKey(RegisterDispatchKey):
 
         body = self.gen_prologue(op, name)
         body += self.gen_pre_hook(op, hook_flag, param_names)
-        if returns_type == "void":
-            body.append(f"{call};")
+        result = _unique_local("result", param_names)
+
+        def call_and_return(expr: str) -> list[str]:
+            if returns_type == "void":
+                return [f"{expr};"]
+            return self.gen_post_hook_and_return(returns_type, result, expr, hook_flag)
+
+        if op.op_api_kernel is None:
+            body += call_and_return(call)
         else:
-            result = _unique_local("result", param_names)
-            body += self.gen_post_hook_and_return(returns_type, result, call, hook_flag)
+            # Upstream's op_api: True on a runtime-owned op: its op_api kernel when aclnn is forced
+            # or the ACL op compiler is off and (unless internal_format_opapi) every tensor is in
+            # a base format, as op_plugin:: functions decide; the NPUNativeFunctions kernel otherwise.
+            key = f'"{op.schema_name}"'
+            body += self.gen_op_api_choice(op, params)
+            body += [f"  NPU_PATH_TAKEN({key}, OpApi);"]
+            body += [f"  {line}" for line in call_and_return(f"{op.op_api_kernel}({call_args})")]
+            if returns_type == "void":
+                body.append("  return;")
+            body += ["}", f"NPU_PATH_TAKEN({key}, AclOp);"]
+            body += call_and_return(call)
         return _function(returns_type, name, params, body, op)
+
+    @staticmethod
+    def gen_op_api_choice(op: RegisteredOp, params: Sequence[Binding]) -> list[str]:
+        """``if (<force aclnn or no JIT> && <base formats>) {`` for a runtime-owned op with op_api."""
+        key = f'"{op.schema_name}"'
+        condition = [f"(at_npu::native::NpuDecideForceAclnn({key}) || at_npu::native::NpuDecideJitDisabled({key}))"]
+        if not op.internal_format_opapi:
+            tensors = [a for a in op.f.func.arguments.flat_all if a.type.is_tensor_like()]
+            by_name = {b.name for b in params}
+            condition += [
+                f'at_npu::native::NpuDecideBaseFormat({key}, "{a.name}", {a.name})'
+                for a in tensors
+                if a.name in by_name
+            ]
+        if len(condition) == 1:
+            return [f"if ({condition[0][1:-1]}) {{"]
+        lines = [f"if ({condition[0]}"]
+        lines += [f"    && {c}" for c in condition[1:]]
+        lines[-1] += ") {"
+        return lines
 
     @staticmethod
     def gen_source_comment(op: RegisteredOp) -> str:

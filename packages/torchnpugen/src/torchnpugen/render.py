@@ -16,7 +16,7 @@ from torchgen.model import BackendIndex, BackendMetadata, DispatchKey, NativeFun
 from torchgen.utils import Target
 
 from .compat import structured_set_output_takes_names
-from .ops import Callee, RegisteredOp, Resolution, StructuredGroup
+from .ops import OP_API_CLASS, Callee, RegisteredOp, Resolution, StructuredGroup
 from .register import (
     OVERLAP_HELPER,
     STRUCTURED_HELPERS,
@@ -82,6 +82,22 @@ def render_native_functions_header(
         decls.append(f"  // {op.qualified_name}  ({op.source_file})")
         decls += [f"  {line}" for line in dest.compute_native_function_declaration(op.f, index)]
     body = "\n".join(decls)
+    op_api_ops = [op for op in runtime_ops if op.op_api_kernel is not None]
+    op_api_struct = ""
+    if op_api_ops:
+        # The same kernels on the op_api (aclnn) path, for the entries marked op_api: True; the
+        # wrappers choose between the two at run time as op_plugin:: functions do.
+        op_api_decls: list[str] = []
+        for op in op_api_ops:
+            op_api_decls.append(f"  // {op.qualified_name}  ({op.source_file})")
+            op_api_decls += [f"  {line}" for line in dest.compute_native_function_declaration(op.f, index)]
+        op_api_body = "\n".join(op_api_decls)
+        op_api_struct = f"""
+// Their op_api (aclnn) kernels, for the entries marked op_api: True.
+struct {OP_API_CLASS} {{
+{op_api_body}
+}};
+"""
     return f"""{banner}
 // Kernels the NPU runtime implements itself; RegisterNPU_*.cpp wrappers call them.
 #pragma once
@@ -97,7 +113,7 @@ namespace {cpp_namespace} {{
 struct {class_name} {{
 {body}
 }};
-
+{op_api_struct}
 }} // namespace {cpp_namespace}
 """
 
@@ -205,6 +221,8 @@ def render_register_shards(resolution: Resolution, *, shards: int, banner: str) 
         local = ["npu/core/NPUGuard.h", "npu/aten/NPUStructuredNativeFunctions.h"] if groups else []
         # The op families this shard calls into (not all of op_plugin: a change to one op recompiles its shard only).
         local += sorted({h for op in all_ops if (h := op.op_plugin_header) is not None})
+        if any(op.op_api_kernel is not None for op in all_ops):
+            local += ["npu/framework/PathDecision.h", "npu/framework/PathLedger.h"]
         includes = _SHARD_INCLUDES.format(
             extra="".join(f"#include <{h}>\n" for h in extra),
             extra_local="".join(f'#include "{h}"\n' for h in local),
