@@ -426,6 +426,9 @@ def test_dispatch_variants(rich: dict[str, str]) -> None:
 def test_symint_and_impl_name(rich: dict[str, str]) -> None:
     op = expanded(rich, "op_plugin/OpInterface.h")
     assert "at::Tensor new_empty_strided_symint(" in op
+    # listed under symint: SymInt arguments keep their symbolic types (torchnpugen's wrapper
+    # passes c10::SymIntArrayRef), as upstream's
+    assert "    c10::SymIntArrayRef size,\n    c10::SymIntArrayRef stride," in op
     assert "npu_mask_three(" in op and "npu_mask3(" not in op
     assert "_softmax_backward_data(" not in op  # structured_delegate
     assert "c10::optional<at::ScalarType> dtype = {}," in op

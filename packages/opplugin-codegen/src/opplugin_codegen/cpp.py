@@ -74,15 +74,17 @@ def _t(text: str, *headers: str) -> CppType:
     return CppType(text, frozenset(headers))
 
 
-def _value_type(t: Type) -> CppType | None:
+def _value_type(t: Type, symint: bool = False) -> CppType | None:
     """Types passed by value (torchgen's ``valuetype_type``), or None."""
     if isinstance(t, BaseType):
         if t.name in ("Tensor", "Scalar"):
             return None
+        if symint and t.name == "SymInt":
+            return _t("c10::SymInt", H_SYMINT)
         text, headers = _VALUE_TYPES[t.name]
         return _t(text, *headers)
     if isinstance(t, OptionalType):
-        elem = _value_type(t.elem)
+        elem = _value_type(t.elem, symint)
         if elem is None:
             return None
         return CppType(f"c10::optional<{elem.text}>", elem.headers | {H_OPTIONAL})
@@ -94,8 +96,11 @@ def _value_type(t: Type) -> CppType | None:
 
 
 @functools.lru_cache(maxsize=4096)
-def argument_type(arg: Argument, *, const_ref_for_mutable: bool = False) -> CppType:
-    """The C++ parameter type of one argument (native API, ``symint=False``)."""
+def argument_type(
+    arg: Argument, *, const_ref_for_mutable: bool = False, symint: bool = False
+) -> CppType:
+    """The C++ parameter type of one argument (native API; ``symint``: the op is listed under
+    ``symint:``, and SymInt arguments keep their symbolic types, as torchgen's ``symint=True``)."""
     mutable = arg.is_write and not const_ref_for_mutable
     t = arg.type
     if str(t) == "Tensor?":
@@ -105,13 +110,17 @@ def argument_type(arg: Argument, *, const_ref_for_mutable: bool = False) -> CppT
         return _t("const c10::optional<at::Scalar>&", H_TENSOR, H_OPTIONAL)
     if str(t) == "Tensor?[]":
         return _t("const c10::List<c10::optional<at::Tensor>>&", H_TENSOR, H_LIST, H_OPTIONAL)
-    return _argumenttype(t, mutable)
+    return _argumenttype(t, mutable, symint)
 
 
-def _argumenttype(t: Type, mutable: bool) -> CppType:
-    value = _value_type(t)
+def _argumenttype(t: Type, mutable: bool, symint: bool = False) -> CppType:
+    value = _value_type(t, symint)
     if value is not None:
         return value
+    if symint and str(t) == "SymInt[]?":
+        return _t("at::OptionalSymIntArrayRef", H_TENSOR, H_OPT_ARRAY, H_SYMINT)
+    if symint and str(t).startswith("SymInt[") and str(t).endswith("]"):
+        return _t("c10::SymIntArrayRef", H_TENSOR, H_SYMINT)
     if isinstance(t, BaseType):
         if t.name == "Tensor":
             return _t("at::Tensor&" if mutable else "const at::Tensor&", H_TENSOR)
@@ -124,7 +133,7 @@ def _argumenttype(t: Type, mutable: bool) -> CppType:
             return _t("const c10::optional<at::Scalar>&", H_TENSOR, H_OPTIONAL)
         if isinstance(elem, ListType) and str(elem.elem) in ("int", "SymInt"):
             return _t("at::OptionalIntArrayRef", H_TENSOR, H_OPT_ARRAY)
-        inner = _argumenttype(elem, mutable)
+        inner = _argumenttype(elem, mutable, symint)
         return CppType(f"c10::optional<{inner.text}>", inner.headers | {H_OPTIONAL})
     # ListType
     elem_s = str(t.elem)
@@ -138,7 +147,7 @@ def _argumenttype(t: Type, mutable: bool) -> CppType:
         return _t("const c10::List<c10::optional<at::Tensor>>&", H_TENSOR, H_LIST, H_OPTIONAL)
     if elem_s == "Dimname":
         return _t("at::DimnameList", H_DIMNAME)
-    inner = _argumenttype(t.elem, mutable)
+    inner = _argumenttype(t.elem, mutable, symint)
     return CppType(f"at::ArrayRef<{inner.text}>", inner.headers | {H_TENSOR})
 
 
@@ -293,7 +302,7 @@ def tensor_options_group(schema: FunctionSchema) -> range:
 
 
 def signature(
-    schema: FunctionSchema, name: str, *, const_ref_for_mutable: bool = False
+    schema: FunctionSchema, name: str, *, const_ref_for_mutable: bool = False, symint: bool = False
 ) -> CppSignature:
     """The C++ signature: schema order (outs are last already), C++ defaults on the
     trailing run of defaulted arguments of non-out= schemas (torchgen never defaults
@@ -302,7 +311,7 @@ def signature(
     options = tensor_options_group(schema)
     params: list[CppParam] = []
     for i, a in enumerate(schema.arguments):
-        cpp_type = argument_type(a, const_ref_for_mutable=const_ref_for_mutable)
+        cpp_type = argument_type(a, const_ref_for_mutable=const_ref_for_mutable, symint=symint)
         if not is_out and i in options:
             # torchgen defaults the scattered TensorOptions group to {} as a whole.
             params.append(CppParam(a.name, cpp_type, "{}"))

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
-from .cpp import CppSignature
+from .cpp import CppSignature, signature
 from .errors import Location
 from .schema import FunctionSchema, SchemaKind
 from .versions import VersionRange, VersionRegistry
@@ -162,10 +162,17 @@ class OpEntry:
 
     def cpp_signature(self, symint: bool) -> CppSignature:
         """The signature in a label where the op is (``symint``) or is not listed under
-        ``symint:``; ``impl_name`` overrides the whole name."""
-        if symint and not self.impl_name:
-            return replace(self.cpp, name=f"{self.cpp.name}_symint")
-        return self.cpp
+        ``symint:``: there SymInt arguments keep their symbolic C++ types and the name gets
+        ``_symint``, as upstream's (``impl_name`` overrides the whole name)."""
+        if not symint:
+            return self.cpp
+        name = self.cpp.name if self.impl_name else f"{self.cpp.name}_symint"
+        return signature(
+            self.schema,
+            name,
+            const_ref_for_mutable=bool(self.passthrough.get("use_const_ref_for_mutable_tensors")),
+            symint=True,
+        )
 
     def line_of(self, key: str) -> int:
         return int(self.key_lines.get(key, self.loc.line))

@@ -20,7 +20,7 @@ from torchgen.gen_aoti_c_shim import (
     gen_static_dispatch_backend_call,
     gen_static_dispatch_backend_call_signature,
 )
-from torchgen.model import Variant
+from torchgen.model import ListType, OptionalType, Type, Variant
 
 from .ops import RegisteredOp
 
@@ -41,6 +41,13 @@ def _backend_call(op: RegisteredOp) -> str:
     return f"at_npu::native::custom_ops::{gen_static_dispatch_backend_call_signature(op.f).name()}"
 
 
+def _is_optional_bool_array(t: Type) -> bool:
+    """``bool[N]?``."""
+    return isinstance(t, OptionalType) and isinstance(t.elem, ListType) and str(t.elem.elem) == "bool" and (
+        t.elem.size is not None
+    )
+
+
 def render_c_shim(ops: Sequence[RegisteredOp], *, banner: str, header_path: str) -> dict[str, str]:
     """{"c_shim_npu.h": ..., "c_shim_npu.cpp": ...} for ``ops`` (aten then custom)."""
     declarations: list[str] = []
@@ -49,6 +56,12 @@ def render_c_shim(ops: Sequence[RegisteredOp], *, banner: str, header_path: str)
     skipped: list[str] = []
     custom = False
     for op in ops:
+        optional_bool_arrays = [a.name for a in op.f.func.arguments.flat_all if _is_optional_bool_array(a.type)]
+        if optional_bool_arrays:
+            # torchgen's shim would pass an OptionalArrayRef<bool> where the kernel takes
+            # std::optional<std::array<bool, N>> (it does not compile)
+            skipped.append(f"{op.qualified_name} (optional fixed-size bool list {optional_bool_arrays[0]})")
+            continue
         with native_function_manager(op.f):
             try:
                 decl, defn = gen_declaration_and_definition(op.f.func, SHIM_DEVICE, _backend_call(op), {})

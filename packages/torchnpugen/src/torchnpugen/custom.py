@@ -110,6 +110,8 @@ def _render_cpp_api(ops: Sequence[RegisteredOp], banner: str) -> tuple[str, str]
                     "}\n"
                 )
             decls.append("")
+    # `int reduction=Mean` defaults to at::Reduction::Mean
+    reduction = "#include <ATen/core/Reduction.h>\n" if any("at::Reduction::" in d for d in decls) else ""
     header = f"""{banner}
 // C++ API of the custom `{CUSTOM_NAMESPACE}::` operators, in the style of the at:: functions. Each
 // call goes through the dispatcher (autograd, functionalization, then the npu kernel).
@@ -118,7 +120,7 @@ def _render_cpp_api(ops: Sequence[RegisteredOp], banner: str) -> tuple[str, str]
 #include <ATen/core/Tensor.h>
 #include <ATen/core/Generator.h>
 #include <ATen/core/List.h>
-#include <c10/core/Scalar.h>
+{reduction}#include <c10/core/Scalar.h>
 #include <c10/core/SymInt.h>
 #include <c10/util/Optional.h>
 
@@ -326,6 +328,15 @@ def _render_custom_ops_py(ops: Sequence[RegisteredOp], banner: str, derivative_o
         doc_text = "\n".join(("    " + line) if line else "" for line in [summary, "", *doc]).rstrip()
         blocks.append(f'def {fn.name}({signature}) -> {returns}:\n    r"""{doc_text.lstrip()}\n    """\n{body}\n')
     names = "".join(f"    {fn.name!r},\n" for fn in functions)
+    exposed = sorted({fn.name for fn in functions if any(op.exposed for op in fn.overloads)})
+    # upstream's exposed: True: the functions that are part of the public torch_npu API
+    exposed_block = (
+        "#: The functions marked exposed (the public torch_npu API among them).\nEXPOSED = (\n"
+        + "".join(f"    {name!r},\n" for name in exposed)
+        + ")\n\n\n"
+        if exposed
+        else ""
+    )
     comment = "\n".join("# " + line[3:] if line.startswith("// ") else "#" for line in banner.splitlines())
     return f'''{comment}
 """Python entry points of the custom ``{CUSTOM_NAMESPACE}::`` operators of this build.
@@ -344,7 +355,7 @@ __all__ = [
 {names}]
 
 
-{(chr(10) + chr(10)).join(blocks) if blocks else "# No custom operators in this label." + chr(10)}'''
+{exposed_block}{(chr(10) + chr(10)).join(blocks) if blocks else "# No custom operators in this label." + chr(10)}'''
 
 
 def render_custom_files(ops: Sequence[RegisteredOp], *, banner: str, derivative_ops: set[str]) -> dict[str, str]:

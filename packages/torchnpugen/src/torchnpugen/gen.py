@@ -101,7 +101,7 @@ def render_all(
     notes: list[str] = []
     with torchgen_patched():
         backend = load_npu_backend_yaml(yaml_dir)
-        projection = load_projection(projection_path, projection_display)
+        projection = load_projection(projection_path, projection_display, backend)
         derivatives = (
             load_derivatives(derivatives_path, DERIVATIVES_RELPATH.as_posix()) if derivatives_path is not None else ()
         )

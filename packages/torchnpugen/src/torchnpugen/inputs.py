@@ -12,6 +12,7 @@ Every record keeps ``where`` (``file:line``) so later errors can point at the en
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,21 @@ PROJECTION_RELPATH = Path("op_plugin") / "config" / "op_plugin_functions.yaml"
 def _display(yaml_dir: Path, filename: str) -> str:
     # Generated comments must not depend on where the checkout lives.
     return f"{yaml_dir.resolve().name}/{filename}"
+
+
+def _dispatch(value: Any, where: str) -> tuple[str, str] | None:
+    """``dispatch: {<key>: <kernel>}`` of a custom entry: one key of CUSTOM_DISPATCH_KEYS."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or len(value) != 1:
+        raise InputError("dispatch must map one dispatch key to a kernel name", where)
+    (key, kernel), = value.items()
+    if key not in CUSTOM_DISPATCH_KEYS:
+        raise InputError(f"dispatch key {key!r} is not supported for custom ops; use one of: "
+                         f"{', '.join(CUSTOM_DISPATCH_KEYS)}", where)
+    if not isinstance(kernel, str) or not _IDENTIFIER.match(kernel):
+        raise InputError(f"dispatch: {key}: the kernel must be a C++ function name, got {kernel!r}", where)
+    return key, kernel
 
 
 def _flag(item: dict, key: str, where: str) -> bool:
@@ -105,6 +121,10 @@ class CustomEntry:
     where: str
     device_check: DeviceCheckType | None
     tags: tuple[str, ...]
+    #: upstream's ``exposed: True``: part of the public torch_npu API (listed in custom_ops.EXPOSED)
+    exposed: bool = False
+    #: upstream's ``dispatch: {<key>: <kernel>}``: registered for that key, with that C++ kernel
+    dispatch: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -123,7 +143,11 @@ _BACKEND_KEYS = ("backend", "cpp_namespace", "class_name", "supported", "custom"
 # op_api / internal_format_opapi (PTA dual path) arrive with a later issue: reject them
 # rather than silently generating a single-path wrapper.
 _SUPPORTED_FLAGS = ("func", "device_check", "op_api", "internal_format_opapi")
-_CUSTOM_FLAGS = ("func", "device_check", "tags")
+_CUSTOM_FLAGS = ("func", "device_check", "tags", "exposed", "dispatch")
+#: The dispatch keys a custom op may be registered for instead of PrivateUse1 (what upstream's
+#: files use): a device-agnostic kernel (factories), or one that does its own autograd.
+CUSTOM_DISPATCH_KEYS = ("PrivateUse1", "AutogradPrivateUse1", "CompositeExplicitAutograd")
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def load_npu_backend_yaml(yaml_dir: Path) -> NpuBackendYaml:
@@ -190,7 +214,12 @@ def load_npu_backend_yaml(yaml_dir: Path) -> NpuBackendYaml:
                 )
         custom.append(
             CustomEntry(
-                item["func"], where, _device_check(item.get("device_check"), where), _tags(item.get("tags"), where)
+                item["func"],
+                where,
+                _device_check(item.get("device_check"), where),
+                _tags(item.get("tags"), where),
+                exposed=_flag(item, "exposed", where),
+                dispatch=_dispatch(item.get("dispatch"), where),
             )
         )
 
@@ -242,6 +271,8 @@ class ProjectionEntry:
     structured_delegate: str | None  # op_plugin generates no function for these
     structured: bool = False  # out=: the structured kernel; in-place: keeps its own kernel after meta
     tags: tuple[str, ...] = ()
+    exposed: bool = False  # custom: part of the public torch_npu API
+    dispatch: tuple[str, str] | None = None  # custom: registered for that key, with that kernel
 
     @property
     def op_name(self) -> str:
@@ -260,7 +291,18 @@ class Projection:
 PROJECTION_SECTIONS = ("official", "custom", "symint", "quant", "autograd")
 
 
-def load_projection(path: Path, display_path: str) -> Projection:
+#: Upstream's merged projection (torch_npu's npu_native_functions_by_codegen.yaml) calls the
+#: official section ``supported`` and repeats npu_native_functions.yaml's own entries in it.
+UPSTREAM_OFFICIAL_SECTION = "supported"
+
+
+def load_projection(path: Path, display_path: str, backend: NpuBackendYaml | None = None) -> Projection:
+    """The op-plugin projection of the label: opplugin-codegen's (sections official, custom,
+    symint, quant, autograd) or upstream's merged form, whose ``supported`` section holds the
+    official entries (a full schema each) next to the runtime-owned ops of
+    npu_native_functions.yaml repeated by name, and whose ``custom`` and ``symint`` sections
+    repeat the backend's own: those repeats must match ``backend`` and are skipped here (the
+    backend YAML declares them)."""
     if not path.is_file():
         raise InputError(
             "op-plugin projection not found; run opplugin-codegen for this label first "
@@ -271,16 +313,44 @@ def load_projection(path: Path, display_path: str) -> Projection:
     data = doc.data if doc.data is not None else {}
     if not isinstance(data, dict):
         raise InputError("expected a mapping at the top level", display_path)
+    backend_supported = {e.name for e in backend.supported} if backend is not None else set()
+    backend_custom = {e.func.strip() for e in backend.custom} if backend is not None else set()
     for key, value in data.items():
-        if key not in PROJECTION_SECTIONS and isinstance(value, list):
+        if key not in (*PROJECTION_SECTIONS, UPSTREAM_OFFICIAL_SECTION) and isinstance(value, list):
             raise InputError(
                 f"unknown section {key!r}; known: {', '.join(PROJECTION_SECTIONS)}",
                 f"{display_path}:{doc.key_lines.get(key, 1)}",
             )
     entries: list[ProjectionEntry] = []
-    for section in PROJECTION_SECTIONS:
-        for index, item in enumerate(_list_section(doc, section)):
-            where = doc.where(section, index)
+    for listed in (*PROJECTION_SECTIONS, UPSTREAM_OFFICIAL_SECTION):
+        section = "official" if listed == UPSTREAM_OFFICIAL_SECTION else listed
+        for index, item in enumerate(_list_section(doc, listed)):
+            where = doc.where(listed, index)
+            name = item.get("func") if isinstance(item, dict) else item
+            if listed == UPSTREAM_OFFICIAL_SECTION and isinstance(name, str) and "(" not in name:
+                if name.strip() not in backend_supported:
+                    raise InputError(
+                        f"'{name.strip()}' is listed by name, as a runtime-owned op, but "
+                        "npu_native_functions.yaml does not list it under supported",
+                        where,
+                    )
+                continue
+            if listed == "symint" and isinstance(item, str) and backend is not None:
+                if item.strip() not in {n for n, _ in backend.symint}:
+                    raise InputError(
+                        f"'{item.strip()}' is listed by name, as a runtime-owned symint op, but "
+                        "npu_native_functions.yaml does not list it under symint",
+                        where,
+                    )
+                continue
+            if (
+                listed == "custom"
+                and isinstance(item, dict)
+                and "impl_ns" not in item
+                and isinstance(name, str)
+                and name.strip() in backend_custom
+            ):
+                continue
             if not isinstance(item, dict) or not isinstance(item.get("func"), str):
                 raise InputError("each entry needs a 'func' schema", where)
             impl_ns = item.get("impl_ns", "")
@@ -299,6 +369,8 @@ def load_projection(path: Path, display_path: str) -> Projection:
                     structured_delegate=item.get("structured_delegate"),
                     structured=_structured_flag(item.get("structured", False), where),
                     tags=_tags(item.get("tags"), where),
+                    exposed=section == "custom" and _flag(item, "exposed", where),
+                    dispatch=_dispatch(item.get("dispatch"), where) if section == "custom" else None,
                 )
             )
     return Projection(display_path, tuple(entries))

@@ -15,6 +15,8 @@ from enum import Enum
 from typing import Sequence
 
 from torchgen.api import cpp
+from torchgen.api.types import NativeSignature
+from torchgen.context import native_function_manager
 from torchgen.model import (
     DeviceCheckType,
     FunctionSchema,
@@ -83,6 +85,9 @@ class RegisteredOp:
     #: chooses at run time (``at_npu::native::NPUNativeOpApiFunctions::clone``), else None
     op_api_kernel: str | None = None
     internal_format_opapi: bool = False  # that op_api kernel takes internal formats too
+    #: the key the wrapper is registered for (custom ops may name another one in ``dispatch:``)
+    dispatch_key: str = "PrivateUse1"
+    exposed: bool = False  # custom ops: part of the public torch_npu API
 
     @property
     def schema_name(self) -> str:
@@ -164,16 +169,64 @@ def _effective_device_check(
     return f.device_check, f"device_check {f.device_check.name} (native_functions.yaml)"
 
 
-def _check_schema(entry: ProjectionEntry, f: NativeFunction, torch_version: str) -> None:
+def _cpp_call_shape(schema: FunctionSchema) -> tuple[str, tuple[str, ...], str]:
+    """What a C++ call of the schema's (non-SymInt) native kernel depends on: its name, the
+    C++ types of its arguments in order and its return type (argument names do not matter,
+    nor SymInt vs int or an alias annotation on a list: the C++ types are the same)."""
+    sig = NativeSignature(schema, symint=False)
+    return str(schema.name), tuple(a.type for a in sig.arguments()), sig.returns_type().cpp_type()
+
+
+def _callable_as(torch_shape: tuple[str, tuple[str, ...], str], kernel_shape: tuple[str, tuple[str, ...], str]) -> bool:
+    """True when the wrapper (torch's signature) can call the kernel (the projection's) with its
+    own arguments: the same name, count and return type, each argument of the kernel's type
+    or a mutable tensor the kernel takes as const (a reference binds to a const one)."""
+    name, torch_args, torch_returns = torch_shape
+    kernel_name, kernel_args, kernel_returns = kernel_shape
+    if name != kernel_name or torch_returns != kernel_returns or len(torch_args) != len(kernel_args):
+        return False
+    return all(t == k or (t, k) == ("at::Tensor &", "const at::Tensor &") for t, k in zip(torch_args, kernel_args))
+
+
+def has_hand_written_kernels(entry: ProjectionEntry) -> bool:
+    """The cat family, as upstream: marked structured in the YAML, but its kernels are written by
+    hand and reached through op_plugin::cat / cat_out like any other op's (upstream's generators
+    make this one exception by name; opplugin-codegen generates op_plugin::cat for it)."""
+    return entry.op_name.split(".", 1)[0] == "cat"
+
+
+def _check_schema(entry: ProjectionEntry, f: NativeFunction, torch_version: str) -> str | None:
+    """Raises when the projection's schema is not torch's; one that differs only where the C++
+    call does not (argument names, SymInt spelt int, an alias annotation on a list, a mutable
+    tensor the kernel takes as const, a default on one side only: upstream's projection has
+    such, from older releases) is accepted, and the note returned says so: torch's schema is
+    the one registered. Two different values for one default are an error."""
     try:
         declared = FunctionSchema.parse(entry.func)
     except Exception as e:
         raise InputError(f"invalid schema {entry.func!r}: {e}", entry.yaml_source) from e
-    if str(declared) != str(f.func):
-        raise InputError(
-            f"schema of '{entry.op_name}' differs from torch {torch_version}:\n  yaml:  {declared}\n  torch: {f.func}",
-            entry.yaml_source,
+    if str(declared) == str(f.func):
+        return None
+    # A default on one side only is harmless (the wrapper passes every argument); two different
+    # values for one default are not.
+    ours, theirs = declared.arguments.flat_all, f.func.arguments.flat_all
+    defaults = len(ours) == len(theirs) and all(
+        o.default is None or t.default is None or o.default == t.default for o, t in zip(ours, theirs)
+    )
+    with native_function_manager(f):
+        same_call = defaults and _callable_as(_cpp_call_shape(f.func), _cpp_call_shape(declared))
+    if same_call:
+        theirs = [a.name for a in f.func.arguments.flat_all]
+        ours = [a.name for a in declared.arguments.flat_all]
+        renamed = ", ".join(f"{o} (torch: {t})" for o, t in zip(ours, theirs) if o != t) or "none"
+        return (
+            f"{entry.op_name} ({entry.yaml_source}): registered with torch {torch_version}'s schema; the "
+            f"projection's differs only where the C++ kernel's types do not (argument names: {renamed})"
         )
+    raise InputError(
+        f"schema of '{entry.op_name}' differs from torch {torch_version}:\n  yaml:  {declared}\n  torch: {f.func}",
+        entry.yaml_source,
+    )
 
 
 def resolve_registered_ops(
@@ -222,9 +275,11 @@ def _resolve_aten_ops(
     structured_entries: list[tuple[ProjectionEntry, NativeFunction]] = []
     for entry in official:
         f = _lookup(natives, entry.op_name, entry.yaml_source, torch_version)
-        _check_schema(entry, f, torch_version)
+        renamed = _check_schema(entry, f, torch_version)
+        if renamed is not None:
+            notes.append(renamed)
         claim(f, entry.yaml_source)
-        if entry.structured_delegate or entry.structured:
+        if (entry.structured_delegate or entry.structured) and not has_hand_written_kernels(entry):
             structured_entries.append((entry, f))
             continue
         if not entry.impl_ns:
@@ -240,7 +295,13 @@ def _resolve_aten_ops(
             raise InputError(f"symint entry '{name}' is not listed under supported", where)
         backend_symint.add(name)
     native_seen: dict[OperatorName, str] = {}
+    backend_custom_names = {c.func.split("(", 1)[0].strip() for c in backend.custom}
     for entry in backend.supported:
+        if entry.name in backend_custom_names and OperatorName.parse(entry.name) not in natives:
+            # upstream's file lists some of its custom ops under supported as well: the custom
+            # entry declares and registers them
+            notes.append(f"{entry.name} ({entry.where}): a custom op of the same file; registered as npu::{entry.name}")
+            continue
         f = _lookup(natives, entry.name, entry.where, torch_version)
         if f.func.name in native_seen:
             raise InputError(
@@ -453,7 +514,7 @@ def resolve_custom_ops(
     for entry in backend_custom:
         f = _custom_function(entry.func, entry.where, entry.tags, valid_tags)
         add(f, entry.where)
-        kernel = kernel_base_name(f.func)
+        kernel = entry.dispatch[1] if entry.dispatch else kernel_base_name(f.func)
         check, note = _effective_device_check(f, entry.device_check, "npu_native_functions.yaml")
         ops.append(
             RegisteredOp(
@@ -465,8 +526,10 @@ def resolve_custom_ops(
                 device_check=check,
                 device_check_note=note,
                 source=entry.where,
-                provenance="runtime kernel",
+                provenance="runtime kernel" + (f", dispatch: {entry.dispatch[0]}" if entry.dispatch else ""),
                 tags=entry.tags,
+                dispatch_key=entry.dispatch[0] if entry.dispatch else "PrivateUse1",
+                exposed=entry.exposed,
             )
         )
     for entry in projection_custom:
@@ -478,5 +541,15 @@ def resolve_custom_ops(
             )
         if not entry.impl_ns:
             raise InputError("custom operator has no dense implementation path in this label", entry.yaml_source)
-        ops.append(_op_plugin_op(f, entry, entry.op_name in symint_names))
+        op = _op_plugin_op(f, entry, entry.op_name in symint_names)
+        if entry.dispatch is not None:
+            key, kernel = entry.dispatch
+            op = dataclasses.replace(
+                op,
+                kernel=kernel,
+                qualified_kernel=f"{OP_PLUGIN_NAMESPACE}::{kernel}",
+                dispatch_key=key,
+                provenance=f"{op.provenance}, dispatch: {key}",
+            )
+        ops.append(dataclasses.replace(op, exposed=entry.exposed))
     return tuple(ops)

@@ -231,9 +231,13 @@ def render_register_shards(resolution: Resolution, *, shards: int, banner: str) 
         if aten_units:
             impls = "\n".join("  " + text for u in aten_units for text in aten_regs(u.target))
             blocks.append(f"TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {{\n{impls}\n}}\n")
-        if custom_units:
-            impls = "\n".join("  " + text for u in custom_units for text in custom_regs(u.target))
-            blocks.append(f"TORCH_LIBRARY_IMPL(npu, PrivateUse1, m) {{\n{impls}\n}}\n")
+        # Custom ops are registered for PrivateUse1 unless their entry names another key.
+        keys = sorted({u.ops[0].dispatch_key for u in custom_units}, key=lambda k: (k != "PrivateUse1", k))
+        for key in keys:
+            impls = "\n".join(
+                "  " + text for u in custom_units if u.ops[0].dispatch_key == key for text in custom_regs(u.target)
+            )
+            blocks.append(f"TORCH_LIBRARY_IMPL(npu, {key}, m) {{\n{impls}\n}}\n")
         files[shard_file(index)] = f"""{header}
 {includes}
 namespace {{
