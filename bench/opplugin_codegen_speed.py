@@ -14,6 +14,15 @@ shared/reference/opplugin.md section 5). Ratios below 1.0 beat the target.
 
     python bench/make_synthetic_yaml.py --out build/bench/yaml
     python bench/opplugin_codegen_speed.py --yaml-dir build/bench/yaml
+
+With ``--upstream DIR`` (a checkout of Ascend/op-plugin, e.g. from the ``fetch`` tool, or
+OPPLUGIN_UPSTREAM=DIR), upstream's own generator runs side by side in the same run, as its
+gencode.sh runs it (gen_op_plugin_functions, gen_derivatives, gen_op_backend and
+gen_struct_opapi, one process each, per version), on the same input: upstream's real
+op_plugin_functions.yaml, derivatives.yaml and deprecated.yaml from DIR (with torch_npu's
+npu_native_functions.yaml from the torch-npu wheel of the v2.13 wheelhouse, which our
+derivatives check reads; without it both sides run without derivatives.yaml). The ratios
+printed then are ours against upstream's, measured here.
 """
 
 from __future__ import annotations
@@ -54,6 +63,8 @@ def main() -> None:
     parser.add_argument("--yaml-dir", type=Path, default=ROOT / "build" / "bench" / "yaml")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--label", default="v2.13")
+    parser.add_argument("--upstream", type=Path, default=os.environ.get("OPPLUGIN_UPSTREAM") or None,
+                        help="a checkout of Ascend/op-plugin: run its generator side by side")  # fmt: skip
     args = parser.parse_args()
     if not (args.yaml_dir / "op_plugin_functions.yaml").is_file():
         subprocess.run([sys.executable, str(ROOT / "bench" / "make_synthetic_yaml.py"), "--out",
@@ -89,6 +100,101 @@ def main() -> None:
           f"   (runs: {', '.join(f'{t:.3f}' for t in all_all)})")  # fmt: skip
     print(f"  --check        {check:6.3f} s")
     print(f"  unchanged rerun of one label {rerun:6.3f} s (no file rewritten)")
+    if args.upstream is not None:
+        side_by_side(Path(args.upstream), args.runs)
+    else:
+        print("  (upstream's generator side by side: pass --upstream DIR, a checkout of Ascend/op-plugin)")
+
+
+UPSTREAM_STEPS = (
+    ("torchnpugen.gen_op_plugin_functions", "--version={v}", "--output_dir={out}/config/",
+     "--source_yaml={yaml}/op_plugin_functions.yaml"),
+    ("torchnpugen.gen_derivatives", "--version={v}", "--output_dir={out}/config/",
+     "--source_yaml={yaml}/derivatives.yaml"),
+    ("torchnpugen.gen_op_backend", "--version={v}", "--output_dir={out}/",
+     "--source_yaml={out}/config/op_plugin_functions.yaml", "--deprecate_yaml={yaml}/deprecated.yaml",
+     "--impl_path={out}/aten"),
+    ("torchnpugen.struct.gen_struct_opapi", "--output_dir={out}/ops/opapi/",
+     "--native_yaml={out}/config/op_plugin_functions.yaml", "--struct_yaml={yaml}/op_plugin_functions.yaml"),
+)  # fmt: skip
+
+
+def _upstream_label(upstream: Path, yaml_dir: Path, version: str, out: Path, derivatives: bool) -> float:
+    """Upstream's four steps for one version, as gencode.sh runs them (cwd: the checkout, whose
+    templates it reads by relative path)."""
+    for sub in ("config", "aten", "ops/opapi"):
+        (out / sub).mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, PYTHONPATH=str(upstream), PYTORCH_VERSION=version)
+    start = time.perf_counter()
+    for module, *template in UPSTREAM_STEPS:
+        if module.endswith("gen_derivatives") and not derivatives:
+            continue
+        argv = [t.format(v=version, out=out, yaml=yaml_dir) for t in template]
+        subprocess.run([sys.executable, "-m", module, *argv], cwd=upstream, env=env, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    return time.perf_counter() - start
+
+
+def _backend_yaml() -> bytes | None:
+    """torch_npu's npu_native_functions.yaml from the torch-npu wheel of the v2.13 wheelhouse."""
+    import zipfile
+
+    house = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "npu-sim" / "wheelhouse" / "v2.13"
+    for wheel in sorted(house.glob("torch_npu-2.13.0-*.whl")):
+        with zipfile.ZipFile(wheel) as archive:
+            return archive.read("torch_npu/csrc/aten/npu_native_functions.yaml")
+    return None
+
+
+def side_by_side(upstream: Path, runs: int) -> None:
+    config = upstream / "op_plugin" / "config"
+    if not (config / "op_plugin_functions.yaml").is_file() or not (upstream / "torchnpugen").is_dir():
+        sys.exit(f"{upstream}: not a checkout of Ascend/op-plugin (op_plugin/config, torchnpugen/)")
+    sys.path.insert(0, str(SRC))
+    from opplugin_codegen.errors import Diagnostics
+    from opplugin_codegen.versions import load_registry
+
+    work = Path(tempfile.mkdtemp(prefix="opplugin-vs-upstream-"))
+    try:
+        yaml_dir = work / "yaml"
+        yaml_dir.mkdir()
+        for name in ("op_plugin_functions.yaml", "deprecated.yaml"):
+            shutil.copy(config / name, yaml_dir / name)
+        shutil.copy(ROOT / "yaml" / "versions.yaml", yaml_dir / "versions.yaml")
+        backend = _backend_yaml()
+        derivatives = backend is not None
+        if derivatives:
+            shutil.copy(config / "derivatives.yaml", yaml_dir / "derivatives.yaml")
+            (yaml_dir / "npu_native_functions.yaml").write_bytes(backend)
+        registry = load_registry(yaml_dir / "versions.yaml", "versions.yaml", Diagnostics())
+        assert registry is not None
+        versions = {label: ".".join(pin.split(".")[:2]) + ".0" for label, pin in zip(registry.labels, registry.torch)}
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(SRC), os.environ.get("PYTHONPATH")])))
+        y = str(yaml_dir)
+        label = "v2.13"
+        ours_one, _ = median_of(runs, lambda i: ["generate", "--label", label, "--yaml-dir", y,
+                                                 "--out", str(work / f"ours{i}"), "-q"], env)  # fmt: skip
+        theirs_one = statistics.median(
+            _upstream_label(upstream, yaml_dir, versions[label], work / f"theirs{i}", derivatives) for i in range(runs)
+        )
+        every = lambda i: ["generate", "--all-labels", "--yaml-dir", y,  # noqa: E731
+                           "--out-root", str(work / f"ours_all{i}"), "-q"]  # fmt: skip
+        ours_all, _ = median_of(max(1, runs // 2), every, env)
+        start = time.perf_counter()
+        for lab, version in versions.items():
+            _upstream_label(upstream, yaml_dir, version, work / "theirs_all" / lab, derivatives)
+        theirs_all = time.perf_counter() - start
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    size = (config / "op_plugin_functions.yaml").stat().st_size // 1024
+    missing = " (no derivatives: no torch-npu wheel in the wheelhouse)"
+    print(f"input: upstream's op_plugin_functions.yaml ({size} KB), deprecated.yaml"
+          f"{', derivatives.yaml' if derivatives else missing}")  # fmt: skip
+    print(f"generator: ours (opplugin-codegen) vs upstream's ({upstream}), both measured in this run")
+    print(f"  one label ({label})   ours {ours_one:6.3f} s   upstream {theirs_one:6.3f} s   "
+          f"ours is {theirs_one / ours_one:5.1f}x faster (target >= 10x)")  # fmt: skip
+    print(f"  all {len(versions)} labels    ours {ours_all:6.3f} s   upstream {theirs_all:6.3f} s   "
+          f"ours is {theirs_all / ours_all:5.1f}x faster (target >= 50x)")  # fmt: skip
 
 
 if __name__ == "__main__":
