@@ -167,6 +167,16 @@ def test_mean_and_amax_backward_with_elementwise_ops(assert_same):
         assert_same(xn.grad, xc.grad)
 
 
+def with_extra_device_memory(run):
+    """(run()'s result, the device memory it took beyond what was allocated before), synchronised."""
+    torch.npu.synchronize()
+    torch.npu.reset_peak_memory_stats()
+    before = torch.npu.memory_allocated()
+    result = run()
+    torch.npu.synchronize()
+    return result, torch.npu.max_memory_allocated() - before
+
+
 # Integer and bool reductions read their input as it is (no converted copy): the extra
 # device memory is the output's, whatever the input's size.
 @pytest.mark.parametrize("dtype,op", [(torch.int8, "sum"), (torch.bool, "sum"), (torch.int32, "sum"),
@@ -177,12 +187,7 @@ def test_integer_and_bool_reductions_use_only_output_memory(dtype, op):
     x = (torch.arange(n) % 7 - 3).to(dtype)
     x_npu = x.npu()
     reduce = {"sum": torch.sum, "amax": torch.amax, "amin": torch.amin, "all": torch.all}[op]
-    torch.npu.synchronize()
-    torch.npu.reset_peak_memory_stats()
-    before = torch.npu.memory_allocated()
-    result = reduce(x_npu)
-    torch.npu.synchronize()
-    extra = torch.npu.max_memory_allocated() - before
+    result, extra = with_extra_device_memory(lambda: reduce(x_npu))
     assert extra <= 1 << 20, f"{op} of {n} {dtype} took {extra} bytes of extra device memory"
     expected = reduce(x)
     assert result.dtype == expected.dtype and torch.equal(result.cpu(), expected)
@@ -223,12 +228,7 @@ def test_strided_integer_reductions_use_only_output_memory(layout, dtype, op):
             return functions[op](t)
         return all_over(t, dims) if op == "all" else functions[op](t, dims)
 
-    torch.npu.synchronize()
-    torch.npu.reset_peak_memory_stats()
-    before = torch.npu.memory_allocated()
-    result = reduce(x_npu)
-    torch.npu.synchronize()
-    extra = torch.npu.max_memory_allocated() - before
+    result, extra = with_extra_device_memory(lambda: reduce(x_npu))
     assert extra <= 1 << 20, f"{op} over {layout} took {extra} bytes of extra device memory"
     expected = reduce(x)
     assert result.dtype == expected.dtype and result.shape == expected.shape

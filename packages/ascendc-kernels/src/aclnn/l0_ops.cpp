@@ -1,6 +1,8 @@
 // The aclnn l0 plan: contiguous/broadcast/cast inputs, dense kernel, view-copy out.
 #include "aclnn/l0_ops.h"
 
+#include "aclnn/aclnn_common.h"
+
 #include "common/dtype.h"
 #include "common/error.h"
 #include "meta/executor.h"
@@ -32,17 +34,6 @@ kernels::ViewLayout DenseLayout(void* data, aclDataType dtype, const std::vector
     stride *= from[k];
   }
   return layout;
-}
-
-// numpy broadcasting: `from` has at most shape's rank and each of its trailing
-// dimensions equals shape's or is 1.
-bool BroadcastsTo(const std::vector<int64_t>& from, const std::vector<int64_t>& shape) {
-  if (from.size() > shape.size()) return false;
-  const size_t lead = shape.size() - from.size();
-  for (size_t k = 0; k < from.size(); ++k) {
-    if (from[k] != shape[lead + k] && from[k] != 1) return false;
-  }
-  return true;
 }
 
 int64_t NumelOf(const std::vector<int64_t>& shape) {
