@@ -41,11 +41,16 @@ def test_per_device_stats():
 
 def test_freed_blocks_return_to_their_stream_only():
     """Stream-ordered reuse: a block freed after use on a stream is handed out
-    again only on that stream (whose queue orders the new user after the old)."""
+    again only on that stream (whose queue orders the new user after the old).
+
+    `keep` holds the start of x's segment, so the segment never becomes wholly
+    free: a whole idle segment may move to another stream once its last use has
+    completed, which would make the outcome depend on timing."""
     default = torch.npu.current_stream()
     side = torch.npu.Stream()
     torch.npu.set_stream(side)
     try:
+        keep = torch.empty(4096, device="npu")
         x = torch.empty(4096, device="npu").fill_(1.0)
         ptr = x.data_ptr()
         del x
@@ -59,4 +64,4 @@ def test_freed_blocks_return_to_their_stream_only():
         assert z.data_ptr() == ptr
     finally:
         torch.npu.set_stream(default)
-    del y, z
+    del y, z, keep
