@@ -80,3 +80,29 @@ def expect_paths():
     outside `mapping` raises (torch.npu.expect_paths); the ledger starts empty."""
     torch.npu.reset_path_ledger()
     return torch.npu.expect_paths
+
+
+@pytest.fixture(scope="session")
+def infer_helpers():
+    """The runtime's shape/dtype helpers (npu/framework/InferSize.h) as a Python module,
+    built once per torch release from tests/infer_helpers/ against the installed runtime
+    (ninja: a later run rebuilds only what changed)."""
+    from pathlib import Path
+
+    from torch.utils import cpp_extension
+
+    from opplugin_runtime import cpp_extension as npu_extension
+
+    here = Path(__file__).resolve().parent / "infer_helpers"
+    build = Path.home() / ".cache" / "npu-sim" / "test-extensions" / f"torch-{torch.__version__}" / "infer_helpers"
+    build.mkdir(parents=True, exist_ok=True)
+    runtime = npu_extension.runtime_library()
+    return cpp_extension.load(
+        name="npu_infer_helpers",
+        sources=[str(p) for p in sorted(here.glob("*.cpp"))],
+        extra_include_paths=npu_extension.include_paths(),
+        extra_cflags=["-O0", "-Wall", "-Wextra", "-Werror"],
+        extra_ldflags=[str(runtime), f"-Wl,-rpath,{runtime.parent}"],
+        build_directory=str(build),
+        verbose=False,
+    )

@@ -126,6 +126,10 @@ def test_a_real_schema_difference_is_still_an_error(merged):
         (("      AutogradPrivateUse1: npu_sim_scale_autograd\n", "      AutogradPrivateUse1: 'npu sim'\n"),
          "the kernel must be a C++ function name"),
         (("    exposed: true\n", "    exposed: sometimes\n"), "exposed must be True or False"),
+        (("    exposed: true\n", "    exposd: true\n"),
+         "unknown key 'exposd' on a projection entry; did you mean 'exposed'?"),
+        (("    exposed: true\n", "    exposed: true\n    backend_hint: fast\n"),
+         "unknown key 'backend_hint' on a projection entry; known: func, impl_ns"),
     ],
 )
 def test_merged_projection_errors(merged, change, message):

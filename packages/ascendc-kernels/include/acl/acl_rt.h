@@ -51,6 +51,33 @@ typedef enum {
 
 typedef void (*aclrtCallback)(void* userData);
 
+#ifndef ACL_DEPRECATED_MESSAGE
+#define ACL_DEPRECATED_MESSAGE(message) __attribute__((deprecated(message)))
+#endif
+
+#define ACL_PKG_VERSION_MAX_SIZE 128
+#define ACL_PKG_VERSION_PARTS_MAX_SIZE 64
+
+typedef enum aclCANNPackageName {
+  ACL_PKG_NAME_CANN,
+  ACL_PKG_NAME_RUNTIME,
+  ACL_PKG_NAME_COMPILER,
+  ACL_PKG_NAME_HCCL,
+  ACL_PKG_NAME_TOOLKIT,
+  ACL_PKG_NAME_OPP,
+  ACL_PKG_NAME_OPP_KERNEL,
+  ACL_PKG_NAME_DRIVER
+} aclCANNPackageName;
+
+typedef struct aclCANNPackageVersion {
+  char version[ACL_PKG_VERSION_MAX_SIZE];
+  char majorVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
+  char minorVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
+  char releaseVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
+  char patchVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
+  char reserved[ACL_PKG_VERSION_MAX_SIZE];
+} aclCANNPackageVersion;
+
 // ---- devices ----
 ACL_FUNC_VISIBILITY aclError aclInit(const char* configPath);
 ACL_FUNC_VISIBILITY aclError aclFinalize(void);
@@ -63,6 +90,19 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void);
 ACL_FUNC_VISIBILITY const char* aclrtGetSocName(void);
 // Free and total memory of the current device, in bytes.
 ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(int attr, size_t* free, size_t* total);
+
+// ---- toolkit version ----
+// The simulator ships one package, "CANN" (ACL_PKG_NAME_CANN), whose version is
+// NPU_SIM_CANN_VERSION when set (e.g. "8.1.RC1", to simulate an older toolkit), else
+// "8.5.0". Any other package is ACL_ERROR_INVALID_FILE (CANN: no version.info for it).
+ACL_DEPRECATED_MESSAGE("aclsysGetCANNVersion is deprecated, use aclsysGetVersionStr and aclsysGetVersionNum instead")
+ACL_FUNC_VISIBILITY aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion *version);
+// Copies the version string (at most ACL_PKG_VERSION_MAX_SIZE bytes with the NUL) to versionStr.
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char *pkgName, char *versionStr);
+// major * 10000000 + minor * 100000 + patch * 1000, less 300/200/100 for an alpha/beta/rc
+// suffix plus its number; ACL_ERROR_INTERNAL_ERROR for a version without a numeric patch
+// ("8.3.RC1"), as CANN does.
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum);
 
 // ---- memory ----
 ACL_FUNC_VISIBILITY aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy);

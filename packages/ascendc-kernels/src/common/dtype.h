@@ -27,6 +27,18 @@ inline const char* DataTypeName(aclDataType dt) {
     case ACL_COMPLEX64: return "ACL_COMPLEX64";
     case ACL_COMPLEX128: return "ACL_COMPLEX128";
     case ACL_BF16: return "ACL_BF16";
+    case ACL_STRING: return "ACL_STRING";
+    case ACL_INT4: return "ACL_INT4";
+    case ACL_UINT1: return "ACL_UINT1";
+    case ACL_COMPLEX32: return "ACL_COMPLEX32";
+    case ACL_HIFLOAT8: return "ACL_HIFLOAT8";
+    case ACL_FLOAT8_E5M2: return "ACL_FLOAT8_E5M2";
+    case ACL_FLOAT8_E4M3FN: return "ACL_FLOAT8_E4M3FN";
+    case ACL_FLOAT8_E8M0: return "ACL_FLOAT8_E8M0";
+    case ACL_FLOAT6_E3M2: return "ACL_FLOAT6_E3M2";
+    case ACL_FLOAT6_E2M3: return "ACL_FLOAT6_E2M3";
+    case ACL_FLOAT4_E2M1: return "ACL_FLOAT4_E2M1";
+    case ACL_FLOAT4_E1M2: return "ACL_FLOAT4_E1M2";
   }
   return "ACL_DT_UNKNOWN";
 }
@@ -35,14 +47,19 @@ inline size_t DataTypeSize(aclDataType dt) {
   switch (dt) {
     case ACL_BOOL:
     case ACL_INT8:
-    case ACL_UINT8: return 1;
+    case ACL_UINT8:
+    case ACL_HIFLOAT8:
+    case ACL_FLOAT8_E5M2:
+    case ACL_FLOAT8_E4M3FN:
+    case ACL_FLOAT8_E8M0: return 1;
     case ACL_FLOAT16:
     case ACL_BF16:
     case ACL_INT16:
     case ACL_UINT16: return 2;
     case ACL_FLOAT:
     case ACL_INT32:
-    case ACL_UINT32: return 4;
+    case ACL_UINT32:
+    case ACL_COMPLEX32: return 4;
     case ACL_INT64:
     case ACL_UINT64:
     case ACL_DOUBLE:

@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import partial
 
+from . import expr_helpers
 from .cpp import CppParam, CppSignature, CppType, signature
 from .cppfile import banner, c_string, function_head, shard_of, source_prologue
 from .gen_interface import ranges_comment
@@ -193,7 +194,7 @@ class _Builder:
         symbolic = self._symbolic_helper(text) if self.custom else None
         if symbolic is not None:
             return symbolic, True
-        self.fn.uses_infer = True
+        self._uses_helpers(text)
         self.used |= _tokens(text)
         return text, False
 
@@ -220,9 +221,13 @@ class _Builder:
         if ref is not None:
             self.used.add(ref.split("[")[0])
             return f"{ref}.scalar_type()"
-        self.fn.uses_infer = True
+        self._uses_helpers(text)
         self.used |= _tokens(text)
         return text
+
+    def _uses_helpers(self, text: str) -> None:
+        self.fn.uses_infer = True
+        self.fn.includes |= expr_helpers.headers(text)
 
     def specs(self) -> list[tuple[str, OutputSpec | None]]:
         """(result name, its block) per result, in return order."""
@@ -310,7 +315,7 @@ class _Builder:
         for name, expr in self.block.new_params:
             if name in wanted:
                 needed.append((name, expr))
-                self.fn.uses_infer = True
+                self._uses_helpers(expr)
                 self.used |= _tokens(expr)
         for name, expr in needed:
             self.emit(f"auto {name} = {expr};")
@@ -448,14 +453,11 @@ def _shard_body(
         includes |= fn.includes
     infer = any(fn.uses_infer for fn in functions)
     if infer:
-        includes.add('"npu/framework/InferSize.h"')
+        includes |= expr_helpers.USING_HEADERS
     text = source_prologue(includes)
     text += "\nnamespace op_plugin {\nnamespace meta {\nnamespace {\n\n"
     if infer:
-        text += (
-            "// size/dtype/new_params expressions in the YAML call op_infer helpers "
-            "unqualified.\nusing namespace op_infer;\n\n"
-        )
+        text += expr_helpers.USING_LINES
     text += "\n".join(fn.text for fn in functions)
     text += "\n}  // namespace\n}  // namespace meta\n}  // namespace op_plugin\n"
     checks = [fn for fn in functions if not fn.custom]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from . import expr_helpers
 from .cppfile import LINE_WIDTH, banner, function_head, shard_of, source_prologue
 from .gen_interface import family_header, family_include, ranges_comment
 from .model import CpuScalarOp, OutputSpec
@@ -64,15 +65,19 @@ class _Kernel:
         ref = tensor_ref(self.schema, text)
         if ref is not None:
             return f"{ref}.sizes()"
-        self.uses_infer = True
+        self._uses_helpers(text)
         return text
 
     def _dtype_expr(self, text: str) -> str:
         ref = tensor_ref(self.schema, text)
         if ref is not None:
             return f"{ref}.scalar_type()"
-        self.uses_infer = True
+        self._uses_helpers(text)
         return text
+
+    def _uses_helpers(self, text: str) -> None:
+        self.uses_infer = True
+        self.includes |= expr_helpers.headers(text)
 
     def _options_source(self) -> str:
         return self.copies.get(options_source(self.schema), options_source(self.schema))
@@ -159,7 +164,7 @@ class _Kernel:
             for name in dict.fromkeys(apis):
                 self.emit(f"DO_COMPATIBILITY({name}, {self._acl_fallback_call()});")
         for name, expr in block.new_params:
-            self.uses_infer = True
+            self._uses_helpers(expr)
             self.emit(f"auto {name} = {expr};")
         self._copy_cpu_scalars()
         outputs = {o.name: o for o in block.outputs}
@@ -326,16 +331,13 @@ def render_struct_shards(view: LabelView, shards: int) -> dict[str, str]:
             continue
         inc = set(includes[k])
         if infer[k]:
-            inc.add('"npu/framework/InferSize.h"')
+            inc |= expr_helpers.USING_HEADERS
         text = head + source_prologue(inc)
         if names[k]:
             text += f"\n{_HAS_NAMES}\n#include {_NAMES_H}  // torch < 2.13 only\n#endif\n"
         text += "\nnamespace op_api {\n\n"
         if infer[k]:
-            text += (
-                "// size/dtype/new_params expressions in the YAML call op_infer helpers "
-                "unqualified.\nusing namespace op_infer;\n\n"
-            )
+            text += expr_helpers.USING_LINES
         text += "\n".join(per_shard[k]) + "\n}  // namespace op_api\n"
         files[shard_name(k)] = text
     return files

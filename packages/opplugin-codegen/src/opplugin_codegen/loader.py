@@ -430,6 +430,7 @@ def _parse_gen_opapi(
             exec_api, exec_args = parsed
 
     new_params: list[tuple[str, str]] = []
+    new_param_lines: list[int] = []
     params = block.get("new_params")
     if params is not None:
         if not isinstance(params, YamlMap):
@@ -444,6 +445,7 @@ def _parse_gen_opapi(
                     )
                 else:
                     new_params.append((name, expr.strip()))
+                    new_param_lines.append(params.key_line(name))
 
     identity = block.get("integral_identity_tensor")
     if identity is not None and (not isinstance(identity, str) or not _IDENT.match(identity)):
@@ -483,6 +485,7 @@ def _parse_gen_opapi(
         exec_loc=Location(file, block.key_line("exec")),
         outputs=tuple(outputs),
         new_params=tuple(new_params),
+        new_param_lines=tuple(new_param_lines),
         integral_identity_tensor=identity,
         cpu_scalar_h2d=tuple(h2d),
         cpu_scalar_op=tuple(scalar_ops),
@@ -554,7 +557,10 @@ def _parse_output(
     if not ok:
         return None
     names = tuple(n.strip() for n in values["name"].split(",")) if "name" in values else ()
-    return OutputSpec(name, values.get("size"), values.get("dtype"), names, Location(file, line))
+    key_lines = tuple((key, block.key_line(key)) for key in values)
+    return OutputSpec(
+        name, values.get("size"), values.get("dtype"), names, Location(file, line), key_lines
+    )
 
 
 def cpp_base_name(schema: FunctionSchema, impl_name: str | None) -> str:

@@ -67,6 +67,11 @@ class OutputSpec:
     dtype: str | None
     names: tuple[str, ...]  # tensors whose dimension names propagate to this output
     loc: Location
+    #: the line of each key of the block (size, dtype, name)
+    key_lines: tuple[tuple[str, int], ...] = ()
+
+    def loc_of(self, key: str) -> Location:
+        return Location(self.loc.file, dict(self.key_lines).get(key, self.loc.line))
 
 
 @dataclass(frozen=True)
@@ -96,6 +101,8 @@ class GenOpApi:
     exec_loc: Location | None = None
     outputs: tuple[OutputSpec, ...] = ()
     new_params: tuple[tuple[str, str], ...] = ()
+    #: the line of each new_params entry, in order
+    new_param_lines: tuple[int, ...] = ()
     integral_identity_tensor: str | None = None
     #: Tensor arguments copied to the device first when they are 0-dim CPU tensors.
     cpu_scalar_h2d: tuple[str, ...] = ()

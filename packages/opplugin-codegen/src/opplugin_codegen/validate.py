@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from . import expr_helpers
 from .errors import Diagnostics, Location, did_you_mean
 from .model import CODE_SECTIONS, GenOpApi, OpEntry
 from .schema import FunctionSchema, ListType, SchemaKind, contains_base
@@ -414,6 +415,8 @@ def _check_block(e: OpEntry, resolved: ResolvedGen, diags: Diagnostics) -> None:
     for p in param_names:
         if p not in used:
             err(f"gen_opapi: new_params '{p}' is never used (not in exec, size or dtype)")
+    if resolved.source is e:  # an inherited block is checked where it is written
+        _check_helpers(block, err)
     identity = block.integral_identity_tensor
     if identity is not None:
         if identity not in input_tensors:
@@ -427,3 +430,16 @@ def _check_block(e: OpEntry, resolved: ResolvedGen, diags: Diagnostics) -> None:
                 "gen_opapi: integral_identity_tensor copies its tensor to the one result; "
                 f"{e.name} has {results}"
             )
+
+
+def _check_helpers(block: GenOpApi, err: Callable[..., None]) -> None:
+    """Every helper a size/dtype/new_params expression calls exists in the runtime."""
+    lines = block.new_param_lines or (block.loc.line,) * len(block.new_params)
+    for (name, expr), line in zip(block.new_params, lines):
+        for problem in expr_helpers.problems(expr):
+            where = Location(block.loc.file, line)
+            err(expr_helpers.describe(problem, f"new_params '{name}'"), where)
+    for o in block.outputs:
+        for key, text in (("size", o.size), ("dtype", o.dtype)):
+            for problem in expr_helpers.problems(text or ""):
+                err(expr_helpers.describe(problem, f"{o.name}.{key}"), o.loc_of(key))

@@ -109,6 +109,13 @@ def write_tree(
     written: list[str] = []
     unchanged: list[str] = []
     tmp = Path(tempfile.mkdtemp(prefix=".opplugin-codegen-", dir=out_dir))
+    made: set[Path] = set()
+
+    def ensure_dir(directory: Path) -> None:  # one mkdir per directory: a label is ~900 files
+        if directory not in made:
+            directory.mkdir(parents=True, exist_ok=True)
+            made.add(directory)
+
     try:
         staged: list[tuple[Path, Path, str]] = []
         for rel, data in sorted(all_files.items()):
@@ -117,7 +124,7 @@ def write_tree(
                 unchanged.append(rel)
                 continue
             staged_path = tmp / rel
-            staged_path.parent.mkdir(parents=True, exist_ok=True)
+            ensure_dir(staged_path.parent)
             staged_path.write_bytes(data)
             staged.append((staged_path, dest, rel))
         # Everything is staged; now move. The manifest goes last (sorted after the others
@@ -125,7 +132,7 @@ def write_tree(
         # files that still exist.
         staged.sort(key=lambda s: s[2] == MANIFEST)
         for staged_path, dest, rel in staged:
-            dest.parent.mkdir(parents=True, exist_ok=True)
+            ensure_dir(dest.parent)
             staged_path.replace(dest)
             written.append(rel)
     finally:

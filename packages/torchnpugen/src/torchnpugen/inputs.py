@@ -12,6 +12,7 @@ Every record keeps ``where`` (``file:line``) so later errors can point at the en
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -326,6 +327,8 @@ def load_projection(path: Path, display_path: str, backend: NpuBackendYaml | Non
         section = "official" if listed == UPSTREAM_OFFICIAL_SECTION else listed
         for index, item in enumerate(_list_section(doc, listed)):
             where = doc.where(listed, index)
+            if isinstance(item, dict):
+                _check_projection_keys(item, where)
             name = item.get("func") if isinstance(item, dict) else item
             if listed == UPSTREAM_OFFICIAL_SECTION and isinstance(name, str) and "(" not in name:
                 if name.strip() not in backend_supported:
@@ -374,6 +377,35 @@ def load_projection(path: Path, display_path: str, backend: NpuBackendYaml | Non
                 )
             )
     return Projection(display_path, tuple(entries))
+
+
+#: Keys of a projection entry: opplugin-codegen's (pass-through keys of op_plugin_functions.yaml,
+#: range keys resolved for the label, yaml_source) and upstream's merged form (op_api on the
+#: runtime-owned entries it repeats).
+PROJECTION_ENTRY_KEYS = (
+    "func",
+    "impl_ns",
+    "impl_name",
+    "yaml_source",
+    "device_check",
+    "tags",
+    "dispatch",
+    "structured",
+    "structured_delegate",
+    "use_const_ref_for_mutable_tensors",
+    "exposed",
+    "internal_format_opapi",
+    "sparse",
+    "op_api",
+)
+
+
+def _check_projection_keys(item: dict, where: str) -> None:
+    for key in item:
+        if key not in PROJECTION_ENTRY_KEYS:
+            close = difflib.get_close_matches(str(key), PROJECTION_ENTRY_KEYS, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else f"; known: {', '.join(PROJECTION_ENTRY_KEYS)}"
+            raise InputError(f"unknown key {key!r} on a projection entry{hint}", where)
 
 
 def _structured_flag(value: Any, where: str) -> bool:

@@ -16,6 +16,7 @@
 //                                  and synchronizeDevice (none of them exist in 2.1)
 //   NPU_GENERATOR_HAS_OFFSET       GeneratorImpl has set_offset/get_offset
 //   NPU_HAS_UNSIGNED_SCALAR_TYPES  ScalarType::UInt16/UInt32/UInt64
+//   NPU_HAS_FLOAT8_E8M0            ScalarType::Float8_e8m0fnu (added in torch 2.7)
 //   NPU_HAS_DIMNAME                at::Dimname / named tensors (removed in 2.13)
 //   NPU_HAS_PRIVATEUSE1_PROFILER   torch::profiler::impl::PrivateUse1ProfilerRegistry and kineto's
 //                                  headers (REGISTER_PRIVATEUSE1_PROFILER of a libkineto::IActivityProfiler),
@@ -70,6 +71,12 @@
 #define NPU_HAS_UNSIGNED_SCALAR_TYPES 1
 #else
 #define NPU_HAS_UNSIGNED_SCALAR_TYPES 0
+#endif
+
+#if VERSION_BETWEEN(V2R7, VERSION_NEWEST)
+#define NPU_HAS_FLOAT8_E8M0 1
+#else
+#define NPU_HAS_FLOAT8_E8M0 0
 #endif
 
 #if VERSION_BETWEEN(V2R1, V2R12)

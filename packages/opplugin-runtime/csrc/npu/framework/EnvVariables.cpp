@@ -9,7 +9,14 @@ namespace at_npu::native::env {
 namespace detail {
 std::atomic<bool> g_op_hook_enabled{false};
 std::atomic<bool> g_jit_disable{true};
+std::atomic<bool> g_allow_conv_hf32{true};
+std::atomic<bool> g_allow_matmul_hf32{false};
+std::atomic<bool> g_allow_fp32_to_fp16{false};
 }  // namespace detail
+
+void SetAllowConvHF32(bool allow) { detail::g_allow_conv_hf32.store(allow, std::memory_order_relaxed); }
+void SetAllowMatmulHF32(bool allow) { detail::g_allow_matmul_hf32.store(allow, std::memory_order_relaxed); }
+void SetAllowFP32ToFP16(bool allow) { detail::g_allow_fp32_to_fp16.store(allow, std::memory_order_relaxed); }
 
 void SetJitCompile(bool jit_compile) {
   c10_npu::EnsureAclInitialized();

@@ -44,6 +44,10 @@ bool FormatHelper::IsOpInputBaseFormat(at::TensorList tensors) {
   return true;
 }
 
+bool FormatHelper::IsOpInputBaseFormat(const c10::optional<at::TensorList>& tensors) {
+  return !tensors.has_value() || IsOpInputBaseFormat(*tensors);
+}
+
 bool FormatHelper::IsOpInputBaseFormat(const at::ITensorListRef& tensors) {
   for (const at::Tensor& tensor : tensors) {
     if (!IsOpInputBaseFormat(tensor)) {

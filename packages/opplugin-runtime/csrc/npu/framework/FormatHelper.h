@@ -24,6 +24,7 @@ class FormatHelper {
   static bool IsOpInputBaseFormat(const at::Tensor& tensor);
   static bool IsOpInputBaseFormat(const c10::optional<at::Tensor>& tensor);
   static bool IsOpInputBaseFormat(at::TensorList tensors);
+  static bool IsOpInputBaseFormat(const c10::optional<at::TensorList>& tensors);
   static bool IsOpInputBaseFormat(const at::ITensorListRef& tensors);
   static bool IsOpInputBaseFormat(const c10::List<c10::optional<at::Tensor>>& tensors);
 

@@ -3,9 +3,12 @@
 #include <c10/util/Exception.h>
 
 #include "npu/core/NPUEmptyTensor.h"
+#include "npu/core/TorchCompat.h"
 #include "npu/core/NPUFunctions.h"
 #include "npu/core/NPUGuard.h"
 #include "npu/framework/FormatCast.h"
+#include "npu/framework/AclDataType.h"
+#include "npu/framework/EnvVariables.h"
 #include "npu/framework/FormatHelper.h"
 #include "npu/framework/MemoryOverlap.h"
 #include "npu/framework/op_api_common.h"
@@ -121,5 +124,54 @@ at::Tensor OpPreparation::copy_cpu_scalar_to_device(const at::Tensor& tensor, c1
   }
   return copy_scalar_to_device(tensor.item(), tensor.scalar_type(), device);
 }
+
+aclDataType OpPreparation::convert_to_acl_data_type(at::ScalarType dtype) {
+  return ToAclDataTypeChecked(dtype, "convert_to_acl_data_type");
+}
+
+at::ScalarType OpPreparation::convert_to_scalar_type(aclDataType data_type) {
+  switch (data_type) {
+    case ACL_FLOAT: return at::kFloat;
+    case ACL_FLOAT16: return at::kHalf;
+    case ACL_BF16: return at::kBFloat16;
+    case ACL_DOUBLE: return at::kDouble;
+    case ACL_INT8: return at::kChar;
+    case ACL_INT16: return at::kShort;
+    case ACL_INT32: return at::kInt;
+    case ACL_INT64: return at::kLong;
+    case ACL_UINT8: return at::kByte;
+#if NPU_HAS_UNSIGNED_SCALAR_TYPES
+    case ACL_UINT16: return at::ScalarType::UInt16;
+    case ACL_UINT32: return at::ScalarType::UInt32;
+    case ACL_UINT64: return at::ScalarType::UInt64;
+#endif
+    case ACL_BOOL: return at::kBool;
+    case ACL_COMPLEX32: return at::ScalarType::ComplexHalf;
+    case ACL_COMPLEX64: return at::kComplexFloat;
+    case ACL_COMPLEX128: return at::kComplexDouble;
+    case ACL_FLOAT8_E5M2: return at::ScalarType::Float8_e5m2;
+    case ACL_FLOAT8_E4M3FN: return at::ScalarType::Float8_e4m3fn;
+#if NPU_HAS_FLOAT8_E8M0
+    case ACL_FLOAT8_E8M0: return at::ScalarType::Float8_e8m0fnu;
+#endif
+    default: break;
+  }
+  TORCH_CHECK(false, "convert_to_scalar_type: aclDataType ", static_cast<int>(data_type),
+              " has no torch dtype in this torch release");
+}
+
+int8_t OpPreparation::get_cube_math_type(bool allow_hf32) {
+  constexpr int8_t kKeepDtype = 0;
+  constexpr int8_t kAllowFp32DownPrecision = 1;
+  constexpr int8_t kUseFp16 = 2;
+  constexpr int8_t kUseHf32 = 3;
+  const bool allow_fp16 = env::IsAllowFP32ToFP16();
+  if (allow_hf32) {
+    return allow_fp16 ? kAllowFp32DownPrecision : kUseHf32;
+  }
+  return allow_fp16 ? kUseFp16 : kKeepDtype;
+}
+
+int8_t OpPreparation::get_cube_math_type() { return get_cube_math_type(false); }
 
 }  // namespace at_npu::native

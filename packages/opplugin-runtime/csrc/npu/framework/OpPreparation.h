@@ -8,6 +8,8 @@
 #include <c10/core/TensorOptions.h>
 #include <c10/util/ArrayRef.h>
 
+#include "acl/acl_base.h"
+
 namespace at_npu::native {
 
 class OpPreparation {
@@ -51,6 +53,18 @@ class OpPreparation {
 
   // A 0-dim CPU tensor moved to `device` (same dtype), else `tensor` itself.
   static at::Tensor copy_cpu_scalar_to_device(const at::Tensor& tensor, c10::Device device);
+
+  // torch dtype <-> ACL data type. Each raises naming the type when the other side has no
+  // counterpart (for example an ACL float4 type, or float8_e8m0 before torch 2.7).
+  static aclDataType convert_to_acl_data_type(at::ScalarType dtype);
+  static at::ScalarType convert_to_scalar_type(aclDataType data_type);
+
+  // The cubeMathType argument of cube (matmul / convolution) aclnn apis, from whether HF32
+  // is allowed and env::IsAllowFP32ToFP16(): neither -> KEEP_DTYPE (0), fp16 only ->
+  // USE_FP16 (2), hf32 only -> USE_HF32 (3), both -> ALLOW_FP32_DOWN_PRECISION (1).
+  // Without an argument HF32 counts as not allowed.
+  static int8_t get_cube_math_type(bool allow_hf32);
+  static int8_t get_cube_math_type();
 };
 
 }  // namespace at_npu::native
