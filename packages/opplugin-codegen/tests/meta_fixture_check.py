@@ -43,6 +43,15 @@ SmallVector broadcast_ops_npu_output_size(c10::IntArrayRef self_sizes,
                                           c10::IntArrayRef other_sizes);
 SmallVector input_same_output_size(const at::Tensor& input);
 }  // namespace op_infer
+namespace op_plugin::utils {}
+"""
+
+# What the shards' `using npu_preparation = ...` line needs of the runtime's OpPreparation.h.
+OP_PREPARATION_H = """
+#pragma once
+namespace at_npu::native {
+struct OpPreparation {};
+}  // namespace at_npu::native
 """
 
 
@@ -50,6 +59,7 @@ def build(generated: Path, build_dir: Path) -> None:
     include = build_dir / "include" / "npu" / "framework"
     include.mkdir(parents=True, exist_ok=True)
     (include / "InferSize.h").write_text(INFER_SIZE_H)
+    (include / "OpPreparation.h").write_text(OP_PREPARATION_H)
     infer = build_dir / "InferSize.cpp"
     infer.write_text(INFER_SIZE_CPP)
     sources = [str(p) for p in sorted((generated / "op_plugin").glob("MetaFunctions_*.cpp"))]

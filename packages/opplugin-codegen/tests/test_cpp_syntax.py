@@ -66,6 +66,7 @@ namespace op_infer {
 c10::SmallVector<int64_t, 8> broadcast_ops_npu_output_size(const at::Tensor&, const at::Tensor&);
 c10::SmallVector<int64_t, 8> input_same_output_size(const at::Tensor&);
 }
+namespace op_plugin { namespace utils {} }
 """,
     "npu/framework/FormatHelper.h": """
 #pragma once

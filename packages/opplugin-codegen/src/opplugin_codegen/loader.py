@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from . import model_cache
 from .cpp import CppTypeError, signature
 from .errors import CodegenError, Diagnostics, Location, did_you_mean
 from .model import (
@@ -96,9 +97,16 @@ def display_names(yaml_dir: Path) -> dict[str, str]:
 
 
 def load_model(yaml_dir: Path | str) -> Model:
-    """Load and validate the YAML of ``yaml_dir``. Raises :class:`CodegenError`."""
+    """Load and validate the YAML of ``yaml_dir``. Raises :class:`CodegenError`. A model
+    loaded before from the same files comes from the cache (model_cache)."""
     yaml_dir = Path(yaml_dir)
     names = display_names(yaml_dir)
+    files = (VERSIONS_FILE, OP_FILE, DERIVATIVES_FILE, DEPRECATED_FILE, BACKEND_FILE)
+    display = sorted(names.values())
+    return model_cache.cached(yaml_dir, files, display, lambda: _load(yaml_dir, names))
+
+
+def _load(yaml_dir: Path, names: dict[str, str]) -> Model:
     diags = Diagnostics()
     registry = load_registry(yaml_dir / VERSIONS_FILE, names[VERSIONS_FILE], diags)
     if registry is None:
