@@ -217,21 +217,33 @@ def build(seed: int) -> tuple[dict[str, list[dict[str, object]]], list[dict[str,
     return sections, backward
 
 
+class _PlainDumper(yaml.SafeDumper):
+    """Writes a value shared by several entries out each time: the generator refuses YAML
+    aliases (&id001 / *id001), as it must for files of unknown origin."""
+
+    def ignore_aliases(self, data: object) -> bool:
+        return True
+
+
+def _dump(data: object, **kwargs: object) -> str:
+    return yaml.dump(data, Dumper=_PlainDumper, **kwargs)
+
+
 def write(out: Path, sections: dict[str, list[dict[str, object]]], backward: list[dict[str, object]]) -> None:
     out.mkdir(parents=True, exist_ok=True)
     versions = "default: v2.13\nversions:\n" + "".join(f'  {label}: {{torch: "{PINS[label]}"}}\n' for label in LABELS)
     (out / "versions.yaml").write_text(versions)
     doc = {"all_version": LABELS, **sections}
     (out / "op_plugin_functions.yaml").write_text(
-        yaml.safe_dump(doc, sort_keys=False, width=4096, default_flow_style=None)
+        _dump(doc, sort_keys=False, width=4096, default_flow_style=None)
     )
     (out / "derivatives.yaml").write_text(
-        yaml.safe_dump({"all_version": LABELS, "backward": backward}, sort_keys=False, width=4096)
+        _dump({"all_version": LABELS, "backward": backward}, sort_keys=False, width=4096)
     )
     names = sorted({str(e["func"]).split("(")[0] for e in sections["custom"]})[:57]
     deprecated = [{"name": n, **({"replace": f"torch_npu.{n}_v2"} if i % 2 else {})}
                   for i, n in enumerate(names)]  # fmt: skip
-    (out / "deprecated.yaml").write_text(yaml.safe_dump({"deprecated": deprecated}, sort_keys=False))
+    (out / "deprecated.yaml").write_text(_dump({"deprecated": deprecated}, sort_keys=False))
 
 
 def make_valid(out: Path, seed: int) -> None:
