@@ -50,6 +50,17 @@ UPSTREAM_ONE = (3.0, 4.8)  # seconds per version, four Python steps
 UPSTREAM_ALL = 50.0
 
 
+# Both generators run from source trees; with PYTHONDONTWRITEBYTECODE (set on these machines)
+# every process would compile every module again, which no installed generator does. Both
+# sides get one bytecode cache, filled by a warm-up run that is not measured.
+_PYCACHE = Path(tempfile.mkdtemp(prefix="opplugin-bench-pycache-"))
+
+
+def _environ(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return dict(env, PYTHONPYCACHEPREFIX=str(_PYCACHE), **extra)
+
+
 def run(args: list[str], env: dict[str, str]) -> float:
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "opplugin_codegen", *args], env=env, check=True,
@@ -74,13 +85,14 @@ def main() -> None:
         subprocess.run([sys.executable, str(ROOT / "bench" / "make_synthetic_yaml.py"), "--out",
                         str(args.yaml_dir)], check=True)  # fmt: skip
     # cold (no model cache), as a first build sees it; `warm` below with the cache filled
-    env = dict(os.environ, OPPLUGIN_CODEGEN_CACHE="off", PYTHONPATH=os.pathsep.join(filter(None, [str(SRC),
+    env = _environ(OPPLUGIN_CODEGEN_CACHE="off", PYTHONPATH=os.pathsep.join(filter(None, [str(SRC),
                os.environ.get("PYTHONPATH")])))  # fmt: skip
     y = str(args.yaml_dir)
     work = Path(tempfile.mkdtemp(prefix="opplugin-bench-"))
     try:
         fresh = lambda i: ["generate", "--label", args.label, "--yaml-dir", y,  # noqa: E731
                            "--out", str(work / f"one{i}"), "-q"]  # fmt: skip
+        run(["check", "--yaml-dir", y], env)  # warm-up: fills the bytecode cache
         one, one_all = median_of(args.runs, fresh, env)
         warm_env = dict(env, OPPLUGIN_CODEGEN_CACHE=str(work / "cache"))
         run(fresh(args.runs), warm_env)
@@ -134,7 +146,7 @@ def _upstream_label(upstream: Path, yaml_dir: Path, version: str, out: Path, der
     templates it reads by relative path)."""
     for sub in ("config", "aten", "ops/opapi"):
         (out / sub).mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ, PYTHONPATH=str(upstream), PYTORCH_VERSION=version)
+    env = _environ(PYTHONPATH=str(upstream), PYTORCH_VERSION=version)
     start = time.perf_counter()
     for module, *template in UPSTREAM_STEPS:
         if module.endswith("gen_derivatives") and not derivatives:
@@ -179,7 +191,7 @@ def side_by_side(upstream: Path, runs: int) -> None:
         registry = load_registry(yaml_dir / "versions.yaml", "versions.yaml", Diagnostics())
         assert registry is not None
         versions = {label: ".".join(pin.split(".")[:2]) + ".0" for label, pin in zip(registry.labels, registry.torch)}
-        base = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(SRC), os.environ.get("PYTHONPATH")])))
+        base = _environ(PYTHONPATH=os.pathsep.join(filter(None, [str(SRC), os.environ.get("PYTHONPATH")])))
         # cold: nothing cached (what a first build sees); warm: the model cache holds this YAML
         # (every later build with unchanged YAML), warmed by one run first
         cold = dict(base, OPPLUGIN_CODEGEN_CACHE="off")
@@ -188,6 +200,8 @@ def side_by_side(upstream: Path, runs: int) -> None:
         label = "v2.13"
         one = lambda i: ["generate", "--label", label, "--yaml-dir", y,  # noqa: E731
                          "--out", str(work / f"ours{i}"), "-q"]  # fmt: skip
+        run(["check", "--yaml-dir", y], cold)  # warm-ups: fill the bytecode cache of both sides
+        _upstream_label(upstream, yaml_dir, versions[label], work / "theirs-warm-up", derivatives)
         ours_one, _ = median_of(runs, one, cold)
         run(one(runs), warm)
         ours_one_warm, _ = median_of(runs, lambda i: one(runs + 1 + i), warm)

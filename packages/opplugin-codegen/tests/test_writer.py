@@ -119,3 +119,17 @@ def test_invalid_input_leaves_no_trace_in_a_fresh_directory(tmp_path: Path) -> N
 def test_paths_stay_inside_the_output(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="inside the output directory"):
         write_tree(tmp_path, {"../escape.h": "x"}, owner="t", owner_info={})
+
+
+def test_trees_share_identical_files_as_links_and_a_rewrite_keeps_the_other(tmp_path: Path) -> None:
+    shared: dict[str, Path] = {}
+    files = {"ops/a.h": "same\n", "ops/b.h": "label one\n"}
+    write_tree(tmp_path / "one", files, owner="t", owner_info={}, shared=shared)
+    other = {**files, "ops/b.h": "label two\n"}
+    write_tree(tmp_path / "two", other, owner="t", owner_info={}, shared=shared)
+    a1, a2 = (tmp_path / d / "ops" / "a.h" for d in ("one", "two"))
+    assert a1.stat().st_ino == a2.stat().st_ino  # one file on disk
+    assert (tmp_path / "one/ops/b.h").stat().st_ino != (tmp_path / "two/ops/b.h").stat().st_ino
+    # a later change of one tree replaces its file; the other keeps its content
+    write_tree(tmp_path / "two", {**files, "ops/a.h": "changed\n"}, owner="t", owner_info={})
+    assert a1.read_text() == "same\n" and a2.read_text() == "changed\n"

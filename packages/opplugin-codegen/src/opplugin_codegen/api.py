@@ -84,9 +84,15 @@ def write_labels(
         _require_label(model, label)
     rendered = {label: render_label(model, label, shards) for label in labels}
     info = {"version": __version__, "shards": shards, "yaml": model.op_file}
+    shared: dict[str, Path] = {}  # files equal across labels become hard links of one file
     return [
         write_tree(
-            Path(out_root) / label, files, owner=OWNER, owner_info=info, top_info={"label": label}
+            Path(out_root) / label,
+            files,
+            owner=OWNER,
+            owner_info=info,
+            top_info={"label": label},
+            shared=shared,
         )
         for label, files in rendered.items()
     ]

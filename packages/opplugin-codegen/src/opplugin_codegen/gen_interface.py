@@ -22,6 +22,7 @@ from .cppfile import (
     function_head,
     include_block,
     join_conditions,
+    label_free_banner,
     shard_of,
     source_prologue,
 )
@@ -138,7 +139,7 @@ def render_family_header(
     several labels includes the same file in each."""
     if not ops and not sparse:
         what = f"The {family} ops: none is live in this label."
-        return banner(view.model.op_file, view.label, view.torch, what) + "#pragma once\n"
+        return label_free_banner(view.model.op_file, what) + "#pragma once\n"
     op_plugin = [(op.cpp, op.name) for op in ops]
     op_plugin += [(sparse_signature(op), f"{op.name} (sparse)") for op in sparse]
     op_api = [(op.cpp, op.name) for op in ops if op.has_op_api]
@@ -151,7 +152,7 @@ def render_family_header(
         "time, C++ defaults), and the op_api:: (aclnn) and acl_op:: (ACL op) kernels of the ops "
         "live on those paths."
     )
-    text = banner(view.model.op_file, view.label, view.torch, what)
+    text = label_free_banner(view.model.op_file, what)
     text += "#pragma once\n\n" + include_block(includes)
     text += _namespace_block(view, "op_plugin", op_plugin, with_defaults=True)
     if op_api:

@@ -73,6 +73,17 @@ def _same_content(path: Path, data: bytes) -> bool:
         return False
 
 
+def _link(source: Path | None, target: Path) -> bool:
+    """Hard-link ``target`` to ``source``; False (write it instead) where that is not possible."""
+    if source is None:
+        return False
+    try:
+        target.hardlink_to(source)
+    except OSError:  # another file system, no hard links, the source gone: write the bytes
+        return False
+    return True
+
+
 def write_tree(
     out_dir: Path,
     files: Mapping[str, str | bytes],
@@ -81,9 +92,16 @@ def write_tree(
     owner_info: Mapping[str, Any],
     top_info: Mapping[str, Any] | None = None,
     with_manifest: bool = True,
+    shared: dict[str, Path] | None = None,
 ) -> WriteReport:
     """Make ``out_dir`` hold ``files`` (relative posix paths -> content) plus the manifest
-    (without one, e.g. for the support matrix, other files in ``out_dir`` stay as they are)."""
+    (without one, e.g. for the support matrix, other files in ``out_dir`` stay as they are).
+
+    ``shared`` (sha256 -> a file with that content, filled in here) lets the trees of several
+    labels share their identical files (the per-family headers) as hard links: on this kind
+    of disk writing a small file costs ~20x a link. A generated file is only ever replaced
+    (written beside it and renamed), never changed in place, so a link never changes under
+    the other tree."""
     encoded = {
         str(_safe_relpath(rel)): (data.encode("utf-8") if isinstance(data, str) else data)
         for rel, data in files.items()
@@ -100,7 +118,7 @@ def write_tree(
     generators = dict(generators) if isinstance(generators, dict) else {}
     generators[owner] = {
         **owner_info,
-        "files": {rel: sha256(data) for rel, data in sorted(encoded.items())},
+        "files": (digests := {rel: sha256(data) for rel, data in sorted(encoded.items())}),
     }
     manifest["generators"] = dict(sorted(generators.items()))
     manifest_bytes = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode("utf-8")
@@ -120,12 +138,17 @@ def write_tree(
         staged: list[tuple[Path, Path, str]] = []
         for rel, data in sorted(all_files.items()):
             dest = out_dir / rel
+            digest = digests.get(rel)  # None for the manifest
             if _same_content(dest, data):
                 unchanged.append(rel)
+                if shared is not None and digest is not None:
+                    shared.setdefault(digest, dest)
                 continue
             staged_path = tmp / rel
             ensure_dir(staged_path.parent)
-            staged_path.write_bytes(data)
+            source = shared.get(digest) if shared is not None and digest is not None else None
+            if not _link(source, staged_path):
+                staged_path.write_bytes(data)
             staged.append((staged_path, dest, rel))
         # Everything is staged; now move. The manifest goes last (sorted after the others
         # is not guaranteed), so a crash mid-way leaves the old manifest describing
@@ -135,6 +158,8 @@ def write_tree(
             ensure_dir(dest.parent)
             staged_path.replace(dest)
             written.append(rel)
+            if shared is not None and rel in digests:
+                shared.setdefault(digests[rel], dest)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
