@@ -36,6 +36,7 @@ supported:
     impl_ns: op_api
   - func: "abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"
     impl_ns: op_api
+    sparse: op_api
   - func: "cat(Tensor[] tensors, int dim=0) -> Tensor"
     impl_ns: acl_op, op_api
     structured_delegate: cat.out
@@ -91,6 +92,8 @@ def test_the_merged_projection_registers_each_op_once(merged):
     notes = [n for n in result.notes if "registered with torch" in n]
     assert any(n.startswith("addcmul.out") and "scale (torch: value)" in n for n in notes), result.notes
     assert any(n.startswith("new_empty_strided") for n in notes), result.notes
+    # upstream's sparse flag: the dense kernel is registered, the sparse one is said to be absent
+    assert any(n.startswith("abs.out") and "sparse kernel is not registered" in n for n in result.notes)
 
 
 def test_custom_ops_exposed_and_dispatch(merged):

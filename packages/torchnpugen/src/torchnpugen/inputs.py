@@ -274,6 +274,7 @@ class ProjectionEntry:
     tags: tuple[str, ...] = ()
     exposed: bool = False  # custom: part of the public torch_npu API
     dispatch: tuple[str, str] | None = None  # custom: registered for that key, with that kernel
+    sparse: bool = False  # op-plugin also has a sparse kernel (op_plugin::<name>_sparse)
 
     @property
     def op_name(self) -> str:
@@ -374,6 +375,7 @@ def load_projection(path: Path, display_path: str, backend: NpuBackendYaml | Non
                     tags=_tags(item.get("tags"), where),
                     exposed=section == "custom" and _flag(item, "exposed", where),
                     dispatch=_dispatch(item.get("dispatch"), where) if section == "custom" else None,
+                    sparse=bool(item.get("sparse")),
                 )
             )
     return Projection(display_path, tuple(entries))

@@ -279,6 +279,11 @@ def _resolve_aten_ops(
         if renamed is not None:
             notes.append(renamed)
         claim(f, entry.yaml_source)
+        if entry.sparse:
+            notes.append(
+                f"{entry.op_name} ({entry.yaml_source}): its sparse kernel is not registered "
+                "(this runtime has no SparsePrivateUse1 kernels)"
+            )
         if (entry.structured_delegate or entry.structured) and not has_hand_written_kernels(entry):
             structured_entries.append((entry, f))
             continue
