@@ -32,6 +32,7 @@ printed then are ours against upstream's, measured here.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import shutil
 import statistics
@@ -53,12 +54,14 @@ UPSTREAM_ALL = 50.0
 # Both generators run from source trees; with PYTHONDONTWRITEBYTECODE (set on these machines)
 # every process would compile every module again, which no installed generator does. Both
 # sides get one bytecode cache, filled by a warm-up run that is not measured.
-_PYCACHE = Path(tempfile.mkdtemp(prefix="opplugin-bench-pycache-"))
+@functools.cache
+def _pycache() -> Path:
+    return Path(tempfile.mkdtemp(prefix="opplugin-bench-pycache-"))
 
 
 def _environ(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    return dict(env, PYTHONPYCACHEPREFIX=str(_PYCACHE), **extra)
+    return dict(env, PYTHONPYCACHEPREFIX=str(_pycache()), **extra)
 
 
 def run(args: list[str], env: dict[str, str]) -> float:
@@ -141,9 +144,10 @@ UPSTREAM_STEPS = (
 )  # fmt: skip
 
 
-def _upstream_label(upstream: Path, yaml_dir: Path, version: str, out: Path, derivatives: bool) -> float:
+def upstream_label(upstream: Path, yaml_dir: Path, version: str, out: Path, derivatives: bool) -> float:
     """Upstream's four steps for one version, as gencode.sh runs them (cwd: the checkout, whose
-    templates it reads by relative path)."""
+    templates it reads by relative path); the seconds they took. A failing step raises with
+    its stderr. tests/test_upstream_op_plugin.py runs upstream's generator through this too."""
     for sub in ("config", "aten", "ops/opapi"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     env = _environ(PYTHONPATH=str(upstream), PYTORCH_VERSION=version)
@@ -152,12 +156,14 @@ def _upstream_label(upstream: Path, yaml_dir: Path, version: str, out: Path, der
         if module.endswith("gen_derivatives") and not derivatives:
             continue
         argv = [t.format(v=version, out=out, yaml=yaml_dir) for t in template]
-        subprocess.run([sys.executable, "-m", module, *argv], cwd=upstream, env=env, check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        result = subprocess.run([sys.executable, "-m", module, *argv], cwd=upstream, env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)  # fmt: skip
+        if result.returncode != 0:
+            raise RuntimeError(f"upstream's {module} failed: {result.stderr[-2000:]}")
     return time.perf_counter() - start
 
 
-def _backend_yaml() -> bytes | None:
+def backend_yaml() -> bytes | None:
     """torch_npu's npu_native_functions.yaml from the torch-npu wheel of the v2.13 wheelhouse."""
     import zipfile
 
@@ -183,7 +189,7 @@ def side_by_side(upstream: Path, runs: int) -> None:
         for name in ("op_plugin_functions.yaml", "deprecated.yaml"):
             shutil.copy(config / name, yaml_dir / name)
         shutil.copy(ROOT / "yaml" / "versions.yaml", yaml_dir / "versions.yaml")
-        backend = _backend_yaml()
+        backend = backend_yaml()
         derivatives = backend is not None
         if derivatives:
             shutil.copy(config / "derivatives.yaml", yaml_dir / "derivatives.yaml")
@@ -201,12 +207,12 @@ def side_by_side(upstream: Path, runs: int) -> None:
         one = lambda i: ["generate", "--label", label, "--yaml-dir", y,  # noqa: E731
                          "--out", str(work / f"ours{i}"), "-q"]  # fmt: skip
         run(["check", "--yaml-dir", y], cold)  # warm-ups: fill the bytecode cache of both sides
-        _upstream_label(upstream, yaml_dir, versions[label], work / "theirs-warm-up", derivatives)
+        upstream_label(upstream, yaml_dir, versions[label], work / "theirs-warm-up", derivatives)
         ours_one, _ = median_of(runs, one, cold)
         run(one(runs), warm)
         ours_one_warm, _ = median_of(runs, lambda i: one(runs + 1 + i), warm)
         theirs_one = statistics.median(
-            _upstream_label(upstream, yaml_dir, versions[label], work / f"theirs{i}", derivatives) for i in range(runs)
+            upstream_label(upstream, yaml_dir, versions[label], work / f"theirs{i}", derivatives) for i in range(runs)
         )
         every = lambda i: ["generate", "--all-labels", "--yaml-dir", y,  # noqa: E731
                            "--out-root", str(work / f"ours_all{i}"), "-q"]  # fmt: skip
@@ -214,7 +220,7 @@ def side_by_side(upstream: Path, runs: int) -> None:
         ours_all_warm, _ = median_of(max(1, runs // 2), lambda i: every(runs + i), warm)
         start = time.perf_counter()
         for lab, version in versions.items():
-            _upstream_label(upstream, yaml_dir, version, work / "theirs_all" / lab, derivatives)
+            upstream_label(upstream, yaml_dir, version, work / "theirs_all" / lab, derivatives)
         theirs_all = time.perf_counter() - start
     finally:
         shutil.rmtree(work, ignore_errors=True)

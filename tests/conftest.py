@@ -30,6 +30,33 @@ def generated_dir(label: str) -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def compile_syntax_only():
+    """compile_syntax_only(sources, include_dirs) -> one "--- name\\n<stderr>" per source that
+    does not compile cleanly: g++ -fsyntax-only -Wall -Wextra against the installed torch's
+    headers and `include_dirs`, where any diagnostic counts (several compilers at a time)."""
+    import subprocess
+    from concurrent.futures import ThreadPoolExecutor
+
+    from torchnpugen.compat import cxx_std_flag, torch_include_dirs
+
+    def run(sources: list[Path], include_dirs: list[Path]) -> list[str]:
+        command = [os.environ.get("CXX", "g++"), cxx_std_flag(), "-fsyntax-only", "-Wall", "-Wextra"]
+        for include in torch_include_dirs():
+            command += ["-isystem", str(include)]
+        for include in include_dirs:
+            command += ["-I", str(include)]
+
+        def one(source: Path) -> tuple[Path, subprocess.CompletedProcess]:
+            return source, subprocess.run([*command, str(source)], capture_output=True, text=True, timeout=900)
+
+        with ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1))) as pool:
+            results = list(pool.map(one, sources))
+        return [f"--- {s.name}\n{r.stderr[-4000:]}" for s, r in results if r.returncode != 0 or r.stderr]
+
+    return run
+
+
 # --- OpInfo suite and A/B path tests ---
 def _load_npu_opinfo() -> None:
     """tests/npu_opinfo.py as module `npu_opinfo`: shared by test_opinfo.py and test_path_ab.py."""

@@ -8,12 +8,9 @@ fails here."""
 
 from __future__ import annotations
 
-import importlib.metadata
-import os
 import re
 import shutil
 import subprocess
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -300,16 +297,8 @@ def filler_yaml(families: int = 375) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _label() -> str:
-    if os.environ.get("NPU_TEST_LABEL"):
-        return os.environ["NPU_TEST_LABEL"]
-    m = re.match(r"(\d+)\.(\d+)", importlib.metadata.version("torch"))
-    assert m is not None
-    return f"v{m.group(1)}.{m.group(2)}"
-
-
 @pytest.fixture(scope="module")
-def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def generated(tmp_path_factory: pytest.TempPathFactory, label: str) -> Path:
     root = tmp_path_factory.mktemp("helpers")
     yaml_dir = root / "yaml"
     yaml_dir.mkdir()
@@ -320,8 +309,8 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     model = load_model(yaml_dir)
     assert len(model.entries) >= 1500
-    write_labels(model, [_label()], root / "out", shards=4)
-    return root / "out" / _label()
+    write_labels(model, [label], root / "out", shards=4)
+    return root / "out" / label
 
 
 def test_every_helper_is_called_by_an_op() -> None:
@@ -353,15 +342,7 @@ def test_the_helper_ops_validate_and_a_missing_helper_is_refused(tmp_path: Path)
     assert "'repeat_npu_outptu_size'" in message and "did you mean 'repeat_npu_output_size'" in message
 
 
-def test_what_it_generates_compiles_against_the_runtime(generated: Path) -> None:
-    from torchnpugen.compat import cxx_std_flag, torch_include_dirs
-
-    command = [os.environ.get("CXX", "g++"), cxx_std_flag(), "-fsyntax-only", "-Wall", "-Wextra"]
-    for include in torch_include_dirs():
-        command += ["-isystem", str(include)]
-    command += ["-I", str(generated)]
-    command += ["-I", str(REPO / "packages" / "opplugin-runtime" / "csrc")]
-    command += ["-I", str(REPO / "packages" / "ascendc-kernels" / "include")]
+def test_what_it_generates_compiles_against_the_runtime(generated: Path, compile_syntax_only) -> None:
     op_plugin = generated / "op_plugin"
     sources = [
         p
@@ -369,13 +350,8 @@ def test_what_it_generates_compiles_against_the_runtime(generated: Path) -> None
         for p in sorted(op_plugin.glob(pattern))
     ]
     assert len(sources) == 12
-
-    def compile_one(source: Path) -> tuple[Path, subprocess.CompletedProcess]:
-        return source, subprocess.run([*command, str(source)], capture_output=True, text=True, timeout=900)
-
-    with ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1))) as pool:
-        results = list(pool.map(compile_one, sources))
-    failed = [f"--- {s.name}\n{r.stderr[-4000:]}" for s, r in results if r.returncode != 0 or r.stderr]
+    runtime = [REPO / "packages" / "opplugin-runtime" / "csrc", REPO / "packages" / "ascendc-kernels" / "include"]
+    failed = compile_syntax_only(sources, [generated, *runtime])
     assert not failed, "\n".join(failed)
 
 

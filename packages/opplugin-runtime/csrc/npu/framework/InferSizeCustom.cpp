@@ -260,6 +260,26 @@ void CheckQuantMode(const char* op, int64_t quant_mode) {
               quant_mode);
 }
 
+// What both halves of dispatch read of their inputs, checked: x (bs, h), expert_ids (bs, k),
+// quant_mode and the rank layout (LocalExpertCount).
+struct DispatchInputs {
+  int64_t bs;
+  int64_t h;
+  int64_t k;
+  int64_t local_experts;
+};
+
+DispatchInputs CheckDispatchInputs(const char* op, const at::Tensor& x, const at::Tensor& expert_ids,
+                                   int64_t ep_world_size, int64_t ep_rank_id, int64_t moe_expert_num,
+                                   int64_t expert_shard_type, int64_t shared_expert_rank_num, int64_t quant_mode) {
+  CheckDim(op, "x", x, 2);
+  CheckDim(op, "expert_ids", expert_ids, 2);
+  CheckQuantMode(op, quant_mode);
+  const int64_t local_experts =
+      LocalExpertCount(op, ep_world_size, ep_rank_id, moe_expert_num, expert_shard_type, shared_expert_rank_num);
+  return {x.size(0), x.size(1), expert_ids.size(1), local_experts};
+}
+
 }  // namespace
 
 std::vector<SmallVector> npu_moe_distribute_dispatch_setup_out_size(
@@ -268,15 +288,10 @@ std::vector<SmallVector> npu_moe_distribute_dispatch_setup_out_size(
     int64_t quant_mode, c10::optional<int64_t> y_dtype) {
   constexpr const char* kOp = "npu_moe_distribute_dispatch_setup";
   (void)y_dtype;  // decides y's dtype, not its shape
-  CheckDim(kOp, "x", x, 2);
-  CheckDim(kOp, "expert_ids", expert_ids, 2);
-  CheckQuantMode(kOp, quant_mode);
+  const auto [bs, h, k, local_experts] = CheckDispatchInputs(
+      kOp, x, expert_ids, ep_world_size, ep_rank_id, moe_expert_num, expert_shard_type, shared_expert_rank_num,
+      quant_mode);
   TORCH_CHECK(shared_expert_num >= 0, kOp, ": shared_expert_num must not be negative, but got ", shared_expert_num);
-  const int64_t local_experts =
-      LocalExpertCount(kOp, ep_world_size, ep_rank_id, moe_expert_num, expert_shard_type, shared_expert_rank_num);
-  const int64_t bs = x.size(0);
-  const int64_t h = x.size(1);
-  const int64_t k = expert_ids.size(1);
   // Bytes of one token row in the communication buffer (512-byte aligned), per quant_mode:
   // the 2-byte values; int8 values; + a float scale; + a float scale per 128 values; MX values
   // with one scale byte per 32 values.
@@ -307,15 +322,10 @@ std::vector<SmallVector> npu_moe_distribute_dispatch_teardown_out_size(
     int64_t moe_expert_num, int64_t expert_shard_type, int64_t shared_expert_rank_num, int64_t global_bs,
     int64_t quant_mode) {
   constexpr const char* kOp = "npu_moe_distribute_dispatch_teardown";
-  CheckDim(kOp, "x", x, 2);
-  CheckDim(kOp, "expert_ids", expert_ids, 2);
-  CheckQuantMode(kOp, quant_mode);
+  const auto [bs, h, k, local_experts] = CheckDispatchInputs(
+      kOp, x, expert_ids, ep_world_size, ep_rank_id, moe_expert_num, expert_shard_type, shared_expert_rank_num,
+      quant_mode);
   TORCH_CHECK(global_bs >= 0, kOp, ": global_bs must not be negative (0: bs * ep_world_size), but got ", global_bs);
-  const int64_t local_experts =
-      LocalExpertCount(kOp, ep_world_size, ep_rank_id, moe_expert_num, expert_shard_type, shared_expert_rank_num);
-  const int64_t bs = x.size(0);
-  const int64_t h = x.size(1);
-  const int64_t k = expert_ids.size(1);
   const int64_t tokens = global_bs == 0 ? bs * ep_world_size : global_bs;
   // Rows received: a shared-expert rank takes its share of all tokens, a moe rank every token for
   // each of its experts (at most k of them per token).
