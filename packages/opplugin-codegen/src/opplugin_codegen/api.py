@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import __version__
 from .errors import CodegenError, Diagnostic
 from .gen_derivatives import DERIVATIVES_YAML, render_derivatives
 from .gen_interface import render_dispatch_shards, render_headers
@@ -16,11 +15,11 @@ from .gen_version import VERSION_H, render_version_h
 from .loader import load_model
 from .model import Model
 from .projection import project, render_projection
+from .rendered import DEFAULT_SHARDS, OWNER, Rendered, cached_render, write_files
 from .writer import WriteReport, write_tree
+from .yaml_files import input_key
 
-OWNER = "opplugin-codegen"
 PROJECTION_YAML = "op_plugin/config/op_plugin_functions.yaml"
-DEFAULT_SHARDS = 4
 
 
 def check(yaml_dir: Path | str) -> Model:
@@ -60,19 +59,7 @@ def render_label(model: Model, label: str, shards: int = DEFAULT_SHARDS) -> dict
 def write_label(
     model: Model, label: str, out_dir: Path | str, shards: int = DEFAULT_SHARDS
 ) -> WriteReport:
-    files = render_label(model, label, shards)
-    info = {"version": __version__, "shards": shards, "yaml": model.op_file}
-    return write_tree(Path(out_dir), files, owner=OWNER, owner_info=info, top_info={"label": label})
-
-
-def generate(
-    label: str, yaml_dir: Path | str, out_dir: Path | str, shards: int = DEFAULT_SHARDS
-) -> WriteReport:
-    """Validate ``yaml_dir`` and write everything of ``label`` into ``out_dir``
-    (``build/generated/<label>``). Raises CodegenError on invalid input, before writing."""
-    model = load_model(yaml_dir)
-    _require_label(model, label)
-    return write_label(model, label, out_dir, shards)
+    return write_files(out_dir, label, render_label(model, label, shards), model.op_file, shards)
 
 
 def write_labels(
@@ -83,19 +70,30 @@ def write_labels(
     for label in labels:
         _require_label(model, label)
     rendered = {label: render_label(model, label, shards) for label in labels}
-    info = {"version": __version__, "shards": shards, "yaml": model.op_file}
-    shared: dict[str, Path] = {}  # files equal across labels become hard links of one file
-    return [
-        write_tree(
-            Path(out_root) / label,
-            files,
-            owner=OWNER,
-            owner_info=info,
-            top_info={"label": label},
-            shared=shared,
-        )
-        for label, files in rendered.items()
-    ]
+    return Rendered(None, model.op_file, rendered, shards).write(out_root=out_root)
+
+
+def render_labels(
+    yaml_dir: Path | str, model: Model, labels: Sequence[str], shards: int = DEFAULT_SHARDS
+) -> Rendered:
+    """Render ``labels`` of ``model`` (loaded from ``yaml_dir``) and keep them in the cache."""
+    for label in labels:
+        _require_label(model, label)
+    rendered = {label: render_label(model, label, shards) for label in labels}
+    result = Rendered(input_key(yaml_dir), model.op_file, rendered, shards)
+    result.remember(model)
+    return result
+
+
+def generate(
+    label: str, yaml_dir: Path | str, out_dir: Path | str, shards: int = DEFAULT_SHARDS
+) -> WriteReport:
+    """Validate ``yaml_dir`` and write everything of ``label`` into ``out_dir``
+    (``build/generated/<label>``). Raises CodegenError on invalid input, before writing."""
+    rendered = cached_render(yaml_dir, [label], shards)
+    if rendered is None:
+        rendered = render_labels(yaml_dir, load_model(yaml_dir), [label], shards)
+    return rendered.write(out_dir=out_dir)[0]
 
 
 def generate_all(
@@ -105,9 +103,12 @@ def generate_all(
     labels: Sequence[str] | None = None,
 ) -> list[WriteReport]:
     """Every label (or ``labels``) into ``out_root/<label>``, loading the YAML once."""
-    model = load_model(yaml_dir)
-    chosen = list(labels) if labels is not None else list(model.registry.labels)
-    return write_labels(model, chosen, out_root, shards)
+    rendered = cached_render(yaml_dir, ["*"] if labels is None else labels, shards)
+    if rendered is None:
+        model = load_model(yaml_dir)
+        chosen = list(labels) if labels is not None else list(model.registry.labels)
+        rendered = render_labels(yaml_dir, model, chosen, shards)
+    return rendered.write(out_root=out_root)
 
 
 def write_matrix(model: Model, out_dir: Path | str) -> WriteReport:

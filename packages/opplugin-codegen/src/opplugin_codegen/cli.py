@@ -12,18 +12,28 @@ import time
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import __version__
-from .api import DEFAULT_SHARDS, write_label, write_labels, write_matrix
 from .errors import CodegenError
-from .loader import load_model
-from .model import Model
-from .schema_drift import check_schemas, releases_from, store_installed, summarize
+from .rendered import DEFAULT_SHARDS, Rendered, cached_render
+
+if TYPE_CHECKING:
+    from .model import Model
+
+# The generator itself (loader, renderers, schema checks) is imported when a command needs
+# it: writing a tree rendered before from the same inputs needs none of it.
 
 EXIT_OK = 0
 EXIT_INVALID = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3  # a bug of the generator, never a problem of the input
+
+
+def load_model(yaml_dir: Path) -> Model:
+    from .loader import load_model as load
+
+    return load(yaml_dir)
 
 
 def _positive(text: str) -> int:
@@ -185,6 +195,12 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         print(f"opplugin-codegen: error: --yaml-dir {yaml_dir} is not a directory", file=sys.stderr)
         return EXIT_USAGE
     start = time.perf_counter()
+    if args.command == "generate" and not args.check and not (args.all_labels and args.out):
+        # the same inputs rendered before: no need to load the model
+        wanted = ["*"] if args.all_labels else [args.label] if args.label else None
+        rendered = cached_render(yaml_dir, wanted, args.shards)
+        if rendered is not None:
+            return _write_generated(args, rendered, start=start)
     model = load_model(yaml_dir)
     registry = model.registry
 
@@ -192,6 +208,8 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         print(registry.default if args.default else "\n".join(registry.labels))
         return EXIT_OK
     if args.command == "matrix":
+        from .api import write_matrix
+
         report = write_matrix(model, args.out)
         if not args.quiet:
             print(f"{report.out_dir}: {report.summary()}")
@@ -203,6 +221,8 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             message = registry.unknown_label_message(args.label)
             print(f"opplugin-codegen: error: --label: {message}", file=sys.stderr)
             return EXIT_USAGE
+        from .schema_drift import store_installed
+
         label, path, written = store_installed(args.cache_dir, registry, args.label)
         if not args.quiet:
             print(f"{label}: {path} {'written' if written else 'unchanged'}")
@@ -233,19 +253,27 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             return EXIT_USAGE
         labels = [label]
 
+    from .api import render_labels
+
+    return _write_generated(args, render_labels(yaml_dir, model, labels, args.shards), start=start)
+
+
+def _write_generated(args: argparse.Namespace, rendered: Rendered, *, start: float) -> int:
     if args.out is not None:
-        reports = [write_label(model, labels[0], args.out, args.shards)]
+        reports = rendered.write(out_dir=args.out)
     else:
-        reports = write_labels(model, labels, args.out_root, args.shards)
+        reports = rendered.write(out_root=args.out_root)
     if not args.quiet:
         elapsed = time.perf_counter() - start
-        for label, report in zip(labels, reports):
+        for label, report in zip(rendered.labels, reports):
             print(f"{label}: {report.out_dir}: {report.summary()}")
         print(f"done in {elapsed:.2f} s")
     return EXIT_OK
 
 
 def _check_schemas(args: argparse.Namespace, model: Model) -> int:
+    from .schema_drift import check_schemas, releases_from, summarize
+
     explicit: dict[str, Path] = {}
     for item in args.native_functions:
         label, sep, path = item.partition("=")

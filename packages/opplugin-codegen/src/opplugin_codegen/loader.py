@@ -35,11 +35,16 @@ from .schema import (
 )
 from .validate import describe_labels, validate
 from .versions import RangeError, VersionRange, VersionRegistry, load_registry
+from .yaml_files import (
+    BACKEND_FILE,
+    DEPRECATED_FILE,
+    DERIVATIVES_FILE,
+    INPUT_FILES,
+    OP_FILE,
+    VERSIONS_FILE,
+    display_names,
+)
 from .yamlload import YamlList, YamlMap, load_yaml
-
-VERSIONS_FILE = "versions.yaml"
-OP_FILE = "op_plugin_functions.yaml"
-DERIVATIVES_FILE = "derivatives.yaml"
 
 _RANGE_KEYS = ("acl_op", "op_api", "internal_format_opapi", "exposed", "sparse", "dvm")
 #: Pass-through keys: handed to torchnpugen unchanged.
@@ -63,8 +68,6 @@ _GEN_KEYS = (
 )
 _OUTPUT_KEYS = ("size", "dtype", "name")
 _CPU_SCALAR_OP_KEYS = ("param", "exec")
-DEPRECATED_FILE = "deprecated.yaml"
-BACKEND_FILE = "npu_native_functions.yaml"
 _DEPRECATION_KEYS = ("name", "replace")
 #: Dispatch keys an entry's ``dispatch:`` may name (torchgen's spelling).
 DISPATCH_KEYS = (
@@ -89,21 +92,13 @@ _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _QUALIFIED = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*::)*[A-Za-z_][A-Za-z0-9_]*$")
 
 
-def display_names(yaml_dir: Path) -> dict[str, str]:
-    """How files are named in messages and in generated comments: ``<dir name>/<file>``
-    (``yaml/op_plugin_functions.yaml``), independent of the working directory."""
-    base = yaml_dir.resolve().name
-    return {f: f"{base}/{f}" for f in (VERSIONS_FILE, OP_FILE, DERIVATIVES_FILE, DEPRECATED_FILE)}
-
-
 def load_model(yaml_dir: Path | str) -> Model:
     """Load and validate the YAML of ``yaml_dir``. Raises :class:`CodegenError`. A model
     loaded before from the same files comes from the cache (model_cache)."""
     yaml_dir = Path(yaml_dir)
     names = display_names(yaml_dir)
-    files = (VERSIONS_FILE, OP_FILE, DERIVATIVES_FILE, DEPRECATED_FILE, BACKEND_FILE)
     display = sorted(names.values())
-    return model_cache.cached(yaml_dir, files, display, lambda: _load(yaml_dir, names))
+    return model_cache.cached(yaml_dir, INPUT_FILES, display, lambda: _load(yaml_dir, names))
 
 
 def _load(yaml_dir: Path, names: dict[str, str]) -> Model:

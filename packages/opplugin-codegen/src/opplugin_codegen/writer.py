@@ -1,10 +1,12 @@
 """Writing a generated tree: all or nothing, write-if-changed, stale files removed.
 
 The caller renders every file in memory first (so an invalid input never reaches this
-module). Files are written into a temporary directory inside the output directory, and
-only then are the changed ones moved into place with ``os.replace``; unchanged files keep
-their mtime, so incremental C++ builds stay incremental. Files that an earlier run of
-this generator listed in ``manifest.json`` and that are no longer produced are removed.
+module). Files are written into a temporary directory, and only then moved into place: into
+a new (or empty) output directory the whole staged tree is renamed at once; into an existing
+one only the changed files are staged (inside it) and moved with ``os.replace``, so
+unchanged files keep their mtime and incremental C++ builds stay incremental. Files that an
+earlier run of this generator listed in ``manifest.json`` and that are no longer produced
+are removed.
 
 ``manifest.json`` is shared by the generators of a label: each owns one section under
 ``"generators"`` and leaves the others untouched.
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import tempfile
 from collections.abc import Mapping
@@ -42,11 +45,15 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _safe_relpath(rel: str) -> PurePosixPath:
+def _safe_relpath(rel: str) -> str:
+    """``rel`` as a normal relative posix path inside the output directory."""
+    parts = rel.split("/")
+    if all(part not in ("", ".", "..") for part in parts):
+        return rel  # already normal (every generated path): no PurePosixPath per file
     p = PurePosixPath(rel)
     if p.is_absolute() or ".." in p.parts or not p.parts:
         raise ValueError(f"generated path must stay inside the output directory: {rel!r}")
-    return p
+    return str(p)
 
 
 def _read_manifest(path: Path) -> dict[str, Any]:
@@ -64,23 +71,102 @@ def _previous_files(manifest: Mapping[str, Any], owner: str) -> list[str]:
     return sorted(files) if isinstance(files, dict) else []
 
 
-def _same_content(path: Path, data: bytes) -> bool:
+def _same_content(path: Path | str, data: bytes) -> bool:
+    """``path`` holds exactly ``data`` (os calls: this runs for every file of a tree)."""
     try:
-        if path.stat().st_size != len(data):
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return False
+    try:
+        if os.fstat(fd).st_size != len(data):
             return False
-        return path.read_bytes() == data
+        return os.read(fd, len(data) + 1) == data
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def _put(path: str, data: bytes) -> None:
+    """Create ``path`` (which must not exist) holding ``data``: the os calls, not pathlib's,
+    as a label is ~900 small files and creating them is most of writing one."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
+
+
+def _link(source: Path | str | None, target: str, data: bytes) -> bool:
+    """Hard-link ``target`` to ``source`` if that holds exactly ``data``, and give it the
+    current mtime (a linked file may be older than objects built from other content; a build
+    must see it as new, as a written file would be). False: write it instead."""
+    if source is None or not _same_content(source, data):
+        return False
+    try:
+        os.link(source, target)
+    except OSError:  # another file system, no hard links, the source gone: write the bytes
+        return False
+    os.utime(target)
+    return True
+
+
+def _stage(
+    root: Path,
+    files: Mapping[str, bytes],
+    digests: Mapping[str, str],
+    shared: Mapping[str, Path | str] | None,
+) -> None:
+    """Write ``files`` under ``root`` (each directory made once), linking to ``shared``."""
+    base = str(root)
+    for directory in sorted({rel.rpartition("/")[0] for rel in files} - {""}):
+        (root / directory).mkdir(parents=True, exist_ok=True)
+    for rel, data in files.items():
+        target = f"{base}/{rel}"
+        digest = digests.get(rel)  # None for the manifest
+        source = shared.get(digest) if shared is not None and digest is not None else None
+        if not _link(source, target, data):
+            _put(target, data)
+
+
+def _is_fresh(out_dir: Path) -> bool:
+    """``out_dir`` does not exist or is an empty directory."""
+    try:
+        with os.scandir(out_dir) as entries:
+            return next(entries, None) is None
+    except FileNotFoundError:
+        return True
+    except NotADirectoryError:
+        raise
     except OSError:
         return False
 
 
-def _link(source: Path | None, target: Path) -> bool:
-    """Hard-link ``target`` to ``source``; False (write it instead) where that is not possible."""
-    if source is None:
-        return False
+def _write_fresh(
+    out_dir: Path,
+    all_files: Mapping[str, bytes],
+    digests: Mapping[str, str],
+    shared: dict[str, Path | str] | None,
+) -> bool:
+    """Into a new (or empty) ``out_dir``: stage the whole tree beside it, then rename the
+    staging directory into place, one rename instead of one per file. False (nothing done)
+    where the rename cannot be made, e.g. another writer created ``out_dir`` meanwhile."""
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.opplugin-codegen-", dir=out_dir.parent))
     try:
-        target.hardlink_to(source)
-    except OSError:  # another file system, no hard links, the source gone: write the bytes
+        _stage(tmp, all_files, digests, shared)
+        if out_dir.is_dir():
+            out_dir.rmdir()  # empty (checked); if it no longer is, OSError: the slow path
+        tmp.rename(out_dir)
+    except OSError:
+        shutil.rmtree(tmp, ignore_errors=True)
         return False
+    if shared is not None:
+        base = str(out_dir)
+        for rel, digest in digests.items():
+            shared.setdefault(digest, f"{base}/{rel}")
     return True
 
 
@@ -92,7 +178,7 @@ def write_tree(
     owner_info: Mapping[str, Any],
     top_info: Mapping[str, Any] | None = None,
     with_manifest: bool = True,
-    shared: dict[str, Path] | None = None,
+    shared: dict[str, Path | str] | None = None,
 ) -> WriteReport:
     """Make ``out_dir`` hold ``files`` (relative posix paths -> content) plus the manifest
     (without one, e.g. for the support matrix, other files in ``out_dir`` stay as they are).
@@ -103,14 +189,14 @@ def write_tree(
     (written beside it and renamed), never changed in place, so a link never changes under
     the other tree."""
     encoded = {
-        str(_safe_relpath(rel)): (data.encode("utf-8") if isinstance(data, str) else data)
+        _safe_relpath(rel): (data.encode("utf-8") if isinstance(data, str) else data)
         for rel, data in files.items()
     }
     if MANIFEST in encoded:
         raise ValueError(f"{MANIFEST} is written by the writer itself")
-    out_dir.mkdir(parents=True, exist_ok=True)
+    fresh = _is_fresh(out_dir)
     manifest_path = out_dir / MANIFEST
-    old_manifest = _read_manifest(manifest_path)
+    old_manifest = {} if fresh else _read_manifest(manifest_path)
 
     manifest = dict(old_manifest)
     manifest.update(top_info or {})
@@ -124,44 +210,40 @@ def write_tree(
     manifest_bytes = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode("utf-8")
     all_files = {**encoded, MANIFEST: manifest_bytes} if with_manifest else dict(encoded)
 
+    if fresh and _write_fresh(out_dir, all_files, digests, shared):
+        return WriteReport(out_dir, tuple(sorted(all_files)), (), ())
+
     written: list[str] = []
     unchanged: list[str] = []
-    tmp = Path(tempfile.mkdtemp(prefix=".opplugin-codegen-", dir=out_dir))
-    made: set[Path] = set()
-
-    def ensure_dir(directory: Path) -> None:  # one mkdir per directory: a label is ~900 files
-        if directory not in made:
-            directory.mkdir(parents=True, exist_ok=True)
-            made.add(directory)
-
-    try:
-        staged: list[tuple[Path, Path, str]] = []
-        for rel, data in sorted(all_files.items()):
-            dest = out_dir / rel
-            digest = digests.get(rel)  # None for the manifest
-            if _same_content(dest, data):
-                unchanged.append(rel)
-                if shared is not None and digest is not None:
-                    shared.setdefault(digest, dest)
-                continue
-            staged_path = tmp / rel
-            ensure_dir(staged_path.parent)
-            source = shared.get(digest) if shared is not None and digest is not None else None
-            if not _link(source, staged_path):
-                staged_path.write_bytes(data)
-            staged.append((staged_path, dest, rel))
-        # Everything is staged; now move. The manifest goes last (sorted after the others
-        # is not guaranteed), so a crash mid-way leaves the old manifest describing
-        # files that still exist.
-        staged.sort(key=lambda s: s[2] == MANIFEST)
-        for staged_path, dest, rel in staged:
-            ensure_dir(dest.parent)
-            staged_path.replace(dest)
-            written.append(rel)
-            if shared is not None and rel in digests:
-                shared.setdefault(digests[rel], dest)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    changed: dict[str, bytes] = {}
+    for rel, data in sorted(all_files.items()):
+        dest = out_dir / rel
+        if _same_content(dest, data):
+            unchanged.append(rel)
+            digest = digests.get(rel)
+            if shared is not None and digest is not None:
+                shared.setdefault(digest, dest)
+        else:
+            changed[rel] = data
+    if changed:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".opplugin-codegen-", dir=out_dir))
+        try:
+            _stage(tmp, changed, digests, shared)
+            # Everything is staged; now move. The manifest goes last, so a crash mid-way
+            # leaves the old manifest describing files that still exist.
+            made: set[Path] = set()
+            for rel in sorted(changed, key=lambda r: r == MANIFEST):
+                dest = out_dir / rel
+                if dest.parent not in made:
+                    dest.parent.mkdir(parents=True, exist_ok=True)
+                    made.add(dest.parent)
+                (tmp / rel).replace(dest)
+                written.append(rel)
+                if shared is not None and rel in digests:
+                    shared.setdefault(digests[rel], dest)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
 
     removed: list[str] = []
     for rel in _previous_files(old_manifest, owner) if with_manifest else ():
