@@ -42,38 +42,26 @@ nox.options.reuse_existing_virtualenvs = True
 nox.options.stop_on_first_error = True
 
 
-_ENTRY_RE = re.compile(
-    r'^\s+(v\d+\.\d+):\s*\{\s*torch:\s*"([^"]+)"\s*(?:,\s*extra:\s*\[([^\]]*)\]\s*)?\}\s*(?:#.*)?$'
-)
+def _registry_reader():  # type: ignore[no-untyped-def]
+    """opplugin-codegen's reader of yaml/versions.yaml (registry_file), from the source tree:
+    the noxfile runs with nothing but nox installed, and that module needs only the standard
+    library, so every reader of the registry is this one."""
+    source = str(PACKAGES / "opplugin-codegen" / "src")
+    if source not in sys.path:
+        sys.path.insert(0, source)
+    from opplugin_codegen import registry_file
+
+    return registry_file
 
 
 def load_registry_entries() -> tuple[dict[str, tuple[str, tuple[str, ...]]], str]:
-    """Labels -> (torch pin, extra pip requirements), and the default label, from yaml/versions.yaml.
-
-    The noxfile must run with nothing but nox installed, so this reads the
-    registry's fixed line format (`  v2.1: {torch: "2.1.2", extra: ["numpy<2"]}`)
-    instead of importing PyYAML; a test checks that it agrees with
-    opplugin-codegen's loader.
-    """
-    path = YAML_DIR / "versions.yaml"
-    entries: dict[str, tuple[str, tuple[str, ...]]] = {}
-    default = ""
-    for number, line in enumerate(path.read_text().splitlines(), 1):
-        entry = _ENTRY_RE.match(line)
-        if entry:
-            extra = tuple(item.strip() for item in (entry.group(3) or "").split(",") if item.strip())
-            bad = [item for item in extra if not re.fullmatch(r'"[^"]+"', item)]
-            if bad:
-                raise RuntimeError(f"{path}:{number}: extra requirements must be quoted strings, got {bad}")
-            entries[entry.group(1)] = (entry.group(2), tuple(item.strip('"') for item in extra))
-        elif re.match(r"^\s+v\d+\.\d+:", line):
-            raise RuntimeError(f"{path}:{number}: expected `  vX.Y: {{torch: \"<pin>\"[, extra: [\"<req>\", ...]]}}`, "
-                               f"got {line.strip()!r}")
-        elif line.startswith("default:"):
-            default = line.split(":", 1)[1].strip()
-    if not entries or default not in entries:
-        raise RuntimeError(f"{path}: no labels or bad default {default!r}")
-    return entries, default
+    """Labels -> (torch pin, extra pip requirements), and the default label, from yaml/versions.yaml."""
+    reader = _registry_reader()
+    try:
+        registry = reader.read_registry(YAML_DIR / "versions.yaml")
+    except reader.RegistryError as error:
+        raise RuntimeError(str(error)) from None
+    return {label.name: (label.torch, label.extra) for label in registry.labels}, registry.default
 
 
 def load_registry() -> tuple[dict[str, str], str]:

@@ -105,16 +105,28 @@ def test_a_build_for_another_torch_fails_before_loading_the_extension(tmp_path: 
 
 
 def test_the_message_names_both_versions_and_the_rebuild_command() -> None:
+    from opplugin_runtime import _build_info
     from opplugin_runtime._build_check import label_of_torch, mismatch_message
 
-    assert label_of_torch("2.1.2+cu121") == "v2.1"
-    assert label_of_torch("2.13.0+cpu") == "v2.13"
-    message = mismatch_message("v2.13", "2.13.0+cpu", "2.1.2+cu121")
+    labels = _build_info.LABELS_BY_TORCH  # recorded from yaml/versions.yaml by the build
+    assert label_of_torch("2.1.2+cu121", labels) == "v2.1"
+    assert label_of_torch("2.13.0+cpu", labels) == "v2.13"
+    message = mismatch_message("v2.13", "2.13.0+cpu", "2.1.2+cu121", labels)
     assert message.startswith(
         "opplugin_runtime was built for v2.13 against torch 2.13.0+cpu, but this environment has torch 2.1.2+cu121"
     )
     assert "`nox -s generate build -- v2.1`" in message
     assert "build/venvs/v2.13" in message
+
+
+def test_a_torch_no_label_pins_is_told_so_not_given_a_label_that_does_not_exist() -> None:
+    from opplugin_runtime import _build_info
+    from opplugin_runtime._build_check import label_of_torch, mismatch_message
+
+    assert label_of_torch("2.0.1", _build_info.LABELS_BY_TORCH) is None
+    message = mismatch_message("v2.13", "2.13.0+cpu", "2.0.1", _build_info.LABELS_BY_TORCH)
+    assert "No label of yaml/versions.yaml pins torch 2.0.1" in message
+    assert "v2.0" not in message and "v2.1, v2.2" in message
 
 
 def _label_wheel() -> Path:

@@ -1,5 +1,6 @@
-"""One version registry: the noxfile (which runs with nothing but nox installed)
-reads yaml/versions.yaml exactly as opplugin-codegen does."""
+"""One version registry: the noxfile (which runs with nothing but nox installed), both
+generators and the runtime's build read yaml/versions.yaml with one reader
+(opplugin_codegen.registry_file)."""
 
 import functools
 import importlib.util
@@ -54,8 +55,37 @@ def test_the_noxfile_reads_extra_pins_and_rejects_what_it_cannot_parse(tmp_path:
     assert entries == {"v2.1": ("2.1.2", ("numpy<2", "sympy==1.12")), "v2.2": ("2.2.2", ())}
     assert default == "v2.2"
     (tmp_path / "versions.yaml").write_text('default: v2.1\nversions:\n  v2.1: {torch: 2.1.2}\n')
-    with pytest.raises(RuntimeError, match=r"versions.yaml:3: expected"):
+    with pytest.raises(RuntimeError, match=r"versions.yaml:3: torch pin of 'v2.1' must be a quoted"):
         nox_module.load_registry_entries()
+
+
+def test_the_one_reader_needs_nothing_but_the_standard_library() -> None:
+    """What nox imports: registry_file (and the package it is in) without PyYAML or torch."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['yaml'] = sys.modules['torch'] = None\n"
+        f"sys.path.insert(0, {str(REPO / 'packages' / 'opplugin-codegen' / 'src')!r})\n"
+        "from pathlib import Path\n"
+        "from opplugin_codegen.registry_file import read_registry\n"
+        f"print(read_registry(Path({str(REPO / 'yaml' / 'versions.yaml')!r})).default)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == _noxfile().load_registry()[1]
+
+
+def test_every_layout_but_the_one_line_format_is_refused_at_its_line(tmp_path: Path) -> None:
+    """Block mappings are YAML too, but one reader means one format: nox, the generators and
+    the runtime's build would otherwise disagree about what the file says."""
+    path = tmp_path / "versions.yaml"
+    path.write_text('default: v2.1\nversions:\n  v2.1:\n    torch: "2.1.2"\n')
+    diags = Diagnostics()
+    assert load_registry(path, "yaml/versions.yaml", diags) is None
+    errors = [str(d) for d in diags.items]
+    assert errors[0].startswith("yaml/versions.yaml:3: 'v2.1' needs a mapping")
+    assert errors[1].startswith("yaml/versions.yaml:4: expected")
 
 
 def test_the_registry_pins_the_labels_the_issue_names() -> None:

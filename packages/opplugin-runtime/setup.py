@@ -101,21 +101,36 @@ def build_label(gen_dir: Path) -> str:
     return label
 
 
+def version_registry():  # type: ignore[no-untyped-def]
+    """yaml/versions.yaml of the checkout, read by the project's one reader of the registry
+    (opplugin-codegen's registry_file: installed in the label's environment, or from the
+    source tree); None outside a checkout."""
+    root = repo_root()
+    path = root / "yaml" / "versions.yaml" if root else None
+    if path is None or not path.is_file():
+        return None
+    try:
+        from opplugin_codegen import registry_file
+    except ImportError:
+        sys.path.insert(0, str(root / "packages" / "opplugin-codegen" / "src"))
+        from opplugin_codegen import registry_file
+    try:
+        return registry_file.read_registry(path, "yaml/versions.yaml")
+    except registry_file.RegistryError as error:
+        fail(str(error))
+
+
 def check_torch_matches_label(label: str) -> None:
     """The label pins a torch release (yaml/versions.yaml); building against another one is an error."""
-    root = repo_root()
-    registry = root / "yaml" / "versions.yaml" if root else None
-    if registry is None or not registry.is_file():
+    registry = version_registry()
+    if registry is None:
         return
-    try:
-        import yaml
-    except ImportError:  # the check is a convenience; the import-time check still guards
-        return
-    versions = (yaml.safe_load(registry.read_text()) or {}).get("versions", {})
-    pin = str((versions.get(label) or {}).get("torch", ""))
+    pins = {entry.name: entry.torch for entry in registry.labels}
+    if label not in pins:
+        fail(f"label {label} is not in yaml/versions.yaml (labels: {', '.join(pins)})")
     have = torch.__version__.split("+")[0]
-    if pin and pin.split(".")[:2] != have.split(".")[:2]:
-        fail(f"label {label} builds against torch {pin}, but this environment has torch {torch.__version__}")
+    if pins[label].split(".")[:2] != have.split(".")[:2]:
+        fail(f"label {label} builds against torch {pins[label]}, but this environment has torch {torch.__version__}")
 
 
 def mirror_headers(source: Path, target: Path) -> Path:
@@ -154,6 +169,7 @@ def ext_build_dir(label: str) -> Path:
 
 
 def build_info_source(label: str, gen_dir: Path) -> str:
+    registry = version_registry()
     manifest = gen_dir / "manifest.json"
     digest = ""
     if manifest.is_file():
@@ -166,6 +182,10 @@ def build_info_source(label: str, gen_dir: Path) -> str:
         "TORCH_MAJOR_MINOR": tuple(int(x) for x in torch.__version__.split("+")[0].split(".")[:2]),
         "CXX11_ABI": bool(torch.compiled_with_cxx11_abi()),
         "GENERATED_MANIFEST_SHA256": digest,
+        # torch release -> label, from the registry: what the import check tells a user to build
+        "LABELS_BY_TORCH": {
+            entry.torch_major_minor: entry.name for entry in (registry.labels if registry else ())
+        },
     }
     lines = ['"""Written by setup.py: what this build of opplugin_runtime was compiled against."""', ""]
     lines += [f"{key} = {value!r}" for key, value in info.items()]

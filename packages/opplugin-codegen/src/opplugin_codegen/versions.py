@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from .errors import Diagnostics, Location, did_you_mean
-from .yamlload import YamlMap, describe, load_yaml
+from .registry_file import RegistryError, read_registry
+from .yamlload import describe
 
 ALL_VERSION = "all_version"
 NEWEST = "newest"
@@ -182,82 +183,17 @@ def parse_range(value: Any, registry: VersionRegistry) -> VersionRange:
 
 
 def load_registry(path: Path, display: str, diags: Diagnostics) -> VersionRegistry | None:
-    """Load ``versions.yaml``. Problems go to ``diags``; returns None when unusable."""
-    doc = load_yaml(path, display, diags)
-    if doc is None:
-        if not diags:
-            diags.error(Location(display, 1), None, "empty version registry")
+    """Load ``versions.yaml`` (with the project's one reader, registry_file). Problems go to
+    ``diags``; returns None when unusable."""
+    try:
+        found = read_registry(path, display)
+    except RegistryError as e:
+        for line, message in e.problems:
+            diags.error(Location(display, line), None, message)
         return None
-    if not isinstance(doc, YamlMap):
-        diags.error(Location(display, 1), None, "expected a mapping with 'default' and 'versions'")
-        return None
-    before = len(diags)
-    for key in doc:
-        if key not in ("default", "versions"):
-            diags.error(
-                Location(display, doc.key_line(key)),
-                None,
-                f"unknown key '{key}'{did_you_mean(key, ('default', 'versions'))}",
-            )
-    versions = doc.get("versions")
-    if not isinstance(versions, YamlMap) or not versions:
-        diags.error(
-            Location(display, doc.key_line("versions")),
-            None,
-            "'versions' must be a non-empty mapping label -> {torch: pin}",
-        )
-        return None
-    labels: list[str] = []
-    pins: list[str] = []
-    extras: list[tuple[str, ...]] = []
-    previous: tuple[int, int] | None = None
-    for label, spec in versions.items():
-        loc = Location(display, versions.key_line(label))
-        m = _LABEL_RE.match(label)
-        if m is None:
-            diags.error(loc, None, f"label '{label}' is not of the form v<major>.<minor>")
-            continue
-        number = (int(m.group(1)), int(m.group(2)))
-        if previous is not None and number <= previous:
-            diags.error(loc, None, f"label '{label}' is out of order: labels must ascend")
-        previous = number
-        if not isinstance(spec, YamlMap) or "torch" not in spec:
-            diags.error(loc, None, f"'{label}' needs a mapping {{torch: \"<pin>\"}}")
-            continue
-        for key in spec:
-            if key not in _LABEL_KEYS:
-                diags.error(
-                    Location(display, spec.key_line(key)),
-                    None,
-                    f"unknown key '{key}' for label '{label}'{did_you_mean(key, _LABEL_KEYS)}",
-                )
-        extra = spec.get("extra", [])
-        if not isinstance(extra, list) or not all(isinstance(r, str) and r.strip() for r in extra):
-            diags.error(
-                Location(display, spec.key_line("extra")),
-                None,
-                f"'extra' of '{label}' must be a list of pip requirement strings, "
-                'e.g. ["numpy<2"]',
-            )
-            extra = []
-        pin = spec["torch"]
-        tm = _TORCH_RE.match(pin) if isinstance(pin, str) else None
-        if tm is None:
-            diags.error(loc, None, f"torch pin of '{label}' must be a quoted version string")
-            continue
-        if (int(tm.group(1)), int(tm.group(2))) != number:
-            diags.error(loc, None, f"torch pin {pin} does not match label '{label}'")
-        labels.append(label)
-        pins.append(pin)
-        extras.append(tuple(r.strip() for r in extra))
-    default = doc.get("default")
-    if default not in labels:
-        diags.error(
-            Location(display, doc.key_line("default")),
-            None,
-            f"default {default!r} is not a label of 'versions'"
-            + (did_you_mean(default, labels) if isinstance(default, str) else ""),
-        )
-    if len(diags) > before or not labels:
-        return None
-    return VersionRegistry(tuple(labels), tuple(pins), str(default), tuple(extras))
+    return VersionRegistry(
+        tuple(label.name for label in found.labels),
+        tuple(label.torch for label in found.labels),
+        found.default,
+        tuple(label.extra for label in found.labels),
+    )

@@ -9,12 +9,12 @@ are reported as errors.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from . import text_checks
 from .errors import Diagnostics, Location
 
 try:
@@ -121,41 +121,22 @@ class _Converter:
 #: is not an op file (and would exhaust the composer's recursion).
 MAX_DEPTH = 32
 
+
 # What YAML does not allow in a stream: C0 controls other than tab, LF and CR, DEL, C1
-# controls other than NEL, surrogates and the two non-characters (YAML 1.1 section 5.1).
-_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
-
-
 def _decode(data: bytes, display: str, diags: Diagnostics) -> str | None:
     """The file's text, or None with an error at the line and byte that is not UTF-8."""
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        column = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
-        diags.error(
-            Location(display, line),
-            None,
-            f"not UTF-8: byte 0x{data[e.start]:02x} at column {column} "
-            f"(byte {e.start} of the file)",
-        )
-        return None
+    text, problem = text_checks.decode(data)
+    if problem is not None:
+        diags.error(Location(display, problem[0]), None, problem[1])
+    return text
 
 
 def _check_characters(text: str, display: str, diags: Diagnostics) -> bool:
     """False, with an error at its line, if the text holds a character YAML forbids."""
-    bad = _FORBIDDEN.search(text)
-    if bad is None:
-        return True
-    line = text.count("\n", 0, bad.start()) + 1
-    column = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
-    diags.error(
-        Location(display, line),
-        None,
-        f"control character U+{ord(bad.group()):04X} at column {column}: YAML allows only tabs "
-        "and line breaks among the control characters",
-    )
-    return False
+    problem = text_checks.forbidden_character(text)
+    if problem is not None:
+        diags.error(Location(display, problem[0]), None, problem[1])
+    return problem is None
 
 
 def _syntax_error(e: yaml.YAMLError, display: str, diags: Diagnostics) -> None:

@@ -19,22 +19,38 @@ def _major_minor(version: str) -> tuple[int, int]:
     return int(numbers[0]), int(numbers[1])
 
 
-def label_of_torch(version: str) -> str:
-    """``2.1.2+cu121`` -> ``v2.1``: the version label whose builds link against that torch."""
-    major, minor = _major_minor(version)
-    return f"v{major}.{minor}"
+def label_of_torch(version: str, labels_by_torch: dict[tuple[int, int], str]) -> str | None:
+    """``2.1.2+cu121`` -> ``v2.1``: the registry's label whose builds link against that torch
+    (``labels_by_torch``: recorded from yaml/versions.yaml by the build), or None."""
+    return labels_by_torch.get(_major_minor(version))
 
 
-def mismatch_message(built_label: str, built_torch: str, running_torch: str) -> str:
+def mismatch_message(
+    built_label: str, built_torch: str, running_torch: str, labels_by_torch: dict[tuple[int, int], str]
+) -> str:
     """What a build for ``built_label`` says when imported with torch ``running_torch``."""
-    wanted = label_of_torch(running_torch)
+    wanted = label_of_torch(running_torch, labels_by_torch)
+    if wanted is None:
+        rebuild = (
+            f"No label of yaml/versions.yaml pins torch {running_torch.split('+')[0]}: install a torch "
+            f"that a label pins ({', '.join(sorted(labels_by_torch.values(), key=_label_order))}), or add "
+            "a label for this one"
+        )
+    else:
+        rebuild = (
+            f"Rebuild it for this torch with `nox -s generate build -- {wanted}` (its wheels go to "
+            f"dist/{wanted}/ and build/venvs/{wanted})"
+        )
     return (
         f"opplugin_runtime was built for {built_label} against torch {built_torch}, but this environment "
         f"has torch {running_torch}: a build links against exactly one torch release and cannot load "
-        f"into another. Rebuild it for this torch with `nox -s generate build -- {wanted}` (its wheels "
-        f"go to dist/{wanted}/ and build/venvs/{wanted}), or run with the {built_label} environment "
+        f"into another. {rebuild}, or run with the {built_label} environment "
         f"(build/venvs/{built_label}, torch {built_torch})."
     )
+
+
+def _label_order(label: str) -> tuple[int, int]:
+    return _major_minor(label)
 
 
 def check_build() -> None:
@@ -47,7 +63,8 @@ def check_build() -> None:
         ) from error
     built = tuple(_build_info.TORCH_MAJOR_MINOR)
     if built != _major_minor(torch.__version__):
-        raise ImportError(mismatch_message(_build_info.LABEL, _build_info.TORCH_VERSION, torch.__version__))
+        labels = getattr(_build_info, "LABELS_BY_TORCH", {})
+        raise ImportError(mismatch_message(_build_info.LABEL, _build_info.TORCH_VERSION, torch.__version__, labels))
     cxx11_abi = bool(torch.compiled_with_cxx11_abi())
     if getattr(_build_info, "CXX11_ABI", cxx11_abi) != cxx11_abi:
         raise ImportError(

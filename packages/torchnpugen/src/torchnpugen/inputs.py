@@ -83,17 +83,15 @@ def _device_check(value: Any, where: str) -> DeviceCheckType | None:
 
 
 def load_versions(yaml_dir: Path) -> tuple[dict[str, str], str]:
-    """(label -> torch pin, default label) from versions.yaml."""
-    doc = load_located(yaml_dir / "versions.yaml", _display(yaml_dir, "versions.yaml"))
-    data = doc.data
-    if not isinstance(data, dict) or not isinstance(data.get("versions"), dict):
-        raise InputError("expected a mapping with a 'versions' mapping", doc.display_path)
-    pins: dict[str, str] = {}
-    for label, spec in data["versions"].items():
-        if not isinstance(spec, dict) or "torch" not in spec:
-            raise InputError(f"label {label!r} needs a 'torch' pin", doc.display_path)
-        pins[str(label)] = str(spec["torch"])
-    return pins, str(data.get("default", ""))
+    """(label -> torch pin, default label) from versions.yaml, read by the project's one
+    reader of the registry (opplugin-codegen's registry_file)."""
+    from opplugin_codegen.registry_file import RegistryError, read_registry
+
+    try:
+        registry = read_registry(yaml_dir / "versions.yaml", _display(yaml_dir, "versions.yaml"))
+    except RegistryError as error:
+        raise InputError(str(error)) from None
+    return {label.name: label.torch for label in registry.labels}, registry.default
 
 
 # --------------------------------------------------------------------------- npu_native_functions.yaml
