@@ -343,3 +343,14 @@ def test_cpp_types_match_torchgen_native_api() -> None:
             if theirs != mine or ret != norm(ours.returns.text):
                 mismatches.append(func)
     assert mismatches == []
+
+
+def test_a_symint_list_defaults_to_a_symint_not_to_the_integer() -> None:
+    """``c10::SymIntArrayRef stride = 1`` does not compile (two user conversions); torchgen
+    writes ``c10::SymInt(1)``, and so must the op_plugin:: declaration."""
+    schema = parse_schema("conv(Tensor x, SymInt[3] stride=1, SymInt[3] padding=[0,0,0]) -> Tensor")
+    sym = signature(schema, "conv_symint", symint=True).declaration(with_defaults=True)
+    assert "c10::SymIntArrayRef stride = c10::SymInt(1)" in sym
+    assert "c10::SymIntArrayRef padding = {0,0,0}" in sym
+    plain = signature(schema, "conv").declaration(with_defaults=True)
+    assert "at::IntArrayRef stride = 1" in plain

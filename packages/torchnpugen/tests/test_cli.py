@@ -34,7 +34,6 @@ def test_generate_succeeds(workspace):
         "CustomFunctions.cpp", "CustomFunctions.h", "CustomRegisterSchema.cpp", "NPUNativeFunctions.h",
         "NPUStructuredNativeFunctions.cpp", "NPUStructuredNativeFunctions.h", "RegisterAutogradNPU.cpp",
         "RegisterFunctionalization.cpp", "RegisterNPU_0.cpp", "RegisterNPU_1.cpp", "RegisterNPU_2.cpp",
-        "manifest.json",
     ]  # fmt: skip
     shim = ["c_shim_npu.cpp", "c_shim_npu.h"] if HAS_AOTI_C_SHIM else []
     inductor = workspace["npu"] / "inductor"
@@ -78,8 +77,10 @@ def test_output_is_byte_identical_across_hash_seeds(tmp_path):
         ws = make_workspace(tmp_path / f"seed{seed}", "op_plugin_functions.shapes.yaml")
         result = run_cli(*_generate_args(ws), env={"PYTHONHASHSEED": seed})
         assert result.returncode == 0, result.stderr
-        runs.append({p.relative_to(ws["npu"]).as_posix(): p.read_bytes() for p in ws["npu"].rglob("*") if p.is_file()})
+        files = {p.relative_to(ws["npu"]).as_posix(): p.read_bytes() for p in ws["npu"].rglob("*") if p.is_file()}
+        runs.append({**files, "../manifest.json": (ws["npu"].parent / "manifest.json").read_bytes()})
     assert sorted(runs[0]) == sorted(runs[1])
-    # every artifact: shards, structured, custom, functionalization, autograd, shim (where generated), py
+    # every artifact: shards, structured, custom, functionalization, autograd, shim (where generated), py,
+    # and the label's manifest
     assert len(runs[0]) == (16 if HAS_AOTI_C_SHIM else 14)
     assert [name for name in runs[0] if runs[0][name] != runs[1][name]] == []

@@ -61,12 +61,14 @@ def _impls(text: str):
 def test_outputs_and_manifest(generated):
     npu = generated["npu"]
     names = sorted(p.relative_to(npu).as_posix() for p in npu.rglob("*") if p.is_file())
-    assert names == sorted([*NPU_FILES, "aten/manifest.json"])
-    manifest = json.loads((npu / "aten" / "manifest.json").read_text())
-    assert manifest["label"] == LABEL and manifest["shards"] == 4
-    for name, digest in manifest["files"].items():
-        assert hashlib.sha256((npu / name).read_bytes()).hexdigest() == digest
-    assert sorted(manifest["files"]) == sorted(NPU_FILES)
+    assert names == sorted(NPU_FILES)
+    manifest = json.loads((npu.parent / "manifest.json").read_text())
+    ours = manifest["generators"]["torchnpugen"]
+    assert manifest["label"] == LABEL and ours["shards"] == 4
+    assert ours["torch"] and all(digest for digest in ours["inputs"].values())
+    for name, digest in ours["files"].items():
+        assert hashlib.sha256((npu.parent / name).read_bytes()).hexdigest() == digest
+    assert sorted(ours["files"]) == sorted(f"npu/{name}" for name in NPU_FILES)
 
 
 def test_label_manifest_gets_a_torchnpugen_section_and_keeps_the_others(workspace):
@@ -78,7 +80,7 @@ def test_label_manifest_gets_a_torchnpugen_section_and_keeps_the_others(workspac
     assert data["label"] == LABEL
     assert data["generators"]["opplugin-codegen"] == other
     ours = data["generators"]["torchnpugen"]["files"]
-    assert sorted(ours) == sorted([*(f"npu/{name}" for name in NPU_FILES), "npu/aten/manifest.json"])
+    assert sorted(ours) == sorted(f"npu/{name}" for name in NPU_FILES)
     for relpath, digest in ours.items():
         assert hashlib.sha256((workspace["out"] / relpath).read_bytes()).hexdigest() == digest
     mtime = label_manifest.stat().st_mtime_ns
@@ -425,8 +427,8 @@ def test_write_if_changed_keeps_mtime(workspace):
         if p.is_file():
             os.utime(p, ns=(old, old))
     result = generate(workspace)
-    assert result.report.written == []
-    assert len(result.report.unchanged) == len(NPU_FILES) + 1
+    assert result.report.written == ()
+    assert len(result.report.unchanged) == len(NPU_FILES) + 1  # and the label manifest
     assert all(mtime == old for _, mtime in _state(workspace["npu"]).values())
 
 
@@ -450,8 +452,8 @@ def test_one_projection_op_change_touches_one_shard(workspace):
     generate(workspace)
     changed = _changed(before, _state(workspace["aten"]))
     shards = [name for name in changed if name.startswith("RegisterNPU_")]
-    # the shard of mul, the label's C shim (it lists every declared op) and the manifest
-    assert len(shards) == 1 and changed == sorted([*shards, "manifest.json"])
+    # the shard of mul (and the label's manifest, beside npu/)
+    assert len(shards) == 1 and changed == shards
     assert "op_plugin::mul_out(" in (workspace["aten"] / shards[0]).read_text()
 
 
@@ -467,23 +469,23 @@ def test_one_runtime_op_change_touches_one_shard_and_the_header(workspace):
     changed = _changed(before, _state(workspace["aten"]))
     shards = [name for name in changed if name.startswith("RegisterNPU_")]
     assert len(shards) == 1
-    assert changed == sorted([*shards, "NPUNativeFunctions.h", "manifest.json"])
+    assert changed == sorted([*shards, "NPUNativeFunctions.h"])
 
 
 def test_stale_shards_are_removed(workspace):
     generate(workspace, shards=6)
     assert len(list(workspace["aten"].glob("RegisterNPU_*.cpp"))) == 6
     result = generate(workspace, shards=2)
-    assert sorted(result.report.removed) == [f"aten/RegisterNPU_{k}.cpp" for k in range(2, 6)]
+    assert sorted(result.report.removed) == [f"npu/aten/RegisterNPU_{k}.cpp" for k in range(2, 6)]
     assert sorted(p.name for p in workspace["aten"].glob("RegisterNPU_*.cpp")) == [
         "RegisterNPU_0.cpp",
         "RegisterNPU_1.cpp",
     ]
     impls = _impls(all_shards(workspace["aten"]))
     assert len(impls) == len(PROJECT_RUNTIME_OPS) + len(PROJECT_PLUGIN_OPS) + len(PROJECT_CUSTOM_OPS)
-    manifest = json.loads((workspace["aten"] / "manifest.json").read_text())
-    shards = [name for name in manifest["files"] if "RegisterNPU_" in name]
-    assert sorted(shards) == ["aten/RegisterNPU_0.cpp", "aten/RegisterNPU_1.cpp"]
+    manifest = json.loads((workspace["out"] / "manifest.json").read_text())
+    shards = [name for name in manifest["generators"]["torchnpugen"]["files"] if "RegisterNPU_" in name]
+    assert sorted(shards) == ["npu/aten/RegisterNPU_0.cpp", "npu/aten/RegisterNPU_1.cpp"]
 
 
 def test_sharding_is_stable_and_keeps_op_families_together(generated):

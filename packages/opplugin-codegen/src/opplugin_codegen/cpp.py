@@ -193,8 +193,10 @@ def returns_type(schema: FunctionSchema, *, const_ref_for_mutable: bool = False)
     return CppType(f"::std::tuple<{', '.join(p.text for p in parts)}>", headers)
 
 
-def default_expr(arg: Argument) -> tuple[str, frozenset[str]]:
-    """The C++ default of an argument with a schema default (torchgen's ``default_expr``)."""
+def default_expr(arg: Argument, *, symint: bool = False) -> tuple[str, frozenset[str]]:
+    """The C++ default of an argument with a schema default (torchgen's ``default_expr``).
+    ``symint``: the argument has its symbolic type, so ``SymInt[2] stride=1`` defaults to
+    ``c10::SymInt(1)`` (a ``c10::SymIntArrayRef`` cannot be made from the integer itself)."""
     d = arg.default
     assert d is not None
     t = arg.type
@@ -209,6 +211,8 @@ def default_expr(arg: Argument) -> tuple[str, frozenset[str]]:
         return _cpp_string(d), frozenset()
     if isinstance(base, ListType) and d.startswith("[") and d.endswith("]"):
         return "{" + d[1:-1] + "}", frozenset()
+    if symint and isinstance(base, ListType) and d.isdigit() and str(base.elem) == "SymInt":
+        return f"c10::SymInt({d})", frozenset()
     if d == "Mean":
         return _DEFAULTS[d], frozenset({H_REDUCTION})
     return _DEFAULTS.get(d, d), frozenset()
@@ -316,7 +320,7 @@ def signature(
             # torchgen defaults the scattered TensorOptions group to {} as a whole.
             params.append(CppParam(a.name, cpp_type, "{}"))
         elif not is_out and a.default is not None:
-            default, headers = default_expr(a)
+            default, headers = default_expr(a, symint=symint)
             params.append(CppParam(a.name, cpp_type, default, headers))
         else:
             params.append(CppParam(a.name, cpp_type, None))

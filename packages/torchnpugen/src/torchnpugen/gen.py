@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from opplugin_codegen.writer import WriteReport, write_tree
+
 from . import __version__
 from .compat import difference, has_aoti_c_shim, packaged_yaml_paths, release_tuple, torch_version
 from .errors import InputError
@@ -19,7 +21,6 @@ from .inputs import (
     load_versions,
 )
 from .ops import RegisteredOp, Resolution, resolve_registered_ops
-from .outputs import MANIFEST, WriteReport, update_label_manifest, write_output_set
 from .patch import torchgen_patched
 from .register import check_overload_collisions
 from .render import NATIVE_FUNCTIONS_HEADER, render_native_functions_header, render_register_shards
@@ -28,7 +29,7 @@ __all__ = ["DEFAULT_SHARDS", "GenerationResult", "generate", "load_native_functi
 
 DEFAULT_SHARDS = 4
 OUTPUT_SUBDIR = Path("npu")  # everything torchnpugen writes lives under <out>/npu/
-LOCAL_MANIFEST = f"aten/{MANIFEST}"
+OWNER = "torchnpugen"  # its section of the label's manifest.json
 
 
 @dataclass(frozen=True)
@@ -183,30 +184,28 @@ def generate(*, label: str, yaml_dir: Path, out_dir: Path, shards: int = DEFAULT
         derivatives_path=derivatives_path,
     )
     backend_yaml = f"{yaml_dir.resolve().name}/npu_native_functions.yaml"
-    root = out_dir / OUTPUT_SUBDIR
-    manifest = {
-        "generator": f"torchnpugen {__version__}",
-        "label": label,
-        "torch": torch_version(),
+    # The project's one writer (opplugin-codegen's): write-if-changed, stale files removed,
+    # our section of the label's manifest.json (contracts.md section 1).
+    info = {
+        "version": __version__,
         "shards": shards,
+        "yaml": backend_yaml,
+        "torch": torch_version(),
         "inputs": {
             backend_yaml: _file_sha256(yaml_dir / "npu_native_functions.yaml"),
             PROJECTION_RELPATH.as_posix(): _file_sha256(projection_path),
             DERIVATIVES_RELPATH.as_posix(): _file_sha256(derivatives_path),
         },
     }
-    report = write_output_set(root, files, manifest, manifest_name=LOCAL_MANIFEST)
-    # Our section of the label's shared manifest (contracts.md section 1).
-    update_label_manifest(
+    subdir = OUTPUT_SUBDIR.as_posix()
+    report = write_tree(
         out_dir,
-        owner="torchnpugen",
-        label=label,
-        owner_info={"version": __version__, "shards": shards, "yaml": backend_yaml},
-        files={
-            (OUTPUT_SUBDIR / name).as_posix(): _file_sha256(root / name) for name in [*sorted(files), LOCAL_MANIFEST]
-        },
+        {f"{subdir}/{name}": text for name, text in files.items()},
+        owner=OWNER,
+        owner_info=info,
+        top_info={"label": label},
     )
-    return GenerationResult(root / "aten", ops, report, notes)
+    return GenerationResult(out_dir / OUTPUT_SUBDIR / "aten", ops, report, notes)
 
 
 def _file_sha256(path: Path) -> str | None:

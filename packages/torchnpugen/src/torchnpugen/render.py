@@ -7,11 +7,11 @@ and the custom ``npu::`` wrappers registered with ``TORCH_LIBRARY_IMPL(npu, Priv
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Sequence
 
 import torchgen.dest as dest
+from opplugin_codegen.cppfile import shard_of as shard_of_key  # the project's one shard function
 from torchgen.model import BackendIndex, BackendMetadata, DispatchKey, NativeFunction, NativeFunctionsGroup
 from torchgen.utils import Target
 
@@ -48,10 +48,6 @@ def shard_key(f: NativeFunction) -> str:
 def shard_of(op: RegisteredOp, shards: int) -> int:
     """Stable shard of an op: by base name, so add / add_ / add.out share a file."""
     return shard_of_key(shard_key(op.f), shards)
-
-
-def shard_of_key(key: str, shards: int) -> int:
-    return int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:8], "big") % shards
 
 
 def native_functions_index(ops: Sequence[RegisteredOp], cpp_namespace: str) -> BackendIndex:
