@@ -57,22 +57,27 @@ def compile_syntax_only():
     return run
 
 
-# --- OpInfo suite and A/B path tests ---
-def _load_npu_opinfo() -> None:
-    """tests/npu_opinfo.py as module `npu_opinfo`: shared by test_opinfo.py and test_path_ab.py."""
+# --- test support modules shared by several test files ---
+def _load_support_module(name: str, path: Path) -> None:
+    """`path` as module `name` (pytest's importlib mode puts no test directory on sys.path)."""
     import importlib.util
     import sys
 
-    if "npu_opinfo" in sys.modules:
+    if name in sys.modules:
         return
-    spec = importlib.util.spec_from_file_location("npu_opinfo", Path(__file__).with_name("npu_opinfo.py"))
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules["npu_opinfo"] = module
+    sys.modules[name] = module
     spec.loader.exec_module(module)
 
 
-_load_npu_opinfo()
+# The OpInfo suite and A/B path tests: shared by test_opinfo.py and test_path_ab.py.
+_load_support_module("npu_opinfo", Path(__file__).with_name("npu_opinfo.py"))
+# The checks of generated Meta functions (test_opplugin_meta.py, test_opplugin_dispatch.py) are
+# opplugin-codegen's test support (they import torch, so they are not in its wheel); loaded from
+# its tests/ by path, not by putting that directory on sys.path, so nothing else of it is seen.
+_load_support_module("opplugin_meta_check", REPO / "packages" / "opplugin-codegen" / "tests" / "opplugin_meta_check.py")
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # noqa: ARG001

@@ -14,10 +14,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import opplugin_meta_check as meta_check
 import opplugin_runtime  # noqa: F401
 import pytest
 import torch
-from opplugin_codegen import meta_check
 
 import yaml
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import torch
 from torch.utils import cpp_extension
 
-from opplugin_codegen import meta_check
+import opplugin_meta_check as meta_check
 
 CHECK_NAMESPACE = "npu_meta_fixture"
 
