@@ -57,6 +57,39 @@ def compile_syntax_only():
     return run
 
 
+@pytest.fixture(scope="session")
+def npu_meta_check_library(generated_dir: Path, label: str) -> Path:
+    """The test-only npu_meta_check operators of the generated tree (test_only/MetaCheckFunctions_<k>.cpp,
+    which no wheel ships) built against the installed runtime and loaded; returns the library.
+    Built into a cache directory per torch release, label and generated tree (ninja: a later run
+    rebuilds only what changed; another checkout's tree does not rebuild this one's)."""
+    import hashlib
+
+    import torch
+    from opplugin_runtime import cpp_extension as npu_extension
+    from torch.utils import cpp_extension
+
+    sources = sorted((generated_dir / "test_only").glob("MetaCheckFunctions_*.cpp"))
+    if not sources:
+        pytest.fail(f"{generated_dir}/test_only has no MetaCheckFunctions_*.cpp: run `nox -s generate -- {label}`")
+    tree = hashlib.sha256(str(generated_dir.resolve()).encode()).hexdigest()[:12]
+    build = (Path.home() / ".cache" / "npu-sim" / "test-extensions" / f"torch-{torch.__version__}"
+             / f"npu_meta_check-{label}-{tree}")
+    build.mkdir(parents=True, exist_ok=True)
+    runtime = npu_extension.runtime_library()
+    library = cpp_extension.load(
+        name="npu_meta_check",
+        sources=[str(p) for p in sources],
+        extra_include_paths=[*npu_extension.include_paths(), str(generated_dir)],
+        extra_cflags=["-O0", "-Wall", "-Wextra", "-Werror", "-Wno-unused-function"],
+        extra_ldflags=[str(runtime), f"-Wl,-rpath,{runtime.parent}"],
+        build_directory=str(build),
+        is_python_module=False,
+        verbose=False,
+    )
+    return Path(library)
+
+
 # --- test support modules shared by several test files ---
 def _load_support_module(name: str, path: Path) -> None:
     """`path` as module `name` (pytest's importlib mode puts no test directory on sys.path)."""

@@ -1,8 +1,9 @@
 """Test support: compare generated Meta functions with PyTorch's and with real kernels.
 
-``MetaFunctions_<k>.cpp`` registers, for every aten op with a complete ``gen_opapi``
-block, ``npu_meta_check::<op>`` (the op's size/dtype facts on meta tensors), and for every
-custom op a ``Meta`` kernel of ``npu::<op>``. This module samples inputs from an op's
+The test-only ``test_only/MetaCheckFunctions_<k>.cpp`` registers, for every aten op with a
+complete ``gen_opapi`` block, ``npu_meta_check::<op>`` (the op's size/dtype facts on meta
+tensors), and ``op_plugin/MetaFunctions_<k>.cpp`` for every custom op a ``Meta`` kernel of
+``npu::<op>``. This module samples inputs from an op's
 schema (several shapes with broadcasting, dtypes with promotion, Python scalars) and checks
 that the facts agree with
 
