@@ -31,6 +31,8 @@ PACKAGES = ROOT / "packages"
 # Build order matters: the runtime links against the kernels package and
 # compiles what the two generators wrote.
 WHEEL_PACKAGES = ("ascendc-kernels", "opplugin-codegen", "torchnpugen", "opplugin-runtime")
+# Built by setuptools from pyproject.toml alone, staged in packages/<name>/build.
+PURE_PYTHON_PACKAGES = ("opplugin-codegen", "torchnpugen")
 GENERATOR_SRC = [PACKAGES / "opplugin-codegen" / "src", PACKAGES / "torchnpugen" / "src"]
 # Test and build tools installed next to torch in every label's virtualenv.
 VENV_TOOLS = ["numpy", "expecttest", "pytest", "hypothesis", "pyyaml", "ninja", "cmake", "setuptools", "wheel", "nox"]
@@ -244,6 +246,10 @@ def build_wheel(session: nox.Session, label: str, python: Path, package: str, di
     stem = package.replace("-", "_")
     for old in dist.glob(f"{stem}-*.whl"):
         old.unlink()
+    if package in PURE_PYTHON_PACKAGES:
+        # setuptools' staging directory keeps modules removed from src/ and would put them in the
+        # wheel; restaging pure Python costs nothing.
+        shutil.rmtree(PACKAGES / package / "build", ignore_errors=True)
     log_path = BUILD / "logs" / dist.name / f"{package}.log"
     log_path.parent.mkdir(parents=True, exist_ok=True)
     # The package's PEP 517 backend called straight (what `pip wheel --no-build-isolation` does), so that the

@@ -5,7 +5,8 @@ measured copy bandwidth), mm >= 0.5x, softmax and layer norm >= 0.7x.
 
     build/venvs/v2.13/bin/python bench/ascendc_kernels_speed.py   (or: nox -s bench -- v2.13 ascendc_kernels_speed)
 
-Uses the installed ascendc_kernels (the label's wheel, as `nox -s build` installs it).
+Uses the installed ascendc_kernels (the label's wheel, as `nox -s build` installs it) through
+the ctypes bindings of packages/ascendc-kernels/tests/ascendc_kernels_testing.py.
 Timings are medians over --repeat runs, npu and
 torch calls alternating (both see the same load of a shared machine).
 """
@@ -16,6 +17,7 @@ import argparse
 import ctypes
 import os
 import statistics
+import sys
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -26,9 +28,13 @@ from typing import Any, Callable
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+# The ctypes bindings of the simulator's ABI are test support of ascendc-kernels (its tests/,
+# not its wheel): the bench uses them from there.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "packages" / "ascendc-kernels" / "tests"))
+
+import ascendc_kernels_testing as sim  # noqa: E402
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
-from ascendc_kernels import testing as sim  # noqa: E402
 
 
 def median_seconds(fn: Callable[[], Any], repeat: int, warmup: int = 2) -> float:

@@ -57,22 +57,60 @@ def compile_syntax_only():
     return run
 
 
-# --- OpInfo suite and A/B path tests ---
-def _load_npu_opinfo() -> None:
-    """tests/npu_opinfo.py as module `npu_opinfo`: shared by test_opinfo.py and test_path_ab.py."""
+@pytest.fixture(scope="session")
+def npu_meta_check_library(generated_dir: Path, label: str) -> Path:
+    """The test-only npu_meta_check operators of the generated tree (test_only/MetaCheckFunctions_<k>.cpp,
+    which no wheel ships) built against the installed runtime and loaded; returns the library.
+    Built into a cache directory per torch release, label and generated tree (ninja: a later run
+    rebuilds only what changed; another checkout's tree does not rebuild this one's)."""
+    import hashlib
+
+    import torch
+    from opplugin_runtime import cpp_extension as npu_extension
+    from torch.utils import cpp_extension
+
+    sources = sorted((generated_dir / "test_only").glob("MetaCheckFunctions_*.cpp"))
+    if not sources:
+        pytest.fail(f"{generated_dir}/test_only has no MetaCheckFunctions_*.cpp: run `nox -s generate -- {label}`")
+    tree = hashlib.sha256(str(generated_dir.resolve()).encode()).hexdigest()[:12]
+    build = (Path.home() / ".cache" / "npu-sim" / "test-extensions" / f"torch-{torch.__version__}"
+             / f"npu_meta_check-{label}-{tree}")
+    build.mkdir(parents=True, exist_ok=True)
+    runtime = npu_extension.runtime_library()
+    library = cpp_extension.load(
+        name="npu_meta_check",
+        sources=[str(p) for p in sources],
+        extra_include_paths=[*npu_extension.include_paths(), str(generated_dir)],
+        extra_cflags=["-O0", "-Wall", "-Wextra", "-Werror", "-Wno-unused-function"],
+        extra_ldflags=[str(runtime), f"-Wl,-rpath,{runtime.parent}"],
+        build_directory=str(build),
+        is_python_module=False,
+        verbose=False,
+    )
+    return Path(library)
+
+
+# --- test support modules shared by several test files ---
+def _load_support_module(name: str, path: Path) -> None:
+    """`path` as module `name` (pytest's importlib mode puts no test directory on sys.path)."""
     import importlib.util
     import sys
 
-    if "npu_opinfo" in sys.modules:
+    if name in sys.modules:
         return
-    spec = importlib.util.spec_from_file_location("npu_opinfo", Path(__file__).with_name("npu_opinfo.py"))
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules["npu_opinfo"] = module
+    sys.modules[name] = module
     spec.loader.exec_module(module)
 
 
-_load_npu_opinfo()
+# The OpInfo suite and A/B path tests: shared by test_opinfo.py and test_path_ab.py.
+_load_support_module("npu_opinfo", Path(__file__).with_name("npu_opinfo.py"))
+# The checks of generated Meta functions (test_opplugin_meta.py, test_opplugin_dispatch.py) are
+# opplugin-codegen's test support (they import torch, so they are not in its wheel); loaded from
+# its tests/ by path, not by putting that directory on sys.path, so nothing else of it is seen.
+_load_support_module("opplugin_meta_check", REPO / "packages" / "opplugin-codegen" / "tests" / "opplugin_meta_check.py")
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # noqa: ARG001

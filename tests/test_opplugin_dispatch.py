@@ -10,10 +10,10 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
+import opplugin_meta_check as meta_check
 import opplugin_runtime  # noqa: F401
 import pytest
 import torch
-from opplugin_codegen import meta_check
 
 import yaml
 

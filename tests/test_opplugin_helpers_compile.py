@@ -343,13 +343,17 @@ def test_the_helper_ops_validate_and_a_missing_helper_is_refused(tmp_path: Path)
 
 
 def test_what_it_generates_compiles_against_the_runtime(generated: Path, compile_syntax_only) -> None:
-    op_plugin = generated / "op_plugin"
     sources = [
         p
-        for pattern in ("StructKernelNpuOpApi_*.cpp", "MetaFunctions_*.cpp", "OpInterface_*.cpp")
-        for p in sorted(op_plugin.glob(pattern))
+        for pattern in (
+            "op_plugin/StructKernelNpuOpApi_*.cpp",
+            "op_plugin/MetaFunctions_*.cpp",
+            "op_plugin/OpInterface_*.cpp",
+            "test_only/MetaCheckFunctions_*.cpp",
+        )
+        for p in sorted(generated.glob(pattern))
     ]
-    assert len(sources) == 12
+    assert len(sources) == 16
     runtime = [REPO / "packages" / "opplugin-runtime" / "csrc", REPO / "packages" / "ascendc-kernels" / "include"]
     failed = compile_syntax_only(sources, [generated, *runtime])
     assert not failed, "\n".join(failed)

@@ -1,12 +1,13 @@
 """The Meta functions generated from gen_opapi size/dtype agree with PyTorch and the kernels.
 
 For every aten op of the label with a complete gen_opapi block, opplugin-codegen compiles
-its size:/dtype: facts into ``npu_meta_check::<op>`` (op_plugin/MetaFunctions_<k>.cpp).
+its size:/dtype: facts into ``npu_meta_check::<op>`` (test_only/MetaCheckFunctions_<k>.cpp, a
+test-only library the ``npu_meta_check_library`` fixture builds; no wheel ships it).
 On sample inputs (several shapes with broadcasting, dtypes with promotion) its result must
 have the shape and dtype of PyTorch's own Meta kernel of ``aten::<op>`` and of what the npu
 kernel returns, so a wrong ``size:`` or ``dtype:`` in yaml/op_plugin_functions.yaml fails
-here. Custom ops (``npu::``) get the same function as their Meta kernel; they are checked
-against their npu kernel.
+here. Custom ops (``npu::``) get the same function as their Meta kernel
+(op_plugin/MetaFunctions_<k>.cpp, in the runtime); they are checked against their npu kernel.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import opplugin_meta_check as meta_check
 import opplugin_runtime  # noqa: F401
 import pytest
 import torch
-from opplugin_codegen import meta_check
 
 import yaml
 
@@ -28,13 +29,19 @@ def _projection(generated_dir: Path) -> dict:
 
 
 def _meta_sources(generated_dir: Path) -> str:
+    """The runtime's Meta kernels of custom ops."""
     return "".join(p.read_text() for p in sorted((generated_dir / "op_plugin").glob("MetaFunctions_*.cpp")))
+
+
+def _check_sources(generated_dir: Path) -> str:
+    """The test-only npu_meta_check operators."""
+    return "".join(p.read_text() for p in sorted((generated_dir / "test_only").glob("MetaCheckFunctions_*.cpp")))
 
 
 def _declared_check_ops(generated_dir: Path) -> list[tuple[str, str]]:
     """The npu_meta_check ops the generated tree registers (from its m.def lines)."""
     ops = []
-    for line in _meta_sources(generated_dir).splitlines():
+    for line in _check_sources(generated_dir).splitlines():
         line = line.strip()
         if line.startswith('m.def("'):
             name = line[len('m.def("') :].split("(", 1)[0]
@@ -43,14 +50,15 @@ def _declared_check_ops(generated_dir: Path) -> list[tuple[str, str]]:
     return sorted(ops)
 
 
-def test_every_check_op_of_the_tree_is_registered(generated_dir: Path) -> None:
+def test_every_check_op_of_the_tree_is_registered(generated_dir: Path, npu_meta_check_library: Path) -> None:
     declared = _declared_check_ops(generated_dir)
     assert declared, "no npu_meta_check operator generated: does the YAML have gen_opapi ops?"
     registered = meta_check.check_ops()
     missing = [op for op in declared if op not in registered]
-    assert not missing, f"generated but not in the installed runtime (rebuild it): {missing}"
+    assert not missing, f"generated but not in {npu_meta_check_library}: {missing}"
 
 
+@pytest.mark.usefixtures("npu_meta_check_library")
 def test_meta_functions_agree_with_pytorch_and_the_npu_kernel(generated_dir: Path) -> None:
     failures = []
     for name, overload in _declared_check_ops(generated_dir):

@@ -126,8 +126,9 @@ def test_what_it_generates_from_upstreams_file_compiles(
     out = tmp_path / label
     sources = [
         p
-        for pattern in ("OpInterface_*.cpp", "StructKernelNpuOpApi_*.cpp", "MetaFunctions_*.cpp")
-        for p in sorted((out / "op_plugin").glob(pattern))
+        for pattern in ("op_plugin/OpInterface_*.cpp", "op_plugin/StructKernelNpuOpApi_*.cpp",
+                        "op_plugin/MetaFunctions_*.cpp", "test_only/MetaCheckFunctions_*.cpp")
+        for p in sorted(out.glob(pattern))
     ]
     assert sources
     runtime = [REPO / "packages" / "opplugin-runtime" / "csrc", REPO / "packages" / "ascendc-kernels" / "include"]

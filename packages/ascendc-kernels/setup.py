@@ -123,6 +123,9 @@ class BuildPy(build_py):
         staged = Path(self.build_lib) / "ascendc_kernels"
         for stale in [*staged.glob("lib/*.so"), *staged.glob("include/**/*.h")]:
             stale.unlink()  # copied from the source tree's own build by build_py
+        for module in staged.rglob("*.py"):  # the staging directory outlives modules removed from src/
+            if not (PACKAGE_DIR / module.relative_to(staged)).is_file():
+                module.unlink()
         build_native_libraries(staged)
 
 

@@ -1,7 +1,7 @@
 """Build of opplugin-runtime: one torch C++ extension, opplugin_runtime._C.
 
 The extension is compiled from this package's csrc/ plus every .cpp file of the
-generated tree of one version label:
+generated tree of one version label, except the test-only ones under test_only/:
 
     NPU_GENERATED_DIR   build/generated/<label> (required), written by
                         opplugin-codegen and torchnpugen
@@ -57,6 +57,9 @@ GENERATED_PACKAGE_FILES = (
     # The label's version macros: npu/core/TorchCompat.h includes it.
     ("npu/version.h", "include/npu/version.h"),
 )
+# Generated sources that only tests compile (contracts.md section 1: the npu_meta_check
+# operators, built by the repository's tests/conftest.py), left out of the extension.
+GENERATED_TEST_ONLY_DIR = "test_only"
 # Runtime headers shipped in the wheel for user extensions (NpuExtension).
 PUBLIC_HEADER_DIRS = ("npu/core", "npu/framework")
 
@@ -272,7 +275,9 @@ class BuildExt(cpp_extension.BuildExtension):
 
 def sources(gen_dir: Path) -> list[str]:
     own = sorted(str(p) for p in CSRC.rglob("*.cpp"))
-    generated = sorted(str(p) for p in gen_dir.rglob("*.cpp"))
+    generated = sorted(
+        str(p) for p in gen_dir.rglob("*.cpp") if GENERATED_TEST_ONLY_DIR not in p.relative_to(gen_dir).parts
+    )
     return own + generated
 
 

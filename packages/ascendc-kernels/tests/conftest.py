@@ -4,6 +4,8 @@ In a source checkout (package not installed) the C++ libraries are built
 incrementally into src/ascendc_kernels/lib first (setup.py build_native; a
 no-op build takes well under a second) and src/ is put on sys.path. Set
 ASCENDC_KERNELS_SKIP_BUILD=1 to test whatever is there without building.
+Either way this directory goes on sys.path for ascendc_kernels_testing (the ctypes
+bindings of the ABI, test support that the wheel does not ship).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import pytest
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 SRC = PACKAGE_ROOT / "src"
+TESTS = PACKAGE_ROOT / "tests"
 
 
 def _use_source_tree() -> bool:
@@ -25,15 +28,24 @@ def _use_source_tree() -> bool:
     return spec is None or Path(spec.origin).resolve().is_relative_to(SRC)
 
 
+def _put_on_path(path: Path) -> None:
+    """`path` importable here and in the interpreters tests start."""
+    if str(path) not in sys.path:
+        sys.path.insert(0, str(path))
+    entries = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+    if str(path) not in entries:
+        os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(path), *entries]))
+
+
 if _use_source_tree():
     if os.environ.get("ASCENDC_KERNELS_SKIP_BUILD") != "1":
         subprocess.run([sys.executable, "setup.py", "-q", "build_native"], cwd=PACKAGE_ROOT, check=True,
                        stdout=subprocess.DEVNULL)
-    sys.path.insert(0, str(SRC))
-    # Subprocesses started by tests import the same tree.
-    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), os.environ.get("PYTHONPATH")]))
+    _put_on_path(SRC)
+# The ctypes bindings the tests use live here, next to the tests, not in the wheel.
+_put_on_path(TESTS)
 
-from ascendc_kernels import testing as sim  # noqa: E402
+import ascendc_kernels_testing as sim  # noqa: E402
 
 
 @pytest.fixture(scope="session")

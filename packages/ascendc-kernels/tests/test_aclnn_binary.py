@@ -3,10 +3,10 @@ strided views, type promotion, alpha and argument errors."""
 
 from __future__ import annotations
 
+import ascendc_kernels_testing as sim
 import numpy as np
 import pytest
-from ascendc_kernels import testing as sim
-from ascendc_kernels.testing import DTYPES, from_device, random_values, round_to, to_device
+from ascendc_kernels_testing import DTYPES, from_device, random_values, round_to, to_device
 
 SIZES = [0, 1, 7, 997, 70_001]  # empty, one, primes, several blocks and tiles
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import math
 
+import ascendc_kernels_testing as sim
 import numpy as np
 import pytest
-from ascendc_kernels import testing as sim
-from ascendc_kernels.testing import from_device, random_values, round_to, to_device
+from ascendc_kernels_testing import from_device, random_values, round_to, to_device
 
 SIZES = [0, 1, 7, 997, 70_001]  # empty, one, primes, several blocks and tiles
 FLOATS = {"float32": sim.ACL_FLOAT, "float16": sim.ACL_FLOAT16, "bfloat16": sim.ACL_BF16}

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import ctypes
 
+import ascendc_kernels_testing as sim
 import numpy as np
 import pytest
-from ascendc_kernels import testing as sim
-from ascendc_kernels.testing import from_device, round_to, to_device
+from ascendc_kernels_testing import from_device, round_to, to_device
 
 _vp, _i64, _u64 = ctypes.c_void_p, ctypes.c_int64, ctypes.c_uint64
 _ARGS = {

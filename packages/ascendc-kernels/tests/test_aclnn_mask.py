@@ -4,10 +4,10 @@ diagonals on both sides, every dtype, strided views, rejected dtypes and shapes.
 
 from __future__ import annotations
 
+import ascendc_kernels_testing as sim
 import numpy as np
 import pytest
-from ascendc_kernels import testing as sim
-from ascendc_kernels.testing import from_device, random_values, to_device
+from ascendc_kernels_testing import from_device, random_values, to_device
 
 ALL_TYPES = {
     "float32": sim.ACL_FLOAT, "float16": sim.ACL_FLOAT16, "bfloat16": sim.ACL_BF16, "float64": sim.ACL_DOUBLE,

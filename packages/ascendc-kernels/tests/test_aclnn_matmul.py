@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import ascendc_kernels_testing as sim
 import numpy as np
 import pytest
-from ascendc_kernels import testing as sim
-from ascendc_kernels.testing import from_device, round_to, to_device
+from ascendc_kernels_testing import from_device, round_to, to_device
 
 FLOATS = {"float32": sim.ACL_FLOAT, "float16": sim.ACL_FLOAT16, "bfloat16": sim.ACL_BF16}
 # (rtol, atol) per dtype: float32 accumulates in float32; 16-bit results are rounded once.

@@ -3,10 +3,10 @@ acl_op types MatMulV2 (bias, FRACTAL_NZ operands) and BatchMatMul against numpy.
 
 from __future__ import annotations
 
+import ascendc_kernels_testing as sim
 import numpy as np
 import pytest
-from ascendc_kernels import testing as sim
-from ascendc_kernels.testing import from_device, round_to, to_device
+from ascendc_kernels_testing import from_device, round_to, to_device
 
 FLOATS = {"float32": sim.ACL_FLOAT, "float16": sim.ACL_FLOAT16, "bfloat16": sim.ACL_BF16}
 NZ = sim.ACL_FORMAT_FRACTAL_NZ

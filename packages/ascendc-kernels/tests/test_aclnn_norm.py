@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import ascendc_kernels_testing as sim
 import numpy as np
 import pytest
-from ascendc_kernels import testing as sim
-from ascendc_kernels.testing import from_device, round_to, to_device
+from ascendc_kernels_testing import from_device, round_to, to_device
 
 FLOATS = {"float32": sim.ACL_FLOAT, "float16": sim.ACL_FLOAT16, "bfloat16": sim.ACL_BF16}
 TOLERANCE = {sim.ACL_FLOAT: 2e-6, sim.ACL_FLOAT16: 2e-3, sim.ACL_BF16: 1.6e-2}

@@ -7,10 +7,10 @@ import os
 import subprocess
 import sys
 
+import ascendc_kernels_testing as sim
 import numpy as np
 import pytest
-from ascendc_kernels import testing as sim
-from ascendc_kernels.testing import from_device, to_device
+from ascendc_kernels_testing import from_device, to_device
 
 FLOAT_TYPES = {"float32": sim.ACL_FLOAT, "float16": sim.ACL_FLOAT16, "bfloat16": sim.ACL_BF16,
                "float64": sim.ACL_DOUBLE}
@@ -82,7 +82,7 @@ def test_uniform_into_a_strided_view_numbers_the_elements_of_the_view(acl):
 def test_values_do_not_depend_on_the_core_count(acl):
     script = (
         "import hashlib, numpy as np\n"
-        "from ascendc_kernels import testing as sim\n"
+        "import ascendc_kernels_testing as sim\n"
         "sim.check(sim.load().aclInit(None))\n"
         "y = sim.DeviceArray.empty((300_001,), sim.ACL_FLOAT)\n"
         "sim.check(sim.run_aclnn('aclnnInplaceNormal', y.tensor(), 0.0, 1.0, 11, 2))\n"

@@ -5,10 +5,10 @@ aclnnLayerNormBackward (layer_norm_grad_custom + column_sum_custom)."""
 
 from __future__ import annotations
 
+import ascendc_kernels_testing as sim
 import numpy as np
 import pytest
-from ascendc_kernels import testing as sim
-from ascendc_kernels.testing import from_device, round_to, to_device
+from ascendc_kernels_testing import from_device, round_to, to_device
 
 _KEEP: list = []
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import ctypes
 
+import ascendc_kernels_testing as sim
 import numpy as np
 import pytest
-from ascendc_kernels import testing as sim
-from ascendc_kernels.testing import DTYPES, from_device, random_values, round_to, to_device
+from ascendc_kernels_testing import DTYPES, from_device, random_values, round_to, to_device
 
 
 def operand(array, acl_type=None, shape=None, fmt=sim.ACL_FORMAT_ND):

@@ -3,8 +3,8 @@ float16/bfloat16 value types, exercised by a user kernel."""
 
 from __future__ import annotations
 
+import ascendc_kernels_testing as sim
 import numpy as np
-from ascendc_kernels import testing as sim
 
 
 def test_vector_instructions_match_numpy(acl, stream, test_kernels):
@@ -107,7 +107,7 @@ def test_l0a_overflow_fails_the_launch_naming_the_memory(acl, stream, test_kerne
 _SIMD_SCRIPT = """
 import sys
 import numpy as np
-from ascendc_kernels import testing as sim
+import ascendc_kernels_testing as sim
 libs = sim.load()
 sim.check(libs.aclInit(None))
 sim.check(libs.aclrtSetDevice(0))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ctypes
 import threading
 
-from ascendc_kernels import testing as sim
+import ascendc_kernels_testing as sim
 
 
 def current_device(acl) -> int:

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import ctypes
 
+import ascendc_kernels_testing as sim
 import numpy as np
 import pytest
-from ascendc_kernels import testing as sim
 
 F32, I32, U32, BOOL = sim.ACL_FLOAT, sim.ACL_INT32, sim.ACL_UINT32, sim.ACL_BOOL
 I64, U8, C64 = sim.ACL_INT64, sim.ACL_UINT8, 16  # 16: ACL_COMPLEX64 (no kernel takes complex types)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import ctypes
 import threading
 
+import ascendc_kernels_testing as sim
 import numpy as np
-from ascendc_kernels import testing as sim
 
 
 def create_event(acl, flags=None) -> int:

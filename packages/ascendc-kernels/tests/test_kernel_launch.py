@@ -8,8 +8,8 @@ import subprocess
 import sys
 import textwrap
 
+import ascendc_kernels_testing as sim
 import numpy as np
-from ascendc_kernels import testing as sim
 
 
 def test_user_kernel_from_another_library_adds(acl, stream, test_kernels):
@@ -72,7 +72,7 @@ def test_kernel_error_surfaces_at_device_and_event_sync(acl, stream, test_kernel
 
 TINY_UB_SCRIPT = textwrap.dedent("""
     import numpy as np
-    from ascendc_kernels import testing as sim
+    import ascendc_kernels_testing as sim
     acl = sim.load()
     assert acl.aclsimGetUbSize() == 512
     x = sim.DeviceArray.from_numpy(np.ones(100, dtype=np.float32))
@@ -93,7 +93,7 @@ def test_builtin_kernel_reports_a_too_small_unified_buffer():
 
 CORE_COUNT_SCRIPT = textwrap.dedent("""
     import numpy as np
-    from ascendc_kernels import testing as sim
+    import ascendc_kernels_testing as sim
     acl = sim.load()
     assert acl.aclsimGetCoreNumAiv() == 5, acl.aclsimGetCoreNumAiv()
     n = 1_000_003
@@ -115,7 +115,7 @@ def test_tiling_follows_the_configured_core_count():
 
 FAULT_SCRIPT = textwrap.dedent("""
     import numpy as np
-    from ascendc_kernels import testing as sim
+    import ascendc_kernels_testing as sim
     acl = sim.load()
     sim.check(acl.aclInit(None))
     x = sim.DeviceArray.from_numpy(np.ones(64, dtype=np.float32))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import ctypes
 
+import ascendc_kernels_testing as sim
 import numpy as np
-from ascendc_kernels import testing as sim
 
 
 def malloc(acl, size: int) -> int:

@@ -8,8 +8,8 @@ import sys
 import textwrap
 import threading
 
+import ascendc_kernels_testing as sim
 import numpy as np
-from ascendc_kernels import testing as sim
 
 
 def add_async(x, y, out, stream):
@@ -120,7 +120,7 @@ def test_launch_on_a_stream_of_another_device_is_rejected(acl):
 LAUNCH_BLOCKING_SCRIPT = textwrap.dedent("""
     import threading
     import numpy as np
-    from ascendc_kernels import testing as sim
+    import ascendc_kernels_testing as sim
     acl = sim.load()
     ran_on = []
     cb = sim.CALLBACK(lambda _: ran_on.append(threading.get_ident()))

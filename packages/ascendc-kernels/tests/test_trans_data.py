@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import ascendc_kernels_testing as sim
 import numpy as np
 import pytest
-from ascendc_kernels import testing as sim
 
 ND, NCHW, NZ, HD = sim.ACL_FORMAT_ND, sim.ACL_FORMAT_NCHW, sim.ACL_FORMAT_FRACTAL_NZ, sim.ACL_FORMAT_NC1HWC0
 GARBAGE = 0x5A  # output buffers start filled with this byte: padding must be written, not left

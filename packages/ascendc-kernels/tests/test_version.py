@@ -9,8 +9,8 @@ import os
 import subprocess
 import sys
 
+import ascendc_kernels_testing as sim
 import pytest
-from ascendc_kernels import testing as sim
 
 ACL_ERROR_INVALID_FILE = 100003
 ACL_ERROR_INTERNAL_ERROR = 500000
@@ -19,7 +19,7 @@ ACL_ERROR_INTERNAL_ERROR = 500000
 # "unknown": [rc of each query for another package, message]} as JSON.
 _QUERY_SCRIPT = r"""
 import ctypes, json
-from ascendc_kernels import testing as sim
+import ascendc_kernels_testing as sim
 
 acl = sim.load().acl
 

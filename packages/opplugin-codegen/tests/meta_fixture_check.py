@@ -1,5 +1,5 @@
-"""Run by test_meta_functions.py in a fresh interpreter: build the generated
-MetaFunctions of tests/data/meta into a small extension and report, as JSON, what the
+"""Run by test_meta_functions.py in a fresh interpreter: build the generated Meta
+function shards of tests/data/meta (both kinds) into a small extension and report, as JSON, what the
 generated Meta functions do (argv: generated dir, build dir)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import torch
 from torch.utils import cpp_extension
 
-from opplugin_codegen import meta_check
+import opplugin_meta_check as meta_check
 
 CHECK_NAMESPACE = "npu_meta_fixture"
 
@@ -62,7 +62,11 @@ def build(generated: Path, build_dir: Path) -> None:
     (include / "OpPreparation.h").write_text(OP_PREPARATION_H)
     infer = build_dir / "InferSize.cpp"
     infer.write_text(INFER_SIZE_CPP)
-    sources = [str(p) for p in sorted((generated / "op_plugin").glob("MetaFunctions_*.cpp"))]
+    sources = [
+        str(p)
+        for pattern in ("op_plugin/MetaFunctions_*.cpp", "test_only/MetaCheckFunctions_*.cpp")
+        for p in sorted(generated.glob(pattern))
+    ]
     cpp_extension.load(
         name="opplugin_meta_fixture",
         sources=[*sources, str(infer)],

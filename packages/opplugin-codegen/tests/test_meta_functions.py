@@ -1,6 +1,7 @@
-"""Meta functions from gen_opapi size/dtype (op_plugin/MetaFunctions_<k>.cpp).
+"""Meta functions from gen_opapi size/dtype (op_plugin/MetaFunctions_<k>.cpp: custom ops'
+Meta kernels; test_only/MetaCheckFunctions_<k>.cpp: the checking operators of aten ops).
 
-The text tests read the generated C++; the end-to-end test builds the MetaFunctions of
+The text tests read the generated C++; the end-to-end test builds both kinds of shard of
 tests/data/meta (right and deliberately wrong size:/dtype: facts, custom ops) into a small
 extension in a fresh interpreter and shows that the checks catch the wrong facts, that the
 right ones agree with PyTorch's Meta kernels and with real kernels, and that FakeTensor and
@@ -35,7 +36,16 @@ META_YAML = DATA / "meta"
 
 
 def meta_text(files: dict[str, str]) -> str:
-    return "".join(v for k, v in sorted(files.items()) if "MetaFunctions_" in k)
+    """Every Meta function shard, the product's and the test-only ones."""
+    return "".join(v for k, v in sorted(files.items()) if "MetaFunctions_" in k) + check_text(files)
+
+
+def check_text(files: dict[str, str]) -> str:
+    return "".join(v for k, v in sorted(files.items()) if k.startswith("test_only/MetaCheck"))
+
+
+def product_text(files: dict[str, str]) -> str:
+    return "".join(v for k, v in sorted(files.items()) if k.startswith("op_plugin/MetaFunctions_"))
 
 
 def test_project_meta_functions() -> None:
@@ -118,9 +128,28 @@ def test_skip_reasons_and_custom_registration() -> None:
 
 def test_meta_check_namespace_is_configurable() -> None:
     files = render_meta_shards(project(load_model(META_YAML), "v2.13"), 1, "npu_meta_fixture")
-    text = files["op_plugin/MetaFunctions_0.cpp"]
+    text = files["test_only/MetaCheckFunctions_0.cpp"]
     assert "TORCH_LIBRARY_FRAGMENT(npu_meta_fixture, m) {" in text
-    assert "npu_meta_check" not in text
+    assert "npu_meta_check" not in "".join(files.values())
+
+
+def test_checking_operators_are_apart_from_the_custom_ops_meta_kernels() -> None:
+    """The runtime compiles op_plugin/; the checking operators, which only tests call, are in
+    test_only/ (built by the tests), and each side notes only the ops of its kind left out."""
+    files = render_label(load_model(RICH_YAML), "v2.13")
+    product, checks = product_text(files), check_text(files)
+    assert "TORCH_LIBRARY_IMPL(npu, Meta, m) {" in product
+    assert "npu_meta_check" not in product
+    assert "//   mul_.Tensor: in-place (the result is self)" not in product
+    assert "TORCH_LIBRARY_FRAGMENT(npu_meta_check, m) {" in checks
+    assert "TORCH_LIBRARY_IMPL(npu, Meta" not in checks
+    assert "npu_scaled_add" not in checks
+    assert "//   mul_.Tensor: in-place (the result is self)" in checks
+    shards = {k for k in files if "Meta" in k}
+    assert shards == {
+        *(f"op_plugin/MetaFunctions_{k}.cpp" for k in range(4)),
+        *(f"test_only/MetaCheckFunctions_{k}.cpp" for k in range(4)),
+    }
 
 
 def _can_build() -> bool:

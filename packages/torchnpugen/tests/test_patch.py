@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from torchgen.dest.register_dispatch_key import RegisterDispatchKey
 
-from torchnpugen import patch
+from torchnpugen import patch, patch_state
 from torchnpugen.compat import torch_version
 from torchnpugen.errors import TorchgenMismatchError
 from torchnpugen.patch import (
@@ -208,6 +208,23 @@ def test_patch_module_is_the_only_place_that_assigns_torchgen_attributes():
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("setattr", "delattr"):
                 offenders.append(f"{path.name}:{node.lineno}")
     assert offenders == []
+
+
+def _package_imports(path: Path) -> set:
+    """The torchnpugen modules ``path`` imports, at any depth (function-local imports too)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            names |= {node.module} if node.module else {alias.name for alias in node.names}
+    return names
+
+
+def test_the_generator_modules_do_not_import_the_patch_table():
+    """patch.py imports the generator classes it installs, so they must not import patch.py
+    (the patch state they check lives in patch_state.py)."""
+    for name in ("register.py", "patch_state.py"):
+        assert "patch" not in _package_imports(Path(PACKAGE_SRC) / "torchnpugen" / name), name
+    assert patch.require_patched is patch_state.require_patched
 
 
 # --------------------------------------------------------------------------- the seed's other targets

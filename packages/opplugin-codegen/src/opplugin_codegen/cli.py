@@ -98,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive,
         default=DEFAULT_SHARDS,
         help=f"number of OpInterface_<k>.cpp / StructKernelNpuOpApi_<k>.cpp / "
-        f"MetaFunctions_<k>.cpp shards (default: {DEFAULT_SHARDS})",
+        f"MetaFunctions_<k>.cpp / MetaCheckFunctions_<k>.cpp shards (default: {DEFAULT_SHARDS})",
     )
     gen.add_argument("--check", action="store_true", help="validate only; write nothing")
     gen.add_argument("-q", "--quiet", action="store_true", help="print errors only")

@@ -2,26 +2,32 @@
 
 The ``size:`` and ``dtype:`` expressions that make the generated op_api kernel allocate
 (or check) its outputs also say what a Meta kernel must return. ``MetaFunctions_<k>.cpp``
-turns them into one function per op, evaluated on meta tensors, and registers it:
+and ``test_only/MetaCheckFunctions_<k>.cpp`` turn them into one function per op, evaluated on
+meta tensors, and register it:
 
 * custom operators (section ``custom``, namespace ``npu``, unknown to PyTorch): as the
-  ``Meta`` kernel of ``npu::<op>``, so FakeTensor and torch.compile trace them with no
-  hand-written shape function. The function has the dispatcher's C++ signature (SymInt
-  types), the one every kernel of an operator must share.
+  ``Meta`` kernel of ``npu::<op>`` (``MetaFunctions_<k>.cpp``, compiled into the runtime),
+  so FakeTensor and torch.compile trace them with no hand-written shape function. The
+  function has the dispatcher's C++ signature (SymInt types), the one every kernel of an
+  operator must share.
 * aten operators (``official``), which have PyTorch's own Meta kernels: as a *checking*
   operator ``npu_meta_check::<op>`` in a private library (the op's schema without alias
   annotations, out= variants turned functional, SymInt spelled int). A test calls it next
   to ``aten::<op>`` on meta inputs and next to the real npu kernel, so a wrong ``size:`` or
-  ``dtype:`` in the YAML fails a test instead of producing wrong tensors.
+  ``dtype:`` in the YAML fails a test instead of producing wrong tensors. Only tests call
+  it, so it is generated apart (``test_only/MetaCheckFunctions_<k>.cpp``), built by the tests
+  and never compiled into a wheel.
 
 Ops whose facts are incomplete get no function: structured ops (their meta function
 lives elsewhere), out= ops whose outs lack size or dtype, aten in-place ops (the result is
-``self``). A comment at the end of each shard lists what was left out, and why.
+``self``). A comment at the end of each shard lists the ops of its kind (custom ops in
+``MetaFunctions_<k>.cpp``, the others in the test-only shard) left out, and why.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
 
@@ -48,8 +54,17 @@ CUSTOM_NAMESPACE = "npu"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
+#: Generated sources that only tests compile (contracts.md section 1): the runtime's build
+#: leaves this directory of the generated tree out.
+TEST_ONLY_DIR = "test_only"
+
+
 def shard_name(k: int) -> str:
     return f"op_plugin/MetaFunctions_{k}.cpp"
+
+
+def check_shard_name(k: int) -> str:
+    return f"{TEST_ONLY_DIR}/MetaCheckFunctions_{k}.cpp"
 
 
 def _tokens(text: str) -> set[str]:
@@ -418,6 +433,8 @@ def meta_functions(view: LabelView) -> tuple[list[MetaFunction], list[tuple[Live
 def render_meta_shards(
     view: LabelView, shards: int, check_namespace: str = META_CHECK_NAMESPACE
 ) -> dict[str, str]:
+    """The product shards (Meta kernels of custom ops) and the test-only shards (the
+    ``check_namespace`` operators of aten ops), each listing the ops of its kind left out."""
     functions, skipped = meta_functions(view)
     per_shard: list[list[MetaFunction]] = [[] for _ in range(shards)]
     left_out: list[list[tuple[LiveOp, str]]] = [[] for _ in range(shards)]
@@ -428,20 +445,60 @@ def render_meta_shards(
     files = {}
     for k in range(shards):
         what = (
-            f"Meta functions from the size/dtype of gen_opapi blocks, shard {k} of {shards}: "
-            f"Meta kernels of custom ops ({CUSTOM_NAMESPACE}::) and the {check_namespace}:: "
-            "operators that tests compare with PyTorch's Meta kernels and the npu kernels."
+            f"Meta kernels of custom ops ({CUSTOM_NAMESPACE}::) from the size/dtype of gen_opapi "
+            f"blocks, shard {k} of {shards}."
         )
         head = banner(view.model.op_file, view.label, view.torch, what)
-        files[shard_name(k)] = head + _shard_body(view, per_shard[k], left_out[k], check_namespace)
+        files[shard_name(k)] = head + _shard_body(
+            view,
+            [fn for fn in per_shard[k] if fn.custom],
+            [(op, why) for op, why in left_out[k] if op.entry.section == "custom"],
+            _custom_registration,
+        )
+        what = (
+            f"Test-only, shard {k} of {shards}: {check_namespace}::<op>, the Meta function of "
+            "each aten op from the size/dtype of its gen_opapi block, which tests compare with "
+            "PyTorch's Meta kernel and the npu kernel. The tests build it; no wheel ships it."
+        )
+        head = banner(view.model.op_file, view.label, view.torch, what)
+        files[check_shard_name(k)] = head + _shard_body(
+            view,
+            [fn for fn in per_shard[k] if not fn.custom],
+            [(op, why) for op, why in left_out[k] if op.entry.section != "custom"],
+            partial(_check_registration, check_namespace),
+        )
     return files
+
+
+def _custom_registration(functions: list[MetaFunction]) -> str:
+    # The npu:: schemas of custom ops are defined by torchnpugen; a kernel registered
+    # before its schema is kept by the dispatcher and checked against it on definition.
+    return (
+        f"\nTORCH_LIBRARY_IMPL({CUSTOM_NAMESPACE}, Meta, m) {{\n"
+        + "".join(
+            f"  m.impl({c_string(fn.op.name)}, TORCH_FN(op_plugin::meta::{fn.cname}));\n"
+            for fn in functions
+        )
+        + "}\n"
+    )
+
+
+def _check_registration(check_namespace: str, functions: list[MetaFunction]) -> str:
+    text = f"\nTORCH_LIBRARY_FRAGMENT({check_namespace}, m) {{\n"
+    text += "".join(f"  m.def({c_string(fn.schema_def)});\n" for fn in functions)
+    text += f"}}\n\nTORCH_LIBRARY_IMPL({check_namespace}, Meta, m) {{\n"
+    text += "".join(
+        f"  m.impl({c_string(fn.op.name)}, TORCH_FN(op_plugin::meta::{fn.cname}));\n"
+        for fn in functions
+    )
+    return text + "}\n"
 
 
 def _shard_body(
     view: LabelView,
     functions: list[MetaFunction],
     left_out: list[tuple[LiveOp, str]],
-    check_namespace: str,
+    registration: Callable[[list[MetaFunction]], str],
 ) -> str:
     notes = "".join(f"//   {op.name}: {reason}\n" for op, reason in left_out)
     if notes:
@@ -460,24 +517,4 @@ def _shard_body(
         text += expr_helpers.USING_LINES
     text += "\n".join(fn.text for fn in functions)
     text += "\n}  // namespace\n}  // namespace meta\n}  // namespace op_plugin\n"
-    checks = [fn for fn in functions if not fn.custom]
-    customs = [fn for fn in functions if fn.custom]
-    if checks:
-        text += f"\nTORCH_LIBRARY_FRAGMENT({check_namespace}, m) {{\n"
-        text += "".join(f"  m.def({c_string(fn.schema_def)});\n" for fn in checks)
-        text += f"}}\n\nTORCH_LIBRARY_IMPL({check_namespace}, Meta, m) {{\n"
-        text += "".join(
-            f"  m.impl({c_string(fn.op.name)}, TORCH_FN(op_plugin::meta::{fn.cname}));\n"
-            for fn in checks
-        )
-        text += "}\n"
-    if customs:
-        # The npu:: schemas of custom ops are defined by torchnpugen; a kernel registered
-        # before its schema is kept by the dispatcher and checked against it on definition.
-        text += f"\nTORCH_LIBRARY_IMPL({CUSTOM_NAMESPACE}, Meta, m) {{\n"
-        text += "".join(
-            f"  m.impl({c_string(fn.op.name)}, TORCH_FN(op_plugin::meta::{fn.cname}));\n"
-            for fn in customs
-        )
-        text += "}\n"
-    return text + notes
+    return text + registration(functions) + notes

@@ -43,6 +43,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from .compat import detected_differences, difference, torch_version, torchgen_dir
 from .errors import TorchgenMismatchError
+from .patch_state import enter_patched, is_patched, leave_patched, require_patched
 from .register import (
     NPURegisterDispatchKey,
     NPUStructuredRegisterDispatchKey,
@@ -309,12 +310,9 @@ def verify_torchgen_targets(table: Sequence[TorchgenPatch] = TORCHGEN_PATCHES) -
 
 # --------------------------------------------------------------------------- apply / revert
 
-_applied_depth = 0
-
 
 def apply_torchgen_patch(table: Sequence[TorchgenPatch] = TORCHGEN_PATCHES) -> Callable[[], None]:
     """Verify every row, then apply the PATCH rows.  Returns the function that reverts them."""
-    global _applied_depth
     resolved = verify_torchgen_targets(table)
     saved: list[tuple[Any, str, Any]] = []
     items: list[tuple[dict, Any, Any]] = []
@@ -333,11 +331,10 @@ def apply_torchgen_patch(table: Sequence[TorchgenPatch] = TORCHGEN_PATCHES) -> C
             new_value = staticmethod(new_value)
         setattr(owner, attr, new_value)  # the one assignment to torchgen in the repository
         saved.append((owner, attr, original))
-    _applied_depth += 1
+    enter_patched()
     reverted = False
 
     def revert() -> None:
-        global _applied_depth
         nonlocal reverted
         if reverted:
             return
@@ -349,7 +346,7 @@ def apply_torchgen_patch(table: Sequence[TorchgenPatch] = TORCHGEN_PATCHES) -> C
                 setattr(owner, attr, original)
         for mapping, key, original in reversed(items):
             mapping[key] = original
-        _applied_depth -= 1
+        leave_patched()
 
     return revert
 
@@ -386,15 +383,3 @@ def patch_report(table: Sequence[TorchgenPatch] = TORCHGEN_PATCHES) -> list[tupl
             action = "verified, not patched"
         report.append((row.target, action, row.reason))
     return report
-
-
-def is_patched() -> bool:
-    return _applied_depth > 0
-
-
-def require_patched() -> None:
-    if not is_patched():
-        raise RuntimeError(
-            "torchnpugen generators must run inside torchnpugen.patch.torchgen_patched() "
-            "(the device check comes from the patched torchgen)"
-        )

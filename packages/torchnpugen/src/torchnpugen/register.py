@@ -67,6 +67,7 @@ from torchgen.utils import Target
 from .compat import cpp_default, cpp_spelling, structured_set_output_takes_names
 from .errors import InputError
 from .ops import RegisteredOp, StructuredGroup, StructuredRole
+from .patch_state import require_patched
 
 __all__ = [
     "OVERLAP_HELPER",
@@ -245,8 +246,6 @@ class NPURegisterDispatchKey(RegisterDispatchKey):
         )
 
     def gen_unstructured(self, f: NativeFunction, g: NativeFunctionsGroup | None = None) -> str | None:
-        from .patch import require_patched  # patch.py imports this module
-
         require_patched()
         with native_function_manager(f):
             op = self.ops.get(f.func.name)
@@ -680,8 +679,6 @@ class NPUStructuredRegisterDispatchKey(StructuredRegisterDispatchKey):
         return f"struct {class_name} final : public {parent_class} {{\n{indented}\n}};\n"
 
     def gen_one(self, f: NativeFunction) -> str | None:
-        from .patch import require_patched
-
         require_patched()
         with native_function_manager(f):
             op = self.ops.get(f.func.name)

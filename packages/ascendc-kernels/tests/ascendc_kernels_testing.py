@@ -1,6 +1,9 @@
-"""ctypes bindings of the simulator's C ABI, for tests and experiments without torch.
+"""ctypes bindings of the simulator's C ABI, for the package's tests and the bench, without torch.
 
-    from ascendc_kernels import testing as sim
+Test support, not part of the wheel: tests/conftest.py puts this directory on sys.path (and
+on PYTHONPATH for the interpreters tests start); bench/ascendc_kernels_speed.py does the same.
+
+    import ascendc_kernels_testing as sim
     acl = sim.load()
     x = sim.DeviceArray.from_numpy(np.arange(6, dtype=np.float32).reshape(2, 3))
     out = sim.DeviceArray.empty((2, 3), sim.ACL_FLOAT)
@@ -18,8 +21,7 @@ import ctypes
 from typing import Any, Iterable, Optional, Sequence
 
 import numpy as np
-
-from . import library_path
+from ascendc_kernels import library_path
 
 # ---- aclDataType / aclFormat / error codes (acl/acl_base.h, aclnn/acl_meta.h) ----
 ACL_FLOAT = 0

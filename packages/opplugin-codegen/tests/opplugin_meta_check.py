@@ -1,8 +1,9 @@
 """Test support: compare generated Meta functions with PyTorch's and with real kernels.
 
-``MetaFunctions_<k>.cpp`` registers, for every aten op with a complete ``gen_opapi``
-block, ``npu_meta_check::<op>`` (the op's size/dtype facts on meta tensors), and for every
-custom op a ``Meta`` kernel of ``npu::<op>``. This module samples inputs from an op's
+The test-only ``test_only/MetaCheckFunctions_<k>.cpp`` registers, for every aten op with a
+complete ``gen_opapi`` block, ``npu_meta_check::<op>`` (the op's size/dtype facts on meta
+tensors), and ``op_plugin/MetaFunctions_<k>.cpp`` for every custom op a ``Meta`` kernel of
+``npu::<op>``. This module samples inputs from an op's
 schema (several shapes with broadcasting, dtypes with promotion, Python scalars) and checks
 that the facts agree with
 
@@ -13,7 +14,10 @@ that the facts agree with
 A sample that the reference rejects (PyTorch raises, e.g. an unsupported dtype) is skipped,
 but every op needs at least one compared sample, so a check cannot pass vacuously.
 
-Unlike the generator, this module imports torch; only tests use it.
+Unlike the generator, this module imports torch, so it lives with the tests and not in
+the wheel: opplugin-codegen's tests import it from this directory (their conftest puts it on
+sys.path), and the cross-package tests of the repository's tests/ through their conftest,
+which loads this file by path (one copy for both, next to the generator whose output it checks).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from typing import Any
 
 import torch
 
-META_CHECK_NAMESPACE = "npu_meta_check"
+from opplugin_codegen.gen_meta import META_CHECK_NAMESPACE
 
 #: Shapes per number of tensor arguments: equal, broadcasting, 0-dim, empty.
 _SHAPES: dict[int, list[tuple[tuple[int, ...], ...]]] = {

@@ -1,0 +1,83 @@
+"""The wheels of the label (dist/<label>/*.whl, as `nox -s build` leaves them) hold the product
+only: no test support module, no test-only generated code, and no generator module that
+imports torch (opplugin-codegen promises never to). Test scaffolding lives with the tests."""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+WHEEL_STEMS = ("ascendc_kernels", "opplugin_codegen", "torchnpugen", "opplugin_runtime")
+
+# (what is wrong, a regex over the file's path inside the wheel).
+TEST_ONLY_PATHS = (
+    ("ctypes test bindings of ascendc-kernels (tests/ascendc_kernels_testing.py)",
+     re.compile(r"(^|/)ascendc_kernels/testing\.py$|(^|/)\w*_testing\.py$")),
+    ("the Meta function checks of opplugin-codegen (tests/opplugin_meta_check.py)", re.compile(r"meta_check\w*\.py$")),
+    ("test-only generated code (build/generated/<label>/test_only)",
+     re.compile(r"(^|/)test_only/|MetaCheckFunctions")),
+    ("a test module or test directory", re.compile(r"(^|/)(tests?/|conftest\.py$|test_\w+\.py$)")),
+)
+# (what is wrong, bytes that only test-only code puts into a compiled library).
+TEST_ONLY_BYTES = (
+    ("the npu_meta_check operators (compiled from test_only/MetaCheckFunctions_<k>.cpp)", b"npu_meta_check"),
+    ("code compiled from test_only/MetaCheckFunctions_<k>.cpp", b"MetaCheckFunctions"),
+)
+IMPORTS_TORCH = re.compile(rb"^\s*(import|from)\s+torch(gen)?\b", re.M)
+
+
+def _wheels(label: str) -> list[Path]:
+    dist = REPO / "dist" / label
+    wheels = sorted(dist.glob("*.whl"))
+    if not wheels:
+        pytest.fail(f"{dist} holds no wheel: run `nox -s build -- {label}` first")
+    return wheels
+
+
+def test_every_package_built_a_wheel(label: str) -> None:
+    names = {wheel.name.split("-", 1)[0] for wheel in _wheels(label)}
+    assert names == set(WHEEL_STEMS), f"dist/{label}: {sorted(names)}"
+
+
+def _problems(wheel: Path) -> list[str]:
+    problems = []
+    with zipfile.ZipFile(wheel) as archive:
+        for name in archive.namelist():
+            where = f"{wheel.name}: {name}"
+            problems += [f"{where}: {what}" for what, pattern in TEST_ONLY_PATHS if pattern.search(name)]
+            if name.endswith(".so") or ".so." in name:
+                data = archive.read(name)
+                problems += [f"{where}: holds {what} ({marker.decode()!r})"
+                             for what, marker in TEST_ONLY_BYTES if marker in data]
+            elif name.startswith("opplugin_codegen/") and name.endswith(".py"):
+                if IMPORTS_TORCH.search(archive.read(name)):
+                    problems.append(f"{where}: imports torch, which the generator never does (test support "
+                                    "that needs torch belongs in packages/opplugin-codegen/tests)")
+    return problems
+
+
+def test_the_wheels_ship_no_test_only_code(label: str) -> None:
+    problems = [problem for wheel in _wheels(label) for problem in _problems(wheel)]
+    assert not problems, "test-only files in the wheels of dist/" + label + ":\n" + "\n".join(problems)
+
+
+def test_the_check_finds_test_only_files(tmp_path: Path) -> None:
+    """The rules above catch what they are for (a wheel made here, not the build's)."""
+    wheel = tmp_path / "fake-0.1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        archive.writestr("ascendc_kernels/testing.py", "")
+        archive.writestr("opplugin_codegen/meta_check.py", "import torch\n")
+        archive.writestr("opplugin_codegen/api.py", '"""Never imports torch."""\n')
+        archive.writestr("opplugin_runtime/_C.so", b"\0TORCH_LIBRARY npu_meta_check\0")
+        archive.writestr("opplugin_runtime/__init__.py", "import torch\n")
+    problems = _problems(wheel)
+    assert [p.split(": ")[1] for p in problems] == [
+        "ascendc_kernels/testing.py",
+        "opplugin_codegen/meta_check.py",
+        "opplugin_codegen/meta_check.py",
+        "opplugin_runtime/_C.so",
+    ], problems
