@@ -33,7 +33,7 @@ def mismatch_message(
     if wanted is None:
         rebuild = (
             f"No label of yaml/versions.yaml pins torch {running_torch.split('+')[0]}: install a torch "
-            f"that a label pins ({', '.join(sorted(labels_by_torch.values(), key=_label_order))}), or add "
+            f"that a label pins ({', '.join(sorted(labels_by_torch.values(), key=_major_minor))}), or add "
             "a label for this one"
         )
     else:
@@ -47,10 +47,6 @@ def mismatch_message(
         f"into another. {rebuild}, or run with the {built_label} environment "
         f"(build/venvs/{built_label}, torch {built_torch})."
     )
-
-
-def _label_order(label: str) -> tuple[int, int]:
-    return _major_minor(label)
 
 
 def check_build() -> None:
