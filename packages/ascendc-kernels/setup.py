@@ -18,6 +18,7 @@ import filecmp
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 from setuptools import Command, setup
@@ -74,6 +75,7 @@ def build_native_libraries(package_dir: Path) -> None:
             "-G", "Ninja",
             f"-DCMAKE_MAKE_PROGRAM={find_tool('ninja')}",
             "-DCMAKE_BUILD_TYPE=Release",
+            f"-DPython3_EXECUTABLE={sys.executable}",  # runs abi/aclnn_abi.py (standard library only)
         ]
         ccache = shutil.which("ccache")
         if ccache:
@@ -88,14 +90,17 @@ def build_native_libraries(package_dir: Path) -> None:
 
     for name in LIBRARIES:
         copy_if_changed(out / name, package_dir / "lib" / name)
-    include_src = ROOT / "include"
+    # The headers: the hand-written ones of include/ and those generated from abi/aclnn/*.decl.
     include_dst = package_dir / "include"
-    for header in include_src.rglob("*.h"):
-        copy_if_changed(header, include_dst / header.relative_to(include_src))
-    for stale in include_dst.rglob("*.h"):  # headers removed from include/
-        if not (include_src / stale.relative_to(include_dst)).exists():
+    headers = {}
+    for include_src in (ROOT / "include", out / "generated" / "include"):
+        for header in include_src.rglob("*.h"):
+            headers[header.relative_to(include_src)] = header
+    for relative, header in headers.items():
+        copy_if_changed(header, include_dst / relative)
+    for stale in include_dst.rglob("*.h"):  # headers removed from include/ or from the declarations
+        if stale.relative_to(include_dst) not in headers:
             stale.unlink()
-
 
 class BuildNative(Command):
     description = "build libascendcl.so/libopapi.so into src/ascendc_kernels/lib (and copy the headers)"

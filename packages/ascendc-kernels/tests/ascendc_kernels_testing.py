@@ -18,6 +18,8 @@ Needs numpy. bfloat16 arrays are numpy uint16 arrays of raw bits
 from __future__ import annotations
 
 import ctypes
+import sys
+from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
 import numpy as np
@@ -197,122 +199,20 @@ _ASCENDCL_PROTOTYPES = {
     "aclsimCubeMmad": (ctypes.c_int, [_vp, _vp, _vp, _u32, _u32, _u32, _u32, _u32, _u32, ctypes.c_int, ctypes.c_int]),
 }
 
+def _aclnn_declarations() -> dict:
+    """aclnnX -> the ctypes types of aclnnXGetWorkspaceSize's own parameters, from the
+    package's declarations (abi/aclnn/*.decl, read by abi/aclnn_abi.py)."""
+    abi_dir = str(Path(__file__).resolve().parent.parent / "abi")
+    if abi_dir not in sys.path:
+        sys.path.insert(0, abi_dir)
+    import aclnn_abi
+
+    return {api.name: [getattr(ctypes, t) for t in aclnn_abi.ctypes_argtypes(api)]
+            for api in aclnn_abi.apis(aclnn_abi.load())}
+
+
 # aclnnX: (workspace, size, executor, stream); aclnnXGetWorkspaceSize: (args..., &size, &executor)
-_ACLNN_ARGS = {
-    "aclnnAdd": [_vp, _vp, _vp, _vp],
-    "aclnnInplaceAdd": [_vp, _vp, _vp],
-    "aclnnMul": [_vp, _vp, _vp],
-    "aclnnAbs": [_vp, _vp],
-    "aclnnInplaceFillScalar": [_vp, _vp],
-    "aclnnInplaceZero": [_vp],
-    "aclnnInplaceCopy": [_vp, _vp],
-    "aclnnClampMin": [_vp, _vp, _vp],
-    "aclnnInplaceClampMin": [_vp, _vp],
-    "aclnnInplaceUniform": [_vp, ctypes.c_double, ctypes.c_double, _u64, _u64],
-    "aclnnInplaceNormal": [_vp, ctypes.c_float, ctypes.c_float, _i64, _i64],
-    "aclnnInplaceBernoulli": [_vp, _vp, _i64, _i64],
-    "aclnnInplaceBernoulliTensor": [_vp, _vp, _i64, _i64],
-    "aclnnDropoutGenMask": [_vp, ctypes.c_double, _i64, _i64, _vp],
-    "aclnnDropoutDoMask": [_vp, _vp, ctypes.c_double, _vp],
-    "aclnnMaskedScale": [_vp, _vp, ctypes.c_float, _vp],
-    "aclnnMm": [_vp, _vp, _vp, ctypes.c_int8],
-    "aclnnMatmul": [_vp, _vp, _vp, ctypes.c_int8],
-    "aclnnSoftmax": [_vp, _i64, _vp],
-    "aclnnLayerNorm": [_vp, _vp, _vp, _vp, ctypes.c_double, _vp, _vp, _vp],
-    "aclnnReduceSum": [_vp, _vp, ctypes.c_bool, ctypes.c_int, _vp],
-    "aclnnAmax": [_vp, _vp, ctypes.c_bool, _vp],
-    # --- matrix multiply (helper mm) ---
-    "aclnnBmm": [_vp, _vp, _vp, ctypes.c_int8],
-    "aclnnAddmm": [_vp, _vp, _vp, _vp, _vp, _vp, ctypes.c_int8],
-    "aclnnBaddbmm": [_vp, _vp, _vp, _vp, _vp, _vp, ctypes.c_int8],
-    "aclnnMv": [_vp, _vp, _vp, ctypes.c_int8],
-    "aclnnDot": [_vp, _vp, _vp],
-    # --- elementwise / activations / comparisons ---
-    "aclnnNeg": [_vp, _vp],
-    "aclnnInplaceNeg": [_vp],
-    "aclnnExp": [_vp, _vp],
-    "aclnnInplaceExp": [_vp],
-    "aclnnLog": [_vp, _vp],
-    "aclnnInplaceLog": [_vp],
-    "aclnnSqrt": [_vp, _vp],
-    "aclnnInplaceSqrt": [_vp],
-    "aclnnRsqrt": [_vp, _vp],
-    "aclnnInplaceRsqrt": [_vp],
-    "aclnnReciprocal": [_vp, _vp],
-    "aclnnInplaceReciprocal": [_vp],
-    "aclnnTanh": [_vp, _vp],
-    "aclnnInplaceTanh": [_vp],
-    "aclnnSigmoid": [_vp, _vp],
-    "aclnnInplaceSigmoid": [_vp],
-    "aclnnRelu": [_vp, _vp],
-    "aclnnInplaceRelu": [_vp],
-    "aclnnSilu": [_vp, _vp],
-    "aclnnInplaceSilu": [_vp],
-    "aclnnGelu": [_vp, _vp],
-    "aclnnGeluV2": [_vp, _i64, _vp],
-    "aclnnPowTensorScalar": [_vp, _vp, _vp],
-    "aclnnInplacePowTensorScalar": [_vp, _vp],
-    "aclnnSub": [_vp, _vp, _vp, _vp],
-    "aclnnInplaceSub": [_vp, _vp, _vp],
-    "aclnnDiv": [_vp, _vp, _vp],
-    "aclnnInplaceDiv": [_vp, _vp],
-    "aclnnMaximum": [_vp, _vp, _vp],
-    "aclnnMinimum": [_vp, _vp, _vp],
-    "aclnnClampMinTensor": [_vp, _vp, _vp],
-    "aclnnAdds": [_vp, _vp, _vp],
-    "aclnnInplaceAdds": [_vp, _vp],
-    "aclnnMuls": [_vp, _vp, _vp],
-    "aclnnInplaceMuls": [_vp, _vp],
-    "aclnnDivs": [_vp, _vp, _vp],
-    "aclnnInplaceDivs": [_vp, _vp],
-    "aclnnAddcmul": [_vp, _vp, _vp, _vp, _vp],
-    "aclnnInplaceAddcmul": [_vp, _vp, _vp, _vp],
-    "aclnnAddcdiv": [_vp, _vp, _vp, _vp, _vp],
-    "aclnnInplaceAddcdiv": [_vp, _vp, _vp, _vp],
-    "aclnnLerp": [_vp, _vp, _vp, _vp],
-    "aclnnInplaceLerp": [_vp, _vp, _vp],
-    "aclnnLerps": [_vp, _vp, _vp, _vp],
-    "aclnnInplaceLerps": [_vp, _vp, _vp],
-    "aclnnThresholdBackward": [_vp, _vp, _vp, _vp],
-    "aclnnGeluBackward": [_vp, _vp, _vp],
-    "aclnnGeluBackwardV2": [_vp, _vp, _i64, _vp],
-    "aclnnSigmoidBackward": [_vp, _vp, _vp],
-    "aclnnTanhBackward": [_vp, _vp, _vp],
-    "aclnnSiluBackward": [_vp, _vp, _vp],
-    "aclnnEqTensor": [_vp, _vp, _vp],
-    "aclnnEqScalar": [_vp, _vp, _vp],
-    "aclnnNeTensor": [_vp, _vp, _vp],
-    "aclnnNeScalar": [_vp, _vp, _vp],
-    "aclnnLtTensor": [_vp, _vp, _vp],
-    "aclnnLtScalar": [_vp, _vp, _vp],
-    "aclnnLeTensor": [_vp, _vp, _vp],
-    "aclnnLeScalar": [_vp, _vp, _vp],
-    "aclnnGtTensor": [_vp, _vp, _vp],
-    "aclnnGtScalar": [_vp, _vp, _vp],
-    "aclnnGeTensor": [_vp, _vp, _vp],
-    "aclnnGeScalar": [_vp, _vp, _vp],
-    "aclnnLogicalNot": [_vp, _vp],
-    "aclnnSWhere": [_vp, _vp, _vp, _vp],
-    "aclnnInplaceMaskedFillScalar": [_vp, _vp, _vp],
-    "aclnnInplaceMaskedFillTensor": [_vp, _vp, _vp],
-    # --- reductions / normalization ---
-    "aclnnLogSoftmax": [_vp, _i64, _vp],
-    "aclnnSoftmaxBackward": [_vp, _vp, _i64, _vp],
-    "aclnnLogSoftmaxBackward": [_vp, _vp, _i64, _vp],
-    "aclnnMean": [_vp, _vp, ctypes.c_bool, ctypes.c_int, _vp],
-    "aclnnAmin": [_vp, _vp, ctypes.c_bool, _vp],
-    "aclnnLayerNormBackward": [_vp, _vp, _vp, _vp, _vp, _vp, _vp, _vp, _vp, _vp, _vp],
-    "aclnnNLLLoss": [_vp, _vp, _vp, _i64, _i64, _vp, _vp],
-    "aclnnNLLLossBackward": [_vp, _vp, _vp, _vp, _i64, _i64, _vp, _vp],
-    "aclnnBatchNorm": [_vp, _vp, _vp, _vp, _vp, ctypes.c_bool, ctypes.c_double, ctypes.c_double, _vp, _vp, _vp],
-    "aclnnBatchNormBackward": [_vp, _vp, _vp, _vp, _vp, _vp, _vp, ctypes.c_bool, ctypes.c_double, _vp, _vp, _vp,
-                               _vp],
-    # --- attention masks: tril / isneginf / all ---
-    "aclnnTril": [_vp, _i64, _vp],
-    "aclnnInplaceTril": [_vp, _i64],
-    "aclnnIsNegInf": [_vp, _vp],
-    "aclnnAll": [_vp, _vp, ctypes.c_bool, _vp],
-}
+_ACLNN_ARGS = _aclnn_declarations()
 
 
 class Libraries:

@@ -26,7 +26,8 @@ _SOURCE_INCLUDE = _PACKAGE_DIR.parent.parent / "include"
 
 
 def get_include() -> str:
-    """Directory holding acl/acl.h, aclnn/, aclnnop/, ascendc_sim/ and kernel_operator.h."""
+    """Directory holding acl/acl.h, aclnn/, aclnnop/ (generated from abi/aclnn/*.decl), ascendc_sim/
+    and kernel_operator.h."""
     packaged = _PACKAGE_DIR / "include"
     if (packaged / "acl" / "acl.h").is_file():
         return str(packaged)

@@ -16,6 +16,14 @@
 // (double/int64/bool/complex by the scalar's kind), IntArrayRef -> aclIntArray*,
 // TensorList -> aclTensorList*, ScalarType -> aclDataType, string_view -> const
 // char*, everything else by value.
+//
+// Checked calls: when the toolkit declares its aclnn apis as C++ types (the simulator's
+// ascendc_sim/aclnn_declarations.h, generated from its declaration files), a call of a declared
+// api is checked at compile time: the number of arguments and each converted argument against
+// the declared parameter's CANN type; a mismatch fails the build at the EXEC_NPU_CMD line with
+// the api and the parameter named in the instantiation (ArgumentFits<api, api::param, ...>).
+// The call then goes through the declared function type. An api the toolkit does not declare
+// (another toolkit, a custom op library) is called as the converted arguments' types say.
 #pragma once
 
 #include <array>
@@ -41,6 +49,13 @@
 #include "npu/framework/AclDataType.h"
 #include "npu/framework/AclObjects.h"
 #include "npu/framework/PathLedger.h"
+
+#if __has_include("ascendc_sim/aclnn_declarations.h")
+#include "ascendc_sim/aclnn_declarations.h"
+#define NPU_ACLNN_DECLARED 1
+#else
+#define NPU_ACLNN_DECLARED 0
+#endif
 
 // The address of `api_name` in the op_api libraries (custom libraries from
 // ASCEND_CUSTOM_OPP_PATH first, then libopapi.so), or nullptr when it is absent
@@ -240,7 +255,72 @@ aclnnStatus CallGetWorkspaceSize(void* fn, const std::tuple<Converted...>& conve
       converted);
 }
 
-template <typename... Ts>
+// ---- compile-time checks against the toolkit's declarations ----
+
+inline constexpr size_t kNotDeclared = static_cast<size_t>(-1);
+
+#if NPU_ACLNN_DECLARED
+namespace declared = ::ascendc_sim::aclnn_declared;
+
+// The index of `api` among the declared apis, or kNotDeclared.
+constexpr size_t DeclaredIndex(const char* api) {
+  const size_t index = declared::IndexOf(api);
+  return index == declared::kNotDeclared ? kNotDeclared : index;
+}
+
+// Whether a converted argument of type `Passed` may be passed as a parameter of type `Declared`:
+// an implicit conversion that keeps the value's kind (no floating point to integer).
+template <typename Passed, typename Declared>
+inline constexpr bool kArgumentFits =
+    std::is_convertible_v<Passed, Declared> &&
+    !(std::is_floating_point_v<Passed> && std::is_integral_v<Declared>) &&
+    (std::is_pointer_v<Passed> == std::is_pointer_v<Declared>);
+
+// Fails the build (from the EXEC_NPU_CMD line) when one argument does not fit: the template
+// arguments name the api, the parameter, its declared type and the converted argument's type.
+template <typename Api, typename Param, typename Declared, typename Passed>
+struct ArgumentFits {
+  static_assert(kArgumentFits<Passed, Declared>,
+                "EXEC_NPU_CMD: an argument does not convert to the aclnn parameter declared for it "
+                "(api, parameter, declared type and argument type: see 'ArgumentFits<...>' above; "
+                "the call is the 'required from here' line)");
+  static constexpr bool value = true;
+};
+
+template <typename Api, typename DeclaredParams, typename... Passed>
+struct ArgumentsFit;
+
+template <typename Api, typename... Ps, typename... Passed>
+struct ArgumentsFit<Api, declared::Params<Ps...>, Passed...> {
+  static_assert(sizeof...(Ps) == sizeof...(Passed),
+                "EXEC_NPU_CMD: the number of arguments differs from the aclnn declaration of the api "
+                "(see 'ArgumentsFit<...>' above; the call is the 'required from here' line)");
+  template <bool SameCount, typename = void>
+  struct Each {
+    static constexpr bool value = false;
+  };
+  template <typename Unused>
+  struct Each<true, Unused> {
+    static constexpr bool value =
+        (ArgumentFits<Api, typename Ps::name, typename Ps::type, Passed>::value && ...);
+  };
+  static constexpr bool value = Each<sizeof...(Ps) == sizeof...(Passed)>::value;
+};
+
+template <typename Api, typename... Converted>
+aclnnStatus CallDeclared(void* fn, const std::tuple<Converted...>& converted, uint64_t* workspace_size,
+                         aclOpExecutor** executor) {
+  static_assert(ArgumentsFit<Api, typename Api::params, RawType<Converted>...>::value);
+  using Fn = typename Api::GetWorkspaceSizeFn;
+  return std::apply(
+      [&](const Converted&... c) { return reinterpret_cast<Fn>(fn)(c.raw()..., workspace_size, executor); },
+      converted);
+}
+#else
+constexpr size_t DeclaredIndex(const char*) { return kNotDeclared; }
+#endif
+
+template <size_t Declared = kNotDeclared, typename... Ts>
 void ExecOpApi(const char* api, const OpApiSymbols& symbols, const Ts&... args) {
   if (C10_UNLIKELY(!symbols.available())) {
     ThrowOpApiMissing(api);
@@ -248,7 +328,17 @@ void ExecOpApi(const char* api, const OpApiSymbols& symbols, const Ts&... args) 
   const auto converted = ConvertArgs(api, std::index_sequence_for<Ts...>{}, args...);
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
-  const aclnnStatus status = CallGetWorkspaceSize(symbols.get_workspace_size, converted, &workspace_size, &executor);
+  aclnnStatus status;
+#if NPU_ACLNN_DECLARED
+  if constexpr (Declared != kNotDeclared) {
+    using Api = typename declared::At<Declared>::type;
+    status = CallDeclared<Api>(symbols.get_workspace_size, converted, &workspace_size, &executor);
+  } else {
+    status = CallGetWorkspaceSize(symbols.get_workspace_size, converted, &workspace_size, &executor);
+  }
+#else
+  status = CallGetWorkspaceSize(symbols.get_workspace_size, converted, &workspace_size, &executor);
+#endif
   if (C10_UNLIKELY(status != ACLNN_SUCCESS)) {
     AclExecutorPtr discard(executor);
     ThrowStatus(api, "GetWorkspaceSize", status);
@@ -262,7 +352,8 @@ void ExecOpApi(const char* api, const OpApiSymbols& symbols, const Ts&... args) 
   do {                                                                                      \
     static const ::at_npu::native::opapi_detail::OpApiSymbols npu_opapi_symbols_ =         \
         ::at_npu::native::opapi_detail::ResolveOpApi(#aclnn_api);                           \
-    ::at_npu::native::opapi_detail::ExecOpApi(#aclnn_api, npu_opapi_symbols_, __VA_ARGS__); \
+    ::at_npu::native::opapi_detail::ExecOpApi<                                              \
+        ::at_npu::native::opapi_detail::DeclaredIndex(#aclnn_api)>(#aclnn_api, npu_opapi_symbols_, __VA_ARGS__); \
   } while (false)
 
 // In an op_api kernel: when `aclnn_api` is missing from the toolkit, returns
