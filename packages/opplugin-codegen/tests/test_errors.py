@@ -400,7 +400,8 @@ def test_all_errors_of_a_file_are_reported_together(tmp_path: Path) -> None:
              op_api: all_version
              device_check: Nocheck
          """,
-            f"{OPS}:4: abs: device_check must be NoCheck or ExactSame",
+            f"{OPS}:4: abs: device_check must be NoCheck or ExactSame, got 'Nocheck'; "
+            "did you mean 'NoCheck'?",
         ),
         (
             """\

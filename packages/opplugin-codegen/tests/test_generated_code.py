@@ -347,6 +347,48 @@ def test_cat_keeps_its_function_despite_structured_delegate(tmp_path: Path) -> N
         function(files, "OpInterface", "at::Tensor sub(")
 
 
+def test_structured_inplace_op_runs_its_own_exec(tmp_path: Path) -> None:
+    """An in-place op marked structured: true keeps its own kernel after the meta function;
+    with an exec-only gen_opapi block that kernel is generated (no hand-written one)."""
+    yaml_dir = make_yaml_dir(
+        tmp_path,
+        """\
+        official:
+          - func: clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)
+            op_api: all_version
+            structured: true
+            gen_opapi:
+              exec: aclnnClampMin, self, min, out
+          - func: clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)
+            op_api: all_version
+            structured: true
+            gen_opapi:
+              exec: aclnnInplaceClampMin, self, min
+        """,
+    )
+    files = files_of(yaml_dir, "v2.13")
+    kernel = function(files, "StructKernelNpuOpApi", "at::Tensor& clamp_min_(")
+    assert "  EXEC_NPU_CMD(aclnnInplaceClampMin, self, min);\n  return self;\n}" in kernel
+    assert "check_tensor" not in kernel and "apply_tensor" not in kernel
+
+
+def test_structured_applies_to_out_and_inplace_only(tmp_path: Path) -> None:
+    yaml_dir = make_yaml_dir(
+        tmp_path,
+        """\
+        official:
+          - func: clamp_min(Tensor self, Scalar min) -> Tensor
+            op_api: all_version
+            structured: true
+            gen_opapi:
+              exec: aclnnClampMin, self, min, out
+        """,
+    )
+    with pytest.raises(CodegenError) as error:
+        load_model(yaml_dir)
+    assert "clamp_min: structured: true applies to out= and in-place schemas" in str(error.value)
+
+
 def test_out_multi_output(rich: dict[str, str]) -> None:
     text = function(rich, "StructKernelNpuOpApi", "::std::tuple<at::Tensor&, at::Tensor&> max_out(")
     assert (

@@ -226,7 +226,7 @@ def test_custom_schema_errors_name_the_yaml_entry(workspace):
             "get_npu_format(Tensor self) -> int", "get_npu_format(Tensor self) -> int\n    tags: no_such_tag"
         )
     )
-    with pytest.raises(InputError, match=r"npu_native_functions.yaml:\d+: unknown tag 'no_such_tag'"):
+    with pytest.raises(InputError, match=r"npu_native_functions.yaml:\d+: get_npu_format: unknown tag 'no_such_tag'"):
         generate(workspace)
     path.write_text(
         path.read_text().replace("    tags: no_such_tag\n", "").replace("(Tensor self) -> int", "(Tensor self) -> intt")

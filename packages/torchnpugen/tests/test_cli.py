@@ -64,6 +64,21 @@ def test_invalid_inputs_exit_1(workspace):
     assert not workspace["aten"].exists()
 
 
+def test_every_problem_is_a_line_of_its_own(workspace):
+    path = workspace["yaml"] / "npu_native_functions.yaml"
+    lines = path.read_text().splitlines(keepends=True)
+    view, zero = lines.index("  - view\n") + 1, lines.index("  - zero_\n") + 1
+    lines[view - 1], lines[zero - 1] = "  - viewww\n", "  - zerooo_\n"
+    path.write_text("".join(lines))
+    result = run_cli(*_generate_args(workspace))
+    assert result.returncode == 1
+    errors = [line for line in result.stderr.splitlines() if line.startswith("torchnpugen: ")]
+    assert errors[0].startswith(f"torchnpugen: error: yaml/npu_native_functions.yaml:{view}: unknown operator 'viewww'")
+    assert errors[1].startswith(f"torchnpugen: error: yaml/npu_native_functions.yaml:{zero}: unknown operator 'zerooo_'")
+    assert errors[2:] == ["torchnpugen: 2 errors"]
+    assert not workspace["aten"].exists()
+
+
 def test_missing_projection_exits_1(workspace):
     workspace["projection"].unlink()
     result = run_cli(*_generate_args(workspace))

@@ -373,21 +373,75 @@ def test_projection_schema_must_match_torch(workspace):
         generate(workspace)
 
 
+def test_every_problem_of_the_inputs_is_reported_in_one_run(workspace):
+    """Problems in two entries of npu_native_functions.yaml and two of the projection come out of
+    one run together, each as file:line: op: what, and nothing is written."""
+    backend = workspace["yaml"] / "npu_native_functions.yaml"
+    text = backend.read_text()
+    text = text.replace("  - func: _copy_from\n    device_check: NoCheck\n",
+                        "  - func: _copy_from\n    device_check: Sometimes\n", 1)
+    text = text.replace("  - func: copy_\n    device_check: NoCheck\n",
+                        "  - func: copy_\n    device_check: NoCheck\n    op_apii: True\n", 1)
+    backend.write_text(text)
+    projection = workspace["projection"]
+    ptext = projection.read_text()
+    ptext = ptext.replace('  - func: "abs_(Tensor(a!) self) -> Tensor(a!)"\n    impl_ns: "op_api"\n',
+                          '  - func: "abs_(Tensor(a!) self) -> Tensor(a!)"\n    impl_ns: "op_api"\n'
+                          "    structured: maybe\n", 1)
+    ptext = ptext.replace('  - func: "mul.Tensor(Tensor self, Tensor other) -> Tensor"\n',
+                          '  - func: "mul.Tensor(Tensor self, Tensor other) -> Tensor"\n    tags: [1]\n', 1)
+    projection.write_text(ptext)
+    with pytest.raises(InputError) as error:
+        generate(workspace)
+    lines = str(error.value).splitlines()
+    copy_from = yaml_line(backend, "  - func: _copy_from")
+    copy_ = yaml_line(backend, "  - func: copy_")
+    abs_ = yaml_line(projection, '  - func: "abs_(Tensor(a!) self) -> Tensor(a!)"')
+    mul = yaml_line(projection, '  - func: "mul.Tensor(Tensor self, Tensor other) -> Tensor"')
+    assert lines == [
+        f"yaml/npu_native_functions.yaml:{copy_from}: _copy_from: device_check must be NoCheck or "
+        "ExactSame, got 'Sometimes'",
+        f"yaml/npu_native_functions.yaml:{copy_}: copy_: unsupported flag 'op_apii' on a supported "
+        "entry; allowed: func, device_check, op_api, internal_format_opapi",
+        f"{projection}:{abs_}: abs_: structured must be true or false, got 'maybe'",
+        f"{projection}:{mul}: mul.Tensor: tags must be a tag name, a comma list or a list of tag "
+        "names, got [1]",
+        "4 errors",
+    ]
+    assert len(error.value.problems) == 4
+    assert not workspace["npu"].exists()
+
+
+def test_both_generators_parse_a_shared_key_alike(tmp_path, workspace):
+    """device_check is parsed by one function for op_plugin_functions.yaml (opplugin-codegen)
+    and for the projection (torchnpugen): the same bad value gets the same words from both."""
+    from opplugin_codegen import entry_keys
+
+    problem = str(entry_keys.parse_device_check("Sometimes"))
+    projection = workspace["projection"]
+    projection.write_text(projection.read_text().replace(
+        '    yaml_source: "yaml/op_plugin_functions.yaml:10"\n',
+        '    yaml_source: "yaml/op_plugin_functions.yaml:10"\n    device_check: Sometimes\n', 1))
+    with pytest.raises(InputError) as error:
+        generate(workspace)
+    assert str(error.value).endswith(f": abs: {problem}")
+
+
 def test_unsupported_flag_and_duplicates_are_rejected(workspace):
     path = workspace["yaml"] / "npu_native_functions.yaml"
     original = path.read_text()
     flag_line = yaml_line(path, "  - func: _copy_from")
     zero_line, view_line = yaml_line(path, "  - zero_"), yaml_line(path, "  - view")
     path.write_text(original.replace("    device_check: NoCheck\n", "    device_check: NoCheck\n    op_apii: True\n", 1))
-    with pytest.raises(InputError, match=rf"npu_native_functions.yaml:{flag_line}: unsupported flag 'op_apii'"):
+    with pytest.raises(InputError, match=rf"npu_native_functions.yaml:{flag_line}: _copy_from: unsupported flag 'op_apii'"):
         generate(workspace)
     path.write_text(original.replace("    device_check: NoCheck\n", "    device_check: NoCheck\n    op_api: yes please\n", 1))
-    with pytest.raises(InputError, match=rf"npu_native_functions.yaml:{flag_line}: op_api must be True or False"):
+    with pytest.raises(InputError, match=rf"npu_native_functions.yaml:{flag_line}: _copy_from: op_api must be true or false"):
         generate(workspace)
     path.write_text(
         original.replace("    device_check: NoCheck\n", "    device_check: NoCheck\n    internal_format_opapi: True\n", 1)
     )
-    with pytest.raises(InputError, match=rf"npu_native_functions.yaml:{flag_line}: internal_format_opapi .* needs op_api"):
+    with pytest.raises(InputError, match=rf"npu_native_functions.yaml:{flag_line}: _copy_from: internal_format_opapi .* needs op_api"):
         generate(workspace)
     path.write_text(original.replace("  - zero_\n", "  - zero_\n  - view\n"))
     with pytest.raises(

@@ -128,7 +128,7 @@ def test_a_real_schema_difference_is_still_an_error(merged):
          "dispatch key 'Meta' is not supported for custom ops"),
         (("      AutogradPrivateUse1: npu_sim_scale_autograd\n", "      AutogradPrivateUse1: 'npu sim'\n"),
          "the kernel must be a C++ function name"),
-        (("    exposed: true\n", "    exposed: sometimes\n"), "exposed must be True or False"),
+        (("    exposed: true\n", "    exposed: sometimes\n"), "npu_sim_scale: exposed must be true or false, got 'sometimes'"),
         (("    exposed: true\n", "    exposd: true\n"),
          "unknown key 'exposd' on a projection entry; did you mean 'exposed'?"),
         (("    exposed: true\n", "    exposed: true\n    backend_hint: fast\n"),

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from . import model_cache
+from . import entry_keys, model_cache
 from .cpp import CppTypeError, signature
 from .errors import CodegenError, Diagnostics, Location, did_you_mean
 from .model import (
@@ -69,27 +69,9 @@ _GEN_KEYS = (
 _OUTPUT_KEYS = ("size", "dtype", "name")
 _CPU_SCALAR_OP_KEYS = ("param", "exec")
 _DEPRECATION_KEYS = ("name", "replace")
-#: Dispatch keys an entry's ``dispatch:`` may name (torchgen's spelling).
-DISPATCH_KEYS = (
-    "CompositeExplicitAutograd",
-    "CompositeExplicitAutogradNonFunctional",
-    "CompositeImplicitAutograd",
-    "CompositeImplicitAutogradNestedTensor",
-    "PrivateUse1",
-    "AutogradPrivateUse1",
-    "SparsePrivateUse1",
-    "SparseCsrPrivateUse1",
-    "QuantizedPrivateUse1",
-    "NestedTensorPrivateUse1",
-    "AutocastPrivateUse1",
-    "Meta",
-    "CPU",
-    "Autograd",
-)
-_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_OP_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)?$")
+_IDENT = entry_keys.IDENT
+_OP_NAME = entry_keys.OP_NAME
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_QUALIFIED = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*::)*[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def load_model(yaml_dir: Path | str) -> Model:
@@ -266,9 +248,11 @@ def _parse_entry(
         err(None, "declares no implementation path: give acl_op and/or op_api a version range")
 
     impl_name = item.get("impl_name")
-    if impl_name is not None and (not isinstance(impl_name, str) or not _IDENT.match(impl_name)):
-        err("impl_name", f"impl_name must be a C++ identifier, got {impl_name!r}")
-        impl_name = None
+    if impl_name is not None:
+        parsed_name = entry_keys.parse_impl_name(impl_name)
+        if isinstance(parsed_name, entry_keys.KeyProblem):
+            err("impl_name", str(parsed_name))
+            impl_name = None
 
     passthrough: dict[str, Any] = {}
     for key in _PASSTHROUGH_KEYS:
@@ -324,43 +308,15 @@ def _parse_entry(
 
 
 def _check_passthrough(key: str, value: Any) -> str | None:
-    if key in ("structured", "use_const_ref_for_mutable_tensors"):
-        return None if isinstance(value, bool) else f"{key} must be true or false"
-    if key == "device_check":
-        return (
-            None
-            if value in ("NoCheck", "ExactSame")
-            else "device_check must be NoCheck or ExactSame"
-        )
-    if key == "structured_delegate":
-        ok = isinstance(value, str) and _OP_NAME.match(value) is not None
-        return None if ok else "structured_delegate must name an op as name.overload"
-    if key == "tags":
-        tags = _split_names(value)
-        if tags is None:
-            return "tags must be a tag name, a comma list or a list of tag names"
-        bad = [t for t in tags if not _IDENT.match(t)]
-        return f"tags: '{bad[0]}' is not a tag name" if bad else None
-    if key == "dispatch":
-        if not isinstance(value, dict) or not value:
-            return "dispatch must map dispatch keys to kernel names"
-        for keys, kernel in value.items():
-            for k in (part.strip() for part in str(keys).split(",")):
-                if k not in DISPATCH_KEYS:
-                    return f"dispatch: unknown dispatch key '{k}'{did_you_mean(k, DISPATCH_KEYS)}"
-            if not isinstance(kernel, str) or not _QUALIFIED.match(kernel):
-                return f"dispatch: {keys}: kernel must be a C++ function name, got {kernel!r}"
-        return None
-    return None  # pragma: no cover
-
-
-def _split_names(value: Any) -> list[str] | None:
-    """``a`` / ``"a, b"`` / ``[a, b]`` -> names; None when the shape is wrong."""
-    if isinstance(value, str):
-        return [part.strip() for part in value.split(",")]
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return [v.strip() for v in value]
-    return None
+    parsers = {
+        "device_check": entry_keys.parse_device_check,
+        "structured_delegate": entry_keys.parse_structured_delegate,
+        "tags": entry_keys.parse_tags,
+        "dispatch": entry_keys.parse_dispatch,
+    }
+    parser = parsers.get(key)
+    parsed = parser(value) if parser is not None else entry_keys.parse_flag(key, value)
+    return str(parsed) if isinstance(parsed, entry_keys.KeyProblem) else None
 
 
 def _parse_exec(value: Any) -> tuple[str, tuple[str, ...] | None] | str:
@@ -456,7 +412,7 @@ def _parse_gen_opapi(
 
     h2d: list[str] = []
     if "cpu_scalar_h2d" in block:
-        names = _split_names(block["cpu_scalar_h2d"])
+        names = entry_keys.split_names(block["cpu_scalar_h2d"])
         if not names or not all(_IDENT.match(n) for n in names):
             err("cpu_scalar_h2d", "cpu_scalar_h2d must be a list of tensor argument names")
         elif len(set(names)) != len(names):

@@ -296,8 +296,10 @@ def _check_block(e: OpEntry, resolved: ResolvedGen, diags: Diagnostics) -> None:
     param_names = [p for p, _ in block.new_params]
 
     if e.structured:
-        if kind is not SchemaKind.out:
-            err("structured: true applies to out= schemas")
+        # The out= kernel of a structured group, or an in-place member with its own kernel:
+        # either way the meta function has checked (and for out=, sized) the result first.
+        if kind not in (SchemaKind.out, SchemaKind.inplace):
+            err("structured: true applies to out= and in-place schemas")
         if (
             block.outputs
             or block.integral_identity_tensor

@@ -39,7 +39,7 @@ from torchgen.packaged.autograd.load_derivatives import cpp_arguments, create_di
 
 from .compat import cpp_spelling, torch_include_dirs
 from .custom import CUSTOM_FUNCTIONS_HEADER, cpp_api_call_name
-from .errors import InputError
+from .errors import InputError, Problems
 from .inputs import DerivativeEntry
 from .ops import CUSTOM_NAMESPACE, RegisteredOp, yaml_file_of
 
@@ -84,41 +84,44 @@ def resolve_derivatives(
     counter: Counter[str] = Counter()
     result = []
     notes = []
+    problems = Problems()
     for entry in entries:
-        op = by_schema.get(entry.name.strip())
-        if op is None and entry.name.strip() in aten_schemas:
-            notes.append(
-                f"{entry.where}: backward for aten '{entry.name.split('(')[0]}' not generated: "
-                "PyTorch's formula applies"
-            )
-            continue
-        if op is None:
-            raise InputError(
-                f"backward for '{entry.name}': no custom operator of this label has this schema "
-                f"(autograd is generated for npu:: operators; aten operators keep PyTorch's formulas)",
-                entry.where,
-            )
-        if op.f.func.kind() is not SchemaKind.functional:
-            raise InputError(
-                f"backward formulas belong to functional operators; '{op.f.func.name}' mutates", entry.where
-            )
-        if [str(r.type) for r in op.f.func.returns] != ["Tensor"]:
-            raise InputError(f"'{op.f.func.name}': autograd is generated for single-Tensor results", entry.where)
-        fields = dict(entry.fields)
-        defn: dict[str, Any] = {"name": entry.name}
-        if "output_differentiability" in fields:
-            defn["output_differentiability"] = fields.pop("output_differentiability")
-        defn["dispatch"] = {"Default": {k: str(v) for k, v in fields.items()}}
-        try:
-            with native_function_manager(op.f):
-                _, infos = create_differentiability_info(
-                    defn, functions_by_signature, functions_by_schema, counter, set()
+        with problems.entry(entry.name.split("(", 1)[0].strip()):
+            op = by_schema.get(entry.name.strip())
+            if op is None and entry.name.strip() in aten_schemas:
+                notes.append(
+                    f"{entry.where}: backward for aten '{entry.name.split('(')[0]}' not generated: "
+                    "PyTorch's formula applies"
                 )
-        except (RuntimeError, AssertionError, KeyError) as e:
-            raise InputError(f"backward for '{entry.name}': {e}", entry.where) from e
-        info = infos["Default"]
-        if info.args_with_derivatives:
-            result.append(DifferentiableOp(op, info, entry.where))
+                continue
+            if op is None:
+                raise InputError(
+                    f"backward for '{entry.name}': no custom operator of this label has this schema "
+                    f"(autograd is generated for npu:: operators; aten operators keep PyTorch's formulas)",
+                    entry.where,
+                )
+            if op.f.func.kind() is not SchemaKind.functional:
+                raise InputError(
+                    f"backward formulas belong to functional operators; '{op.f.func.name}' mutates", entry.where
+                )
+            if [str(r.type) for r in op.f.func.returns] != ["Tensor"]:
+                raise InputError(f"'{op.f.func.name}': autograd is generated for single-Tensor results", entry.where)
+            fields = dict(entry.fields)
+            defn: dict[str, Any] = {"name": entry.name}
+            if "output_differentiability" in fields:
+                defn["output_differentiability"] = fields.pop("output_differentiability")
+            defn["dispatch"] = {"Default": {k: str(v) for k, v in fields.items()}}
+            try:
+                with native_function_manager(op.f):
+                    _, infos = create_differentiability_info(
+                        defn, functions_by_signature, functions_by_schema, counter, set()
+                    )
+            except (RuntimeError, AssertionError, KeyError) as e:
+                raise InputError(f"backward for '{entry.name}': {e}", entry.where) from e
+            info = infos["Default"]
+            if info.args_with_derivatives:
+                result.append(DifferentiableOp(op, info, entry.where))
+    problems.raise_if_any()
     return result, notes
 
 

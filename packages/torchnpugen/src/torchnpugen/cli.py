@@ -78,11 +78,18 @@ def main(argv: list[str] | None = None) -> int:
         )
         return EXIT_INVALID_INPUT
 
-    from .errors import TorchnpugenError
+    from .errors import InputError, TorchnpugenError
     from .gen import generate
 
     try:
         result = generate(label=args.label, yaml_dir=args.yaml_dir, out_dir=args.out, shards=args.shards)
+    except InputError as e:
+        # one line per problem (file:line: op: what), as opplugin-codegen reports them
+        for problem in e.problems:
+            print(f"torchnpugen: error: {problem}", file=sys.stderr)
+        if len(e.problems) > 1:
+            print(f"torchnpugen: {len(e.problems)} errors", file=sys.stderr)
+        return EXIT_INVALID_INPUT
     except TorchnpugenError as e:
         print(f"torchnpugen: error: {e}", file=sys.stderr)
         return EXIT_INVALID_INPUT

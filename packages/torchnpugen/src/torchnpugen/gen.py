@@ -11,7 +11,7 @@ from opplugin_codegen.writer import WriteReport, write_tree
 
 from . import __version__
 from .compat import difference, has_aoti_c_shim, packaged_yaml_paths, release_tuple, torch_version
-from .errors import InputError
+from .errors import InputError, Problems
 from .inputs import (
     DERIVATIVES_RELPATH,
     PROJECTION_RELPATH,
@@ -101,11 +101,16 @@ def render_all(
 
     notes: list[str] = []
     with torchgen_patched():
-        backend = load_npu_backend_yaml(yaml_dir)
-        projection = load_projection(projection_path, projection_display, backend)
+        # Every problem of the three input files in one run, before anything is resolved.
+        problems = Problems()
+        backend = load_npu_backend_yaml(yaml_dir, problems)
+        projection = load_projection(projection_path, projection_display, backend, problems)
         derivatives = (
-            load_derivatives(derivatives_path, DERIVATIVES_RELPATH.as_posix()) if derivatives_path is not None else ()
+            load_derivatives(derivatives_path, DERIVATIVES_RELPATH.as_posix(), problems)
+            if derivatives_path is not None
+            else ()
         )
+        problems.raise_if_any()
         resolution = resolve_registered_ops(
             load_native_functions(), backend, projection, torch_version(), load_valid_tags()
         )

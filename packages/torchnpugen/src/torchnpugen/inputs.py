@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from opplugin_codegen import entry_keys
 from torchgen.model import DeviceCheckType
 
-from .errors import InputError
+from .errors import InputError, Problems
 from .yaml_lines import LocatedYaml, load_located
 
 __all__ = [
@@ -46,37 +47,47 @@ def _display(yaml_dir: Path, filename: str) -> str:
     return f"{yaml_dir.resolve().name}/{filename}"
 
 
+def _parsed(parsed: Any, where: str) -> Any:
+    """A value of opplugin-codegen's key parsers (entry_keys), or its problem raised."""
+    if isinstance(parsed, entry_keys.KeyProblem):
+        raise InputError(str(parsed), where)
+    return parsed
+
+
 def _dispatch(value: Any, where: str) -> tuple[str, str] | None:
-    """``dispatch: {<key>: <kernel>}`` of a custom entry: one key of CUSTOM_DISPATCH_KEYS."""
+    """``dispatch: {<key>: <kernel>}`` of a custom entry: what torchnpugen registers is one key
+    of CUSTOM_DISPATCH_KEYS with one kernel."""
     if value is None:
         return None
-    if not isinstance(value, dict) or len(value) != 1:
+    parsed = _parsed(entry_keys.parse_dispatch(value), where)
+    if len(parsed) != 1 or len(parsed[0][0]) != 1:
         raise InputError("dispatch must map one dispatch key to a kernel name", where)
-    (key, kernel), = value.items()
+    ((key,), kernel), = parsed
     if key not in CUSTOM_DISPATCH_KEYS:
         raise InputError(f"dispatch key {key!r} is not supported for custom ops; use one of: "
                          f"{', '.join(CUSTOM_DISPATCH_KEYS)}", where)
-    if not isinstance(kernel, str) or not _IDENTIFIER.match(kernel):
+    if "::" in kernel:
         raise InputError(f"dispatch: {key}: the kernel must be a C++ function name, got {kernel!r}", where)
     return key, kernel
 
 
 def _flag(item: dict, key: str, where: str) -> bool:
     """A true/false flag of an entry (absent: false)."""
-    value = item.get(key, False)
-    if not isinstance(value, bool):
-        raise InputError(f"{key} must be True or False, got {value!r}", where)
-    return value
+    return bool(_parsed(entry_keys.parse_flag(key, item.get(key, False)), where))
 
 
 def _device_check(value: Any, where: str) -> DeviceCheckType | None:
     if value is None:
         return None
-    try:
-        return DeviceCheckType[str(value)]
-    except KeyError:
-        allowed = ", ".join(k.name for k in DeviceCheckType)
-        raise InputError(f"device_check must be one of {allowed}, got {value!r}", where) from None
+    return DeviceCheckType[_parsed(entry_keys.parse_device_check(value), where)]
+
+
+def _tags(value: Any, where: str) -> tuple[str, ...]:
+    return () if value is None else _parsed(entry_keys.parse_tags(value), where)
+
+
+def _structured_delegate(value: Any, where: str) -> str | None:
+    return None if value is None else _parsed(entry_keys.parse_structured_delegate(value), where)
 
 
 # --------------------------------------------------------------------------- versions
@@ -149,83 +160,69 @@ CUSTOM_DISPATCH_KEYS = ("PrivateUse1", "AutogradPrivateUse1", "CompositeExplicit
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
-def load_npu_backend_yaml(yaml_dir: Path) -> NpuBackendYaml:
+def load_npu_backend_yaml(yaml_dir: Path, problems: Problems | None = None) -> NpuBackendYaml:
+    """npu_native_functions.yaml. Every problem of the file is reported: into ``problems`` when
+    given (the caller raises them with those of the other inputs), else raised here."""
+    own = problems is None
+    problems = Problems() if problems is None else problems
     filename = "npu_native_functions.yaml"
     doc = load_located(yaml_dir / filename, _display(yaml_dir, filename))
     data = doc.data
     if not isinstance(data, dict):
         raise InputError("expected a mapping at the top level", doc.display_path)
+
+    def at(key: str) -> str:
+        return f"{doc.display_path}:{doc.key_lines.get(key, 1)}"
+
     for key in data:
         if key not in _BACKEND_KEYS:
-            raise InputError(
-                f"unknown key {key!r}; allowed: {', '.join(_BACKEND_KEYS)}",
-                f"{doc.display_path}:{doc.key_lines.get(key, 1)}",
-            )
+            problems.add(f"unknown key {key!r}; allowed: {', '.join(_BACKEND_KEYS)}", at(key))
     backend = data.get("backend")
     if backend != "NPU":
-        raise InputError(
-            f"backend must be NPU, got {backend!r}", f"{doc.display_path}:{doc.key_lines.get('backend', 1)}"
-        )
+        problems.add(f"backend must be NPU, got {backend!r}", at("backend"))
     cpp_namespace = data.get("cpp_namespace")
     if not isinstance(cpp_namespace, str) or not cpp_namespace:
-        raise InputError("cpp_namespace is required", doc.display_path)
+        problems.add("cpp_namespace is required", doc.display_path)
     class_name = data.get("class_name", "NPUNativeFunctions")
 
     supported: list[BackendEntry] = []
-    for index, item in enumerate(_list_section(doc, "supported")):
+    for index, item in enumerate(_list_section(doc, "supported", problems)):
         where = doc.where("supported", index)
-        if isinstance(item, str):
-            supported.append(BackendEntry(item, where, None))
-        elif isinstance(item, dict):
-            for key in item:
-                if key not in _SUPPORTED_FLAGS:
-                    raise InputError(
-                        f"unsupported flag {key!r} on a supported entry; allowed: {', '.join(_SUPPORTED_FLAGS)}",
-                        where,
-                    )
-            if not isinstance(item.get("func"), str):
-                raise InputError("a supported entry given as a mapping needs 'func: <op name>'", where)
-            flags = {key: _flag(item, key, where) for key in ("op_api", "internal_format_opapi")}
-            if flags["internal_format_opapi"] and not flags["op_api"]:
-                raise InputError("internal_format_opapi describes the op_api kernel: it needs op_api: True", where)
-            supported.append(
-                BackendEntry(item["func"], where, _device_check(item.get("device_check"), where), **flags)
-            )
-        else:
-            raise InputError(f"a supported entry must be an op name or a mapping, got {item!r}", where)
+        with problems.entry(_entry_name(item)):
+            supported.append(_backend_entry(item, where, problems))
 
     symint: list[tuple[str, str]] = []
-    for index, item in enumerate(_list_section(doc, "symint")):
+    for index, item in enumerate(_list_section(doc, "symint", problems)):
         where = doc.where("symint", index)
         if not isinstance(item, str):
-            raise InputError(f"a symint entry must be an op name, got {item!r}", where)
+            problems.add(f"a symint entry must be an op name, got {item!r}", where)
+            continue
         symint.append((item, where))
 
     custom: list[CustomEntry] = []
-    for index, item in enumerate(_list_section(doc, "custom")):
+    for index, item in enumerate(_list_section(doc, "custom", problems)):
         where = doc.where("custom", index)
-        if not isinstance(item, dict) or not isinstance(item.get("func"), str):
-            raise InputError("a custom entry needs 'func: <full schema>'", where)
-        for key in item:
-            if key not in _CUSTOM_FLAGS:
-                raise InputError(
-                    f"unsupported flag {key!r} on a custom entry; allowed: {', '.join(_CUSTOM_FLAGS)}", where
+        with problems.entry(_entry_name(item)):
+            if not isinstance(item, dict) or not isinstance(item.get("func"), str):
+                raise InputError("a custom entry needs 'func: <full schema>'", where)
+            _check_flags(item, _CUSTOM_FLAGS, "custom", where, problems)
+            custom.append(
+                CustomEntry(
+                    item["func"],
+                    where,
+                    _device_check(item.get("device_check"), where),
+                    _tags(item.get("tags"), where),
+                    exposed=_flag(item, "exposed", where),
+                    dispatch=_dispatch(item.get("dispatch"), where),
                 )
-        custom.append(
-            CustomEntry(
-                item["func"],
-                where,
-                _device_check(item.get("device_check"), where),
-                _tags(item.get("tags"), where),
-                exposed=_flag(item, "exposed", where),
-                dispatch=_dispatch(item.get("dispatch"), where),
             )
-        )
 
+    if own:
+        problems.raise_if_any()
     return NpuBackendYaml(
         display_path=doc.display_path,
-        backend=backend,
-        cpp_namespace=cpp_namespace,
+        backend=str(backend),
+        cpp_namespace=str(cpp_namespace),
         class_name=str(class_name),
         supported=tuple(supported),
         symint=tuple(symint),
@@ -233,25 +230,43 @@ def load_npu_backend_yaml(yaml_dir: Path) -> NpuBackendYaml:
     )
 
 
-def _tags(value: Any, where: str) -> tuple[str, ...]:
-    """``tags: a`` / ``tags: "a, b"`` / ``tags: [a, b]`` (op-plugin's spellings) -> names."""
-    if value is None:
-        return ()
-    if isinstance(value, str):
-        names = [part.strip() for part in value.split(",")]
-    elif isinstance(value, list) and all(isinstance(v, str) for v in value):
-        names = [v.strip() for v in value]
-    else:
-        raise InputError(f"tags must be a tag name, a comma list or a list of tag names, got {value!r}", where)
-    return tuple(name for name in names if name)
+def _entry_name(item: Any) -> str | None:
+    """The op an entry declares (``abs.out``), for the problems reported about it."""
+    func = item.get("func") if isinstance(item, dict) else item
+    return (func.split("(", 1)[0].strip() or None) if isinstance(func, str) else None
 
 
-def _list_section(doc: LocatedYaml, key: str) -> list[Any]:
+def _check_flags(item: dict, allowed: tuple[str, ...], kind: str, where: str, problems: Problems) -> None:
+    for key in item:
+        if key not in allowed:
+            problems.add(
+                f"unsupported flag {key!r} on a {kind} entry; allowed: {', '.join(allowed)}",
+                where,
+                _entry_name(item),
+            )
+
+
+def _backend_entry(item: Any, where: str, problems: Problems) -> BackendEntry:
+    if isinstance(item, str):
+        return BackendEntry(item, where, None)
+    if not isinstance(item, dict):
+        raise InputError(f"a supported entry must be an op name or a mapping, got {item!r}", where)
+    _check_flags(item, _SUPPORTED_FLAGS, "supported", where, problems)
+    if not isinstance(item.get("func"), str):
+        raise InputError("a supported entry given as a mapping needs 'func: <op name>'", where)
+    flags = {key: _flag(item, key, where) for key in ("op_api", "internal_format_opapi")}
+    if flags["internal_format_opapi"] and not flags["op_api"]:
+        raise InputError("internal_format_opapi describes the op_api kernel: it needs op_api: True", where)
+    return BackendEntry(item["func"], where, _device_check(item.get("device_check"), where), **flags)
+
+
+def _list_section(doc: LocatedYaml, key: str, problems: Problems) -> list[Any]:
     value = doc.data.get(key)
     if value is None:
         return []
     if not isinstance(value, list):
-        raise InputError(f"'{key}' must be a list", f"{doc.display_path}:{doc.key_lines.get(key, 1)}")
+        problems.add(f"'{key}' must be a list", f"{doc.display_path}:{doc.key_lines.get(key, 1)}")
+        return []
     return value
 
 
@@ -296,13 +311,17 @@ PROJECTION_SECTIONS = ("official", "custom", "symint", "quant", "autograd")
 UPSTREAM_OFFICIAL_SECTION = "supported"
 
 
-def load_projection(path: Path, display_path: str, backend: NpuBackendYaml | None = None) -> Projection:
+def load_projection(
+    path: Path, display_path: str, backend: NpuBackendYaml | None = None, problems: Problems | None = None
+) -> Projection:
     """The op-plugin projection of the label: opplugin-codegen's (sections official, custom,
     symint, quant, autograd) or upstream's merged form, whose ``supported`` section holds the
     official entries (a full schema each) next to the runtime-owned ops of
     npu_native_functions.yaml repeated by name, and whose ``custom`` and ``symint`` sections
     repeat the backend's own: those repeats must match ``backend`` and are skipped here (the
-    backend YAML declares them)."""
+    backend YAML declares them). Problems are reported as load_npu_backend_yaml's are."""
+    own = problems is None
+    problems = Problems() if problems is None else problems
     if not path.is_file():
         raise InputError(
             "op-plugin projection not found; run opplugin-codegen for this label first "
@@ -315,68 +334,76 @@ def load_projection(path: Path, display_path: str, backend: NpuBackendYaml | Non
         raise InputError("expected a mapping at the top level", display_path)
     backend_supported = {e.name for e in backend.supported} if backend is not None else set()
     backend_custom = {e.func.strip() for e in backend.custom} if backend is not None else set()
+    backend_symint = {n for n, _ in backend.symint} if backend is not None else set()
     for key, value in data.items():
         if key not in (*PROJECTION_SECTIONS, UPSTREAM_OFFICIAL_SECTION) and isinstance(value, list):
-            raise InputError(
+            problems.add(
                 f"unknown section {key!r}; known: {', '.join(PROJECTION_SECTIONS)}",
                 f"{display_path}:{doc.key_lines.get(key, 1)}",
             )
     entries: list[ProjectionEntry] = []
     for listed in (*PROJECTION_SECTIONS, UPSTREAM_OFFICIAL_SECTION):
         section = "official" if listed == UPSTREAM_OFFICIAL_SECTION else listed
-        for index, item in enumerate(_list_section(doc, listed)):
+        for index, item in enumerate(_list_section(doc, listed, problems)):
             where = doc.where(listed, index)
-            if isinstance(item, dict):
-                _check_projection_keys(item, where)
-            name = item.get("func") if isinstance(item, dict) else item
-            if listed == UPSTREAM_OFFICIAL_SECTION and isinstance(name, str) and "(" not in name:
-                if name.strip() not in backend_supported:
-                    raise InputError(
-                        f"'{name.strip()}' is listed by name, as a runtime-owned op, but "
-                        "npu_native_functions.yaml does not list it under supported",
-                        where,
-                    )
-                continue
-            if listed == "symint" and isinstance(item, str) and backend is not None:
-                if item.strip() not in {n for n, _ in backend.symint}:
-                    raise InputError(
-                        f"'{item.strip()}' is listed by name, as a runtime-owned symint op, but "
-                        "npu_native_functions.yaml does not list it under symint",
-                        where,
-                    )
-                continue
-            if (
-                listed == "custom"
-                and isinstance(item, dict)
-                and "impl_ns" not in item
-                and isinstance(name, str)
-                and name.strip() in backend_custom
-            ):
-                continue
-            if not isinstance(item, dict) or not isinstance(item.get("func"), str):
-                raise InputError("each entry needs a 'func' schema", where)
-            impl_ns = item.get("impl_ns", "")
-            if not isinstance(impl_ns, str):
-                raise InputError(f"impl_ns must be a string like 'acl_op, op_api', got {impl_ns!r}", where)
-            impl_name = item.get("impl_name")
-            entries.append(
-                ProjectionEntry(
-                    section=section,
-                    func=item["func"],
-                    impl_ns=tuple(p.strip() for p in impl_ns.split(",") if p.strip()),
-                    yaml_source=str(item.get("yaml_source") or where),
-                    where=where,
-                    device_check=_device_check(item.get("device_check"), where),
-                    impl_name=str(impl_name) if impl_name else None,
-                    structured_delegate=item.get("structured_delegate"),
-                    structured=_structured_flag(item.get("structured", False), where),
-                    tags=_tags(item.get("tags"), where),
-                    exposed=section == "custom" and _flag(item, "exposed", where),
-                    dispatch=_dispatch(item.get("dispatch"), where) if section == "custom" else None,
-                    sparse=bool(item.get("sparse")),
-                )
-            )
+            with problems.entry(_entry_name(item)):
+                if isinstance(item, dict):
+                    _check_projection_keys(item, where, problems)
+                name = item.get("func") if isinstance(item, dict) else item
+                if listed == UPSTREAM_OFFICIAL_SECTION and isinstance(name, str) and "(" not in name:
+                    if name.strip() not in backend_supported:
+                        raise InputError(
+                            f"'{name.strip()}' is listed by name, as a runtime-owned op, but "
+                            "npu_native_functions.yaml does not list it under supported",
+                            where,
+                        )
+                    continue
+                if listed == "symint" and isinstance(item, str) and backend is not None:
+                    if item.strip() not in backend_symint:
+                        raise InputError(
+                            f"'{item.strip()}' is listed by name, as a runtime-owned symint op, but "
+                            "npu_native_functions.yaml does not list it under symint",
+                            where,
+                        )
+                    continue
+                if (
+                    listed == "custom"
+                    and isinstance(item, dict)
+                    and "impl_ns" not in item
+                    and isinstance(name, str)
+                    and name.strip() in backend_custom
+                ):
+                    continue
+                entries.append(_projection_entry(item, section, where))
+    if own:
+        problems.raise_if_any()
     return Projection(display_path, tuple(entries))
+
+
+def _projection_entry(item: Any, section: str, where: str) -> ProjectionEntry:
+    if not isinstance(item, dict) or not isinstance(item.get("func"), str):
+        raise InputError("each entry needs a 'func' schema", where)
+    impl_ns = item.get("impl_ns", "")
+    if not isinstance(impl_ns, str):
+        raise InputError(f"impl_ns must be a string like 'acl_op, op_api', got {impl_ns!r}", where)
+    impl_name = item.get("impl_name")
+    if impl_name is not None:
+        impl_name = _parsed(entry_keys.parse_impl_name(impl_name), where)
+    return ProjectionEntry(
+        section=section,
+        func=item["func"],
+        impl_ns=tuple(p.strip() for p in impl_ns.split(",") if p.strip()),
+        yaml_source=str(item.get("yaml_source") or where),
+        where=where,
+        device_check=_device_check(item.get("device_check"), where),
+        impl_name=impl_name,
+        structured_delegate=_structured_delegate(item.get("structured_delegate"), where),
+        structured=_flag(item, "structured", where),
+        tags=_tags(item.get("tags"), where),
+        exposed=section == "custom" and _flag(item, "exposed", where),
+        dispatch=_dispatch(item.get("dispatch"), where) if section == "custom" else None,
+        sparse=bool(item.get("sparse")),  # ours: true; upstream's: the path, e.g. "op_api"
+    )
 
 
 #: Keys of a projection entry: opplugin-codegen's (pass-through keys of op_plugin_functions.yaml,
@@ -400,18 +427,12 @@ PROJECTION_ENTRY_KEYS = (
 )
 
 
-def _check_projection_keys(item: dict, where: str) -> None:
+def _check_projection_keys(item: dict, where: str, problems: Problems) -> None:
     for key in item:
         if key not in PROJECTION_ENTRY_KEYS:
             close = difflib.get_close_matches(str(key), PROJECTION_ENTRY_KEYS, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else f"; known: {', '.join(PROJECTION_ENTRY_KEYS)}"
-            raise InputError(f"unknown key {key!r} on a projection entry{hint}", where)
-
-
-def _structured_flag(value: Any, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise InputError(f"structured must be true or false, got {value!r}", where)
-    return value
+            problems.add(f"unknown key {key!r} on a projection entry{hint}", where, _entry_name(item))
 
 
 # --------------------------------------------------------------------------- derivatives
@@ -430,10 +451,13 @@ class DerivativeEntry:
 DERIVATIVES_RELPATH = Path("op_plugin") / "config" / "derivatives.yaml"
 
 
-def load_derivatives(path: Path, display_path: str) -> tuple[DerivativeEntry, ...]:
+def load_derivatives(path: Path, display_path: str, problems: Problems | None = None) -> tuple[DerivativeEntry, ...]:
     """The filtered ``derivatives.yaml`` opplugin-codegen writes next to the projection:
     a bare list (or a ``backward:`` list) of ``{name: <schema>, <input>: <formula>, ...}``.
-    A missing file means no derivatives (older trees)."""
+    A missing file means no derivatives (older trees). Problems are reported as
+    load_npu_backend_yaml's are."""
+    own = problems is None
+    problems = Problems() if problems is None else problems
     if not path.is_file():
         return ()
     doc = load_located(path, display_path)
@@ -449,10 +473,13 @@ def load_derivatives(path: Path, display_path: str) -> tuple[DerivativeEntry, ..
     for index, item in enumerate(data):
         where = doc.where(key, index) if key else f"{display_path}:{_list_item_line(doc, index)}"
         if not isinstance(item, dict) or not isinstance(item.get("name"), str):
-            raise InputError("each backward entry needs 'name: <schema>'", where)
+            problems.add("each backward entry needs 'name: <schema>'", where)
+            continue
         fields = tuple((str(k), v) for k, v in item.items() if k not in ("name", "yaml_source"))
         source = item.get("yaml_source")
         entries.append(DerivativeEntry(item["name"], fields, str(source) if source else where))
+    if own:
+        problems.raise_if_any()
     return tuple(entries)
 
 

@@ -28,7 +28,7 @@ from torchgen.model import (
 )
 
 from .compat import difference_of_tag, tags_for_installed_torch
-from .errors import InputError
+from .errors import InputError, Problems
 from .inputs import NpuBackendYaml, Projection, ProjectionEntry
 
 __all__ = [
@@ -238,9 +238,13 @@ def resolve_registered_ops(
 ) -> Resolution:
     """Every registered operator: aten ops in native_functions.yaml order, the structured
     groups, the custom ops in declaration order, and notes."""
-    ops, groups, notes = _resolve_aten_ops(native_functions, backend, projection, torch_version)
+    problems = Problems()
+    ops, groups, notes = _resolve_aten_ops(native_functions, backend, projection, torch_version, problems)
     tag_notes: list[str] = []
-    custom = resolve_custom_ops(backend, projection, valid_tags if valid_tags is not None else set(), tag_notes)
+    custom = resolve_custom_ops(
+        backend, projection, valid_tags if valid_tags is not None else set(), tag_notes, problems
+    )
+    problems.raise_if_any()
     return Resolution(ops, groups, custom, (*notes, *tag_notes))
 
 
@@ -249,6 +253,7 @@ def _resolve_aten_ops(
     backend: NpuBackendYaml,
     projection: Projection,
     torch_version: str,
+    problems: Problems,
 ) -> tuple[tuple[RegisteredOp, ...], tuple[StructuredGroup, ...], tuple[str, ...]]:
     notes: list[str] = []
     natives: dict[OperatorName, NativeFunction] = {f.func.name: f for f in native_functions}
@@ -266,71 +271,77 @@ def _resolve_aten_ops(
     marked_names = {e.op_name for e in official} | {e.op_name for e in projection.section("custom")}
     symint_names = set()
     for entry in projection.section("symint"):
-        if entry.op_name not in marked_names:
-            raise InputError(
-                f"symint entry '{entry.op_name}' marks no op declared in official or custom", entry.yaml_source
-            )
-        symint_names.add(entry.op_name)
+        with problems.entry(entry.op_name):
+            if entry.op_name not in marked_names:
+                raise InputError(
+                    f"symint entry '{entry.op_name}' marks no op declared in official or custom", entry.yaml_source
+                )
+            symint_names.add(entry.op_name)
 
     structured_entries: list[tuple[ProjectionEntry, NativeFunction]] = []
     for entry in official:
-        f = _lookup(natives, entry.op_name, entry.yaml_source, torch_version)
-        renamed = _check_schema(entry, f, torch_version)
-        if renamed is not None:
-            notes.append(renamed)
-        claim(f, entry.yaml_source)
-        if entry.sparse:
-            notes.append(
-                f"{entry.op_name} ({entry.yaml_source}): its sparse kernel is not registered "
-                "(this runtime has no SparsePrivateUse1 kernels)"
-            )
-        if (entry.structured_delegate or entry.structured) and not has_hand_written_kernels(entry):
-            structured_entries.append((entry, f))
-            continue
-        if not entry.impl_ns:
-            notes.append(f"{entry.op_name} ({entry.yaml_source}): no dense implementation path in this label")
-            continue
-        chosen[f.func.name] = _op_plugin_op(f, entry, entry.op_name in symint_names)
+        with problems.entry(entry.op_name):
+            f = _lookup(natives, entry.op_name, entry.yaml_source, torch_version)
+            renamed = _check_schema(entry, f, torch_version)
+            if renamed is not None:
+                notes.append(renamed)
+            claim(f, entry.yaml_source)
+            if entry.sparse:
+                notes.append(
+                    f"{entry.op_name} ({entry.yaml_source}): its sparse kernel is not registered "
+                    "(this runtime has no SparsePrivateUse1 kernels)"
+                )
+            if (entry.structured_delegate or entry.structured) and not has_hand_written_kernels(entry):
+                structured_entries.append((entry, f))
+                continue
+            if not entry.impl_ns:
+                notes.append(f"{entry.op_name} ({entry.yaml_source}): no dense implementation path in this label")
+                continue
+            chosen[f.func.name] = _op_plugin_op(f, entry, entry.op_name in symint_names)
 
     # --- runtime-owned kernels; on a clash with op-plugin the runtime entry wins.
     supported_names = {e.name for e in backend.supported}
     backend_symint = set()
     for name, where in backend.symint:
-        if name not in supported_names:
-            raise InputError(f"symint entry '{name}' is not listed under supported", where)
-        backend_symint.add(name)
+        with problems.entry(name):
+            if name not in supported_names:
+                raise InputError(f"symint entry '{name}' is not listed under supported", where)
+            backend_symint.add(name)
     native_seen: dict[OperatorName, str] = {}
     backend_custom_names = {c.func.split("(", 1)[0].strip() for c in backend.custom}
     for entry in backend.supported:
-        if entry.name in backend_custom_names and OperatorName.parse(entry.name) not in natives:
-            # upstream's file lists some of its custom ops under supported as well: the custom
-            # entry declares and registers them
-            notes.append(f"{entry.name} ({entry.where}): a custom op of the same file; registered as npu::{entry.name}")
-            continue
-        f = _lookup(natives, entry.name, entry.where, torch_version)
-        if f.func.name in native_seen:
-            raise InputError(
-                f"operator '{entry.name}' is listed twice (first at {native_seen[f.func.name]})", entry.where
+        with problems.entry(entry.name):
+            if entry.name in backend_custom_names and OperatorName.parse(entry.name) not in natives:
+                # upstream's file lists some of its custom ops under supported as well: the custom
+                # entry declares and registers them
+                notes.append(
+                    f"{entry.name} ({entry.where}): a custom op of the same file; registered as npu::{entry.name}"
+                )
+                continue
+            f = _lookup(natives, entry.name, entry.where, torch_version)
+            if f.func.name in native_seen:
+                raise InputError(
+                    f"operator '{entry.name}' is listed twice (first at {native_seen[f.func.name]})", entry.where
+                )
+            native_seen[f.func.name] = entry.where
+            symint = entry.name in backend_symint
+            kernel = kernel_base_name(f.func) + ("_symint" if symint else "")
+            check, note = _effective_device_check(f, entry.device_check, "npu_native_functions.yaml")
+            chosen[f.func.name] = RegisteredOp(
+                f=f,
+                callee=Callee.NPU_NATIVE,
+                kernel=kernel,
+                qualified_kernel=f"{backend.cpp_namespace}::{backend.class_name}::{kernel}",
+                symint=symint,
+                device_check=check,
+                device_check_note=note,
+                source=entry.where,
+                provenance="runtime kernel" + (", op_api" if entry.op_api else ""),
+                op_api_kernel=f"{backend.cpp_namespace}::{OP_API_CLASS}::{kernel}" if entry.op_api else None,
+                internal_format_opapi=entry.internal_format_opapi,
             )
-        native_seen[f.func.name] = entry.where
-        symint = entry.name in backend_symint
-        kernel = kernel_base_name(f.func) + ("_symint" if symint else "")
-        check, note = _effective_device_check(f, entry.device_check, "npu_native_functions.yaml")
-        chosen[f.func.name] = RegisteredOp(
-            f=f,
-            callee=Callee.NPU_NATIVE,
-            kernel=kernel,
-            qualified_kernel=f"{backend.cpp_namespace}::{backend.class_name}::{kernel}",
-            symint=symint,
-            device_check=check,
-            device_check_note=note,
-            source=entry.where,
-            provenance="runtime kernel" + (", op_api" if entry.op_api else ""),
-            op_api_kernel=f"{backend.cpp_namespace}::{OP_API_CLASS}::{kernel}" if entry.op_api else None,
-            internal_format_opapi=entry.internal_format_opapi,
-        )
 
-    groups = _resolve_structured(structured_entries, natives, chosen, symint_names, torch_version)
+    groups = _resolve_structured(structured_entries, natives, chosen, symint_names, torch_version, problems)
     order = {f.func.name: i for i, f in enumerate(native_functions)}
     ops = tuple(sorted(chosen.values(), key=lambda op: order[op.f.func.name]))
     return ops, tuple(groups), tuple(notes)
@@ -362,6 +373,7 @@ def _resolve_structured(
     chosen: dict[OperatorName, RegisteredOp],
     symint_names: set[str],
     torch_version: str,
+    problems: Problems,
 ) -> list[StructuredGroup]:
     """Structured groups (seed section 4.2): an out= op marked ``structured: true`` is the
     kernel; its functional / in-place ops name it in ``structured_delegate`` (meta, then the
@@ -369,66 +381,75 @@ def _resolve_structured(
     (meta, then their own kernel: the separate in-place impl list)."""
     outs: dict[str, tuple[ProjectionEntry, NativeFunction]] = {}
     for entry, f in entries:
-        if entry.structured and f.func.kind() is SchemaKind.out:
-            if entry.structured_delegate:
-                raise InputError("an out= op cannot be both structured and a structured_delegate", entry.yaml_source)
-            if not f.structured:
-                raise InputError(
-                    f"'{entry.op_name}' is marked structured but is not a structured kernel in torch "
-                    f"{torch_version} (native_functions.yaml has no structured: True for it)",
-                    entry.yaml_source,
-                )
-            if not entry.impl_ns:
-                raise InputError("a structured kernel needs a live implementation path in the label", entry.yaml_source)
-            outs[entry.op_name] = (entry, f)
+        with problems.entry(entry.op_name):
+            if entry.structured and f.func.kind() is SchemaKind.out:
+                if entry.structured_delegate:
+                    raise InputError(
+                        "an out= op cannot be both structured and a structured_delegate", entry.yaml_source
+                    )
+                if not f.structured:
+                    raise InputError(
+                        f"'{entry.op_name}' is marked structured but is not a structured kernel in torch "
+                        f"{torch_version} (native_functions.yaml has no structured: True for it)",
+                        entry.yaml_source,
+                    )
+                if not entry.impl_ns:
+                    raise InputError(
+                        "a structured kernel needs a live implementation path in the label", entry.yaml_source
+                    )
+                outs[entry.op_name] = (entry, f)
     out_ops = {
         name: _op_plugin_op(f, entry, name in symint_names, StructuredRole.KERNEL) for name, (entry, f) in outs.items()
     }
     members: dict[str, list[RegisteredOp]] = {name: [] for name in outs}
     for entry, f in entries:
-        if entry.op_name in outs:
-            continue
-        kind = f.func.kind()
-        if entry.structured and kind is not SchemaKind.inplace:
-            raise InputError(
-                f"structured: true marks an out= kernel or an in-place op with its own kernel; "
-                f"'{entry.op_name}' is {kind.name}",
-                entry.yaml_source,
-            )
-        target = entry.structured_delegate or (str(f.structured_delegate) if f.structured_delegate else None)
-        if target is None or f.structured_delegate is None or str(f.structured_delegate) != target:
-            raise InputError(
-                f"'{entry.op_name}' delegates to '{target}', but in torch {torch_version} its structured_delegate "
-                f"is {str(f.structured_delegate) if f.structured_delegate else 'none'}",
-                entry.yaml_source,
-            )
-        if target not in outs:
-            raise InputError(
-                f"'{entry.op_name}' needs '{target}' declared as a structured kernel (structured: true) in the label",
-                entry.yaml_source,
-            )
-        out_entry, _ = outs[target]
-        if entry.structured:
-            if not entry.impl_ns:
-                raise InputError("a structured in-place op with its own kernel needs a live path", entry.yaml_source)
-            op = _op_plugin_op(f, entry, entry.op_name in symint_names, StructuredRole.INPLACE_IMPL)
-        else:
-            kernel = out_ops[target]
-            check, note = _effective_device_check(f, entry.device_check, "op_plugin_functions.yaml")
-            op = RegisteredOp(
-                f=f,
-                callee=Callee.OP_PLUGIN,
-                kernel=kernel.kernel,
-                qualified_kernel=kernel.qualified_kernel,
-                symint=False,
-                device_check=check,
-                device_check_note=note,
-                source=entry.yaml_source,
-                provenance=f"structured_delegate: {target}, impl_ns: " + ", ".join(out_entry.impl_ns),
-                structured=StructuredRole.DELEGATE,
-            )
-        members[target].append(op)
-        chosen[f.func.name] = op
+        with problems.entry(entry.op_name):
+            if entry.op_name in outs:
+                continue
+            kind = f.func.kind()
+            if entry.structured and kind is not SchemaKind.inplace:
+                raise InputError(
+                    f"structured: true marks an out= kernel or an in-place op with its own kernel; "
+                    f"'{entry.op_name}' is {kind.name}",
+                    entry.yaml_source,
+                )
+            target = entry.structured_delegate or (str(f.structured_delegate) if f.structured_delegate else None)
+            if target is None or f.structured_delegate is None or str(f.structured_delegate) != target:
+                raise InputError(
+                    f"'{entry.op_name}' delegates to '{target}', but in torch {torch_version} its structured_delegate "
+                    f"is {str(f.structured_delegate) if f.structured_delegate else 'none'}",
+                    entry.yaml_source,
+                )
+            if target not in outs:
+                raise InputError(
+                    f"'{entry.op_name}' needs '{target}' declared as a structured kernel (structured: true) "
+                    "in the label",
+                    entry.yaml_source,
+                )
+            out_entry, _ = outs[target]
+            if entry.structured:
+                if not entry.impl_ns:
+                    raise InputError(
+                        "a structured in-place op with its own kernel needs a live path", entry.yaml_source
+                    )
+                op = _op_plugin_op(f, entry, entry.op_name in symint_names, StructuredRole.INPLACE_IMPL)
+            else:
+                kernel = out_ops[target]
+                check, note = _effective_device_check(f, entry.device_check, "op_plugin_functions.yaml")
+                op = RegisteredOp(
+                    f=f,
+                    callee=Callee.OP_PLUGIN,
+                    kernel=kernel.kernel,
+                    qualified_kernel=kernel.qualified_kernel,
+                    symint=False,
+                    device_check=check,
+                    device_check_note=note,
+                    source=entry.yaml_source,
+                    provenance=f"structured_delegate: {target}, impl_ns: " + ", ".join(out_entry.impl_ns),
+                    structured=StructuredRole.DELEGATE,
+                )
+            members[target].append(op)
+            chosen[f.func.name] = op
     groups = []
     for name, (_, f) in outs.items():
         out_op = out_ops[name]
@@ -486,11 +507,18 @@ def _custom_function(func: str, where: str, tags: Sequence[str], valid_tags: set
 
 
 def resolve_custom_ops(
-    backend: NpuBackendYaml, projection: Projection, valid_tags: set[str], notes: list[str] | None = None
+    backend: NpuBackendYaml,
+    projection: Projection,
+    valid_tags: set[str],
+    notes: list[str] | None = None,
+    problems: Problems | None = None,
 ) -> tuple[RegisteredOp, ...]:
     """Custom ``npu::`` ops: runtime-owned ones (npu_native_functions.yaml) first, then the
     op-plugin ones (the projection's ``custom`` section), each in declaration order.
-    Tags that only later torch releases know are left out on this one (``notes`` say so)."""
+    Tags that only later torch releases know are left out on this one (``notes`` say so).
+    Problems go to ``problems`` when given, else they are raised here, all together."""
+    own = problems is None
+    problems = Problems() if problems is None else problems
     symint_names = {e.op_name for e in projection.section("symint")}
 
     def usable(entry, where: str):  # type: ignore[no-untyped-def]
@@ -517,44 +545,48 @@ def resolve_custom_ops(
         seen[f.func.name] = where
 
     for entry in backend_custom:
-        f = _custom_function(entry.func, entry.where, entry.tags, valid_tags)
-        add(f, entry.where)
-        kernel = entry.dispatch[1] if entry.dispatch else kernel_base_name(f.func)
-        check, note = _effective_device_check(f, entry.device_check, "npu_native_functions.yaml")
-        ops.append(
-            RegisteredOp(
-                f=f,
-                callee=Callee.NPU_NATIVE,
-                kernel=kernel,
-                qualified_kernel=f"{backend.cpp_namespace}::{backend.class_name}::{kernel}",
-                symint=False,
-                device_check=check,
-                device_check_note=note,
-                source=entry.where,
-                provenance="runtime kernel" + (f", dispatch: {entry.dispatch[0]}" if entry.dispatch else ""),
-                tags=entry.tags,
-                dispatch_key=entry.dispatch[0] if entry.dispatch else "PrivateUse1",
-                exposed=entry.exposed,
+        with problems.entry(entry.func.split("(", 1)[0].strip()):
+            f = _custom_function(entry.func, entry.where, entry.tags, valid_tags)
+            add(f, entry.where)
+            kernel = entry.dispatch[1] if entry.dispatch else kernel_base_name(f.func)
+            check, note = _effective_device_check(f, entry.device_check, "npu_native_functions.yaml")
+            ops.append(
+                RegisteredOp(
+                    f=f,
+                    callee=Callee.NPU_NATIVE,
+                    kernel=kernel,
+                    qualified_kernel=f"{backend.cpp_namespace}::{backend.class_name}::{kernel}",
+                    symint=False,
+                    device_check=check,
+                    device_check_note=note,
+                    source=entry.where,
+                    provenance="runtime kernel" + (f", dispatch: {entry.dispatch[0]}" if entry.dispatch else ""),
+                    tags=entry.tags,
+                    dispatch_key=entry.dispatch[0] if entry.dispatch else "PrivateUse1",
+                    exposed=entry.exposed,
+                )
             )
-        )
     for entry in projection_custom:
-        f = _custom_function(entry.func, entry.yaml_source, entry.tags, valid_tags)
-        add(f, entry.yaml_source)
-        if entry.structured or entry.structured_delegate:
-            raise InputError(
-                "custom operators cannot be structured (there is no at::meta class for them)", entry.yaml_source
-            )
-        if not entry.impl_ns:
-            raise InputError("custom operator has no dense implementation path in this label", entry.yaml_source)
-        op = _op_plugin_op(f, entry, entry.op_name in symint_names)
-        if entry.dispatch is not None:
-            key, kernel = entry.dispatch
-            op = dataclasses.replace(
-                op,
-                kernel=kernel,
-                qualified_kernel=f"{OP_PLUGIN_NAMESPACE}::{kernel}",
-                dispatch_key=key,
-                provenance=f"{op.provenance}, dispatch: {key}",
-            )
-        ops.append(dataclasses.replace(op, exposed=entry.exposed))
+        with problems.entry(entry.op_name):
+            f = _custom_function(entry.func, entry.yaml_source, entry.tags, valid_tags)
+            add(f, entry.yaml_source)
+            if entry.structured or entry.structured_delegate:
+                raise InputError(
+                    "custom operators cannot be structured (there is no at::meta class for them)", entry.yaml_source
+                )
+            if not entry.impl_ns:
+                raise InputError("custom operator has no dense implementation path in this label", entry.yaml_source)
+            op = _op_plugin_op(f, entry, entry.op_name in symint_names)
+            if entry.dispatch is not None:
+                key, kernel = entry.dispatch
+                op = dataclasses.replace(
+                    op,
+                    kernel=kernel,
+                    qualified_kernel=f"{OP_PLUGIN_NAMESPACE}::{kernel}",
+                    dispatch_key=key,
+                    provenance=f"{op.provenance}, dispatch: {key}",
+                )
+            ops.append(dataclasses.replace(op, exposed=entry.exposed))
+    if own:
+        problems.raise_if_any()
     return tuple(ops)

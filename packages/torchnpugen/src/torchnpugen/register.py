@@ -65,7 +65,7 @@ from torchgen.selective_build.selector import SelectiveBuilder
 from torchgen.utils import Target
 
 from .compat import cpp_default, cpp_spelling, structured_set_output_takes_names
-from .errors import InputError
+from .errors import Problems
 from .ops import RegisteredOp, StructuredGroup, StructuredRole
 from .patch_state import require_patched
 
@@ -219,6 +219,7 @@ def npu_compute_native_function_declaration(
 def check_overload_collisions(ops: Sequence[RegisteredOp]) -> None:
     """Two schemas mapping to one C++ name and parameter list cannot both be called."""
     seen: dict[tuple[str, tuple[str, ...]], RegisteredOp] = {}
+    problems = Problems()
     for op in ops:
         if op.structured is not None and op.structured.name == "DELEGATE":
             continue  # calls the out= kernel through impl(), not by its own name
@@ -226,12 +227,14 @@ def check_overload_collisions(ops: Sequence[RegisteredOp]) -> None:
             types = tuple(cpp_spelling(b.type) for b in kernel_signature(op).arguments())
         key = (op.qualified_kernel, types)
         if key in seen:
-            raise InputError(
+            problems.add(
                 f"'{op.schema_name}' and '{seen[key].schema_name}' ({seen[key].source}) both become "
                 f"{op.qualified_kernel}({', '.join(types)}); give one an impl_name",
                 op.source,
             )
+            continue
         seen[key] = op
+    problems.raise_if_any()
 
 
 @dataclass(frozen=True)

@@ -57,7 +57,7 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> batch_norm_forward(const char* op
                                                                   double momentum, double eps) {
   c10_npu::NPUGuard guard(input.device());
   check_batch_norm(op, input, weight, bias, running_mean, running_var, training);
-#if NPU_VERSION_TORCH_MAJOR > 2 || (NPU_VERSION_TORCH_MAJOR == 2 && NPU_VERSION_TORCH_MINOR >= 13)
+#if VERSION_BETWEEN(V2R13, VERSION_NEWEST)
   // CPU's rule from torch 2.13 (2.1 computes it; the releases between are taken to follow 2.1).
   TORCH_CHECK(!training || input.numel() > 0, op, ": input tensor must have at least one element, but got "
               "input_sizes = ", input.sizes());

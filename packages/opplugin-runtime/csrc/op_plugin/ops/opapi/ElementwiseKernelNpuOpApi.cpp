@@ -1,7 +1,7 @@
-// relu_, masked_fill_ and where on the op_api path (aclnnInplaceRelu,
-// aclnnInplaceMaskedFillScalar / aclnnInplaceMaskedFillTensor, aclnnSWhere), the
-// elementwise ops that ATen does not make structured (checks and messages as ATen's CPU kernels). The other elementwise
-// kernels are generated from their gen_opapi blocks in yaml/op_plugin_functions.yaml.
+// masked_fill_ and where on the op_api path (aclnnInplaceMaskedFillScalar /
+// aclnnInplaceMaskedFillTensor, aclnnSWhere): elementwise ops that ATen does not make structured,
+// whose checks and messages are ATen's CPU kernels'. The other elementwise kernels are generated
+// from their gen_opapi blocks in yaml/op_plugin_functions.yaml.
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/result_type.h>
@@ -12,7 +12,6 @@
 #include "npu/framework/OpPreparation.h"
 #include "npu/framework/op_api_common.h"
 #include "op_plugin/ops/masked_fill.h"
-#include "op_plugin/ops/relu.h"
 #include "op_plugin/ops/where.h"
 
 namespace op_api {
@@ -64,12 +63,6 @@ at::Tensor& where_out(const at::Tensor& condition, const at::Tensor& self, const
   at_npu::native::OpPreparation::check_tensor({condition, self, other}, out, at::result_type(self, other), size);
   EXEC_NPU_CMD(aclnnSWhere, condition, self, other, out);
   return out;
-}
-
-at::Tensor& relu_(at::Tensor& self) {
-  c10_npu::NPUGuard guard(self.device());
-  EXEC_NPU_CMD(aclnnInplaceRelu, self);
-  return self;
 }
 
 at::Tensor& masked_fill_(at::Tensor& self, const at::Tensor& mask, const at::Scalar& value) {
