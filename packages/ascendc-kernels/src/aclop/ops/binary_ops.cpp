@@ -4,6 +4,7 @@
 #include "aclop/op_registry.h"
 #include "common/dtype.h"
 #include "common/error.h"
+#include "kernels/elementwise_api.h"
 #include "kernels/kernel_api.h"
 
 namespace ascendc_sim {
@@ -53,9 +54,12 @@ aclError RunBinary(OpContext& ctx, BinaryKind kind) {
   if (rc != ACL_SUCCESS) return rc;
   const uint64_t n = static_cast<uint64_t>(y.Numel());
   switch (kind) {
-    case BinaryKind::kAdd: return kernels::LaunchAdd(y.dtype(), a, b, y.data, n, ctx.stream());
-    case BinaryKind::kMul: return kernels::LaunchMul(y.dtype(), a, b, y.data, n, ctx.stream());
-    case BinaryKind::kAxpy: return kernels::LaunchAxpy(y.dtype(), a, b, y.data, n, alpha, ctx.stream());
+    case BinaryKind::kAdd: return kernels::LaunchElementwise(kernels::EwOp::kAdd, y.dtype(), a, b, y.data, n, {},
+                                                             ctx.stream());
+    case BinaryKind::kMul: return kernels::LaunchElementwise(kernels::EwOp::kMul, y.dtype(), a, b, y.data, n, {},
+                                                             ctx.stream());
+    case BinaryKind::kAxpy: return kernels::LaunchElementwise(kernels::EwOp::kAxpy, y.dtype(), a, b, y.data, n,
+                                                              alpha, ctx.stream());
   }
   return ACL_ERROR_INTERNAL_ERROR;
 }

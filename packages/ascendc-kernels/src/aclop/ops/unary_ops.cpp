@@ -4,6 +4,7 @@
 #include "aclop/op_registry.h"
 #include "common/dtype.h"
 #include "common/error.h"
+#include "kernels/elementwise_api.h"
 #include "kernels/kernel_api.h"
 
 namespace ascendc_sim {
@@ -31,7 +32,8 @@ aclError RunAbs(OpContext& ctx) {
   const aclError rc = CheckSameKind(ctx, kNumericTypes);
   if (rc != ACL_SUCCESS) return rc;
   const OpOperand& y = ctx.outputs[0];
-  return kernels::LaunchAbs(y.dtype(), ctx.inputs[0].data, y.data, static_cast<uint64_t>(y.Numel()), ctx.stream());
+  return kernels::LaunchElementwise(kernels::EwOp::kAbs, y.dtype(), ctx.inputs[0].data, nullptr, y.data,
+                                    static_cast<uint64_t>(y.Numel()), {}, ctx.stream());
 }
 
 // y = x * value (float attribute "value"; integral for integer dtypes)
@@ -49,8 +51,8 @@ aclError RunMuls(OpContext& ctx) {
   const kernels::ScalarValue scalar = IsFloatingType(y.dtype())
                                           ? kernels::ScalarValue::Floating(value)
                                           : kernels::ScalarValue::Integral(static_cast<int64_t>(value));
-  return kernels::LaunchMuls(y.dtype(), ctx.inputs[0].data, y.data, static_cast<uint64_t>(y.Numel()), scalar,
-                             ctx.stream());
+  return kernels::LaunchElementwise(kernels::EwOp::kMulScalar, y.dtype(), ctx.inputs[0].data, nullptr, y.data,
+                                    static_cast<uint64_t>(y.Numel()), scalar, ctx.stream());
 }
 
 // y = value, shaped like x (float attribute "value")
