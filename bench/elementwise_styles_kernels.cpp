@@ -186,6 +186,16 @@ __aicore__ inline void ComputeTile(Op op, const LocalTensor<C>& y, const LocalTe
   }
 }
 
+// The operators exact on the stored values (the package's kStorageType rows): only they are
+// instantiated on the storage type.
+template <typename T>
+__aicore__ inline void ComputeStorageTile(Op op, const LocalTensor<T>& y, const LocalTensor<T>* x, uint32_t n) {
+  switch (op) {
+    case kAbs: AscendC::Abs(y, x[0], n); return;
+    default: ascendc_sim::KernelFail("operator %d does not run on stored values", static_cast<int>(op));
+  }
+}
+
 template <typename T>
 class OpcodePipeline {
   using C = typename AscendC::detail::Arith<T>::Compute;
@@ -230,7 +240,7 @@ class OpcodePipeline {
       for (int i = 0; i < arity_; ++i) in[i] = inQueue_[i].template DeQue<T>();
       LocalTensor<T> y = outQueue_.template AllocTensor<T>();
       if (onStorage_) {
-        ComputeTile<T>(op_, y, in, count);
+        ComputeStorageTile<T>(op_, y, in, count);
       } else {
         Compute(y, in, work, count);
       }
