@@ -5,6 +5,7 @@ files are reported whole, each problem with its file, line and op type."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -218,3 +219,28 @@ def test_an_implementation_that_drifts_from_its_declaration_fails_to_compile(tmp
     result = _compile_op_source("binary_ops.cpp", drifted)
     assert result.returncode != 0
     assert "alpha" in result.stderr
+
+
+def test_the_registry_needs_the_run_function_of_every_declared_type(tmp_path):
+    """op_registry.cpp's object refers to Run<Type> of each declared type, one more declared
+    type included: libascendcl.so links with --no-undefined, so a type nothing implements fails
+    its link."""
+    compiler = shutil.which("c++") or shutil.which("g++")
+    nm = shutil.which("nm")
+    if compiler is None or nm is None:
+        pytest.skip("needs a C++ compiler and nm")
+    decls = tmp_path / "aclop"
+    shutil.copytree(PACKAGE / "abi" / "aclop", decls)
+    (decls / "extra.decl").write_text("Unimplemented\n  input x: all\n  output y: like x\n  formats: base\n")
+    generated = tmp_path / "generated"
+    aclop_abi.write_if_changed(aclop_abi.outputs(aclop_abi.load(decls), generated))
+    import ascendc_kernels
+
+    obj = tmp_path / "op_registry.o"
+    subprocess.run([compiler, "-std=c++17", "-c", "-Wall", "-Wextra", "-Werror", f"-I{generated}",
+                    f"-I{PACKAGE / 'include'}", f"-I{ascendc_kernels.get_include()}", f"-I{PACKAGE / 'src'}",
+                    str(PACKAGE / "src" / "aclop" / "op_registry.cpp"), "-o", str(obj)], check=True)
+    undefined = subprocess.run([nm, "-C", "-u", str(obj)], check=True, capture_output=True, text=True).stdout
+    needed = set(re.findall(r"ascendc_sim::aclop::(Run\w+)\(", undefined))
+    assert needed == {op.run_function for op in aclop_abi.op_types(aclop_abi.load(decls))}
+    assert "RunUnimplemented" in needed
