@@ -28,11 +28,12 @@ A declaration may span lines until its closing parenthesis. Each parameter is
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from generated_files import write_if_changed
 
 HERE = Path(__file__).resolve().parent
 DECL_DIR = HERE / "aclnn"
@@ -322,19 +323,7 @@ def outputs(families: list[Family], out_dir: Path) -> dict[Path, str]:
 def write(files: dict[Path, str], header_dir: Path) -> list[Path]:
     """Writes the files whose content changed (others keep their mtime, so nothing rebuilds) and
     removes generated headers of families that no longer exist. Returns the paths written."""
-    written = []
-    for path, text in files.items():
-        data = text.encode()
-        try:
-            if path.read_bytes() == data:
-                continue
-        except OSError:
-            pass
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
-        written.append(path)
+    written = write_if_changed(files)
     if header_dir.is_dir():
         for stale in header_dir.glob("aclnn_*.h"):
             if stale not in files:

@@ -143,3 +143,44 @@ def test_a_drifted_declaration_fails_the_build_of_its_implementation(tmp_path):
     result = _compile_aclnn_source("aclnn_add.cpp", drifted)
     assert result.returncode != 0
     assert "aclnnAddGetWorkspaceSize" in result.stderr
+
+
+def _opapi_link_flags(version_script: Path) -> list[str]:
+    """libopapi.so's link options as CMakeLists.txt gives them, with `version_script` for the generated one."""
+    text = (PACKAGE / "CMakeLists.txt").read_text()
+    start = text.index("target_link_options(opapi PRIVATE")
+    options = text[start:text.index(")", start)].split()[2:]
+    assert "-Wl,--no-undefined-version" in options and "-Wl,--version-script=${GENERATED}/opapi.map" in options
+    return [option.replace("${GENERATED}/opapi.map", str(version_script)) for option in options]
+
+
+def _link_definitions_of(families: list, version_script: Path, out: Path) -> subprocess.CompletedProcess:
+    """Links a shared object defining the two entry points of each api of `families` (C linkage, as the
+    aclnnop headers declare them) with libopapi.so's flags and `version_script`."""
+    compiler = shutil.which("c++") or shutil.which("g++")
+    if compiler is None:
+        pytest.skip("no C++ compiler")
+    source = out.with_suffix(".cpp")
+    source.write_text("".join(f'extern "C" int {name}() {{ return 0; }}\n'
+                              for api in aclnn_abi.apis(families) for name in (api.get_workspace_size, api.name)))
+    return subprocess.run([compiler, "-shared", "-fPIC", str(source), *_opapi_link_flags(version_script),
+                           "-o", str(out)], capture_output=True, text=True)
+
+
+def test_a_declared_api_that_nothing_defines_fails_the_link(tmp_path):
+    decls = tmp_path / "aclnn"
+    shutil.copytree(PACKAGE / "abi" / "aclnn", decls)
+    defined = aclnn_abi.load(decls)
+    script = tmp_path / "opapi.map"
+    script.write_text(aclnn_abi.render_version_script(defined))
+    linked = _link_definitions_of(defined, script, tmp_path / "libdefined.so")
+    assert linked.returncode == 0, linked.stderr
+
+    add = decls / "add.decl"
+    add.write_text(add.read_text() + "\naclnnDeclaredButUndefined(in const aclTensor* self, out aclTensor* out)\n")
+    declared = aclnn_abi.load(decls)
+    assert len(aclnn_abi.apis(declared)) == len(aclnn_abi.apis(defined)) + 1
+    script.write_text(aclnn_abi.render_version_script(declared))
+    failed = _link_definitions_of(defined, script, tmp_path / "libmissing.so")
+    assert failed.returncode != 0
+    assert "aclnnDeclaredButUndefined" in failed.stderr

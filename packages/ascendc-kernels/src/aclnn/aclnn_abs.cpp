@@ -5,6 +5,7 @@
 #include "aclnn/l0_ops.h"
 #include "aclnn/type_promotion.h"
 #include "common/error.h"
+#include "kernels/elementwise_api.h"
 #include "kernels/kernel_api.h"
 #include "meta/executor.h"
 
@@ -36,7 +37,8 @@ aclnnStatus aclnnAbsGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint
     const DenseBuffer y = plan.Output(out, "out", dtype);
     const uint64_t n = static_cast<uint64_t>(out->Numel());
     plan.AddStep([x, y, n, dtype](uint8_t* ws, aclrtStream stream) {
-      return ascendc_sim::kernels::LaunchAbs(dtype, x.Resolve(ws), y.Resolve(ws), n, stream);
+      return ascendc_sim::kernels::LaunchElementwise(ascendc_sim::kernels::EwOp::kAbs, dtype, x.Resolve(ws), nullptr,
+                                                     y.Resolve(ws), n, {}, stream);
     });
   }
   return plan.Finish(workspaceSize, executor);

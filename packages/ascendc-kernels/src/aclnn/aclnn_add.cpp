@@ -7,6 +7,7 @@
 #include "aclnn/type_promotion.h"
 #include "common/dtype.h"
 #include "common/error.h"
+#include "kernels/elementwise_api.h"
 #include "kernels/kernel_api.h"
 #include "meta/executor.h"
 
@@ -61,14 +62,16 @@ aclnnStatus AddWorkspace(const char* api, const aclTensor* self, const char* sel
     const bool unitAlpha = alpha->IsFloating() ? alpha->ToDouble() == 1.0 : alpha->ToInt64() == 1;
     if (unitAlpha) {
       plan.AddStep([a, b, y, n, promoted](uint8_t* ws, aclrtStream stream) {
-        return kernels::LaunchAdd(promoted, a.Resolve(ws), b.Resolve(ws), y.Resolve(ws), n, stream);
+        return kernels::LaunchElementwise(kernels::EwOp::kAdd, promoted, a.Resolve(ws), b.Resolve(ws), y.Resolve(ws), n,
+                                          {}, stream);
       });
     } else {
       const kernels::ScalarValue value = IsFloatingType(promoted)
                                              ? kernels::ScalarValue::Floating(alpha->ToDouble())
                                              : kernels::ScalarValue::Integral(alpha->ToInt64());
       plan.AddStep([a, b, y, n, promoted, value](uint8_t* ws, aclrtStream stream) {
-        return kernels::LaunchAxpy(promoted, a.Resolve(ws), b.Resolve(ws), y.Resolve(ws), n, value, stream);
+        return kernels::LaunchElementwise(kernels::EwOp::kAxpy, promoted, a.Resolve(ws), b.Resolve(ws), y.Resolve(ws), n,
+                                          value, stream);
       });
     }
   }

@@ -7,6 +7,7 @@
 #include "aclnn/l0_ops.h"
 #include "common/dtype.h"
 #include "common/error.h"
+#include "kernels/elementwise_api.h"
 #include "kernels/kernel_api.h"
 #include "meta/executor.h"
 
@@ -45,7 +46,8 @@ aclnnStatus ClampMinWorkspace(const char* api, const aclTensor* self, const char
     const kernels::ScalarValue bound = min->IsFloating() ? kernels::ScalarValue::Floating(min->ToDouble())
                                                          : kernels::ScalarValue::Integral(min->ToInt64());
     plan.AddStep([x, y, n, result, bound](uint8_t* ws, aclrtStream stream) {
-      return kernels::LaunchClampMin(result, x.Resolve(ws), y.Resolve(ws), n, bound, stream);
+      return kernels::LaunchElementwise(kernels::EwOp::kClampMinScalar, result, x.Resolve(ws), nullptr, y.Resolve(ws), n,
+                                        bound, stream);
     });
   }
   return plan.Finish(workspaceSize, executor);

@@ -9,6 +9,7 @@
 #include "aclnn/l0_ops.h"
 #include "common/dtype.h"
 #include "common/error.h"
+#include "kernels/elementwise_api.h"
 #include "kernels/kernel_api.h"
 #include "meta/executor.h"
 
@@ -157,10 +158,12 @@ aclnnStatus aclnnMaskedScaleGetWorkspaceSize(const aclTensor* self, const aclTen
     const uint64_t n = static_cast<uint64_t>(numel);
     const kernels::ScalarValue s = kernels::ScalarValue::Floating(scale);
     plan.AddStep([x, m, y, n, dtype](uint8_t* ws, aclrtStream stream) {
-      return kernels::LaunchMul(dtype, x.Resolve(ws), m.Resolve(ws), y.Resolve(ws), n, stream);
+      return kernels::LaunchElementwise(kernels::EwOp::kMul, dtype, x.Resolve(ws), m.Resolve(ws), y.Resolve(ws), n, {},
+                                        stream);
     });
     plan.AddStep([y, n, dtype, s](uint8_t* ws, aclrtStream stream) {
-      return kernels::LaunchMuls(dtype, y.Resolve(ws), y.Resolve(ws), n, s, stream);
+      return kernels::LaunchElementwise(kernels::EwOp::kMulScalar, dtype, y.Resolve(ws), nullptr, y.Resolve(ws), n, s,
+                                        stream);
     });
   }
   return plan.Finish(workspaceSize, executor);

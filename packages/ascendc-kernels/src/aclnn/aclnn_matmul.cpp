@@ -23,6 +23,7 @@
 #include "aclnn/l0_ops.h"
 #include "common/dtype.h"
 #include "common/error.h"
+#include "kernels/elementwise_api.h"
 #include "kernels/kernel_api.h"
 #include "meta/executor.h"
 
@@ -218,8 +219,9 @@ aclnnStatus PlanAddmm(const char* api, const aclTensor* self, const aclTensor* a
       const uint64_t count = static_cast<uint64_t>(out->Numel());
       plan.AddStep([addend, c, dtype, beta, count](uint8_t* ws, aclrtStream stream) {
         void* y = c.Resolve(ws);
-        return ascendc_sim::kernels::LaunchAxpy(dtype, y, addend.Resolve(ws), y, count,
-                                                ascendc_sim::kernels::ScalarValue::Floating(beta), stream);
+        return ascendc_sim::kernels::LaunchElementwise(ascendc_sim::kernels::EwOp::kAxpy, dtype, y,
+                                                       addend.Resolve(ws), y, count,
+                                                       ascendc_sim::kernels::ScalarValue::Floating(beta), stream);
       });
     }
   }

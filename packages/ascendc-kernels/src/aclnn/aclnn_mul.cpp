@@ -5,6 +5,7 @@
 #include "aclnn/l0_ops.h"
 #include "aclnn/type_promotion.h"
 #include "common/error.h"
+#include "kernels/elementwise_api.h"
 #include "kernels/kernel_api.h"
 #include "meta/executor.h"
 
@@ -35,7 +36,8 @@ aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor* self, const aclTensor* oth
     const DenseBuffer y = plan.Output(out, "out", promoted);
     const uint64_t n = static_cast<uint64_t>(out->Numel());
     plan.AddStep([a, b, y, n, promoted](uint8_t* ws, aclrtStream stream) {
-      return ascendc_sim::kernels::LaunchMul(promoted, a.Resolve(ws), b.Resolve(ws), y.Resolve(ws), n, stream);
+      return ascendc_sim::kernels::LaunchElementwise(ascendc_sim::kernels::EwOp::kMul, promoted, a.Resolve(ws),
+                                                     b.Resolve(ws), y.Resolve(ws), n, {}, stream);
     });
   }
   return plan.Finish(workspaceSize, executor);

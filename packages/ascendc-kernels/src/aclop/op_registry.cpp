@@ -4,9 +4,9 @@
 #include <stdarg.h>
 
 #include <algorithm>
-#include <map>
 #include <variant>
 
+#include "aclop/declared_ops.h"
 #include "common/dtype.h"
 #include "common/error.h"
 #include "kernels/kernel_api.h"
@@ -14,28 +14,17 @@
 
 namespace ascendc_sim {
 namespace aclop {
-namespace {
-
-std::map<std::string, OpDef>& Registry() {
-  static std::map<std::string, OpDef>* registry = new std::map<std::string, OpDef>();
-  return *registry;
-}
-
-}  // namespace
-
-OpRegistrar::OpRegistrar(std::initializer_list<OpDef> defs) {
-  for (const OpDef& def : defs) Registry()[def.type] = def;
-}
-
 const OpDef* FindOp(const std::string& type) {
-  auto it = Registry().find(type);
-  return it == Registry().end() ? nullptr : &it->second;
+  for (const OpDef& def : kDeclaredOps) {
+    if (type == def.type) return &def;
+  }
+  return nullptr;
 }
 
 std::vector<std::string> RegisteredOpTypes() {
   std::vector<std::string> out;
-  for (const auto& entry : Registry()) out.push_back(entry.first);
-  return out;
+  for (const OpDef& def : kDeclaredOps) out.push_back(def.type);
+  return out;  // the generator writes the table sorted by type
 }
 
 bool BroadcastShapes(const std::vector<int64_t>& a, const std::vector<int64_t>& b, std::vector<int64_t>* out) {
@@ -95,10 +84,9 @@ aclError OpContext::GetIntAttr(const char* name, int64_t* out) const {
   return ACL_SUCCESS;
 }
 
-aclError OpContext::GetOptionalBoolAttr(const char* name, bool fallback, bool* out) const {
+aclError OpContext::GetBoolAttr(const char* name, bool* out) const {
   if (!HasAttr(name)) {
-    *out = fallback;
-    return ACL_SUCCESS;
+    return const_cast<OpContext*>(this)->Fail(ACL_ERROR_INVALID_PARAM, "required bool attribute '%s' is missing", name);
   }
   const bool* b = std::get_if<bool>(&attr_->values.at(name));
   if (b == nullptr) {

@@ -1,6 +1,8 @@
 // The acl_op type registry: each op type ("Add", "Cast", ...) is an OpDef with
-// its input/output counts and a function that validates the op-specific rules
-// (dtypes, shapes, attributes) and launches its kernels on the stream.
+// its input/output counts, its format policy and a function that validates the
+// op-specific rules and launches its kernels on the stream. The OpDefs are
+// generated from the declarations abi/aclop/*.decl (aclop/declared_ops.h, which
+// also checks the declared dtypes and reads the declared attributes).
 #ifndef ASCENDC_SIM_ACLOP_OP_REGISTRY_H
 #define ASCENDC_SIM_ACLOP_OP_REGISTRY_H
 
@@ -47,8 +49,7 @@ class OpContext {
   aclError GetFloatAttr(const char* name, float* out) const;
   aclError GetIntAttr(const char* name, int64_t* out) const;
   aclError GetStringAttr(const char* name, std::string* out) const;
-  // An optional bool attribute (`fallback` when absent).
-  aclError GetOptionalBoolAttr(const char* name, bool fallback, bool* out) const;
+  aclError GetBoolAttr(const char* name, bool* out) const;
 
   // Device memory on the op's device, released after the op's kernels ran.
   aclError AllocTemp(size_t bytes, void** out);
@@ -86,13 +87,10 @@ struct OpDef {
   int minInputs = -1;  // fewer inputs accepted (the trailing ones optional); -1: exactly numInputs
 };
 
+// The declared op type `type`, or null.
 const OpDef* FindOp(const std::string& type);
+// Every declared op type, sorted.
 std::vector<std::string> RegisteredOpTypes();
-
-// Registers op definitions at load time (one static object per ops file).
-struct OpRegistrar {
-  OpRegistrar(std::initializer_list<OpDef> defs);
-};
 
 // Numpy-style broadcast of two shapes; false when they are incompatible.
 bool BroadcastShapes(const std::vector<int64_t>& a, const std::vector<int64_t>& b, std::vector<int64_t>* out);

@@ -5,7 +5,8 @@
 #include <type_traits>
 
 #include "kernels/dtype_dispatch.h"
-#include "kernels/elementwise_pipeline.h"
+#include "kernels/kernel_helpers.h"
+#include "kernels/tiling.h"
 #include "kernels/kernel_api.h"
 #include "kernels/philox.h"
 

@@ -1,8 +1,8 @@
-// Host entry point of the generic elementwise kernel (kernels/generic_elementwise.h):
-// one kernel template for the unary, binary, ternary, compare and select
-// operators of the aclnn elementwise family. Inputs are dense, of one dtype
-// (the aclnn layer broadcasts and casts them first); the result is dtype or,
-// for the compares, bool.
+// Host entry point of the elementwise kernel (kernels/elementwise_kernel.cpp): one Ascend C
+// kernel template for every unary, binary, ternary, compare and select operator, the
+// operator an op code. The operators are the rows of kernels/elementwise_ops.def. Inputs
+// are dense, of one dtype (callers broadcast and cast them first); the result is that
+// dtype or, for the compares, bool.
 #ifndef ASCENDC_SIM_KERNELS_ELEMENTWISE_API_H
 #define ASCENDC_SIM_KERNELS_ELEMENTWISE_API_H
 
@@ -15,66 +15,18 @@
 namespace ascendc_sim {
 namespace kernels {
 
-// x0, x1, x2 are the inputs in order; s (and s2) the scalar parameters.
+// x0, x1, x2 are the inputs in order; s the scalar parameter (see elementwise_ops.def).
 enum class EwOp : int32_t {
-  // unary, floating types (computed in float32 for float16/bfloat16)
-  kExp,
-  kLog,
-  kSqrt,
-  kRsqrt,
-  kReciprocal,
-  kTanh,
-  kSigmoid,
-  kGelu,      // x * Phi(x)
-  kGeluTanh,  // the tanh approximation
-  kSilu,
-  kPowScalar,  // x ** s (integral s also for integer types)
-  kDivScalar,  // x / s
-  // unary, every numeric type
-  kNeg,
-  kRelu,
-  kAddScalar,  // x + s
-  kMulScalar,  // x * s
-  // unary -> bool, every type: x <cmp> s
-  kEqScalar,
-  kNeScalar,
-  kLtScalar,
-  kLeScalar,
-  kGtScalar,
-  kGeScalar,
-  // binary, every numeric type
-  kSub,  // x0 - s * x1
-  kMaximum,
-  kMinimum,
-  kThresholdBackward,  // x1 <= s ? 0 : x0
-  kMaskedFill,         // x1 != 0 ? s : x0
-  // binary, floating types
-  kDiv,
-  kGeluBackward,      // grad x0, self x1
-  kGeluTanhBackward,  // grad x0, self x1
-  kSigmoidBackward,   // grad x0, output x1
-  kTanhBackward,      // grad x0, output x1
-  kSiluBackward,      // grad x0, self x1
-  kLerpScalar,        // x0 + s * (x1 - x0) (as ATen: from x1 when |s| >= 0.5)
-  // binary -> bool, every type
-  kEq,
-  kNe,
-  kLt,
-  kLe,
-  kGt,
-  kGe,
-  // ternary
-  kAddcmul,     // x0 + s * x1 * x2 (every numeric type)
-  kAddcdiv,     // x0 + s * x1 / x2 (floating types)
-  kWhere,       // x0 != 0 ? x1 : x2 (every type)
-  kLerpTensor,  // x0 + x2 * (x1 - x0) (floating types)
+#define ASCENDC_SIM_EW_OP(name, kernel, inputs, scratch, types, result, tiles) k##name,
+#include "kernels/elementwise_ops.def"
+#undef ASCENDC_SIM_EW_OP
 };
 
 // Inputs of the operator.
 ASCENDC_SIM_INTERNAL_API int EwArity(EwOp op);
 // Whether the result is bool (compares).
 ASCENDC_SIM_INTERNAL_API bool EwIsCompare(EwOp op);
-// Whether the operator is defined for integer / bool inputs of `dtype`.
+// Whether the operator is defined for inputs of `dtype`.
 ASCENDC_SIM_INTERNAL_API bool EwSupports(EwOp op, aclDataType dtype);
 ASCENDC_SIM_INTERNAL_API const char* EwKernelName(EwOp op);
 
@@ -87,7 +39,13 @@ struct EwArgs {
   ScalarValue s;
 };
 
+// Queues the operator over n elements (nothing for 0); an unsupported dtype is
+// ACL_ERROR_UNSUPPORTED_DATA_TYPE naming the kernel.
 ASCENDC_SIM_INTERNAL_API aclError LaunchElementwise(const EwArgs& args, aclrtStream stream);
+
+// The same for the operators callers name directly: y = op(x...) over n elements of dtype.
+ASCENDC_SIM_INTERNAL_API aclError LaunchElementwise(EwOp op, aclDataType dtype, const void* x0, const void* x1,
+                                                    void* y, uint64_t n, ScalarValue s, aclrtStream stream);
 
 }  // namespace kernels
 }  // namespace ascendc_sim

@@ -1,6 +1,7 @@
 // fill_custom: y = value (dense). The value is broadcast into one unified-buffer
 // tile once (Duplicate), which is then copied out over the block's slice.
-#include "kernels/elementwise_pipeline.h"
+#include "kernels/kernel_helpers.h"
+#include "kernels/tiling.h"
 #include "kernels/dtype_dispatch.h"
 #include "kernels/kernel_api.h"
 

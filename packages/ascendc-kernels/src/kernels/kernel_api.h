@@ -36,22 +36,8 @@ struct ScalarValue {
   }
 };
 
-// Dense elementwise kernels over `n` elements of `dtype` (bool, int8/16/32/64,
-// uint8, float16, bfloat16, float, double; Abs: not bool).
-ASCENDC_SIM_INTERNAL_API aclError LaunchAdd(aclDataType dtype, const void* x1, const void* x2, void* y, uint64_t n,
-                                            aclrtStream stream);
-// y = x1 + alpha * x2
-ASCENDC_SIM_INTERNAL_API aclError LaunchAxpy(aclDataType dtype, const void* x1, const void* x2, void* y, uint64_t n,
-                                             ScalarValue alpha, aclrtStream stream);
-ASCENDC_SIM_INTERNAL_API aclError LaunchMul(aclDataType dtype, const void* x1, const void* x2, void* y, uint64_t n,
-                                            aclrtStream stream);
-ASCENDC_SIM_INTERNAL_API aclError LaunchAbs(aclDataType dtype, const void* x, void* y, uint64_t n, aclrtStream stream);
-// y = x * value
-ASCENDC_SIM_INTERNAL_API aclError LaunchMuls(aclDataType dtype, const void* x, void* y, uint64_t n, ScalarValue value,
-                                             aclrtStream stream);
-// y = max(x, min); NaN in x stays NaN (not bool)
-ASCENDC_SIM_INTERNAL_API aclError LaunchClampMin(aclDataType dtype, const void* x, void* y, uint64_t n,
-                                                 ScalarValue min, aclrtStream stream);
+// The elementwise operators (add, mul, abs, muls, clamp_min, ...) are op codes of one kernel:
+// kernels/elementwise_api.h. Fill and cast move data rather than compute on it:
 // y = value
 ASCENDC_SIM_INTERNAL_API aclError LaunchFill(aclDataType dtype, void* y, uint64_t n, ScalarValue value,
                                              aclrtStream stream);

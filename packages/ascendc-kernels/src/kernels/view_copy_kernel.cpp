@@ -15,7 +15,8 @@
 #include "kernels/cast_table.h"
 #include "kernels/dtype_dispatch.h"
 #include "kernels/element_bytes.h"
-#include "kernels/elementwise_pipeline.h"
+#include "kernels/kernel_helpers.h"
+#include "kernels/tiling.h"
 #include "kernels/kernel_api.h"
 
 namespace ascendc_sim {

@@ -1,8 +1,9 @@
-// acl_op types MatMulV2 and BatchMatMul.
+// acl_op types MatMulV2 and BatchMatMul (declared in abi/aclop/matmul.decl, which
+// checks their dtypes and reads their attributes).
 //
 // MatMulV2: y = op(x1) @ op(x2) [+ bias], op = transpose when the bool attribute
-// transpose_x1 / transpose_x2 is set (default false); x1, x2 2-D, the optional
-// third input bias 1-D [n]; float32, float16, bfloat16. x1, x2 and y may be ND
+// transpose_x1 / transpose_x2 is set; x1, x2 2-D, the optional third input bias
+// 1-D [n]. x1, x2 and y may be ND
 // or FRACTAL_NZ (the runtime's internal format of matmul weights): an NZ
 // operand is unpacked by the TransData kernel into a dense temporary, an NZ y
 // is packed from one. A transposed operand is read as stored by the cube
@@ -12,8 +13,8 @@
 // BatchMatMul: y[i] = op(x1[i]) @ op(x2[i]) with bool attributes adj_x1 / adj_x2
 // (transpose of the last two dimensions), 3-D base-format operands; a batch of
 // 1 broadcasts.
+#include "aclop/declared_ops.h"
 #include "aclop/format_shape.h"
-#include "aclop/op_registry.h"
 #include "common/dtype.h"
 #include "common/error.h"
 #include "kernels/kernel_api.h"
@@ -21,8 +22,6 @@
 namespace ascendc_sim {
 namespace aclop {
 namespace {
-
-constexpr std::initializer_list<aclDataType> kMatmulTypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
 // The logical 2-D shape of a MatMulV2 operand and its dense ND data: the operand
 // itself when it is ND, else a temporary unpacked from FRACTAL_NZ.
@@ -59,19 +58,16 @@ aclError MatrixOf(OpContext& ctx, const OpOperand& t, const char* name, std::vec
   return kernels::LaunchTransData(args, ctx.stream());
 }
 
-aclError RunMatMulV2(OpContext& ctx) {
+}  // namespace
+
+aclError RunMatMulV2(OpContext& ctx, const MatMulV2Attrs& attrs) {
   const OpOperand& x1 = ctx.inputs[0];
   const OpOperand& x2 = ctx.inputs[1];
   const OpOperand& y = ctx.outputs[0];
   const bool hasBias = ctx.inputs.size() > 2;
-  aclError rc = ctx.RequireDtypeIn(x1, "input x1", kMatmulTypes);
-  if (rc == ACL_SUCCESS) rc = ctx.RequireSameDtype(x1, "input x1", x2, "input x2");
-  if (rc == ACL_SUCCESS) rc = ctx.RequireSameDtype(x1, "input x1", y, "output y");
-  if (rc == ACL_SUCCESS && hasBias) rc = ctx.RequireSameDtype(x1, "input x1", ctx.inputs[2], "input bias");
-  if (rc != ACL_SUCCESS) return rc;
-  bool t1 = false, t2 = false;
-  if ((rc = ctx.GetOptionalBoolAttr("transpose_x1", false, &t1)) != ACL_SUCCESS) return rc;
-  if ((rc = ctx.GetOptionalBoolAttr("transpose_x2", false, &t2)) != ACL_SUCCESS) return rc;
+  const bool t1 = attrs.transpose_x1;
+  const bool t2 = attrs.transpose_x2;
+  aclError rc = ACL_SUCCESS;
   std::vector<int64_t> s1, s2, sy;
   void* a = nullptr;
   void* b = nullptr;
@@ -146,17 +142,12 @@ aclError RunMatMulV2(OpContext& ctx) {
   return kernels::LaunchTransData(pack, ctx.stream());
 }
 
-aclError RunBatchMatMul(OpContext& ctx) {
+aclError RunBatchMatMul(OpContext& ctx, const BatchMatMulAttrs& attrs) {
   const OpOperand& x1 = ctx.inputs[0];
   const OpOperand& x2 = ctx.inputs[1];
   const OpOperand& y = ctx.outputs[0];
-  aclError rc = ctx.RequireDtypeIn(x1, "input x1", kMatmulTypes);
-  if (rc == ACL_SUCCESS) rc = ctx.RequireSameDtype(x1, "input x1", x2, "input x2");
-  if (rc == ACL_SUCCESS) rc = ctx.RequireSameDtype(x1, "input x1", y, "output y");
-  if (rc != ACL_SUCCESS) return rc;
-  bool t1 = false, t2 = false;
-  if ((rc = ctx.GetOptionalBoolAttr("adj_x1", false, &t1)) != ACL_SUCCESS) return rc;
-  if ((rc = ctx.GetOptionalBoolAttr("adj_x2", false, &t2)) != ACL_SUCCESS) return rc;
+  const bool t1 = attrs.adj_x1;
+  const bool t2 = attrs.adj_x2;
   const std::vector<int64_t>& s1 = x1.shape();
   const std::vector<int64_t>& s2 = x2.shape();
   if (s1.size() != 3 || s2.size() != 3) {
@@ -194,11 +185,5 @@ aclError RunBatchMatMul(OpContext& ctx) {
   return kernels::LaunchMatmul(args, ctx.stream());
 }
 
-const OpRegistrar kRegistrar{
-    {"MatMulV2", 3, 1, FormatPolicy::kOwnCheck, &RunMatMulV2, 2},
-    {"BatchMatMul", 2, 1, FormatPolicy::kBaseOnly, &RunBatchMatMul},
-};
-
-}  // namespace
 }  // namespace aclop
 }  // namespace ascendc_sim

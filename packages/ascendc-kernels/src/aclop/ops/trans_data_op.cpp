@@ -3,9 +3,9 @@
 // carry the same origin (logical) shape; each descriptor's storage shape must be
 // the one its format infers. Optional string attributes src_format/dst_format
 // ("ND", "NCHW", "NC1HWC0", "FRACTAL_NZ"), when given, must name the
-// descriptors' formats.
+// descriptors' formats. Declared in abi/aclop/trans_data.decl.
+#include "aclop/declared_ops.h"
 #include "aclop/format_shape.h"
-#include "aclop/op_registry.h"
 #include "common/dtype.h"
 #include "common/error.h"
 #include "kernels/kernel_api.h"
@@ -65,14 +65,11 @@ const char* ShortFormatName(aclFormat f) {
   }
 }
 
-aclError CheckFormatAttr(OpContext& ctx, const char* name, aclFormat actual) {
-  if (!ctx.HasAttr(name)) return ACL_SUCCESS;
-  std::string value;
-  const aclError rc = ctx.GetStringAttr(name, &value);
-  if (rc != ACL_SUCCESS) return rc;
-  if (value == ShortFormatName(actual) || value == FormatName(actual)) return ACL_SUCCESS;
+aclError CheckFormatAttr(OpContext& ctx, const char* name, const std::optional<std::string>& value,
+                         aclFormat actual) {
+  if (!value || *value == ShortFormatName(actual) || *value == FormatName(actual)) return ACL_SUCCESS;
   return ctx.Fail(ACL_ERROR_INVALID_PARAM, "attribute %s is \"%s\" but the descriptor's format is %s", name,
-                  value.c_str(), ShortFormatName(actual));
+                  value->c_str(), ShortFormatName(actual));
 }
 
 aclError CheckStorageShape(OpContext& ctx, const OpOperand& t, const char* role) {
@@ -89,13 +86,14 @@ aclError CheckStorageShape(OpContext& ctx, const OpOperand& t, const char* role)
   return ACL_SUCCESS;
 }
 
+}  // namespace
+
 // y = x re-laid from x's storage format into y's.
-aclError RunTransData(OpContext& ctx) {
+aclError RunTransData(OpContext& ctx, const TransDataAttrs& attrs) {
   const OpOperand& x = ctx.inputs[0];
   const OpOperand& y = ctx.outputs[0];
-  aclError rc = ctx.RequireSameDtype(x, "input x", y, "output y");
-  if (rc == ACL_SUCCESS) rc = CheckFormatAttr(ctx, "src_format", x.format());
-  if (rc == ACL_SUCCESS) rc = CheckFormatAttr(ctx, "dst_format", y.format());
+  aclError rc = CheckFormatAttr(ctx, "src_format", attrs.src_format, x.format());
+  if (rc == ACL_SUCCESS) rc = CheckFormatAttr(ctx, "dst_format", attrs.dst_format, y.format());
   if (rc != ACL_SUCCESS) return rc;
   if (x.desc->originDims != y.desc->originDims) {
     return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input x has origin shape %s but output y has %s; they must match",
@@ -147,10 +145,5 @@ aclError RunTransData(OpContext& ctx) {
   return kernels::LaunchTransData(args, ctx.stream());
 }
 
-const OpRegistrar kRegistrar{
-    {"TransData", 1, 1, FormatPolicy::kOwnCheck, &RunTransData},
-};
-
-}  // namespace
 }  // namespace aclop
 }  // namespace ascendc_sim
