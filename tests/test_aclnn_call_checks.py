@@ -18,14 +18,15 @@ REPO = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.skipif(shutil.which(os.environ.get("CXX", "g++")) is None, reason="needs g++")
 
-PROLOGUE = """#include "npu/framework/op_api_common.h"
+PROLOGUE = """#include "npu/op_api/op_api_common.h"
 void call(const at::Tensor& self, const at::Tensor& other, const c10::Scalar& alpha, at::Tensor& out) {
   (void)self, (void)other, (void)alpha, (void)out;
 """
 
 CALLS = {
     "declared_and_right": "  EXEC_NPU_CMD(aclnnAdd, self, other, alpha, out);\n",
-    "int_for_double": "  EXEC_NPU_CMD(aclnnLayerNorm, self, at::IntArrayRef{2}, other, other, int64_t{1}, out, out, out);\n",
+    "int_for_double":
+        "  EXEC_NPU_CMD(aclnnLayerNorm, self, at::IntArrayRef{2}, other, other, int64_t{1}, out, out, out);\n",
     "not_declared": "  EXEC_NPU_CMD(aclnnNotInThisToolkit, self, 1.5, out);\n",
     "tensor_for_scalar": "  EXEC_NPU_CMD(aclnnAdd, self, other, other, out);\n",
     "argument_missing": "  EXEC_NPU_CMD(aclnnAdd, self, other, out);\n",

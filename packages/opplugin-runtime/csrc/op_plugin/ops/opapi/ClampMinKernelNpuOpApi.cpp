@@ -6,7 +6,7 @@
 #include <ATen/core/Tensor.h>
 
 #include "npu/core/NPUGuard.h"
-#include "npu/framework/op_api_common.h"
+#include "npu/op_api/op_api_common.h"
 #include "op_plugin/ops/clamp_min.h"
 
 namespace op_api {
