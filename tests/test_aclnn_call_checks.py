@@ -18,7 +18,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.skipif(shutil.which(os.environ.get("CXX", "g++")) is None, reason="needs g++")
 
-PROLOGUE = """#include "npu/framework/op_api_common.h"
+PROLOGUE = """#include "npu/op_api/op_api_common.h"
 void call(const at::Tensor& self, const at::Tensor& other, const c10::Scalar& alpha, at::Tensor& out) {
   (void)self, (void)other, (void)alpha, (void)out;
 """

@@ -1,5 +1,5 @@
 """Every helper that gen_opapi expressions may call (opplugin_codegen.expr_helpers, the runtime's
-npu/framework/InferSize.h family) is used, in upstream's own expression forms, by an op of a
+npu/op_infer/InferSize.h family) is used, in upstream's own expression forms, by an op of a
 synthetic upstream-sized YAML (1,500 ordinary entries plus one op per helper); what
 opplugin-codegen generates from it (dispatch shards, struct kernels, Meta functions) compiles
 against the runtime's headers with -fsyntax-only -Wall -Wextra and no diagnostic. A helper

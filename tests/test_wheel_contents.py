@@ -29,6 +29,14 @@ TEST_ONLY_BYTES = (
 )
 IMPORTS_TORCH = re.compile(rb"^\s*(import|from)\s+torch(gen)?\b", re.M)
 
+RUNTIME_CSRC = REPO / "packages" / "opplugin-runtime" / "csrc"
+RUNTIME_INCLUDE = "opplugin_runtime/include/"
+# The generated headers setup.py ships with the runtime's own (GENERATED_PACKAGE_FILES).
+GENERATED_HEADERS = frozenset({"npu/aten/CustomFunctions.h", "npu/inductor/c_shim_npu.h", "npu/version.h"})
+# Quoted includes that the toolkit's include directory (ascendc_kernels.get_include()) provides.
+TOOLKIT_INCLUDE = re.compile(r"^(acl|aclnn|aclnnop|ascendc_sim)/")
+QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
 
 def _wheels(label: str) -> list[Path]:
     dist = REPO / "dist" / label
@@ -81,3 +89,56 @@ def test_the_check_finds_test_only_files(tmp_path: Path) -> None:
         "opplugin_codegen/meta_check.py",
         "opplugin_runtime/_C.so",
     ], problems
+
+
+def _shipped_headers(wheel: Path) -> dict[str, str]:
+    """The runtime headers a wheel ships for user extensions: path under include/ -> text."""
+    with zipfile.ZipFile(wheel) as archive:
+        return {
+            name[len(RUNTIME_INCLUDE):]: archive.read(name).decode()
+            for name in archive.namelist()
+            if name.startswith(RUNTIME_INCLUDE) and name.endswith(".h")
+        }
+
+
+def _header_problems(headers: dict[str, str], csrc: Path) -> list[str]:
+    """A shipped header that csrc/ no longer has at that path (a copy left at an old path), and a
+    quoted include of a shipped header that neither the wheel nor the toolkit provides."""
+    problems = []
+    for path, text in sorted(headers.items()):
+        if path not in GENERATED_HEADERS and not (csrc / path).is_file():
+            problems.append(f"{path}: not a header of packages/opplugin-runtime/csrc")
+        for include in QUOTED_INCLUDE.findall(text):
+            beside = str(Path(path).parent / include)
+            if include not in headers and beside not in headers and not TOOLKIT_INCLUDE.match(include):
+                problems.append(f'{path}: #include "{include}" is not in the wheel')
+    return problems
+
+
+def test_the_runtime_wheel_ships_a_complete_set_of_headers(label: str) -> None:
+    """An extension compiles against the installed headers alone (with the toolkit's): every
+    runtime header a shipped header includes ships too, and nothing ships at a path csrc/ left."""
+    wheel = next(w for w in _wheels(label) if w.name.startswith("opplugin_runtime-"))
+    headers = _shipped_headers(wheel)
+    assert "npu/op_api/op_api_common.h" in headers, sorted(headers)
+    problems = _header_problems(headers, RUNTIME_CSRC)
+    generated = REPO / "build" / "generated" / label
+    problems += [f"{header}: generated for {label} but not in the wheel" for header in sorted(GENERATED_HEADERS)
+                 if (generated / header).is_file() and header not in headers]
+    assert not problems, f"{wheel.name}:\n" + "\n".join(problems)
+
+
+def test_the_header_check_finds_stale_and_missing_headers(tmp_path: Path) -> None:
+    """The check above catches what it is for (headers made here, not the build's)."""
+    csrc = tmp_path / "csrc"
+    (csrc / "npu" / "op_api").mkdir(parents=True)
+    (csrc / "npu" / "op_api" / "op_api_common.h").write_text("")
+    headers = {
+        "npu/op_api/op_api_common.h": '#include "acl/acl_rt.h"\n#include "npu/dispatch/PathLedger.h"\n',
+        "npu/old_folder/op_api_common.h": '#include "npu/op_api/op_api_common.h"\n',
+        "npu/version.h": "",
+    }
+    assert _header_problems(headers, csrc) == [
+        "npu/old_folder/op_api_common.h: not a header of packages/opplugin-runtime/csrc",
+        'npu/op_api/op_api_common.h: #include "npu/dispatch/PathLedger.h" is not in the wheel',
+    ]

@@ -60,8 +60,18 @@ GENERATED_PACKAGE_FILES = (
 # Generated sources that only tests compile (contracts.md section 1: the npu_meta_check
 # operators, built by the repository's tests/conftest.py), left out of the extension.
 GENERATED_TEST_ONLY_DIR = "test_only"
-# Runtime headers shipped in the wheel for user extensions (NpuExtension).
-PUBLIC_HEADER_DIRS = ("npu/core", "npu/framework")
+# Runtime headers shipped in the wheel for user extensions (NpuExtension); csrc/npu/README.md
+# says what each folder holds. Not npu/aten: its headers are private to the runtime's kernels.
+PUBLIC_HEADER_DIRS = (
+    "npu/core",
+    "npu/dispatch",
+    "npu/op_api",
+    "npu/acl_op",
+    "npu/format",
+    "npu/observe",
+    "npu/op_common",
+    "npu/op_infer",
+)
 
 
 def fail(message: str) -> None:
@@ -239,9 +249,18 @@ def install_package_files(package_dir: Path) -> None:
         elif (package_dir / target).is_file():  # not generated for this label (the C shim on v2.1)
             (package_dir / target).unlink()
     include_root = package_dir / "include"
+    wanted = {package_dir / target for _, target in GENERATED_PACKAGE_FILES}
     for sub in PUBLIC_HEADER_DIRS:
         for header in sorted((CSRC / sub).glob("*.h")):
             copy_if_changed(header, include_root / sub / header.name)
+            wanted.add(include_root / sub / header.name)
+    # The build tree persists per label: a header moved or removed in csrc/ must not ship from an earlier build.
+    for stale in sorted(include_root.rglob("*.h")):
+        if stale not in wanted:
+            stale.unlink()
+    for folder in sorted(include_root.rglob("*"), reverse=True):  # deepest first
+        if folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
 
 
 class BuildPy(build_py):
@@ -309,7 +328,7 @@ if CCACHE_CXX:
     os.environ["CXX"] = CCACHE_CXX
 
 # kineto's public headers (2.13 and 2.14 ship them, 2.1 does not; the PrivateUse1 device-activity
-# profiler, npu/framework/NPUActivityProfiler.cpp, includes them where torch has its registry).
+# profiler, npu/observe/NPUActivityProfiler.cpp, includes them where torch has its registry).
 KINETO_INCLUDE = [p for p in (Path(cpp_extension.include_paths()[0]) / "kineto",) if p.is_dir()]
 
 # SANITIZE=1: AddressSanitizer + UBSan (nox -s sanitize builds into its own NPU_EXT_BUILD_DIR;

@@ -16,7 +16,7 @@ import opplugin_meta_check as meta_check
 CHECK_NAMESPACE = "npu_meta_fixture"
 
 INFER_SIZE_CPP = """
-#include "npu/framework/InferSize.h"
+#include "npu/op_infer/InferSize.h"
 namespace op_infer {
 SmallVector broadcast_ops_npu_output_size(c10::IntArrayRef a, c10::IntArrayRef b) {
   const at::DimVector sizes = at::infer_size_dimvector(a, b);
@@ -56,10 +56,13 @@ struct OpPreparation {};
 
 
 def build(generated: Path, build_dir: Path) -> None:
-    include = build_dir / "include" / "npu" / "framework"
-    include.mkdir(parents=True, exist_ok=True)
-    (include / "InferSize.h").write_text(INFER_SIZE_H)
-    (include / "OpPreparation.h").write_text(OP_PREPARATION_H)
+    include = build_dir / "include" / "npu"
+    for header, text in (
+        ("op_infer/InferSize.h", INFER_SIZE_H),
+        ("op_common/OpPreparation.h", OP_PREPARATION_H),
+    ):
+        (include / header).parent.mkdir(parents=True, exist_ok=True)
+        (include / header).write_text(text)
     infer = build_dir / "InferSize.cpp"
     infer.write_text(INFER_SIZE_CPP)
     sources = [

@@ -30,7 +30,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 STUBS = {
-    "npu/framework/op_api_common.h": """
+    "npu/op_api/op_api_common.h": """
 #pragma once
 #include <ATen/core/Tensor.h>
 namespace stub {
@@ -41,7 +41,7 @@ bool missing(const char*);
 #define DO_COMPATIBILITY(api, fallback) \\
   do { if (::stub::missing(#api)) { return fallback; } } while (0)
 """,
-    "npu/framework/OpPreparation.h": """
+    "npu/op_common/OpPreparation.h": """
 #pragma once
 #include <ATen/core/Tensor.h>
 #include <initializer_list>
@@ -56,7 +56,7 @@ namespace at_npu { namespace native { struct OpPreparation {
                                           c10::Device device);
 }; } }
 """,
-    "npu/framework/InferSize.h": """
+    "npu/op_infer/InferSize.h": """
 #pragma once
 #include <ATen/core/Tensor.h>
 #include <ATen/ExpandUtils.h>
@@ -68,7 +68,7 @@ c10::SmallVector<int64_t, 8> input_same_output_size(const at::Tensor&);
 }
 namespace op_plugin { namespace utils {} }
 """,
-    "npu/framework/FormatHelper.h": """
+    "npu/format/FormatHelper.h": """
 #pragma once
 #include <ATen/core/Tensor.h>
 #include <ATen/core/List.h>
@@ -79,18 +79,18 @@ namespace at_npu { namespace native { struct FormatHelper {
   static bool IsOpInputBaseFormat(const c10::List<c10::optional<at::Tensor>>&);
 }; } }
 """,
-    "npu/framework/EnvVariables.h": """
+    "npu/dispatch/EnvVariables.h": """
 #pragma once
 namespace at_npu { namespace native { namespace env { bool CheckJitDisable(); } } }
 """,
-    "npu/framework/ForceAclnn.h": """
+    "npu/dispatch/ForceAclnn.h": """
 #pragma once
 namespace at_npu { namespace native { struct ForceAclnn {
   static ForceAclnn& GetInstance();
   bool IsForceAclnnOp(const char* op) const;
 }; } }
 """,
-    "npu/framework/PathLedger.h": """
+    "npu/dispatch/PathLedger.h": """
 #pragma once
 namespace at_npu { namespace native {
 enum class ExecPath { OpApi, AclOp, Compat, CpuFallback, Dvm };
@@ -98,7 +98,7 @@ void RecordPath(const char* op, ExecPath path);
 } }
 #define NPU_PATH_TAKEN(op, path) ::at_npu::native::RecordPath(op, ::at_npu::native::ExecPath::path)
 """,
-    "npu/framework/PathDecision.h": """
+    "npu/dispatch/PathDecision.h": """
 #pragma once
 #include <ATen/core/Tensor.h>
 #include <ATen/core/List.h>
@@ -117,7 +117,7 @@ bool NpuDecideBaseFormat(const char* op, const char* arg,
 #pragma once
 namespace c10_npu { bool IsAclnnOnly(); }
 """,
-    "npu/framework/LazyFusion.h": """
+    "npu/dispatch/LazyFusion.h": """
 #pragma once
 namespace lazy_fusion { bool IsEnabled(); }
 """,
@@ -166,7 +166,7 @@ def test_generated_cpp_parses(tmp_path: Path) -> None:
             "".join(f'#include "{rel}"\n' for rel in sorted(files) if rel.endswith(".cpp"))
         )
         jobs.append((f"{name} shards", _compile(shards, [stubs, gen])))
-    if (RUNTIME_CSRC / "npu" / "framework" / "OpPreparation.h").is_file():
+    if (RUNTIME_CSRC / "npu" / "op_common" / "OpPreparation.h").is_file():
         # The project's own YAML, and the fixture that uses every key, against the real
         # runtime headers.
         for name in ("project", "rich"):

@@ -153,7 +153,7 @@ def test_dvm_branch(rich: dict[str, str]) -> None:
     header = rich["op_plugin/DvmOpsInterface.h"]
     assert "namespace lazy_fusion {" in header and "at::Tensor sub(" in header
     shard = next(t for n, t in rich.items() if "OpInterface_" in n and "at::Tensor sub(const" in t)
-    assert '#include "npu/framework/LazyFusion.h"\n' in shard
+    assert '#include "npu/dispatch/LazyFusion.h"\n' in shard
     assert '#include "op_plugin/DvmOpsInterface.h"\n' in shard
     v21 = render_label(load_model(RICH_YAML), "v2.1")
     assert "lazy_fusion::sub(self" not in "".join(v21.values())  # dvm starts at v2.6

@@ -227,7 +227,7 @@ at::Tensor mul(const at::Tensor& self, const at::Tensor& other) {{
     shard = next(
         t for n, t in project_files.items() if "StructKernel" in n and "at::Tensor mul(" in t
     )
-    assert '#include "npu/framework/InferSize.h"\n' in shard
+    assert '#include "npu/op_infer/InferSize.h"\n' in shard
     assert "using namespace op_infer;" in shard
     assert '#include "op_plugin/ops/mul.h"\n' in shard
 
@@ -249,11 +249,11 @@ def test_cpp_files_include_only_what_they_use(project_files: dict[str, str]) -> 
         if "OpInterface_" in name and includes:
             assert any(i.startswith("op_plugin/ops/") for i in includes)
         if "EXEC_NPU_CMD" in text:
-            assert "npu/framework/op_api_common.h" in includes
+            assert "npu/op_api/op_api_common.h" in includes
         if "InferSize.h" in " ".join(includes):
             assert "using namespace op_infer;" in text
         if "NPU_PATH_TAKEN" not in text:
-            assert "npu/framework/PathLedger.h" not in includes
+            assert "npu/dispatch/PathLedger.h" not in includes
 
 
 # -- the rich fixture ---------------------------------------------------------------------

@@ -84,7 +84,7 @@ def expect_paths():
 
 @pytest.fixture(scope="session")
 def infer_helpers():
-    """The runtime's shape/dtype helpers (npu/framework/InferSize.h) as a Python module,
+    """The runtime's shape/dtype helpers (npu/op_infer/InferSize.h) as a Python module,
     built once per torch release from tests/infer_helpers/ against the installed runtime
     (ninja: a later run rebuilds only what changed)."""
     from pathlib import Path

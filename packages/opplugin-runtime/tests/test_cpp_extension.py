@@ -54,6 +54,6 @@ def test_include_and_library_paths():
 
     include = Path(cpp_extension.include_paths()[0])
     assert (include / "npu" / "core" / "NPUStream.h").is_file()
-    assert (include / "npu" / "framework" / "op_api_common.h").is_file()
+    assert (include / "npu" / "op_api" / "op_api_common.h").is_file()
     assert cpp_extension.runtime_library().is_file()
     assert torch.npu.is_available()

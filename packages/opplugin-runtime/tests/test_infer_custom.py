@@ -1,5 +1,5 @@
 """The helpers of npu_* custom operators and the shared dtype / attribute / searchsorted / CANN
-version helpers (npu/framework/InferSize.h and the headers it brings): dtype helpers give the
+version helpers (npu/op_infer/InferSize.h and the headers it brings): dtype helpers give the
 dtypes PyTorch gives, searchsorted's checks accept and refuse what CPU torch.searchsorted does
 with the same message, and custom-op shapes follow upstream op-plugin's rules, stated per test."""
 

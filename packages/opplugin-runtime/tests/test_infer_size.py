@@ -1,4 +1,4 @@
-"""The shape helpers of npu/framework/InferSize.h (what gen_opapi `size:` expressions call)
+"""The shape helpers of npu/op_infer/InferSize.h (what gen_opapi `size:` expressions call)
 give the shapes PyTorch's Meta kernels give, and refuse what the operators refuse."""
 
 import pytest

@@ -18,7 +18,7 @@ import pytest
 from torchnpugen_testlib import HAS_AOTI_C_SHIM, generate, make_workspace, mark_op_api
 
 STUBS = {
-    "npu/framework/OpHook.h": """\
+    "npu/observe/OpHook.h": """\
 #pragma once
 namespace at_npu::native {
 class OpHook {
@@ -31,13 +31,13 @@ class OpHook {
 };
 }  // namespace at_npu::native
 """,
-    "npu/framework/EnvVariables.h": """\
+    "npu/dispatch/EnvVariables.h": """\
 #pragma once
 namespace at_npu::native::env {
 bool CheckOpHookEnable();
 }  // namespace at_npu::native::env
 """,
-    "npu/framework/NPURecordFunction.h": """\
+    "npu/observe/NPURecordFunction.h": """\
 #pragma once
 namespace at_npu::native {
 class NPURecordFunctionGuard {
@@ -47,7 +47,7 @@ class NPURecordFunctionGuard {
 };
 }  // namespace at_npu::native
 """,
-    "npu/framework/MemoryOverlap.h": """\
+    "npu/op_common/MemoryOverlap.h": """\
 #pragma once
 #include <ATen/core/Tensor.h>
 #include <c10/util/ArrayRef.h>
@@ -55,7 +55,7 @@ namespace at_npu::native {
 void check_memory_overlaps(c10::ArrayRef<at::Tensor> inputs, c10::ArrayRef<at::Tensor> outputs);
 }  // namespace at_npu::native
 """,
-    "npu/framework/OpErrors.h": """\
+    "npu/op_common/OpErrors.h": """\
 #pragma once
 #include <ATen/core/List.h>
 #include <ATen/core/Tensor.h>
@@ -73,7 +73,7 @@ void check_npu_device(c10::optional<c10::Device>& common_device, const c10::List
 [[noreturn]] void rethrow_naming_op(const char* op);
 }  // namespace at_npu::native
 """,
-    "npu/framework/PathDecision.h": """\
+    "npu/dispatch/PathDecision.h": """\
 #pragma once
 namespace at_npu::native {
 bool NpuDecideForceAclnn(const char* op);
@@ -82,7 +82,7 @@ template <typename T>
 bool NpuDecideBaseFormat(const char* op, const char* arg, const T& value);
 }  // namespace at_npu::native
 """,
-    "npu/framework/PathLedger.h": """\
+    "npu/dispatch/PathLedger.h": """\
 #pragma once
 namespace at_npu::native {
 void stub_path_taken(const char* op, const char* path);

@@ -108,8 +108,8 @@ def test_shards_are_self_contained_translation_units(generated):
         includes = re.findall(r"#include [<\"]([^>\"]+)", text)
         assert "ATen/ATen.h" not in includes and "torch/extension.h" not in includes
         for header in ("ATen/core/Tensor.h", "torch/library.h", "ATen/core/op_registration/adaption.h",
-                       "npu/framework/OpHook.h", "npu/framework/EnvVariables.h",
-                       "npu/framework/NPURecordFunction.h", "npu/framework/MemoryOverlap.h",
+                       "npu/observe/OpHook.h", "npu/dispatch/EnvVariables.h",
+                       "npu/observe/NPURecordFunction.h", "npu/op_common/MemoryOverlap.h",
                        "npu/aten/NPUNativeFunctions.h"):  # fmt: skip
             assert header in includes, (path.name, header)
         # the op families the shard calls, not every op's declaration
@@ -261,7 +261,7 @@ def test_runtime_ops_with_an_op_api_kernel_choose_it_at_run_time(tmp_path):
         '    if (at_npu::native::NpuDecideForceAclnn("zero_") || at_npu::native::NpuDecideJitDisabled("zero_")) {\n'
     ) in zero
     assert "NpuDecideBaseFormat" not in zero and "NPUNativeOpApiFunctions::zero_(self)" in zero
-    assert '#include "npu/framework/PathDecision.h"' in text
+    assert '#include "npu/dispatch/PathDecision.h"' in text
     header = (ws["aten"] / "NPUNativeFunctions.h").read_text()
     op_api = header.split("struct NPUNativeOpApiFunctions {", 1)[1]
     assert re.findall(r"^  static (.*);$", op_api, flags=re.MULTILINE) == [

@@ -15,10 +15,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-INFER_SIZE_H = '"npu/framework/InferSize.h"'
+INFER_SIZE_H = '"npu/op_infer/InferSize.h"'
 _CUSTOM_DTYPE_H = '"npu/core/CustomDType.h"'
-_ENV_H = '"npu/framework/EnvVariables.h"'
-_PREPARATION_H = '"npu/framework/OpPreparation.h"'
+_ENV_H = '"npu/dispatch/EnvVariables.h"'
+_PREPARATION_H = '"npu/op_common/OpPreparation.h"'
 
 #: What a generated shard says before kernels whose expressions call helpers, as upstream's
 #: generated kernels do.

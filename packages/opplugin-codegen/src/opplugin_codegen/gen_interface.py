@@ -35,11 +35,11 @@ OP_API_INTERFACE_H = "op_plugin/OpApiInterface.h"
 ACL_OPS_INTERFACE_H = "op_plugin/AclOpsInterface.h"
 SPARSE_OPS_INTERFACE_H = "op_plugin/SparseOpsInterface.h"
 DVM_OPS_INTERFACE_H = "op_plugin/DvmOpsInterface.h"
-LAZY_FUSION_H = "npu/framework/LazyFusion.h"
+LAZY_FUSION_H = "npu/dispatch/LazyFusion.h"
 
-# The dual-path predicates (npu/framework/PathDecision.h): each reports its result to
+# The dual-path predicates (npu/dispatch/PathDecision.h): each reports its result to
 # the thread's path observers (torch.npu.explain, expect_paths) and returns it.
-_PATH_DECISION_H = '"npu/framework/PathDecision.h"'
+_PATH_DECISION_H = '"npu/dispatch/PathDecision.h"'
 _FORCE_ACLNN = "at_npu::native::NpuDecideForceAclnn"
 _JIT_DISABLED = "at_npu::native::NpuDecideJitDisabled"
 _BASE_FORMAT = "at_npu::native::NpuDecideBaseFormat"
@@ -291,7 +291,7 @@ def dispatch_definition(op: LiveOp, label: str) -> tuple[str, set[str]]:
     name = op.name
     quoted = c_string(name)
     args = op.cpp.call_args()
-    includes = {'"npu/framework/PathLedger.h"'}
+    includes = {'"npu/dispatch/PathLedger.h"'}
     body: list[str] = []
     if op.deprecation is not None:
         includes.add("<c10/util/Exception.h>")

@@ -159,7 +159,7 @@ class _Kernel:
         if identity is not None and self.kind is SchemaKind.inplace:
             self._integral_identity(identity)
         if op.has_acl_op:
-            self.includes.add('"npu/framework/op_api_common.h"')
+            self.includes.add('"npu/op_api/op_api_common.h"')
             apis = [api] + [o.exec_api for o in block.cpu_scalar_op if o.exec_api != api]
             for name in dict.fromkeys(apis):
                 self.emit(f"DO_COMPATIBILITY({name}, {self._acl_fallback_call()});")
@@ -174,7 +174,7 @@ class _Kernel:
             self._check_outs(outputs)
         if identity is not None and self.kind is not SchemaKind.inplace:
             self._integral_identity(identity)
-        self.includes.add('"npu/framework/op_api_common.h"')
+        self.includes.add('"npu/op_api/op_api_common.h"')
         for scalar_op in block.cpu_scalar_op:
             self._cpu_scalar_branch(scalar_op)
         self.emit(f"EXEC_NPU_CMD({api}, {', '.join(self._exec_args())});")
@@ -193,7 +193,7 @@ class _Kernel:
     def _copy_cpu_scalars(self) -> None:
         if not self.copies:
             return
-        self.includes.add('"npu/framework/OpPreparation.h"')
+        self.includes.add('"npu/op_common/OpPreparation.h"')
         copied = set(self.copies)
         devices = [
             a.name
@@ -212,7 +212,7 @@ class _Kernel:
             self.emit("}")
 
     def _cpu_scalar_branch(self, scalar_op: CpuScalarOp) -> None:
-        self.includes.add('"npu/framework/OpPreparation.h"')
+        self.includes.add('"npu/op_common/OpPreparation.h"')
         param = scalar_op.param
         scalar = f"{param}_scalar"
         raw = list(scalar_op.exec_args) if scalar_op.exec_args is not None else None
@@ -247,7 +247,7 @@ class _Kernel:
         return names
 
     def _functional_outputs(self) -> None:
-        self.includes.add('"npu/framework/OpPreparation.h"')
+        self.includes.add('"npu/op_common/OpPreparation.h"')
         specs = [(o.size, o.dtype) for o in self.block.outputs]
         options = self._options_source()
         for o, (size, dtype) in zip(self.block.outputs, self._locals(specs)):
@@ -255,7 +255,7 @@ class _Kernel:
             self.emit(f"    {size}, {options}.options().dtype({dtype}));")
 
     def _check_outs(self, outputs: dict[str, OutputSpec]) -> None:
-        self.includes.add('"npu/framework/OpPreparation.h"')
+        self.includes.add('"npu/op_common/OpPreparation.h"')
         outs = self.schema.out_arguments
         specs = [
             (outputs[a.name].size, outputs[a.name].dtype) if a.name in outputs else (None, None)

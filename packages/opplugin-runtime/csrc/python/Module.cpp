@@ -12,11 +12,11 @@
 #include "npu/core/NPUGenerator.h"
 #include "npu/core/NPUStream.h"
 #include "npu/core/TorchCompat.h"
-#include "npu/framework/EnvVariables.h"
-#include "npu/framework/ForceAclnn.h"
-#include "npu/framework/FormatHelper.h"
-#include "npu/framework/OpHook.h"
-#include "npu/framework/PathLedger.h"
+#include "npu/dispatch/EnvVariables.h"
+#include "npu/dispatch/ForceAclnn.h"
+#include "npu/format/FormatHelper.h"
+#include "npu/observe/OpHook.h"
+#include "npu/dispatch/PathLedger.h"
 #include "python/RuntimeBindings.h"
 
 namespace py = pybind11;

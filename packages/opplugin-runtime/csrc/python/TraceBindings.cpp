@@ -13,8 +13,8 @@
 
 #include <c10/util/Exception.h>
 
-#include "npu/framework/NPUActivityProfiler.h"
-#include "npu/framework/PathLedger.h"
+#include "npu/observe/NPUActivityProfiler.h"
+#include "npu/dispatch/PathLedger.h"
 
 namespace py = pybind11;
 

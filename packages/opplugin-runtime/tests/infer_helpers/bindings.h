@@ -5,7 +5,7 @@
 #include <tuple>
 #include <vector>
 
-#include "npu/framework/InferSize.h"
+#include "npu/op_infer/InferSize.h"
 
 // Shapes cross to Python as lists of ints.
 inline std::vector<int64_t> ToList(const op_infer::SmallVector& shape) {

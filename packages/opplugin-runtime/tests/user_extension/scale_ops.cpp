@@ -8,8 +8,8 @@
 #include "kernel_operator.h"
 #include "npu/core/NPUGuard.h"
 #include "npu/core/NPUStream.h"
-#include "npu/framework/OpPreparation.h"
-#include "npu/framework/op_api_common.h"
+#include "npu/op_common/OpPreparation.h"
+#include "npu/op_api/op_api_common.h"
 
 namespace {
 

@@ -125,11 +125,11 @@ _SHARD_INCLUDES = """\
 {extra}
 #include <vector>
 
-#include "npu/framework/EnvVariables.h"
-#include "npu/framework/MemoryOverlap.h"
-#include "npu/framework/NPURecordFunction.h"
-#include "npu/framework/OpErrors.h"
-#include "npu/framework/OpHook.h"
+#include "npu/dispatch/EnvVariables.h"
+#include "npu/op_common/MemoryOverlap.h"
+#include "npu/observe/NPURecordFunction.h"
+#include "npu/op_common/OpErrors.h"
+#include "npu/observe/OpHook.h"
 #include "npu/aten/NPUNativeFunctions.h"
 {extra_local}"""
 
@@ -218,7 +218,7 @@ def render_register_shards(resolution: Resolution, *, shards: int, banner: str) 
         # The op families this shard calls into (not all of op_plugin: a change to one op recompiles its shard only).
         local += sorted({h for op in all_ops if (h := op.op_plugin_header) is not None})
         if any(op.op_api_kernel is not None for op in all_ops):
-            local += ["npu/framework/PathDecision.h", "npu/framework/PathLedger.h"]
+            local += ["npu/dispatch/PathDecision.h", "npu/dispatch/PathLedger.h"]
         includes = _SHARD_INCLUDES.format(
             extra="".join(f"#include <{h}>\n" for h in extra),
             extra_local="".join(f'#include "{h}"\n' for h in local),

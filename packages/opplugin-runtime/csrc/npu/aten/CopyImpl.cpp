@@ -12,9 +12,9 @@
 #include "npu/core/NPUException.h"
 #include "npu/core/NPUGuard.h"
 #include "npu/core/NPUStream.h"
-#include "npu/framework/FormatCast.h"
-#include "npu/framework/FormatHelper.h"
-#include "npu/framework/op_api_common.h"
+#include "npu/format/FormatCast.h"
+#include "npu/format/FormatHelper.h"
+#include "npu/op_api/op_api_common.h"
 
 namespace at_npu::native {
 namespace {

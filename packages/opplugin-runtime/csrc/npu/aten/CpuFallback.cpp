@@ -19,8 +19,8 @@
 
 #include "npu/core/NPUFunctions.h"
 #include "npu/core/NPUGenerator.h"
-#include "npu/framework/OpErrors.h"
-#include "npu/framework/PathLedger.h"
+#include "npu/op_common/OpErrors.h"
+#include "npu/dispatch/PathLedger.h"
 
 namespace at_npu::native {
 namespace {

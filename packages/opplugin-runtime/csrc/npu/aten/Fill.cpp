@@ -5,8 +5,8 @@
 
 #include "npu/aten/NPUNativeFunctions.h"
 #include "npu/core/NPUGuard.h"
-#include "npu/framework/FormatCast.h"
-#include "npu/framework/op_api_common.h"
+#include "npu/format/FormatCast.h"
+#include "npu/op_api/op_api_common.h"
 
 namespace at_npu::native {
 

@@ -5,8 +5,8 @@
 #include <ATen/core/Tensor.h>
 
 #include "npu/aten/NPUNativeFunctions.h"
-#include "npu/framework/FormatCast.h"
-#include "npu/framework/FormatHelper.h"
+#include "npu/format/FormatCast.h"
+#include "npu/format/FormatHelper.h"
 
 namespace at_npu::native {
 

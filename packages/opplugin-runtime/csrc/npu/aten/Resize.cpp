@@ -6,7 +6,7 @@
 
 #include "npu/aten/NPUNativeFunctions.h"
 #include "npu/aten/ResizeImpl.h"
-#include "npu/framework/FormatCast.h"
+#include "npu/format/FormatCast.h"
 
 namespace at_npu::native {
 

@@ -9,7 +9,7 @@
 #include <ATen/ops/view_native.h>
 
 #include "npu/aten/NPUNativeFunctions.h"
-#include "npu/framework/FormatCast.h"
+#include "npu/format/FormatCast.h"
 
 namespace at_npu::native {
 

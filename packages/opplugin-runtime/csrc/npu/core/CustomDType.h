@@ -10,7 +10,7 @@
 #include <c10/util/Exception.h>
 
 #include "acl/acl_base.h"
-#include "npu/framework/OpPreparation.h"
+#include "npu/op_common/OpPreparation.h"
 
 namespace c10_npu {
 

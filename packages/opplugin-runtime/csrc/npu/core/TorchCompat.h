@@ -20,7 +20,7 @@
 //   NPU_HAS_DIMNAME                at::Dimname / named tensors (removed in 2.13)
 //   NPU_HAS_PRIVATEUSE1_PROFILER   torch::profiler::impl::PrivateUse1ProfilerRegistry and kineto's
 //                                  headers (REGISTER_PRIVATEUSE1_PROFILER of a libkineto::IActivityProfiler),
-//                                  used for device activity in torch.profiler (npu/framework/
+//                                  used for device activity in torch.profiler (npu/observe/
 //                                  NPUActivityProfiler.cpp). Present in 2.13 and 2.14, absent in 2.1
 //                                  (no kineto headers at all); added upstream in Jan 2026 (pytorch#172154),
 //                                  so the switch also tests for the header itself for the labels between.

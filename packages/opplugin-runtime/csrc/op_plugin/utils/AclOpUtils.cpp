@@ -1,10 +1,10 @@
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include "op_plugin/utils/AclOpUtils.h"
 
-#include "npu/framework/AclDataType.h"
-#include "npu/framework/FormatCast.h"
-#include "npu/framework/FormatHelper.h"
-#include "npu/framework/OpPreparation.h"
+#include "npu/op_common/AclDataType.h"
+#include "npu/format/FormatCast.h"
+#include "npu/format/FormatHelper.h"
+#include "npu/op_common/OpPreparation.h"
 
 namespace op_plugin::utils {
 

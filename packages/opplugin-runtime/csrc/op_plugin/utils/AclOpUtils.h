@@ -5,7 +5,7 @@
 #include <c10/core/ScalarType.h>
 
 #include "acl/acl_base.h"
-#include "npu/framework/OpCommand.h"
+#include "npu/acl_op/OpCommand.h"
 
 namespace op_plugin::utils {
 

@@ -2,7 +2,7 @@
 
 #include <c10/util/Exception.h>
 
-#include "npu/framework/OpPreparation.h"
+#include "npu/op_common/OpPreparation.h"
 
 namespace op_plugin::utils {
 namespace {

@@ -9,9 +9,9 @@
 #include <ATen/core/Tensor.h>
 
 #include "npu/core/NPUGuard.h"
-#include "npu/framework/FormatHelper.h"
-#include "npu/framework/OpCommand.h"
-#include "npu/framework/OpPreparation.h"
+#include "npu/format/FormatHelper.h"
+#include "npu/acl_op/OpCommand.h"
+#include "npu/op_common/OpPreparation.h"
 #include "op_plugin/ops/addmm.h"
 #include "op_plugin/ops/bmm.h"
 #include "op_plugin/ops/mm.h"

@@ -4,9 +4,9 @@
 #include <ATen/ops/result_type.h>
 
 #include "npu/core/NPUGuard.h"
-#include "npu/framework/InferSize.h"
-#include "npu/framework/OpCommand.h"
-#include "npu/framework/OpPreparation.h"
+#include "npu/op_infer/InferSize.h"
+#include "npu/acl_op/OpCommand.h"
+#include "npu/op_common/OpPreparation.h"
 #include "op_plugin/ops/mul.h"
 #include "op_plugin/utils/AclOpUtils.h"
 #include "op_plugin/utils/BinaryOpUtils.h"

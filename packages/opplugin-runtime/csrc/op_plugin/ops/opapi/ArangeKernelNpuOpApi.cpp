@@ -9,7 +9,7 @@
 #include <limits>
 
 #include "npu/core/NPUGuard.h"
-#include "npu/framework/op_api_common.h"
+#include "npu/op_api/op_api_common.h"
 #include "op_plugin/ops/arange.h"
 
 namespace op_api {

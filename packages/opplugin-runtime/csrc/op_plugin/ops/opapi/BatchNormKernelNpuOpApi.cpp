@@ -13,8 +13,8 @@
 #include <tuple>
 
 #include "npu/core/NPUGuard.h"
-#include "npu/framework/OpPreparation.h"
-#include "npu/framework/op_api_common.h"
+#include "npu/op_common/OpPreparation.h"
+#include "npu/op_api/op_api_common.h"
 #include "npu/version.h"
 #include "op_plugin/ops/_batch_norm_no_update.h"
 #include "op_plugin/ops/_batch_norm_with_update.h"

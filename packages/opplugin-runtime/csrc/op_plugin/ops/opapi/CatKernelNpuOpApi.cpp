@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "npu/core/NPUGuard.h"
-#include "npu/framework/OpPreparation.h"
-#include "npu/framework/op_api_common.h"
+#include "npu/op_common/OpPreparation.h"
+#include "npu/op_api/op_api_common.h"
 #include "op_plugin/ops/cat.h"
 
 namespace op_api {

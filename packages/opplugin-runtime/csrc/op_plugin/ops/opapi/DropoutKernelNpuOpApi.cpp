@@ -11,9 +11,9 @@
 
 #include "npu/core/NPUGenerator.h"
 #include "npu/core/NPUGuard.h"
-#include "npu/framework/InferSize.h"
-#include "npu/framework/OpPreparation.h"
-#include "npu/framework/op_api_common.h"
+#include "npu/op_infer/InferSize.h"
+#include "npu/op_common/OpPreparation.h"
+#include "npu/op_api/op_api_common.h"
 #include "op_plugin/ops/native_dropout.h"
 #include "op_plugin/ops/native_dropout_backward.h"
 

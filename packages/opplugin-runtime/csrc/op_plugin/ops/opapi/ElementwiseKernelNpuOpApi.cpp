@@ -7,10 +7,10 @@
 #include <ATen/ops/result_type.h>
 
 #include "npu/core/NPUGuard.h"
-#include "npu/framework/InferSize.h"
-#include "npu/framework/MemoryOverlap.h"
-#include "npu/framework/OpPreparation.h"
-#include "npu/framework/op_api_common.h"
+#include "npu/op_infer/InferSize.h"
+#include "npu/op_common/MemoryOverlap.h"
+#include "npu/op_common/OpPreparation.h"
+#include "npu/op_api/op_api_common.h"
 #include "op_plugin/ops/masked_fill.h"
 #include "op_plugin/ops/where.h"
 

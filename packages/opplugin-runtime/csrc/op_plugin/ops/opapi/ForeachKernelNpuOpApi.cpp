@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "npu/core/NPUGuard.h"
-#include "npu/framework/OpPreparation.h"
-#include "npu/framework/op_api_common.h"
+#include "npu/op_common/OpPreparation.h"
+#include "npu/op_api/op_api_common.h"
 #include "op_plugin/ops/_foreach_add.h"
 #include "op_plugin/ops/_foreach_addcdiv.h"
 #include "op_plugin/ops/_foreach_addcmul.h"

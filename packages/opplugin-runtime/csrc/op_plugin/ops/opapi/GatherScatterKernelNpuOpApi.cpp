@@ -7,8 +7,8 @@
 #include <c10/core/WrapDimMinimal.h>
 
 #include "npu/core/NPUGuard.h"
-#include "npu/framework/OpPreparation.h"
-#include "npu/framework/op_api_common.h"
+#include "npu/op_common/OpPreparation.h"
+#include "npu/op_api/op_api_common.h"
 #include "op_plugin/ops/gather.h"
 #include "op_plugin/ops/index_add.h"
 #include "op_plugin/ops/scatter.h"

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "npu/core/NPUGuard.h"
-#include "npu/framework/OpPreparation.h"
-#include "npu/framework/op_api_common.h"
+#include "npu/op_common/OpPreparation.h"
+#include "npu/op_api/op_api_common.h"
 #include "op_plugin/ops/embedding_dense_backward.h"
 #include "op_plugin/ops/index_select.h"
 

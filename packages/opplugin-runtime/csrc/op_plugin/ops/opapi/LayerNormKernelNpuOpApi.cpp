@@ -9,8 +9,8 @@
 #include <tuple>
 
 #include "npu/core/NPUGuard.h"
-#include "npu/framework/OpPreparation.h"
-#include "npu/framework/op_api_common.h"
+#include "npu/op_common/OpPreparation.h"
+#include "npu/op_api/op_api_common.h"
 #include "op_plugin/ops/native_layer_norm.h"
 #include "op_plugin/ops/native_layer_norm_backward.h"
 

@@ -5,8 +5,8 @@
 #include <ATen/core/Tensor.h>
 
 #include "npu/core/NPUGuard.h"
-#include "npu/framework/OpPreparation.h"
-#include "npu/framework/op_api_common.h"
+#include "npu/op_common/OpPreparation.h"
+#include "npu/op_api/op_api_common.h"
 #include "op_plugin/ops/addmm.h"
 #include "op_plugin/ops/baddbmm.h"
 #include "op_plugin/ops/bmm.h"

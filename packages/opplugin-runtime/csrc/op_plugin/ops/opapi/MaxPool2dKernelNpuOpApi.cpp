@@ -9,7 +9,7 @@
 #include <tuple>
 
 #include "npu/core/NPUGuard.h"
-#include "npu/framework/op_api_common.h"
+#include "npu/op_api/op_api_common.h"
 #include "op_plugin/ops/max_pool2d_with_indices.h"
 #include "op_plugin/ops/max_pool2d_with_indices_backward.h"
 

@@ -10,8 +10,8 @@
 #include <tuple>
 
 #include "npu/core/NPUGuard.h"
-#include "npu/framework/OpPreparation.h"
-#include "npu/framework/op_api_common.h"
+#include "npu/op_common/OpPreparation.h"
+#include "npu/op_api/op_api_common.h"
 #include "op_plugin/ops/nll_loss_backward.h"
 #include "op_plugin/ops/nll_loss_forward.h"
 

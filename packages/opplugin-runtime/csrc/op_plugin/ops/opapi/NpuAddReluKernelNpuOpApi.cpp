@@ -8,9 +8,9 @@
 #include <ATen/ops/result_type.h>
 
 #include "npu/core/NPUGuard.h"
-#include "npu/framework/InferSize.h"
-#include "npu/framework/OpPreparation.h"
-#include "npu/framework/op_api_common.h"
+#include "npu/op_infer/InferSize.h"
+#include "npu/op_common/OpPreparation.h"
+#include "npu/op_api/op_api_common.h"
 #include "op_plugin/ops/npu_add_relu.h"
 #include "op_plugin/utils/BinaryOpUtils.h"
 

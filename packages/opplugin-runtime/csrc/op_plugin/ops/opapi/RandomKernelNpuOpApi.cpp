@@ -10,7 +10,7 @@
 
 #include "npu/core/NPUGenerator.h"
 #include "npu/core/NPUGuard.h"
-#include "npu/framework/op_api_common.h"
+#include "npu/op_api/op_api_common.h"
 #include "op_plugin/ops/bernoulli.h"
 #include "op_plugin/ops/normal.h"
 #include "op_plugin/ops/uniform.h"

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "npu/core/NPUGuard.h"
-#include "npu/framework/OpPreparation.h"
-#include "npu/framework/op_api_common.h"
+#include "npu/op_common/OpPreparation.h"
+#include "npu/op_api/op_api_common.h"
 #include "op_plugin/ops/amax.h"
 #include "op_plugin/ops/amin.h"
 #include "op_plugin/ops/mean.h"

@@ -8,8 +8,8 @@
 #include <ATen/core/Tensor.h>
 
 #include "npu/core/NPUGuard.h"
-#include "npu/framework/OpPreparation.h"
-#include "npu/framework/op_api_common.h"
+#include "npu/op_common/OpPreparation.h"
+#include "npu/op_api/op_api_common.h"
 #include "op_plugin/ops/_log_softmax.h"
 #include "op_plugin/ops/_log_softmax_backward_data.h"
 #include "op_plugin/ops/_softmax.h"

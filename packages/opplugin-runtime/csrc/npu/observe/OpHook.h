@@ -19,7 +19,7 @@
 #include <c10/util/Optional.h>
 
 #include "npu/core/TorchCompat.h"
-#include "npu/framework/EnvVariables.h"
+#include "npu/dispatch/EnvVariables.h"
 
 #if NPU_HAS_DIMNAME
 #include <ATen/core/Dimname.h>

@@ -1,4 +1,4 @@
-#include "npu/framework/OpPreparation.h"
+#include "npu/op_common/OpPreparation.h"
 
 #include <c10/util/Exception.h>
 
@@ -6,12 +6,12 @@
 #include "npu/core/TorchCompat.h"
 #include "npu/core/NPUFunctions.h"
 #include "npu/core/NPUGuard.h"
-#include "npu/framework/FormatCast.h"
-#include "npu/framework/AclDataType.h"
-#include "npu/framework/EnvVariables.h"
-#include "npu/framework/FormatHelper.h"
-#include "npu/framework/MemoryOverlap.h"
-#include "npu/framework/op_api_common.h"
+#include "npu/format/FormatCast.h"
+#include "npu/op_common/AclDataType.h"
+#include "npu/dispatch/EnvVariables.h"
+#include "npu/format/FormatHelper.h"
+#include "npu/op_common/MemoryOverlap.h"
+#include "npu/op_api/op_api_common.h"
 
 namespace at_npu::native {
 namespace {

@@ -1,12 +1,12 @@
-#include "npu/framework/FormatCast.h"
+#include "npu/format/FormatCast.h"
 
 #include <c10/util/Exception.h>
 
 #include "npu/core/NPUEmptyTensor.h"
 #include "npu/core/NPUGuard.h"
 #include "npu/core/NPUStorageImpl.h"
-#include "npu/framework/FormatHelper.h"
-#include "npu/framework/OpCommand.h"
+#include "npu/format/FormatHelper.h"
+#include "npu/acl_op/OpCommand.h"
 
 namespace at_npu::native {
 namespace {

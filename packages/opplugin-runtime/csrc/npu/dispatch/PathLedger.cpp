@@ -1,4 +1,4 @@
-#include "npu/framework/PathLedger.h"
+#include "npu/dispatch/PathLedger.h"
 
 #include <memory>
 #include <mutex>

@@ -1,4 +1,4 @@
-#include "npu/framework/OpHook.h"
+#include "npu/observe/OpHook.h"
 
 #include <memory>
 #include <mutex>

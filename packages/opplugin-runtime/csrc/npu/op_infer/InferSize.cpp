@@ -1,4 +1,4 @@
-#include "npu/framework/InferSize.h"
+#include "npu/op_infer/InferSize.h"
 
 #include <algorithm>
 

@@ -8,7 +8,7 @@
 
 #include <c10/util/Exception.h>
 
-#include "npu/framework/InferSize.h"
+#include "npu/op_infer/InferSize.h"
 
 namespace op_infer {
 

@@ -46,9 +46,9 @@
 
 #include "acl/acl_rt.h"
 #include "aclnn/acl_meta.h"
-#include "npu/framework/AclDataType.h"
-#include "npu/framework/AclObjects.h"
-#include "npu/framework/PathLedger.h"
+#include "npu/op_common/AclDataType.h"
+#include "npu/op_common/AclObjects.h"
+#include "npu/dispatch/PathLedger.h"
 
 #if __has_include("ascendc_sim/aclnn_declarations.h")
 #include "ascendc_sim/aclnn_declarations.h"

@@ -1,4 +1,4 @@
-#include "npu/framework/AclDataType.h"
+#include "npu/op_common/AclDataType.h"
 
 #include <c10/util/Exception.h>
 

@@ -1,4 +1,4 @@
-#include "npu/framework/OpErrors.h"
+#include "npu/op_common/OpErrors.h"
 
 #include <string>
 #include <typeinfo>

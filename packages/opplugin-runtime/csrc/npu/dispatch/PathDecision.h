@@ -13,10 +13,10 @@
 #include <ATen/core/Tensor.h>
 
 #include "npu/core/NpuVariables.h"
-#include "npu/framework/EnvVariables.h"
-#include "npu/framework/ForceAclnn.h"
-#include "npu/framework/FormatHelper.h"
-#include "npu/framework/PathLedger.h"
+#include "npu/dispatch/EnvVariables.h"
+#include "npu/dispatch/ForceAclnn.h"
+#include "npu/format/FormatHelper.h"
+#include "npu/dispatch/PathLedger.h"
 
 namespace at_npu::native {
 

@@ -175,7 +175,7 @@ SmallVector npu_nsa_select_attention_infer_out_size(const at::Tensor& query, con
 
 }  // namespace op_infer
 
-#include "npu/framework/InferDtype.h"
-#include "npu/framework/NewParams.h"
-#include "npu/framework/OpUtils.h"
-#include "npu/framework/Searchsorted.h"
+#include "npu/op_infer/InferDtype.h"
+#include "npu/op_infer/NewParams.h"
+#include "npu/op_infer/OpUtils.h"
+#include "npu/op_infer/Searchsorted.h"

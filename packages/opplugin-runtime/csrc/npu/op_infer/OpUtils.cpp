@@ -1,4 +1,4 @@
-#include "npu/framework/OpUtils.h"
+#include "npu/op_infer/OpUtils.h"
 
 #include <dlfcn.h>
 

@@ -1,4 +1,4 @@
-#include "npu/framework/MemoryOverlap.h"
+#include "npu/op_common/MemoryOverlap.h"
 
 #include <ATen/MemoryOverlap.h>
 

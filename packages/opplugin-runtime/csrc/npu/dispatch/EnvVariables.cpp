@@ -1,4 +1,4 @@
-#include "npu/framework/EnvVariables.h"
+#include "npu/dispatch/EnvVariables.h"
 
 #include "acl/acl_op.h"
 #include "npu/core/NPUException.h"

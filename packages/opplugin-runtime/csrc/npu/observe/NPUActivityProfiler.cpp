@@ -1,4 +1,4 @@
-#include "npu/framework/NPUActivityProfiler.h"
+#include "npu/observe/NPUActivityProfiler.h"
 
 #include "npu/core/TorchCompat.h"
 

@@ -1,4 +1,4 @@
-#include "npu/framework/OpCommand.h"
+#include "npu/acl_op/OpCommand.h"
 
 #include <ATen/ops/scalar_tensor.h>
 #include <ATen/ops/tensor.h>
@@ -9,10 +9,10 @@
 #include "npu/core/NPUFunctions.h"
 #include "npu/core/NPUStorageImpl.h"
 #include "npu/core/NPUStream.h"
-#include "npu/framework/AclDataType.h"
-#include "npu/framework/AclObjects.h"
-#include "npu/framework/FormatHelper.h"
-#include "npu/framework/OpPreparation.h"
+#include "npu/op_common/AclDataType.h"
+#include "npu/op_common/AclObjects.h"
+#include "npu/format/FormatHelper.h"
+#include "npu/op_common/OpPreparation.h"
 
 namespace at_npu::native {
 namespace {

@@ -1,4 +1,4 @@
-#include "npu/framework/NPURecordFunction.h"
+#include "npu/observe/NPURecordFunction.h"
 
 namespace at_npu::native {
 

@@ -1,4 +1,4 @@
-#include "npu/framework/InferDtype.h"
+#include "npu/op_infer/InferDtype.h"
 
 #include <ATen/native/TypeProperties.h>
 #include <c10/core/DefaultDtype.h>

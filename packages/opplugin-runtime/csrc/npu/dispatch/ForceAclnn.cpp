@@ -1,4 +1,4 @@
-#include "npu/framework/ForceAclnn.h"
+#include "npu/dispatch/ForceAclnn.h"
 
 #include <cstdlib>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "npu/framework/NewParams.h"
+#include "npu/op_infer/NewParams.h"
 
 #include <c10/util/Exception.h>
 

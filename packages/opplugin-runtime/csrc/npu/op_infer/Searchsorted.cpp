@@ -1,4 +1,4 @@
-#include "npu/framework/Searchsorted.h"
+#include "npu/op_infer/Searchsorted.h"
 
 #include <climits>
 #include <string>

@@ -1,4 +1,4 @@
-#include "npu/framework/FormatHelper.h"
+#include "npu/format/FormatHelper.h"
 
 #include <c10/util/Exception.h>
 

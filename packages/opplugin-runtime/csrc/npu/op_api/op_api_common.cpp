@@ -1,4 +1,4 @@
-#include "npu/framework/op_api_common.h"
+#include "npu/op_api/op_api_common.h"
 
 #include <dlfcn.h>
 
@@ -17,9 +17,9 @@
 #include "npu/core/NPUFunctions.h"
 #include "npu/core/NPUStream.h"
 #include "npu/core/NpuVariables.h"
-#include "npu/framework/FormatHelper.h"
-#include "npu/framework/OpPreparation.h"
-#include "npu/framework/PathLedger.h"
+#include "npu/format/FormatHelper.h"
+#include "npu/op_common/OpPreparation.h"
+#include "npu/dispatch/PathLedger.h"
 #include "npu/core/NPUStorageImpl.h"
 
 namespace {
