@@ -20,20 +20,12 @@ _CUSTOM_DTYPE_H = '"npu/core/CustomDType.h"'
 _ENV_H = '"npu/dispatch/EnvVariables.h"'
 _PREPARATION_H = '"npu/op_common/OpPreparation.h"'
 
-#: What a generated shard says before kernels whose expressions call helpers, as upstream's
-#: generated kernels do.
-USING_LINES = (
-    "// size/dtype/new_params expressions in the YAML call these helpers unqualified.\n"
-    "using npu_preparation = at_npu::native::OpPreparation;\n"
-    "using namespace op_plugin::utils;\n"
-    "using namespace op_infer;\n\n"
-)
-
-#: The headers USING_LINES needs.
+#: The headers of what a generated shard says before kernels whose expressions call helpers
+#: (templates/expression_helpers.j2).
 USING_HEADERS = frozenset({INFER_SIZE_H, _PREPARATION_H})
 
-# Namespaces the generated shards open with `using namespace`: their names may be called
-# unqualified.
+# Namespaces the generated shards open with `using namespace` (expression_helpers.j2): their
+# names may be called unqualified.
 _UNQUALIFIED = ("op_infer", "op_plugin::utils")
 
 _OP_INFER = """

@@ -14,17 +14,15 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import partial
 
+from . import templating
 from .cpp import CppSignature
 from .cppfile import (
-    banner,
     c_string,
     c_string_block,
     function_head,
-    include_block,
     join_conditions,
-    label_free_banner,
+    ordered_includes,
     shard_of,
-    source_prologue,
 )
 from .model import CODE_SECTIONS
 from .projection import LabelView, LiveOp, op_family
@@ -72,34 +70,30 @@ def _declaration(sig: CppSignature, name: str, with_defaults: bool) -> str:
     return f"{function_head(sig, with_defaults=with_defaults)};  // {name}\n"
 
 
-def _header(
-    view: LabelView,
-    namespace: str,
-    decls: list[tuple[CppSignature, str]],
-    *,
-    with_defaults: bool,
-    what: str,
-    extra_includes: tuple[str, ...] = (),
+def _declarations(
+    view: LabelView, decls: list[tuple[CppSignature, str]], *, with_defaults: bool
 ) -> str:
-    includes = {"<ATen/core/Tensor.h>", *extra_includes}
-    for sig, _ in decls:
-        includes |= sig.headers
-        if with_defaults:
-            includes |= sig.default_headers()
-    text = "".join(
+    return "".join(
         view.memo(
             ("declaration", sig, with_defaults, name),
             partial(_declaration, sig, name, with_defaults),
         )
         for sig, name in decls
     )
-    return (
-        banner(view.model.op_file, view.label, view.torch, what)
-        + "#pragma once\n\n"
-        + include_block(includes)
-        + f"\nnamespace {namespace} {{\n\n"
-        + text
-        + f"\n}}  // namespace {namespace}\n"
+
+
+def _kernel_header(view: LabelView, template: str, decls: list[tuple[CppSignature, str]]) -> str:
+    """A header of kernels the runtime defines (sparse::, lazy_fusion::), no C++ defaults."""
+    includes = {"<ATen/core/Tensor.h>"}
+    for sig, _ in decls:
+        includes |= sig.headers
+    return templating.render(
+        template,
+        source=view.model.op_file,
+        label=view.label,
+        torch=view.torch,
+        includes=ordered_includes(includes),
+        declarations=_declarations(view, decls, with_defaults=False),
     )
 
 
@@ -113,61 +107,50 @@ def _families(view: LabelView, ops: tuple[LiveOp, ...] | None = None) -> dict[st
     return families
 
 
-def _namespace_block(
-    view: LabelView,
-    namespace: str,
-    decls: list[tuple[CppSignature, str]],
-    *,
-    with_defaults: bool,
-) -> str:
-    text = "".join(
-        view.memo(
-            ("declaration", sig, with_defaults, name),
-            partial(_declaration, sig, name, with_defaults),
-        )
-        for sig, name in decls
-    )
-    return f"\nnamespace {namespace} {{\n\n{text}\n}}  // namespace {namespace}\n"
-
-
 def render_family_header(
     view: LabelView, family: str, ops: list[LiveOp], sparse: list[LiveOp]
 ) -> str:
     """``op_plugin/ops/<family>.h``: the family's op_plugin::, op_api:: and acl_op:: declarations
-    (and the op_plugin::<name>_sparse forwarders of its ops with a live sparse kernel). A family
-    with no op live in the label still gets its (empty) header, so that a kernel shared by
-    several labels includes the same file in each."""
-    if not ops and not sparse:
-        what = f"The {family} ops: none is live in this label."
-        return label_free_banner(view.model.op_file, what) + "#pragma once\n"
+    (and the op_plugin::<name>_sparse forwarders of its ops with a live sparse kernel). Its text
+    does not depend on the label: labels whose declarations of the family are the same text
+    share one rendering."""
     op_plugin = [(op.cpp, op.name) for op in ops]
     op_plugin += [(sparse_signature(op), f"{op.name} (sparse)") for op in sparse]
-    op_api = [(op.cpp, op.name) for op in ops if op.has_op_api]
-    acl_op = [(op.cpp, op.name) for op in ops if op.has_acl_op]
     includes = {"<ATen/core/Tensor.h>"}
     for sig, _ in op_plugin:
         includes |= sig.headers | sig.default_headers()
-    what = (
-        f"The {family} ops live in this label: op_plugin::<name> (chooses op_api or acl_op at run "
-        "time, C++ defaults), and the op_api:: (aclnn) and acl_op:: (ACL op) kernels of the ops "
-        "live on those paths."
+    blocks = (
+        ("op_plugin", op_plugin, True),
+        ("op_api", [(op.cpp, op.name) for op in ops if op.has_op_api], False),
+        ("acl_op", [(op.cpp, op.name) for op in ops if op.has_acl_op], False),
     )
-    text = label_free_banner(view.model.op_file, what)
-    text += "#pragma once\n\n" + include_block(includes)
-    text += _namespace_block(view, "op_plugin", op_plugin, with_defaults=True)
-    if op_api:
-        text += _namespace_block(view, "op_api", op_api, with_defaults=False)
-    if acl_op:
-        text += _namespace_block(view, "acl_op", acl_op, with_defaults=False)
-    return text
+    namespaces = tuple(
+        (namespace, _declarations(view, decls, with_defaults=with_defaults))
+        for namespace, decls, with_defaults in blocks
+        if decls
+    )
+    ordered = tuple(ordered_includes(includes))
+    return view.memo(
+        ("family header", family, ordered, namespaces),
+        lambda: templating.render(
+            "family.h.j2",
+            source=view.model.op_file,
+            family=family,
+            includes=ordered,
+            namespaces=namespaces,
+        ),
+    )
 
 
-def _umbrella(view: LabelView, families: dict[str, list[LiveOp]], what: str) -> str:
+def _umbrella(view: LabelView, template: str, families: dict[str, list[LiveOp]]) -> str:
     includes = [f'"{family_header(family)}"' for family, ops in families.items() if ops]
-    return (
-        banner(view.model.op_file, view.label, view.torch, what)
-        + "#pragma once\n\n"
-        + (include_block(includes) if includes else f"// No op is live in {view.label}.\n")
+    return templating.render(
+        template,
+        source=view.model.op_file,
+        label=view.label,
+        torch=view.torch,
+        ops_dir=OPS_HEADER_DIR,
+        includes=ordered_includes(includes),
     )
 
 
@@ -175,54 +158,26 @@ def render_op_interface_h(view: LabelView) -> str:
     families = _families(view)
     for op in view.sparse_ops:
         families[op.shard_key].append(op)
-    return _umbrella(
-        view,
-        families,
-        "op_plugin::<name>: every op live in this label (one header per family under "
-        f"{OPS_HEADER_DIR}/; each op chooses op_api or acl_op at run time).",
-    )
+    return _umbrella(view, "OpInterface.h.j2", families)
 
 
 def render_op_api_interface_h(view: LabelView) -> str:
     families = {f: ops for f, ops in _families(view).items() if any(op.has_op_api for op in ops)}
-    return _umbrella(
-        view,
-        families,
-        "op_api::<name>: the aclnn (host-side) kernels of the ops whose op_api path is live in "
-        f"this label (declared in the family headers under {OPS_HEADER_DIR}/).",
-    )
+    return _umbrella(view, "OpApiInterface.h.j2", families)
 
 
 def render_acl_ops_interface_h(view: LabelView) -> str:
     families = {f: ops for f, ops in _families(view).items() if any(op.has_acl_op for op in ops)}
-    return _umbrella(
-        view,
-        families,
-        "acl_op::<name>: the ACL-op (device-side) kernels of the ops whose acl_op path is live "
-        f"in this label (declared in the family headers under {OPS_HEADER_DIR}/).",
-    )
+    return _umbrella(view, "AclOpsInterface.h.j2", families)
 
 
 def render_sparse_ops_interface_h(view: LabelView) -> str:
-    return _header(
-        view,
-        "sparse",
-        [(sparse_signature(op), op.name) for op in view.sparse_ops],
-        with_defaults=False,
-        what="sparse::<name>_sparse: the sparse kernels that op_plugin::<name>_sparse "
-        "forwards to (ops with a live `sparse` range).",
-    )
+    decls = [(sparse_signature(op), op.name) for op in view.sparse_ops]
+    return _kernel_header(view, "SparseOpsInterface.h.j2", decls)
 
 
 def render_dvm_ops_interface_h(view: LabelView) -> str:
-    return _header(
-        view,
-        "lazy_fusion",
-        [(op.cpp, op.name) for op in view.dvm_ops],
-        with_defaults=False,
-        what="lazy_fusion::<name>: the DVM lazy-fusion kernels tried first on the op_api "
-        "path when lazy_fusion::IsEnabled() (ops with a live `dvm` range).",
-    )
+    return _kernel_header(view, "DvmOpsInterface.h.j2", [(op.cpp, op.name) for op in view.dvm_ops])
 
 
 def render_headers(view: LabelView) -> dict[str, str]:
@@ -389,18 +344,16 @@ def render_dispatch_shards(view: LabelView, shards: int) -> dict[str, str]:
         k = shard_of(op.shard_key, shards)
         per_shard[k].append(text)
         includes[k] |= inc
-    files = {}
-    for k in range(shards):
-        what = f"op_plugin::<name> definitions (the op_api / acl_op choice), shard {k} of {shards}."
-        head = banner(view.model.op_file, view.label, view.torch, what)
-        if per_shard[k]:
-            files[shard_name(k)] = (
-                head
-                + source_prologue(includes[k])
-                + "\nnamespace op_plugin {\n\n"
-                + "\n".join(per_shard[k])
-                + "\n}  // namespace op_plugin\n"
-            )
-        else:
-            files[shard_name(k)] = head + f"// No op of {view.label} falls in this shard.\n"
-    return files
+    return {
+        shard_name(k): templating.render(
+            "OpInterface.cpp.j2",
+            source=view.model.op_file,
+            label=view.label,
+            torch=view.torch,
+            k=k,
+            shards=shards,
+            includes=ordered_includes(includes[k]),
+            definitions=per_shard[k],
+        )
+        for k in range(shards)
+    }

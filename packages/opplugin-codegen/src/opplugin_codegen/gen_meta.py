@@ -27,13 +27,12 @@ lives elsewhere), out= ops whose outs lack size or dtype, aten in-place ops (the
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
 
-from . import expr_helpers
+from . import expr_helpers, templating
 from .cpp import CppParam, CppSignature, CppType, signature
-from .cppfile import banner, c_string, function_head, shard_of, source_prologue
+from .cppfile import c_string, function_head, ordered_includes, shard_of
 from .gen_interface import ranges_comment
 from .gen_struct_kernels import options_source
 from .model import OutputSpec
@@ -444,77 +443,49 @@ def render_meta_shards(
         left_out[shard_of(op.shard_key, shards)].append((op, reason))
     files = {}
     for k in range(shards):
-        what = (
-            f"Meta kernels of custom ops ({CUSTOM_NAMESPACE}::) from the size/dtype of gen_opapi "
-            f"blocks, shard {k} of {shards}."
+        custom = [fn for fn in per_shard[k] if fn.custom]
+        aten = [fn for fn in per_shard[k] if not fn.custom]
+        custom_left_out = [(op, why) for op, why in left_out[k] if op.entry.section == "custom"]
+        aten_left_out = [(op, why) for op, why in left_out[k] if op.entry.section != "custom"]
+        files[shard_name(k)] = _render_shard(
+            view, "MetaFunctions.cpp.j2", custom, custom_left_out, k=k, shards=shards
         )
-        head = banner(view.model.op_file, view.label, view.torch, what)
-        files[shard_name(k)] = head + _shard_body(
+        files[check_shard_name(k)] = _render_shard(
             view,
-            [fn for fn in per_shard[k] if fn.custom],
-            [(op, why) for op, why in left_out[k] if op.entry.section == "custom"],
-            _custom_registration,
-        )
-        what = (
-            f"Test-only, shard {k} of {shards}: {check_namespace}::<op>, the Meta function of "
-            "each aten op from the size/dtype of its gen_opapi block, which tests compare with "
-            "PyTorch's Meta kernel and the npu kernel. The tests build it; no wheel ships it."
-        )
-        head = banner(view.model.op_file, view.label, view.torch, what)
-        files[check_shard_name(k)] = head + _shard_body(
-            view,
-            [fn for fn in per_shard[k] if not fn.custom],
-            [(op, why) for op, why in left_out[k] if op.entry.section != "custom"],
-            partial(_check_registration, check_namespace),
+            "MetaCheckFunctions.cpp.j2",
+            aten,
+            aten_left_out,
+            k=k,
+            shards=shards,
+            check_namespace=check_namespace,
         )
     return files
 
 
-def _custom_registration(functions: list[MetaFunction]) -> str:
-    # The npu:: schemas of custom ops are defined by torchnpugen; a kernel registered
-    # before its schema is kept by the dispatcher and checked against it on definition.
-    return (
-        f"\nTORCH_LIBRARY_IMPL({CUSTOM_NAMESPACE}, Meta, m) {{\n"
-        + "".join(
-            f"  m.impl({c_string(fn.op.name)}, TORCH_FN(op_plugin::meta::{fn.cname}));\n"
-            for fn in functions
-        )
-        + "}\n"
-    )
-
-
-def _check_registration(check_namespace: str, functions: list[MetaFunction]) -> str:
-    text = f"\nTORCH_LIBRARY_FRAGMENT({check_namespace}, m) {{\n"
-    text += "".join(f"  m.def({c_string(fn.schema_def)});\n" for fn in functions)
-    text += f"}}\n\nTORCH_LIBRARY_IMPL({check_namespace}, Meta, m) {{\n"
-    text += "".join(
-        f"  m.impl({c_string(fn.op.name)}, TORCH_FN(op_plugin::meta::{fn.cname}));\n"
-        for fn in functions
-    )
-    return text + "}\n"
-
-
-def _shard_body(
+def _render_shard(
     view: LabelView,
+    template: str,
     functions: list[MetaFunction],
     left_out: list[tuple[LiveOp, str]],
-    registration: Callable[[list[MetaFunction]], str],
+    **context: object,
 ) -> str:
-    notes = "".join(f"//   {op.name}: {reason}\n" for op, reason in left_out)
-    if notes:
-        notes = "\n// gen_opapi ops without a meta function here:\n" + notes
-    if not functions:
-        return f"// No meta function of {view.label} falls in this shard.\n" + notes
+    """One shard of Meta functions (MetaFunctions.cpp.j2 or MetaCheckFunctions.cpp.j2), with
+    the ops of its kind left out and why."""
     includes = {"<torch/library.h>"}
     for fn in functions:
         includes |= fn.includes
     infer = any(fn.uses_infer for fn in functions)
     if infer:
         includes |= expr_helpers.USING_HEADERS
-    text = source_prologue(includes)
-    text += "\nnamespace op_plugin {\nnamespace meta {\nnamespace {\n\n"
-    if infer:
-        text += expr_helpers.USING_LINES
-    text += "\n".join(fn.text for fn in functions)
-    text += "\n}  // namespace\n}  // namespace meta\n}  // namespace op_plugin\n"
-    return text + registration(functions) + notes
+    return templating.render(
+        template,
+        source=view.model.op_file,
+        label=view.label,
+        torch=view.torch,
+        custom_namespace=CUSTOM_NAMESPACE,
+        includes=ordered_includes(includes),
+        infer=infer,
+        functions=functions,
+        left_out=[(op.name, reason) for op, reason in left_out],
+        **context,
+    )

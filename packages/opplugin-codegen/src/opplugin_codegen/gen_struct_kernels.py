@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from functools import partial
 
-from . import expr_helpers
-from .cppfile import LINE_WIDTH, banner, function_head, shard_of, source_prologue
+from . import expr_helpers, templating
+from .cppfile import LINE_WIDTH, function_head, ordered_includes, shard_of
 from .gen_interface import family_header, family_include, ranges_comment
 from .model import CpuScalarOp, OutputSpec
 from .projection import LabelView, LiveOp, op_family
@@ -25,8 +25,8 @@ from .schema import FunctionSchema, SchemaKind
 from .validate import tensor_ref
 
 _PREPARATION = "at_npu::native::OpPreparation"
-_NAMES_H = "<ATen/NamedTensorUtils.h>"
-_HAS_NAMES = f"#if __has_include({_NAMES_H})"
+# Name propagation, where the kernel and its shard (StructKernelNpuOpApi.cpp.j2) test for it.
+_HAS_NAMES = "#if __has_include(<ATen/NamedTensorUtils.h>)"
 
 
 def shard_name(k: int) -> str:
@@ -322,22 +322,17 @@ def render_struct_shards(view: LabelView, shards: int) -> dict[str, str]:
         names[k] = names[k] or uses_names
     files = {}
     for k in range(shards):
-        what = f"op_api kernels generated from gen_opapi, shard {k} of {shards}."
-        head = banner(view.model.op_file, view.label, view.torch, what)
-        if not per_shard[k]:
-            files[shard_name(k)] = (
-                head + f"// No gen_opapi kernel of {view.label} falls in this shard.\n"
-            )
-            continue
-        inc = set(includes[k])
-        if infer[k]:
-            inc |= expr_helpers.USING_HEADERS
-        text = head + source_prologue(inc)
-        if names[k]:
-            text += f"\n{_HAS_NAMES}\n#include {_NAMES_H}  // torch < 2.13 only\n#endif\n"
-        text += "\nnamespace op_api {\n\n"
-        if infer[k]:
-            text += expr_helpers.USING_LINES
-        text += "\n".join(per_shard[k]) + "\n}  // namespace op_api\n"
-        files[shard_name(k)] = text
+        inc = includes[k] | expr_helpers.USING_HEADERS if infer[k] else includes[k]
+        files[shard_name(k)] = templating.render(
+            "StructKernelNpuOpApi.cpp.j2",
+            source=view.model.op_file,
+            label=view.label,
+            torch=view.torch,
+            k=k,
+            shards=shards,
+            includes=ordered_includes(inc),
+            kernels=per_shard[k],
+            infer=infer[k],
+            names=names[k],
+        )
     return files

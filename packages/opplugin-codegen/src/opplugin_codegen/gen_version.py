@@ -10,7 +10,7 @@ not the label's pin (generated code is tied to its torch release).
 
 from __future__ import annotations
 
-from .cppfile import banner
+from . import templating
 from .versions import VersionRegistry
 
 VERSION_H = "npu/version.h"
@@ -23,39 +23,18 @@ def version_macro(label: str) -> str:
 
 
 def render_version_h(registry: VersionRegistry, label: str, source: str) -> str:
+    """``npu/version.h`` (templates/version.h.j2) of ``label``; ``source`` names versions.yaml."""
     major, minor = registry.torch_version(label)
-    pin = registry.torch_pin(label)
-    what = (
-        f"Version macros of {label}: one ordinal per label of {source} (registry order), the "
-        f"label this tree was generated for, and VERSION_BETWEEN(a, b): whether the current "
-        f"label lies between a and b inclusive (VERSION_NEWEST for an open end)."
-    )
-    width = max(len(version_macro(lb)) for lb in registry.labels)
-    ordinals = "".join(
-        f"#define {version_macro(lb):<{width}} {registry.ordinal(lb)}\n" for lb in registry.labels
-    )
-    newest = version_macro(registry.labels[-1])
-    current = version_macro(label)
-    rebuild = f"nox -s generate build -- {label}"
-    return (
-        banner(source, label, pin, what)
-        + "#pragma once\n\n"
-        + "#include <torch/version.h>\n\n"
-        + f'#define NPU_VERSION_LABEL "{label}"\n'
-        + f'#define NPU_VERSION_TORCH "{pin}"\n'
-        + f"#define NPU_VERSION_TORCH_MAJOR {major}\n"
-        + f"#define NPU_VERSION_TORCH_MINOR {minor}\n\n"
-        + ordinals
-        + "\n"
-        + f"#define VERSION_NEWEST {newest}\n"
-        + f"#define CURRENT_VERSION {current}\n"
-        + "#define VERSION_BETWEEN(a, b) ((CURRENT_VERSION >= (a)) && (CURRENT_VERSION <= (b)))\n\n"
-        + "// Generated code is tied to its torch release: compiling it against another one\n"
-        + "// fails here, naming both, instead of with an error deep inside ATen.\n"
-        + "#if TORCH_VERSION_MAJOR != NPU_VERSION_TORCH_MAJOR || "
-        + "TORCH_VERSION_MINOR != NPU_VERSION_TORCH_MINOR\n"
-        + f'#error "this tree was generated for {label} (torch {pin}) but is compiled against '
-        + f"another torch release: build it in the {label} environment (`{rebuild}`), or generate "
-        + 'and build the label of the torch at hand"\n'
-        + "#endif\n"
+    macros = [version_macro(lb) for lb in registry.labels]
+    return templating.render(
+        "version.h.j2",
+        source=source,
+        label=label,
+        torch=registry.torch_pin(label),
+        major=major,
+        minor=minor,
+        ordinals=[(macro, registry.ordinal(lb)) for macro, lb in zip(macros, registry.labels)],
+        width=max(len(macro) for macro in macros),
+        newest=macros[-1],
+        current=version_macro(label),
     )

@@ -5,8 +5,8 @@ again.
 
 The key is a hash of everything the output depends on: the bytes of each input file of the
 YAML directory (and which are absent), the directory's display names, the generator's own
-source files and the Python version; a rendered label adds its label and shard count. Only
-valid YAML is cached (an error is recomputed and reported every time).
+source files and templates, and the Python version; a rendered label adds its label and shard
+count. Only valid YAML is cached (an error is recomputed and reported every time).
 ``OPPLUGIN_CODEGEN_CACHE`` moves the cache (default ``$XDG_CACHE_HOME/opplugin-codegen``) or
 turns it off (``off``). An unreadable or corrupt entry is ignored and replaced. The cache keeps
 the newest 16 models and 32 rendered labels (~4 MB each for an upstream-sized file).
@@ -47,9 +47,13 @@ def _directory() -> Path | None:
 
 @cache
 def _generator_digest() -> bytes:
+    """The generator's modules and its templates (templates/*.j2: a changed template renders
+    other files from the same YAML)."""
     digest = hashlib.sha256(_FORMAT + sys.version.encode())
-    for path in sorted(Path(__file__).resolve().parent.glob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    package = Path(__file__).resolve().parent
+    for path in [*sorted(package.glob("*.py")), *sorted(package.glob("templates/*.j2"))]:
+        name = path.relative_to(package).as_posix()
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.digest()
 
 

@@ -84,18 +84,15 @@ def inline(value: Any) -> str:
     return scalar(value)
 
 
-def dump(document: Any, header: str = "") -> str:
-    """Render ``document`` (a mapping or a list) as YAML text ending in a newline."""
-    out: list[str] = []
-    if header:
-        out.extend(f"# {line}".rstrip() for line in header.splitlines())
+def dump_lines(document: Any) -> list[str]:
+    """The lines of ``document`` (a mapping or a list) as YAML, without line ends."""
     if isinstance(document, (list, tuple)) and not document:
-        out.append("[]")
-    elif isinstance(document, Mapping) and not document:
-        out.append("{}")
-    else:
-        _emit(document, 0, out)
-    return "\n".join(out) + "\n"
+        return ["[]"]
+    if isinstance(document, Mapping) and not document:
+        return ["{}"]
+    out: list[str] = []
+    _emit(document, 0, out)
+    return out
 
 
 def dump_items(items: list[Any], indent: int) -> str:
