@@ -35,7 +35,9 @@ WHEEL_PACKAGES = ("ascendc-kernels", "opplugin-codegen", "torchnpugen", "opplugi
 PURE_PYTHON_PACKAGES = ("opplugin-codegen", "torchnpugen")
 GENERATOR_SRC = [PACKAGES / "opplugin-codegen" / "src", PACKAGES / "torchnpugen" / "src"]
 # Test and build tools installed next to torch in every label's virtualenv.
-VENV_TOOLS = ["numpy", "expecttest", "pytest", "hypothesis", "pyyaml", "ninja", "cmake", "setuptools", "wheel", "nox"]
+# jinja2: the generators' templates (both generators run from the source trees in these environments).
+VENV_TOOLS = ["numpy", "expecttest", "pytest", "hypothesis", "pyyaml", "jinja2", "ninja", "cmake", "setuptools",
+              "wheel", "nox"]
 LABEL_RE = re.compile(r"^v\d+\.\d+$")
 
 nox.options.sessions = ["generate", "build", "test"]

@@ -13,6 +13,7 @@ import textwrap
 from pathlib import Path
 
 import jinja2
+import jinja2.meta
 import pytest
 
 from opplugin_codegen import expr_helpers, load_model, render_label, templating
@@ -50,6 +51,17 @@ def test_every_template_is_used_by_a_generator(monkeypatch: pytest.MonkeyPatch) 
 def test_every_template_compiles(name: str) -> None:
     template = templating.environment().get_template(name)
     assert template.filename == str(templating.TEMPLATE_DIR / name)
+
+
+def test_no_template_variable_is_a_name_jinja_defines() -> None:
+    """A variable named like one of jinja's globals (``namespace``, ``range``, ``dict``...)
+    that a generator forgot to pass would render that global, not raise."""
+    environment = templating.environment()
+    builtin = set(jinja2.Environment().globals)
+    for name in sorted(_template_names()):
+        source = (templating.TEMPLATE_DIR / name).read_text()
+        variables = jinja2.meta.find_undeclared_variables(environment.parse(source))
+        assert not variables & builtin, name
 
 
 def test_a_variable_the_generator_does_not_pass_is_an_error() -> None:

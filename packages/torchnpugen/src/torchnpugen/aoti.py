@@ -22,6 +22,8 @@ from torchgen.gen_aoti_c_shim import (
 )
 from torchgen.model import ListType, OptionalType, Type, Variant
 
+from . import templating
+from .custom import CUSTOM_FUNCTIONS_HEADER
 from .ops import RegisteredOp
 
 __all__ = ["SHIM_DEVICE", "SHIM_HEADER", "SHIM_SOURCE", "render_c_shim"]
@@ -69,40 +71,19 @@ def render_c_shim(ops: Sequence[RegisteredOp], *, banner: str, header_path: str)
                 skipped.append(f"{op.qualified_name} ({e})")
                 continue
         declarations.append(f"// {op.qualified_name}  ({op.source_file})\n{decl}")
-        definitions.append(defn.strip("\n").replace("\t", "    ") + "\n")
+        definitions.append(defn.strip("\n").replace("\t", "    "))
         if op.namespace == "aten":
             headers.add(f"ATen/ops/{op.f.root_name}.h")
         else:
             custom = True
-    skipped_note = "".join(f"//   {s}\n" for s in skipped)
-    if skipped_note:
-        skipped_note = "\n// Declared operators the C shim cannot express:\n" + skipped_note
-    header = f"""{banner}
-// AOTInductor C shim of the npu operators: one C function per declared operator.
-#pragma once
-
-#include <torch/csrc/inductor/aoti_torch/c/shim.h>
-
-#ifdef __cplusplus
-extern "C" {{
-#endif
-
-{chr(10).join(declarations)}
-
-#ifdef __cplusplus
-}} // extern "C"
-#endif
-{skipped_note}"""
-    includes = "".join(f"#include <{h}>\n" for h in sorted(headers))
-    if custom:
-        includes += '#include "npu/aten/CustomFunctions.h"\n'
-    source = f"""{banner}
-#define TORCH_ASSERT_ONLY_METHOD_OPERATORS
-#include "{header_path}"
-
-#include <torch/csrc/inductor/aoti_torch/utils.h>
-{includes}
-using namespace torch::aot_inductor;
-
-{chr(10).join(definitions)}"""
+    header = templating.render("c_shim_npu.h.j2", banner=banner, declarations=declarations, skipped=skipped)
+    source = templating.render(
+        "c_shim_npu.cpp.j2",
+        banner=banner,
+        header_path=header_path,
+        aten_headers=sorted(headers),
+        custom=custom,
+        custom_functions_header=CUSTOM_FUNCTIONS_HEADER,
+        definitions=definitions,
+    )
     return {SHIM_HEADER: header, SHIM_SOURCE: source}

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 from torchgen.api.types import (
@@ -37,6 +38,7 @@ from torchgen.context import native_function_manager
 from torchgen.model import FunctionSchema, NativeFunction, SchemaKind
 from torchgen.packaged.autograd.load_derivatives import cpp_arguments, create_differentiability_info
 
+from . import templating
 from .compat import cpp_spelling, torch_include_dirs
 from .custom import CUSTOM_FUNCTIONS_HEADER, cpp_api_call_name
 from .errors import InputError, Problems
@@ -139,8 +141,17 @@ def _formula_headers(formulas: Sequence[str]) -> tuple[list[str], bool]:
     return headers, uses_manual
 
 
-def _function(d: DifferentiableOp) -> tuple[str, str, str]:
-    """(the Function struct, the autograd kernel, its registration)."""
+@dataclass(frozen=True)
+class _AutogradFunction:
+    """One op's torch::autograd::Function, the kernel that applies it, and what registers it."""
+
+    struct: str
+    kernel: str
+    schema_name: str  # name.overload, as m.impl names it
+    kernel_name: str
+
+
+def _function(d: DifferentiableOp) -> _AutogradFunction:
     op, info = d.op, d.info
     f = op.f
     with native_function_manager(f):
@@ -220,41 +231,18 @@ def _function(d: DifferentiableOp) -> tuple[str, str, str]:
         )
         kernel_name = f"{f.func.name.unambiguous_name()}_autograd"
         kernel = f"at::Tensor {kernel_name}({params}) {{\n  return {info.op}::apply({names});\n}}\n"
-        return struct, kernel, f'  m.impl("{f.func.name}", TORCH_FN({kernel_name}));'
+        return _AutogradFunction(struct, kernel, str(f.func.name), kernel_name)
 
 
 def render_autograd(ops: Sequence[DifferentiableOp], *, banner: str) -> str:
-    if not ops:
-        return f"{banner}\n// No custom operator of this label declares a backward formula.\n"
-    parts = [_function(d) for d in ops]
-    headers, uses_manual = _formula_headers([x.formula for d in ops for x in d.info.derivatives])
-    includes = "".join(f"#include <{h}>\n" for h in headers)
-    manual = ""
-    if uses_manual:
-        includes += "#include <torch/csrc/autograd/FunctionsManual.h>\n"
-        manual = "using namespace torch::autograd::generated::details;  // helpers the formulas call\n\n"
-    body = "\n".join(struct + "\n" + kernel for struct, kernel, _ in parts)
-    impls = "\n".join(reg for _, _, reg in parts)
-    return f"""{banner}
-// Autograd of the custom operators with a backward formula in derivatives.yaml.
-#define TORCH_ASSERT_ONLY_METHOD_OPERATORS
-#include <ATen/TensorOperators.h>
-#include <ATen/core/Tensor.h>
-{includes}#include <torch/csrc/autograd/custom_function.h>
-#include <torch/library.h>
-
-#include <array>
-#include <tuple>
-#include <vector>
-
-#include "npu/aten/{CUSTOM_FUNCTIONS_HEADER}"
-
-namespace {{
-
-{manual}{body}
-}} // anonymous namespace
-
-TORCH_LIBRARY_IMPL({CUSTOM_NAMESPACE}, AutogradPrivateUse1, m) {{
-{impls}
-}}
-"""
+    formulas = [x.formula for d in ops for x in d.info.derivatives]
+    headers, uses_manual = _formula_headers(formulas) if formulas else ([], False)
+    return templating.render(
+        "RegisterAutogradNPU.cpp.j2",
+        banner=banner,
+        custom_namespace=CUSTOM_NAMESPACE,
+        custom_functions_header=CUSTOM_FUNCTIONS_HEADER,
+        formula_headers=headers,
+        uses_manual=uses_manual,
+        functions=[_function(d) for d in ops],
+    )

@@ -26,6 +26,7 @@ from torchgen.api.types import CppSignatureGroup, DispatcherSignature
 from torchgen.context import native_function_manager
 from torchgen.model import Argument, BaseTy, BaseType, ListType, OptionalType, SchemaKind, Type
 
+from . import templating
 from .compat import cpp_spelling
 from .ops import CUSTOM_NAMESPACE, RegisteredOp
 
@@ -43,10 +44,6 @@ CUSTOM_FUNCTIONS_HEADER = "CustomFunctions.h"
 CUSTOM_FUNCTIONS_SOURCE = "CustomFunctions.cpp"
 CUSTOM_OPS_PY = "custom_ops.py"
 CPP_API_NAMESPACE = "at_npu::native::custom_ops"
-
-
-def _c_string(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def cpp_api_signatures(op: RegisteredOp) -> list:
@@ -68,91 +65,65 @@ def cpp_api_call_name(op: RegisteredOp) -> str:
 
 
 def _render_schema_source(ops: Sequence[RegisteredOp], banner: str) -> str:
-    defs = []
-    for op in ops:
-        tags = ", ".join(f"at::Tag::{tag}" for tag in op.tags)
-        schema = _c_string(str(op.f.func))
-        defs.append(f"  // {op.qualified_name}  ({op.source_file})")
-        defs.append(f"  m.def({schema}, {{{tags}}});" if tags else f"  m.def({schema});")
-    body = "\n".join(defs) if defs else "  // No custom operators in this label."
-    return f"""{banner}
-// The schemas of the custom operators of namespace `{CUSTOM_NAMESPACE}` (kernels: RegisterNPU_*.cpp).
-#include <ATen/core/enum_tag.h>
-#include <torch/library.h>
-
-TORCH_LIBRARY({CUSTOM_NAMESPACE}, m) {{
-{body}
-}}
-"""
+    schemas = [
+        {
+            "name": op.qualified_name,
+            "source": op.source_file,
+            "schema": str(op.f.func),
+            "tags": "{" + ", ".join(f"at::Tag::{tag}" for tag in op.tags) + "}" if op.tags else "",
+        }
+        for op in ops
+    ]
+    return templating.render(
+        "CustomRegisterSchema.cpp.j2", banner=banner, custom_namespace=CUSTOM_NAMESPACE, ops=schemas
+    )
 
 
 # --------------------------------------------------------------------------- C++ API
 
 
 def _render_cpp_api(ops: Sequence[RegisteredOp], banner: str) -> tuple[str, str]:
-    decls: list[str] = []
-    defns: list[str] = []
+    declared: list[dict] = []
+    functions: list[dict] = []
     for op in ops:
         with native_function_manager(op.f):
             dispatcher = DispatcherSignature.from_schema(op.f.func)
             function_type = cpp_spelling(dispatcher.type())
-            overload = op.f.func.name.overload_name
-            qualified = _c_string(f"{CUSTOM_NAMESPACE}::{op.f.func.name.name}")
-            decls.append(f"// {op.qualified_name}: {op.f.func}  ({op.source_file})")
-            for sig in cpp_api_signatures(op):
-                decls.append(cpp_spelling(sig.decl()) + ";")
-                exprs = ", ".join(cpp_spelling(e.expr) for e in translate(sig.arguments(), dispatcher.arguments()))
-                defns.append(
-                    f"{cpp_spelling(sig.defn())} {{\n"
-                    f"  static const auto op = find_op<{function_type}>({qualified}, "
-                    f"{_c_string(overload)});\n"
-                    f"  return op.call({exprs});\n"
-                    "}\n"
+            signatures = cpp_api_signatures(op)
+            declared.append(
+                {
+                    "name": op.qualified_name,
+                    "schema": str(op.f.func),
+                    "source": op.source_file,
+                    "declarations": [cpp_spelling(sig.decl()) for sig in signatures],
+                }
+            )
+            for sig in signatures:
+                exprs = translate(sig.arguments(), dispatcher.arguments())
+                functions.append(
+                    {
+                        "definition": cpp_spelling(sig.defn()),
+                        "function_type": function_type,
+                        "operator": f"{CUSTOM_NAMESPACE}::{op.f.func.name.name}",
+                        "overload": op.f.func.name.overload_name,
+                        "arguments": ", ".join(cpp_spelling(e.expr) for e in exprs),
+                    }
                 )
-            decls.append("")
-    # `int reduction=Mean` defaults to at::Reduction::Mean
-    reduction = "#include <ATen/core/Reduction.h>\n" if any("at::Reduction::" in d for d in decls) else ""
-    header = f"""{banner}
-// C++ API of the custom `{CUSTOM_NAMESPACE}::` operators, in the style of the at:: functions. Each
-// call goes through the dispatcher (autograd, functionalization, then the npu kernel).
-#pragma once
-
-#include <ATen/core/Tensor.h>
-#include <ATen/core/Generator.h>
-#include <ATen/core/List.h>
-{reduction}#include <c10/core/Scalar.h>
-#include <c10/core/SymInt.h>
-#include <c10/util/Optional.h>
-
-#include <tuple>
-
-namespace {CPP_API_NAMESPACE} {{
-
-{chr(10).join(decls) if decls else "// No custom operators in this label."}
-}} // namespace {CPP_API_NAMESPACE}
-"""
-    helper = """namespace {
-
-// The typed dispatcher handle of one operator, looked up on first use.
-template <typename Signature>
-c10::TypedOperatorHandle<Signature> find_op(const char* name, const char* overload) {
-  return c10::Dispatcher::singleton().findSchemaOrThrow(name, overload).typed<Signature>();
-}
-
-}  // namespace
-
-"""
-    source = f"""{banner}
-#define TORCH_ASSERT_ONLY_METHOD_OPERATORS
-#include <ATen/core/dispatch/Dispatcher.h>
-
-#include "npu/aten/{CUSTOM_FUNCTIONS_HEADER}"
-
-namespace {CPP_API_NAMESPACE} {{
-
-{(helper + chr(10).join(defns)) if defns else "// No custom operators in this label."}
-}} // namespace {CPP_API_NAMESPACE}
-"""
+    header = templating.render(
+        "CustomFunctions.h.j2",
+        banner=banner,
+        custom_namespace=CUSTOM_NAMESPACE,
+        cpp_namespace=CPP_API_NAMESPACE,
+        reduction=any("at::Reduction::" in d for op in declared for d in op["declarations"]),
+        ops=declared,
+    )
+    source = templating.render(
+        "CustomFunctions.cpp.j2",
+        banner=banner,
+        cpp_namespace=CPP_API_NAMESPACE,
+        header=CUSTOM_FUNCTIONS_HEADER,
+        functions=functions,
+    )
     return header, source
 
 
@@ -311,12 +282,10 @@ def _docstring(fn: _PyFunction, derivative_ops: set[str]) -> list[str]:
 
 
 def _render_custom_ops_py(ops: Sequence[RegisteredOp], banner: str, derivative_ops: set[str]) -> str:
-    functions = _py_functions(ops)
-    blocks = []
-    for fn in functions:
+    functions = []
+    for fn in _py_functions(ops):
         typed = _typed_function(fn)
         returns = _py_returns(fn.overloads[0]) if typed is not None else None
-        doc = _docstring(fn, derivative_ops)
         if typed is None or returns is None:
             signature = "*args: Any, **kwargs: Any"
             returns = "Any"
@@ -325,37 +294,26 @@ def _render_custom_ops_py(ops: Sequence[RegisteredOp], banner: str, derivative_o
             params, body = typed
             signature = ", ".join(params)
         summary = f"``torch.ops.{CUSTOM_NAMESPACE}.{fn.overloads[0].f.func.name.name}``."
-        doc_text = "\n".join(("    " + line) if line else "" for line in [summary, "", *doc]).rstrip()
-        blocks.append(f'def {fn.name}({signature}) -> {returns}:\n    r"""{doc_text.lstrip()}\n    """\n{body}\n')
-    names = "".join(f"    {fn.name!r},\n" for fn in functions)
-    exposed = sorted({fn.name for fn in functions if any(op.exposed for op in fn.overloads)})
-    # upstream's exposed: True: the functions that are part of the public torch_npu API
-    exposed_block = (
-        "#: The functions marked exposed (the public torch_npu API among them).\nEXPOSED = (\n"
-        + "".join(f"    {name!r},\n" for name in exposed)
-        + ")\n\n\n"
-        if exposed
-        else ""
+        doc = [summary, "", *_docstring(fn, derivative_ops)]
+        doc_text = "\n".join(("    " + line) if line else "" for line in doc).rstrip()
+        functions.append(
+            {
+                "name": fn.name,
+                "signature": signature,
+                "returns": returns,
+                "docstring": doc_text.lstrip(),
+                "body": body,
+                "exposed": any(op.exposed for op in fn.overloads),
+            }
+        )
+    return templating.render(
+        "custom_ops.py.j2",
+        comment="\n".join("# " + line[3:] if line.startswith("// ") else "#" for line in banner.splitlines()),
+        custom_namespace=CUSTOM_NAMESPACE,
+        functions=functions,
+        # upstream's exposed: True: the functions that are part of the public torch_npu API
+        exposed=sorted({fn["name"] for fn in functions if fn["exposed"]}),
     )
-    comment = "\n".join("# " + line[3:] if line.startswith("// ") else "#" for line in banner.splitlines())
-    return f'''{comment}
-"""Python entry points of the custom ``{CUSTOM_NAMESPACE}::`` operators of this build.
-
-Each function calls ``torch.ops.{CUSTOM_NAMESPACE}.<name>`` (so it dispatches exactly like the
-op itself); the runtime package re-exports them: ``from opplugin_runtime import <name>``.
-"""
-
-from __future__ import annotations
-
-from typing import Any, Optional, Sequence, Union  # noqa: F401  (used by some signatures)
-
-import torch
-
-__all__ = [
-{names}]
-
-
-{exposed_block}{(chr(10) + chr(10)).join(blocks) if blocks else "# No custom operators in this label." + chr(10)}'''
 
 
 def render_custom_files(ops: Sequence[RegisteredOp], *, banner: str, derivative_ops: set[str]) -> dict[str, str]:

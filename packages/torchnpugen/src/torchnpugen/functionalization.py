@@ -29,6 +29,7 @@ from torchgen.gen_functionalization_type import (
 )
 from torchgen.model import BaseTy, BaseType, NativeFunction, SchemaKind
 
+from . import templating
 from .compat import cpp_spelling
 from .custom import CPP_API_NAMESPACE, CUSTOM_FUNCTIONS_HEADER
 from .ops import CUSTOM_NAMESPACE, RegisteredOp
@@ -36,45 +37,6 @@ from .ops import CUSTOM_NAMESPACE, RegisteredOp
 __all__ = ["FUNCTIONALIZATION_SOURCE", "functionalized_ops", "render_functionalization"]
 
 FUNCTIONALIZATION_SOURCE = "RegisterFunctionalization.cpp"
-
-_HELPERS = """\
-// The keys functionalization excludes when it runs meta kernels for shape checks
-// (torchgen's RegisterFunctionalization.cpp): no modes, no functionalization.
-constexpr auto exclude_keys_for_meta_dispatch =
-    c10::functorch_transforms_ks |
-    c10::DispatchKeySet({c10::DispatchKey::FuncTorchDynamicLayerBackMode,
-                         c10::DispatchKey::FuncTorchDynamicLayerFrontMode, c10::DispatchKey::Python,
-                         c10::DispatchKey::PreDispatch});
-
-at::Tensor to_meta(const at::Tensor& t) {
-  if (!t.defined()) {
-    return t;
-  }
-  return at::native::empty_strided_meta_symint(t.sym_sizes(), t.sym_strides(), t.scalar_type(), t.layout(),
-                                               c10::Device(c10::kMeta), c10::nullopt);
-}
-
-[[maybe_unused]] c10::optional<at::Tensor> to_meta(const c10::optional<at::Tensor>& t) {
-  return t.has_value() ? c10::optional<at::Tensor>(to_meta(*t)) : c10::nullopt;
-}
-
-[[maybe_unused]] std::vector<at::Tensor> to_meta(at::ITensorListRef list) {
-  std::vector<at::Tensor> outputs;
-  outputs.reserve(list.size());
-  for (const auto& tensor : list) {
-    outputs.push_back(to_meta(tensor));
-  }
-  return outputs;
-}
-
-bool disable_meta_reference() {
-  static const bool disabled = [] {
-    const char* env = std::getenv("TORCH_DISABLE_FUNCTIONALIZATION_META_REFERENCE");
-    return env != nullptr && std::string(env) == "1";
-  }();
-  return disabled;
-}
-"""
 
 
 def functionalized_ops(ops: Sequence[RegisteredOp]) -> list[tuple[RegisteredOp, RegisteredOp]]:
@@ -181,34 +143,11 @@ def reindent(code: str) -> str:
 
 def render_functionalization(ops: Sequence[RegisteredOp], *, banner: str) -> str:
     pairs = functionalized_ops(ops)
-    if not pairs:
-        return f"{banner}\n// No custom in-place or out= operator with a functional form in this label.\n"
-    kernels = "\n".join(reindent(_kernel(op, functional)) for op, functional in pairs)
-    impls = "\n".join(f'  m.impl("{op.f.func.name}", TORCH_FN({wrapper_name(op.f.func)}));' for op, _ in pairs)
-    return f"""{banner}
-// Functionalization of the custom mutable operators (torchgen's kernels for aten's, calling
-// the custom ops through their C++ API).
-#define TORCH_ASSERT_ONLY_METHOD_OPERATORS
-#include <ATen/FunctionalTensorWrapper.h>
-#include <ATen/core/LegacyTypeDispatch.h>
-#include <ATen/core/Tensor.h>
-#include <ATen/ops/empty_strided_native.h>
-#include <c10/core/impl/LocalDispatchKeySet.h>
-#include <torch/library.h>
-
-#include <cstdlib>
-#include <string>
-#include <vector>
-
-#include "npu/aten/{CUSTOM_FUNCTIONS_HEADER}"
-
-namespace {{
-
-{_HELPERS}
-{kernels}
-}} // anonymous namespace
-
-TORCH_LIBRARY_IMPL({CUSTOM_NAMESPACE}, Functionalize, m) {{
-{impls}
-}}
-"""
+    return templating.render(
+        "RegisterFunctionalization.cpp.j2",
+        banner=banner,
+        custom_namespace=CUSTOM_NAMESPACE,
+        custom_functions_header=CUSTOM_FUNCTIONS_HEADER,
+        kernels=[reindent(_kernel(op, functional)) for op, functional in pairs],
+        registrations=[(str(op.f.func.name), wrapper_name(op.f.func)) for op, _ in pairs],
+    )

@@ -70,8 +70,6 @@ from .ops import RegisteredOp, StructuredGroup, StructuredRole
 from .patch_state import require_patched
 
 __all__ = [
-    "OVERLAP_HELPER",
-    "STRUCTURED_HELPERS",
     "STRUCTURED_NAMESPACE",
     "WRAPPER_PREFIX",
     "NPURegisterDispatchKey",
@@ -446,25 +444,6 @@ def _function(returns_type: str, name: str, params: Sequence[Binding], body: Seq
     return f"{returns_type} {name}({params_str}) {{\n{indented}\n}}\n"
 
 
-OVERLAP_HELPER = """\
-// Flattens tensors and tensor lists into the one list check_memory_overlaps takes.
-inline void append_overlap_tensors(::std::vector<at::Tensor>& tensors, const at::Tensor& tensor) {
-  tensors.push_back(tensor);
-}
-inline void append_overlap_tensors(::std::vector<at::Tensor>& tensors, at::ITensorListRef list) {
-  for (const at::Tensor& tensor : list) {
-    tensors.push_back(tensor);
-  }
-}
-template <typename... Args>
-::std::vector<at::Tensor> overlap_tensors(const Args&... args) {
-  ::std::vector<at::Tensor> tensors;
-  (append_overlap_tensors(tensors, args), ...);
-  return tensors;
-}
-"""
-
-
 def overlap_check_plan(f: NativeFunction) -> tuple[list[Argument], list[Argument]] | str:
     """(inputs, outputs) of the memory-overlap check, or the comment saying why there is none."""
     kind = f.func.kind()
@@ -482,6 +461,8 @@ def overlap_check_plan(f: NativeFunction) -> tuple[list[Argument], list[Argument
 
 
 def needs_overlap_helper(f: NativeFunction) -> bool:
+    """Whether the wrapper of ``f`` calls ``overlap_tensors`` (its shard then defines it:
+    templates/RegisterNPU.cpp.j2)."""
     if f.part_of_structured_group and any(str(a.type) == "Tensor[]" for a in f.func.arguments.flat_all):
         return True  # the wrapper materializes an at::ITensorListRef with overlap_tensors (gen_wrapper)
     plan = overlap_check_plan(f)
@@ -495,55 +476,6 @@ def _overlap_operand(args: Sequence[Argument]) -> str:
         return "{" + names + "}"
     return f"overlap_tensors({names})"
 
-
-STRUCTURED_HELPERS = """\
-// Output allocation and checks behind the structured kernels' set_output_* (torchgen's
-// registration helpers have no PrivateUse1 case): outputs are npu tensors of the
-// meta function's sizes, strides and options.
-at::Tensor create_out(at::IntArrayRef sizes, at::IntArrayRef strides, const at::TensorOptions& options) {
-  if (strides.empty()) {
-    return at::empty(sizes, options);
-  }
-  return at::empty_strided(sizes, strides, options);
-}
-
-void resize_out(const at::Tensor& out, at::IntArrayRef sizes, at::IntArrayRef strides,
-                const at::TensorOptions& options) {
-  TORCH_CHECK(options.dtype() == out.dtype(), "Expected out tensor to have dtype ", options.dtype(), ", but got ",
-              out.dtype(), " instead");
-  TORCH_CHECK(options.device() == out.device(), "Expected out tensor to have device ", options.device(),
-              ", but got ", out.device(), " instead");
-  const bool resized = at::native::resize_output(out, sizes);
-  // Only restride after a resize; otherwise the meta function's strides are advisory.
-  if (resized) {
-    if (!strides.empty()) {
-      TORCH_INTERNAL_ASSERT(!options.memory_format_opt().has_value());
-      out.as_strided_(sizes, strides);
-    } else if (options.memory_format_opt().has_value()) {
-      out.unsafeGetTensorImpl()->empty_tensor_restride(*options.memory_format_opt());
-    }
-  }
-}
-
-void check_inplace(const at::Tensor& self, at::IntArrayRef sizes, const at::TensorOptions& options) {
-  TORCH_CHECK(options.dtype() == self.dtype(), "Bad in-place call: input tensor dtype ", self.dtype(),
-              " and output tensor dtype ", options.dtype(), " should match");
-  TORCH_CHECK(options.device() == self.device(), "Bad in-place call: input tensor device ", self.device(),
-              " and output tensor device ", options.device(), " should match");
-  TORCH_CHECK(sizes == self.sizes(), "Bad in-place call: input tensor size ", self.sizes(),
-              " and output tensor size ", sizes, " should match");
-}
-
-// A temporary output when the meta function asks for strides `out` does not have; the
-// wrapper copies it back into `out` after the kernel.
-c10::optional<at::Tensor> maybe_create_proxy(const at::Tensor& out, at::IntArrayRef sizes, at::IntArrayRef strides,
-                                             const at::TensorOptions& options) {
-  if (out.strides() != strides) {
-    return at::empty_strided(sizes, strides, options);
-  }
-  return c10::nullopt;
-}
-"""
 
 # The NPU guard member of every structured class; set on the first set_output_* call.
 _SET_GUARD = """\

@@ -1,4 +1,5 @@
-"""Turns resolved ops into the text of RegisterNPU_<k>.cpp and NPUNativeFunctions.h (no I/O).
+"""Turns resolved ops into the text of RegisterNPU_<k>.cpp and NPUNativeFunctions.h (no I/O;
+templates/RegisterNPU.cpp.j2, templates/NPUNativeFunctions.h.j2).
 
 A shard holds, for the ops whose base name hashes to it: the aten wrappers
 (unstructured and structured) registered with ``TORCH_LIBRARY_IMPL(aten, PrivateUse1)``
@@ -15,15 +16,10 @@ from opplugin_codegen.cppfile import shard_of as shard_of_key  # the project's o
 from torchgen.model import BackendIndex, BackendMetadata, DispatchKey, NativeFunction, NativeFunctionsGroup
 from torchgen.utils import Target
 
+from . import templating
 from .compat import structured_set_output_takes_names
 from .ops import OP_API_CLASS, Callee, RegisteredOp, Resolution, StructuredGroup
-from .register import (
-    OVERLAP_HELPER,
-    STRUCTURED_HELPERS,
-    make_register_dispatch_key,
-    needs_overlap_helper,
-    structured_includes,
-)
+from .register import make_register_dispatch_key, needs_overlap_helper, structured_includes
 
 __all__ = [
     "NATIVE_FUNCTIONS_HEADER",
@@ -73,65 +69,26 @@ def render_native_functions_header(
         (op for op in ops if op.callee is Callee.NPU_NATIVE), key=lambda op: (op.kernel, op.qualified_name)
     )
     index = native_functions_index(runtime_ops, cpp_namespace)
-    decls: list[str] = []
-    for op in runtime_ops:
-        decls.append(f"  // {op.qualified_name}  ({op.source_file})")
-        decls += [f"  {line}" for line in dest.compute_native_function_declaration(op.f, index)]
-    body = "\n".join(decls)
-    op_api_ops = [op for op in runtime_ops if op.op_api_kernel is not None]
-    op_api_struct = ""
-    if op_api_ops:
+
+    def declarations(ops: Sequence[RegisteredOp]) -> list[str]:
+        lines: list[str] = []
+        for op in ops:
+            lines.append(f"  // {op.qualified_name}  ({op.source_file})")
+            lines += [f"  {line}" for line in dest.compute_native_function_declaration(op.f, index)]
+        return lines
+
+    return templating.render(
+        "NPUNativeFunctions.h.j2",
+        banner=banner,
+        cpp_namespace=cpp_namespace,
+        class_name=class_name,
+        declarations=declarations(runtime_ops),
         # The same kernels on the op_api (aclnn) path, for the entries marked op_api: True; the
         # wrappers choose between the two at run time as op_plugin:: functions do.
-        op_api_decls: list[str] = []
-        for op in op_api_ops:
-            op_api_decls.append(f"  // {op.qualified_name}  ({op.source_file})")
-            op_api_decls += [f"  {line}" for line in dest.compute_native_function_declaration(op.f, index)]
-        op_api_body = "\n".join(op_api_decls)
-        op_api_struct = f"""
-// Their op_api (aclnn) kernels, for the entries marked op_api: True.
-struct {OP_API_CLASS} {{
-{op_api_body}
-}};
-"""
-    return f"""{banner}
-// Kernels the NPU runtime implements itself; RegisterNPU_*.cpp wrappers call them.
-#pragma once
+        op_api_class=OP_API_CLASS,
+        op_api_declarations=declarations([op for op in runtime_ops if op.op_api_kernel is not None]),
+    )
 
-#include <ATen/core/Tensor.h>
-#include <ATen/core/Generator.h>
-#include <ATen/core/List.h>
-#include <c10/core/Scalar.h>
-#include <c10/core/Storage.h>
-
-namespace {cpp_namespace} {{
-
-struct {class_name} {{
-{body}
-}};
-{op_api_struct}
-}} // namespace {cpp_namespace}
-"""
-
-
-_SHARD_INCLUDES = """\
-#define TORCH_ASSERT_ONLY_METHOD_OPERATORS
-#include <ATen/core/Tensor.h>
-#include <ATen/DeviceGuard.h>
-#include <ATen/core/op_registration/adaption.h>
-#include <c10/core/DeviceGuard.h>
-#include <c10/macros/Macros.h>
-#include <torch/library.h>
-{extra}
-#include <vector>
-
-#include "npu/dispatch/EnvVariables.h"
-#include "npu/op_common/MemoryOverlap.h"
-#include "npu/observe/NPURecordFunction.h"
-#include "npu/op_common/OpErrors.h"
-#include "npu/observe/OpHook.h"
-#include "npu/aten/NPUNativeFunctions.h"
-{extra_local}"""
 
 # What a shard with structured kernels needs on top (create_out & co., the meta classes).
 _STRUCTURED_INCLUDES = ("ATen/ops/empty.h", "ATen/ops/empty_strided.h", "ATen/native/Resize.h")
@@ -186,27 +143,9 @@ def render_register_shards(resolution: Resolution, *, shards: int, banner: str) 
     custom_regs = make_register_dispatch_key(resolution.custom, Target.REGISTRATION)
     files: dict[str, str] = {}
     for index, (aten_units, custom_units) in enumerate(by_shard):
-        count = sum(len(u.ops) for u in aten_units)
-        custom_count = sum(len(u.ops) for u in custom_units)
-        what = f"{count} aten operators" + (f" and {custom_count} npu operators" if custom_count else "")
-        header = f"{banner}\n// Shard {index} of {shards}: NPU (PrivateUse1) wrappers for {what}.\n"
-        if not aten_units and not custom_units:
-            files[shard_file(index)] = header + "// No operators hash to this shard.\n"
-            continue
         groups = [u.item for u in aten_units if isinstance(u.item, StructuredGroup)]
-        wrappers = "\n".join(
-            [text for u in aten_units for text in aten_defs(u.target)]
-            + [text for u in custom_units for text in custom_defs(u.target)]
-        )
         all_ops = [op for u in (*aten_units, *custom_units) for op in u.ops]
-        helpers = []
-        if any(needs_overlap_helper(op.f) for op in all_ops):
-            helpers.append(OVERLAP_HELPER)
-        if groups:
-            helpers.append(STRUCTURED_HELPERS)
-        if helpers:
-            wrappers = "\n".join(helpers) + "\n" + wrappers
-        extra = sorted(
+        system = sorted(
             {
                 *(_STRUCTURED_INCLUDES if groups else ()),
                 # at::namedinference::propagate_names, where set_output_* pass names (torch 2.1)
@@ -219,27 +158,29 @@ def render_register_shards(resolution: Resolution, *, shards: int, banner: str) 
         local += sorted({h for op in all_ops if (h := op.op_plugin_header) is not None})
         if any(op.op_api_kernel is not None for op in all_ops):
             local += ["npu/dispatch/PathDecision.h", "npu/dispatch/PathLedger.h"]
-        includes = _SHARD_INCLUDES.format(
-            extra="".join(f"#include <{h}>\n" for h in extra),
-            extra_local="".join(f'#include "{h}"\n' for h in local),
-        )
         blocks = []
         if aten_units:
-            impls = "\n".join("  " + text for u in aten_units for text in aten_regs(u.target))
-            blocks.append(f"TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {{\n{impls}\n}}\n")
+            blocks.append(("aten", "PrivateUse1", [text for u in aten_units for text in aten_regs(u.target)]))
         # Custom ops are registered for PrivateUse1 unless their entry names another key.
         keys = sorted({u.ops[0].dispatch_key for u in custom_units}, key=lambda k: (k != "PrivateUse1", k))
         for key in keys:
-            impls = "\n".join(
-                "  " + text for u in custom_units if u.ops[0].dispatch_key == key for text in custom_regs(u.target)
-            )
-            blocks.append(f"TORCH_LIBRARY_IMPL(npu, {key}, m) {{\n{impls}\n}}\n")
-        files[shard_file(index)] = f"""{header}
-{includes}
-namespace {{
-
-{wrappers}
-}} // anonymous namespace
-
-{chr(10).join(blocks)}"""
+            registrations = [
+                text for u in custom_units if u.ops[0].dispatch_key == key for text in custom_regs(u.target)
+            ]
+            blocks.append(("npu", key, registrations))
+        files[shard_file(index)] = templating.render(
+            "RegisterNPU.cpp.j2",
+            banner=banner,
+            index=index,
+            shards=shards,
+            aten_count=sum(len(u.ops) for u in aten_units),
+            custom_count=sum(len(u.ops) for u in custom_units),
+            wrappers=[text for u in aten_units for text in aten_defs(u.target)]
+            + [text for u in custom_units for text in custom_defs(u.target)],
+            overlap_helper=any(needs_overlap_helper(op.f) for op in all_ops),
+            structured_helpers=bool(groups),
+            system_includes=system,
+            local_includes=local,
+            blocks=blocks,
+        )
     return files

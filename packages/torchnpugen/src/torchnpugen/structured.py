@@ -21,6 +21,7 @@ from torchgen.api.translate import translate
 from torchgen.context import native_function_manager
 from torchgen.dest.native_functions import gen_structured
 
+from . import templating
 from .compat import cpp_spelling
 from .errors import InputError
 from .ops import StructuredGroup
@@ -67,29 +68,19 @@ def render_structured_files(groups: Sequence[StructuredGroup], *, banner: str) -
         headers.add(f"ATen/ops/{group.g.out.root_name}_meta.h")
         declarations.append(f"// {group.g.out.func.name}  ({group.out.source_file})")
         declarations += [cpp_spelling(text) for text in gen_structured(group.g, index)]
-    namespace = STRUCTURED_NAMESPACE
-    header = f"""{banner}
-// Structured NPU kernels: each class runs PyTorch's meta function (shape, dtype,
-// broadcasting and type promotion) and its impl() forwards to the op-plugin out= kernel.
-#pragma once
-
-#include <ATen/core/Tensor.h>
-{"".join(f"#include <{h}>{chr(10)}" for h in sorted(headers))}
-namespace {namespace} {{
-
-{chr(10).join(declarations)}
-}} // namespace {namespace}
-"""
-    definitions = "\n".join(_impl_definition(group) for group in groups)
-    families = sorted({h for group in groups if (h := group.out.op_plugin_header) is not None})
-    source = f"""{banner}
-// impl() of the structured NPU kernels: the op-plugin out= kernel on the meta function's outputs.
-#define TORCH_ASSERT_ONLY_METHOD_OPERATORS
-#include "npu/aten/{STRUCTURED_HEADER}"
-{"".join(f'#include "{h}"{chr(10)}' for h in families)}
-namespace {namespace} {{
-
-{definitions if groups else "// No structured kernels in this label."}
-}} // namespace {namespace}
-"""
+    header = templating.render(
+        "NPUStructuredNativeFunctions.h.j2",
+        banner=banner,
+        cpp_namespace=STRUCTURED_NAMESPACE,
+        meta_headers=sorted(headers),
+        declarations=declarations,
+    )
+    source = templating.render(
+        "NPUStructuredNativeFunctions.cpp.j2",
+        banner=banner,
+        cpp_namespace=STRUCTURED_NAMESPACE,
+        structured_header=STRUCTURED_HEADER,
+        family_headers=sorted({h for group in groups if (h := group.out.op_plugin_header) is not None}),
+        definitions=[_impl_definition(group) for group in groups],
+    )
     return {STRUCTURED_HEADER: header, STRUCTURED_SOURCE: source}
