@@ -1,6 +1,7 @@
 """The wheels of the label (dist/<label>/*.whl, as `nox -s build` leaves them) hold the product
 only: no test support module, no test-only generated code, and no generator module that
-imports torch (opplugin-codegen promises never to). Test scaffolding lives with the tests."""
+imports torch (opplugin-codegen promises never to). Test scaffolding lives with the tests.
+The generators' wheels hold their templates (package data they cannot generate without)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,9 @@ TEST_ONLY_BYTES = (
     ("code compiled from test_only/MetaCheckFunctions_<k>.cpp", b"MetaCheckFunctions"),
 )
 IMPORTS_TORCH = re.compile(rb"^\s*(import|from)\s+torch(gen)?\b", re.M)
+# A generator's templates are how it writes every file, the test-only ones too (templates/
+# MetaCheckFunctions.cpp.j2 is the skeleton of test_only/MetaCheckFunctions_<k>.cpp): product.
+GENERATOR_TEMPLATE = re.compile(r"^(opplugin_codegen|torchnpugen)/templates/[^/]+\.j2$")
 
 RUNTIME_CSRC = REPO / "packages" / "opplugin-runtime" / "csrc"
 RUNTIME_INCLUDE = "opplugin_runtime/include/"
@@ -56,6 +60,8 @@ def _problems(wheel: Path) -> list[str]:
     with zipfile.ZipFile(wheel) as archive:
         for name in archive.namelist():
             where = f"{wheel.name}: {name}"
+            if GENERATOR_TEMPLATE.match(name):
+                continue
             problems += [f"{where}: {what}" for what, pattern in TEST_ONLY_PATHS if pattern.search(name)]
             if name.endswith(".so") or ".so." in name:
                 data = archive.read(name)
@@ -73,6 +79,21 @@ def test_the_wheels_ship_no_test_only_code(label: str) -> None:
     assert not problems, "test-only files in the wheels of dist/" + label + ":\n" + "\n".join(problems)
 
 
+# (wheel stem, package directory) of the generators, whose templates/*.j2 are package data.
+GENERATORS = (("opplugin_codegen", "opplugin-codegen"), ("torchnpugen", "torchnpugen"))
+
+
+@pytest.mark.parametrize(("stem", "package"), GENERATORS)
+def test_the_generator_wheels_hold_every_template(label: str, stem: str, package: str) -> None:
+    source = REPO / "packages" / package / "src" / stem
+    templates = {f"{stem}/templates/{p.name}" for p in source.glob("templates/*.j2")}
+    (wheel,) = [w for w in _wheels(label) if w.name.startswith(f"{stem}-")]
+    with zipfile.ZipFile(wheel) as archive:
+        missing = sorted(templates - set(archive.namelist()))
+    assert templates, f"packages/{package}: no templates"
+    assert not missing, f"{wheel.name} lacks {missing}: build it again (`nox -s build -- {label}`)"
+
+
 def test_the_check_finds_test_only_files(tmp_path: Path) -> None:
     """The rules above catch what they are for (a wheel made here, not the build's)."""
     wheel = tmp_path / "fake-0.1.0-py3-none-any.whl"
@@ -82,12 +103,17 @@ def test_the_check_finds_test_only_files(tmp_path: Path) -> None:
         archive.writestr("opplugin_codegen/api.py", '"""Never imports torch."""\n')
         archive.writestr("opplugin_runtime/_C.so", b"\0TORCH_LIBRARY npu_meta_check\0")
         archive.writestr("opplugin_runtime/__init__.py", "import torch\n")
+        archive.writestr("opplugin_codegen/templates/MetaCheckFunctions.cpp.j2", "")  # the generator's
+        archive.writestr("opplugin_codegen/templates/MetaCheckFunctions_0.cpp", "")  # generated, not a template
+        archive.writestr("opplugin_runtime/test_only/MetaCheckFunctions_0.cpp", "")
     problems = _problems(wheel)
     assert [p.split(": ")[1] for p in problems] == [
         "ascendc_kernels/testing.py",
         "opplugin_codegen/meta_check.py",
         "opplugin_codegen/meta_check.py",
         "opplugin_runtime/_C.so",
+        "opplugin_codegen/templates/MetaCheckFunctions_0.cpp",
+        "opplugin_runtime/test_only/MetaCheckFunctions_0.cpp",
     ], problems
 
 
