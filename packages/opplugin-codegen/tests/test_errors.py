@@ -384,6 +384,17 @@ def test_all_errors_of_a_file_are_reported_together(tmp_path: Path) -> None:
         (
             """\
          official:
+           - func: abs.int(Tensor self, int n) -> Tensor
+             op_api: all_version
+           - func: abs_int(Tensor self, int n, int m) -> Tensor
+             op_api: all_version
+         """,
+            f"{OPS}:4: abs_int: its name in C macros, abs_int, is also abs.int's (at {OPS}:2); "
+            "rename one of them",
+        ),
+        (
+            """\
+         official:
            - func: abs(Tensor self) -> Tensor
              op_api: all_version
          symint:

@@ -271,6 +271,10 @@ def test_projection_interface_kernels_and_meta_agree(
             assert ("acl_op::abs_out(self, out)" in text) == (label in acl_set), label
             live = label in api_set | acl_set
             assert ("abs_out(" in files["op_plugin/ops/abs.h"]) == live, label
+            # A hand-written kernel asks the family header instead of restating the range.
+            header = files["op_plugin/ops/abs.h"]
+            assert f"#define OP_API_LIVE_abs_out {int(label in api_set)}\n" in header, label
+            assert f"#define ACL_OP_LIVE_abs_out {int(label in acl_set)}\n" in header, label
             assert ('func: "abs.out(' in projected) == live, label
 
 

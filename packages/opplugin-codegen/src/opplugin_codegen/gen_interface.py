@@ -53,6 +53,37 @@ def family_header(family: str) -> str:
     return f"{OPS_HEADER_DIR}/{family}.h"
 
 
+def live_macro(path: str, macro_name: str) -> str:
+    """The macro a family header sets to 1 when the op has its ``path`` (op_api, acl_op)
+    kernel in the label and to 0 when not: ``OP_API_LIVE_add_out``. Hand-written kernels
+    test it as ``#if OP_API_LIVE(add_out)`` (``npu/version.h``) instead of restating the
+    YAML range in ``VERSION_BETWEEN``."""
+    return f"{path.upper()}_LIVE_{macro_name}"
+
+
+LIVE_PATHS = ("op_api", "acl_op")
+
+
+def _family_paths(view: LabelView) -> dict[str, dict[str, tuple[str, ...]]]:
+    """Per family, per op name declared in it (in any label): the paths it has in some label."""
+
+    def compute() -> dict[str, dict[str, tuple[str, ...]]]:
+        paths: dict[str, dict[str, set[str]]] = {}
+        for e in view.model.entries:
+            if e.section in CODE_SECTIONS:
+                held = paths.setdefault(op_family(e), {}).setdefault(e.macro_name, set())
+                held.update(path for path in LIVE_PATHS if getattr(e, path) is not None)
+        return {
+            family: {
+                name: tuple(p for p in LIVE_PATHS if p in held)
+                for name, held in sorted(ops.items())
+            }
+            for family, ops in paths.items()
+        }
+
+    return view.memo(("family paths",), compute)
+
+
 def family_include(op: LiveOp) -> str:
     return f'"{family_header(op.shard_key)}"'
 
@@ -130,14 +161,21 @@ def render_family_header(
         if decls
     )
     ordered = tuple(ordered_includes(includes))
+    live = {(op.entry.macro_name, path) for op in ops for path in op.paths}
+    liveness = tuple(
+        (live_macro(path, name), int((name, path) in live))
+        for name, paths in _family_paths(view).get(family, {}).items()
+        for path in paths
+    )
     return view.memo(
-        ("family header", family, ordered, namespaces),
+        ("family header", family, ordered, namespaces, liveness),
         lambda: templating.render(
             "family.h.j2",
             source=view.model.op_file,
             family=family,
             includes=ordered,
             namespaces=namespaces,
+            liveness=liveness,
         ),
     )
 

@@ -140,6 +140,11 @@ class OpEntry:
         return self.schema.name.full
 
     @property
+    def macro_name(self) -> str:
+        """The name in C macros (``add.out`` -> ``add_out``): ``OP_API_LIVE(add_out)``."""
+        return self.name.replace(".", "_")
+
+    @property
     def kind(self) -> SchemaKind:
         return self.schema.kind
 

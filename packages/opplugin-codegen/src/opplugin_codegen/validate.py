@@ -4,6 +4,7 @@ check is one pass over the entries, not one per label).
 * one declaration per ``name.overload`` per label, no two C++ signatures alike;
 * ``symint``/``autograd`` entries repeat an official/custom declaration;
 * no ``Dimname`` op in a label whose torch has no named tensors;
+* no two op names alike in C macros (``OP_API_LIVE(add_out)``);
 * ``gen_opapi`` blocks fit their schema, and ``structured_inherit`` targets exist with
   op_api wherever the inheritor has it.
 """
@@ -63,6 +64,7 @@ def validate(entries: Sequence[OpEntry], registry: VersionRegistry, diags: Diagn
     _check_markers(entries, by_name, diags)
     _check_named_tensors(code, registry, diags)
     _check_cpp_collisions(code, symint_names, registry, diags)
+    _check_macro_names(by_name, diags)
     for e in code:
         _check_dvm(e, registry, diags)
         if e.gen_opapi is not None:
@@ -153,6 +155,21 @@ def _check_cpp_collisions(
                         f"{earlier.name}'s (at {earlier.loc}) in "
                         f"{describe_labels(registry, overlap)}; set impl_name on one of them",
                     )
+
+
+def _check_macro_names(by_name: dict[str, list[OpEntry]], diags: Diagnostics) -> None:
+    """``foo.bar`` and ``foo_bar`` would share ``OP_API_LIVE_foo_bar``."""
+    first: dict[str, OpEntry] = {}
+    for name, group in by_name.items():
+        e = group[0]
+        other = first.setdefault(e.macro_name, e)
+        if other is not e:
+            diags.error(
+                e.loc,
+                name,
+                f"its name in C macros, {e.macro_name}, is also {other.name}'s (at {other.loc}); "
+                "rename one of them",
+            )
 
 
 def _check_dvm(e: OpEntry, registry: VersionRegistry, diags: Diagnostics) -> None:

@@ -136,7 +136,7 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> native_batch_norm_backward(
                           defined_or_empty(save_invstd), train, eps, output_mask);
 }
 
-#if VERSION_BETWEEN(V2R4, VERSION_NEWEST)
+#if OP_API_LIVE(_batch_norm_with_update)
 std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor> _batch_norm_with_update(
     const at::Tensor& input, const c10::optional<at::Tensor>& weight, const c10::optional<at::Tensor>& bias,
     at::Tensor& running_mean, at::Tensor& running_var, double momentum, double eps) {
@@ -146,7 +146,9 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor> _batch_norm_with_upda
   at::Tensor reserve = OpPreparation::apply_tensor_without_format({0}, input.options().dtype(at::kByte));
   return std::make_tuple(out, save_mean, save_invstd, reserve);
 }
+#endif
 
+#if OP_API_LIVE(_batch_norm_no_update)
 std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor> _batch_norm_no_update(
     const at::Tensor& input, const c10::optional<at::Tensor>& weight, const c10::optional<at::Tensor>& bias,
     const c10::optional<at::Tensor>& running_mean, const c10::optional<at::Tensor>& running_var, double momentum,
@@ -159,7 +161,9 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor> _batch_norm_no_update
   at::Tensor reserve = OpPreparation::apply_tensor_without_format({0}, input.options().dtype(at::kByte));
   return std::make_tuple(out, save_mean, save_invstd, reserve);
 }
+#endif
 
+#if OP_API_LIVE(batch_norm_backward)
 std::tuple<at::Tensor, at::Tensor, at::Tensor> batch_norm_backward(
     const at::Tensor& grad_out, const at::Tensor& input, const at::Tensor& weight,
     const c10::optional<at::Tensor>& running_mean, const c10::optional<at::Tensor>& running_var,
