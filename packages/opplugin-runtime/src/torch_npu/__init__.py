@@ -1,0 +1,33 @@
+"""``torch_npu``: upstream torch_npu's import name, served by opplugin-runtime.
+
+Scripts, tests and extensions written for torch_npu begin with ``import torch_npu``; here that
+line loads the same backend as ``import opplugin_runtime`` (one device, one op registry, one
+``torch.npu``), in either order, and with torch's autoload. The distribution is still
+``opplugin-runtime``: ``torch_npu.__distribution__`` says so, and ``pip show torch-npu`` finds
+nothing, so a user can tell this backend from upstream's wheel.
+
+What it adds to the runtime is upstream's public names: ``torch_npu.npu`` (the module
+``torch.npu``, importable as ``torch_npu.npu``), the exposed custom operators as functions
+(``torch_npu.npu_format_cast(x, torch_npu.Format.NC1HWC0)``), ``torch_npu.Format`` and
+``torch_npu._C`` (the extension's bindings).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import opplugin_runtime as _runtime
+from opplugin_runtime import custom_ops as _custom_ops
+from opplugin_runtime import npu
+from opplugin_runtime.custom_ops import *  # noqa: F403  (torch_npu.<custom op>, upstream's top-level ops)
+from opplugin_runtime.npu.formats import Format
+
+from . import _C  # noqa: F401  (torch_npu._C)
+
+# `import torch_npu.npu` and `from torch_npu.npu import ...` find the module torch.npu.
+sys.modules[f"{__name__}.npu"] = npu
+
+__version__ = _runtime.__version__
+__distribution__ = "opplugin-runtime"
+
+__all__ = ["Format", "__distribution__", "__version__", "npu", *_custom_ops.__all__]
