@@ -238,10 +238,34 @@ def copy_if_changed(source: Path, target: Path) -> None:
         shutil.copyfile(source, target)
 
 
+def cxx_standard() -> int:
+    """The C++ standard torch's cpp_extension compiles extensions with (and so this runtime)."""
+    return 20 if "-std=c++20" in Path(cpp_extension.__file__).read_text() else 17
+
+
+def cmake_build_source(label: str) -> str:
+    """share/cmake/torch_npu/torch_npuBuild.cmake: what torch_npuConfig.cmake hands to the
+    extensions it configures."""
+    facts = {
+        "TORCH_NPU_LABEL": label,
+        "TORCH_NPU_TORCH_VERSION": torch.__version__,
+        "TORCH_NPU_CXX_STANDARD": cxx_standard(),
+        "TORCH_NPU_CXX11_ABI": int(torch.compiled_with_cxx11_abi()),
+    }
+    lines = ["# Written by setup.py: what this build of opplugin_runtime was compiled against."]
+    lines += [f'set({key} "{value}")' for key, value in facts.items()]
+    return "\n".join(lines) + "\n"
+
+
+CMAKE_PACKAGE_DIR = Path("share") / "cmake" / "torch_npu"
+
+
 def install_package_files(package_dir: Path) -> None:
-    """_build_info.py, the generated Python module and the public headers, into a built (or
-    in-place) package directory."""
+    """_build_info.py, the generated Python module, the public headers and the CMake package
+    into a built (or in-place) package directory."""
     write_if_changed(package_dir / "_build_info.py", BUILD_INFO)
+    copy_if_changed(HERE / "cmake" / "torch_npuConfig.cmake", package_dir / CMAKE_PACKAGE_DIR / "torch_npuConfig.cmake")
+    write_if_changed(package_dir / CMAKE_PACKAGE_DIR / "torch_npuBuild.cmake", cmake_build_source(LABEL))
     for relpath, target in GENERATED_PACKAGE_FILES:
         source = GEN_DIR / relpath
         if source.is_file():

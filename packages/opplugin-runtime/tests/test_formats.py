@@ -237,6 +237,11 @@ def test_bad_format_ids_name_the_op_and_argument():
         torch.npu.npu_format_cast(x, 7)
     with pytest.raises(RuntimeError, match=r"npu_format_cast_: acl_format=-1 is not a supported npu format"):
         torch.npu.npu_format_cast_(x, -1)
+    # CANN formats the device cannot hold are named (upstream's tests ask for FRACTAL_Z weights).
+    for fmt in (Format.FRACTAL_Z, Format.NHWC, Format.NCDHW, Format.NDC1HWC0, Format.FRACTAL_Z_3D):
+        with pytest.raises(RuntimeError, match=rf"npu_format_cast: acl_format={int(fmt)} is {fmt.name}, a CANN "
+                           "format the npu device cannot hold"):
+            torch.npu.npu_format_cast(x, fmt)
     with pytest.raises(RuntimeError, match=r"npu_format_cast: a tensor of shape \[2, 2, 2, 2, 2\] has no NC1HWC0"):
         torch.npu.npu_format_cast(torch.ones(2, 2, 2, 2, 2).npu(), HD)
     with pytest.raises(RuntimeError, match=r"npu_format_cast: dtype Double has no FRACTAL_NZ layout"):

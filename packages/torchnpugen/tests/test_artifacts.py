@@ -144,6 +144,7 @@ def test_custom_schemas_keep_alias_annotations_and_tags(generated):
         "get_npu_format",
         "npu_format_cast",
         "npu_format_cast_",
+        "get_storage_size",
         "npu_add_relu",
         "npu_add_relu_",
         "npu_add_relu.out",
@@ -158,7 +159,7 @@ def test_custom_wrappers_share_the_aten_wrapper_anatomy(generated):
                  "op_plugin::npu_add_relu_out(self, other, alpha, out)"):  # fmt: skip
         assert step in body
     assert "NPUNativeFunctions::get_npu_format(self)" in wrapper_body(text, "get_npu_format")
-    assert text.count("TORCH_LIBRARY_IMPL(npu, PrivateUse1, m)") == 2  # the shards holding custom ops
+    assert text.count("TORCH_LIBRARY_IMPL(npu, PrivateUse1, m)") == 3  # the shards holding custom ops
 
 
 def test_cpp_api_follows_the_at_conventions(generated):
@@ -197,7 +198,8 @@ def _load_custom_ops(ws):
 
 def test_python_bindings_have_signatures_and_docstrings(generated):
     module = _load_custom_ops(generated)
-    assert module.__all__ == ["get_npu_format", "npu_format_cast", "npu_format_cast_", "npu_add_relu", "npu_add_relu_"]
+    assert module.__all__ == ["get_npu_format", "npu_format_cast", "npu_format_cast_", "get_storage_size", "npu_add_relu",
+                              "npu_add_relu_"]
     sig = inspect.signature(module.npu_add_relu)
     assert list(sig.parameters) == ["self", "other", "alpha", "out"]
     assert sig.parameters["alpha"].kind is inspect.Parameter.KEYWORD_ONLY and sig.parameters["alpha"].default == 1

@@ -174,6 +174,8 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   // ---- execution paths ----
   m.def("set_jit_compile", [](bool jit_compile) { at_npu::native::env::SetJitCompile(jit_compile); });
   m.def("is_jit_compile_false", [] { return at_npu::native::env::CheckJitDisable(); });
+  m.def("set_allow_internal_format", [](bool allow) { at_npu::native::env::SetAllowInternalFormat(allow); });
+  m.def("is_allow_internal_format", [] { return at_npu::native::env::IsAllowInternalFormat(); });
   m.def("reload_force_aclnn_list", [] { at_npu::native::ForceAclnn::GetInstance().Reload(); });
   m.def("path_ledger", &PathLedgerSnapshot);
   m.def("reset_path_ledger", [] { at_npu::native::PathLedger::Reset(); });

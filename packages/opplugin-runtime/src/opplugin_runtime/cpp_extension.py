@@ -5,6 +5,8 @@ against the installed runtime, in the spirit of torch_npu's ``NpuExtension``::
     setup(ext_modules=[NpuExtension("ascendc_ops", ["add_custom.cpp"])],
           cmdclass={"build_ext": BuildExtension})
 
+CMake builds use ``find_package(torch_npu)`` with :func:`cmake_prefix_path` instead.
+
 The extension sees the runtime headers (``#include "npu/core/NPUStream.h"``),
 the device ABI and Ascend C headers of ascendc-kernels, and links the runtime
 (``opplugin_runtime._C``) and libascendcl with rpaths to both. Import
@@ -19,7 +21,7 @@ from typing import Any
 
 from torch.utils import cpp_extension
 
-__all__ = ["NpuExtension", "include_paths", "library_paths", "runtime_library"]
+__all__ = ["NpuExtension", "cmake_prefix_path", "include_paths", "library_paths", "runtime_library"]
 
 
 def _package_dir() -> Path:
@@ -50,6 +52,16 @@ def include_paths() -> list[str]:
 
 def library_paths() -> list[str]:
     return [str(_package_dir()), str(_ascendc_kernels().get_library_dir())]
+
+
+def cmake_prefix_path() -> str:
+    """The directory to add to ``CMAKE_PREFIX_PATH`` for ``find_package(torch_npu)`` (a
+    ``torch_npu`` target to link, ``TORCH_NPU_INCLUDE_DIRS``), as ``torch.utils.cmake_prefix_path``
+    is for ``find_package(Torch)``."""
+    path = _package_dir() / "share" / "cmake"
+    if not (path / "torch_npu" / "torch_npuConfig.cmake").is_file():
+        raise RuntimeError(f"{path} holds no torch_npu CMake package; is opplugin_runtime built?")
+    return str(path)
 
 
 def NpuExtension(name: str, sources: list[str], *args: Any, **kwargs: Any) -> Any:

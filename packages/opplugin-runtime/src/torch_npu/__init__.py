@@ -20,7 +20,7 @@ import opplugin_runtime as _runtime
 from opplugin_runtime import custom_ops as _custom_ops
 from opplugin_runtime import npu
 from opplugin_runtime.custom_ops import *  # noqa: F403  (torch_npu.<custom op>, upstream's top-level ops)
-from opplugin_runtime.npu.formats import Format
+from opplugin_runtime.npu.formats import Format, get_npu_format  # get_npu_format gives a Format, as upstream's
 
 from . import _C  # noqa: F401  (torch_npu._C)
 
@@ -30,4 +30,4 @@ sys.modules[f"{__name__}.npu"] = npu
 __version__ = _runtime.__version__
 __distribution__ = "opplugin-runtime"
 
-__all__ = ["Format", "__distribution__", "__version__", "npu", *_custom_ops.__all__]
+__all__ = ["Format", "__distribution__", "__version__", "get_npu_format", "npu", *_custom_ops.__all__]

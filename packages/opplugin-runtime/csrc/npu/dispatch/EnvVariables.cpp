@@ -12,7 +12,10 @@ std::atomic<bool> g_jit_disable{true};
 std::atomic<bool> g_allow_conv_hf32{true};
 std::atomic<bool> g_allow_matmul_hf32{false};
 std::atomic<bool> g_allow_fp32_to_fp16{false};
+std::atomic<bool> g_allow_internal_format{true};
 }  // namespace detail
+
+void SetAllowInternalFormat(bool allow) { detail::g_allow_internal_format.store(allow, std::memory_order_relaxed); }
 
 void SetAllowConvHF32(bool allow) { detail::g_allow_conv_hf32.store(allow, std::memory_order_relaxed); }
 void SetAllowMatmulHF32(bool allow) { detail::g_allow_matmul_hf32.store(allow, std::memory_order_relaxed); }

@@ -11,7 +11,16 @@ extern std::atomic<bool> g_jit_disable;
 extern std::atomic<bool> g_allow_conv_hf32;
 extern std::atomic<bool> g_allow_matmul_hf32;
 extern std::atomic<bool> g_allow_fp32_to_fp16;
+extern std::atomic<bool> g_allow_internal_format;
 }  // namespace detail
+
+// Whether tensors may be given an internal storage format (torch.npu.config.allow_internal_format,
+// default on): when off, npu_format_cast to NC1HWC0 or FRACTAL_NZ keeps the base format
+// (NCHW, ND) and warns once, as upstream's "forbid internal format" mode.
+inline bool IsAllowInternalFormat() {
+  return detail::g_allow_internal_format.load(std::memory_order_relaxed);
+}
+void SetAllowInternalFormat(bool allow);
 
 // True only while at least one op hook is registered.
 inline bool CheckOpHookEnable() {

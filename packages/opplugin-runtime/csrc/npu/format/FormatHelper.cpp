@@ -95,9 +95,40 @@ bool FormatHelper::IsSupportedFormat(int64_t acl_format) {
          acl_format == ACL_FORMAT_FRACTAL_NZ;
 }
 
+namespace {
+
+// CANN's storage formats that the simulated device does not hold (names as torch_npu.Format).
+const char* UnheldFormatName(int64_t acl_format) {
+  switch (acl_format) {
+    case 1: return "NHWC";
+    case 4: return "FRACTAL_Z";
+    case 12: return "NC1HWC0_C04";
+    case 16: return "HWCN";
+    case 27: return "NDHWC";
+    case 30: return "NCDHW";
+    case 32: return "NDC1HWC0";
+    case 33: return "FRACTAL_Z_3D";
+    case 35: return "NC";
+    case 47: return "NCL";
+    case 50: return "FRACTAL_NZ_C0_16";
+    case 51: return "FRACTAL_NZ_C0_32";
+    case 52: return "FRACTAL_NZ_C0_2";
+    case 53: return "FRACTAL_NZ_C0_4";
+    case 54: return "FRACTAL_NZ_C0_8";
+    default: return nullptr;
+  }
+}
+
+}  // namespace
+
 aclFormat FormatHelper::CheckSupportedFormat(int64_t acl_format, const char* op, const char* arg) {
-  TORCH_CHECK(IsSupportedFormat(acl_format), op, ": ", arg, "=", acl_format,
-              " is not a supported npu format (supported: ND=2, NCHW=0, NC1HWC0=3, FRACTAL_NZ=29)");
+  if (!IsSupportedFormat(acl_format)) {
+    const char* name = UnheldFormatName(acl_format);
+    TORCH_CHECK(name == nullptr, op, ": ", arg, "=", acl_format, " is ", name,
+                ", a CANN format the npu device cannot hold (it holds ND=2, NCHW=0, NC1HWC0=3, FRACTAL_NZ=29)");
+    TORCH_CHECK(false, op, ": ", arg, "=", acl_format,
+                " is not a supported npu format (supported: ND=2, NCHW=0, NC1HWC0=3, FRACTAL_NZ=29)");
+  }
   return static_cast<aclFormat>(acl_format);
 }
 

@@ -105,3 +105,10 @@ __all__ += [
     "reset_accumulated_memory_stats",
     "stream",
 ]
+# torch_npu's switches, its compatible-implementation setting and the legacy tensor types.
+from . import legacy_types  # noqa: E402
+from .compatible_impl import are_compatible_impl_enabled, use_compatible_impl  # noqa: E402
+from .legacy_types import *  # noqa: E402, F403
+from .switches import config  # noqa: E402
+
+__all__ += ["are_compatible_impl_enabled", "config", "use_compatible_impl", *legacy_types.__all__]

@@ -15,12 +15,35 @@ import torch
 
 
 class Format(enum.IntEnum):
-    """``aclFormat`` values of the formats the npu device stores."""
+    """CANN's ``aclFormat`` values, named as torch_npu's ``Format``. The npu device holds ND,
+    NCHW, NC1HWC0 and FRACTAL_NZ (``HELD_FORMATS``); casting to another one raises, naming it."""
 
+    UNDEFINED = -1
     NCHW = 0
+    NHWC = 1
     ND = 2
     NC1HWC0 = 3
+    FRACTAL_Z = 4
+    NC1HWC0_C04 = 12
+    HWCN = 16
+    NDHWC = 27
     FRACTAL_NZ = 29
+    NCDHW = 30
+    NDC1HWC0 = 32
+    FRACTAL_Z_3D = 33
+    NC = 35
+    NCL = 47
+    FRACTAL_NZ_C0_16 = 50
+    FRACTAL_NZ_C0_32 = 51
+    FRACTAL_NZ_C0_2 = 52
+    FRACTAL_NZ_C0_4 = 53
+    FRACTAL_NZ_C0_8 = 54
+
+    def __str__(self) -> str:
+        return self.name
+
+
+HELD_FORMATS = frozenset({Format.ND, Format.NCHW, Format.NC1HWC0, Format.FRACTAL_NZ})
 
 
 def get_npu_format(tensor: torch.Tensor) -> Format:
