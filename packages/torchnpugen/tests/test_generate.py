@@ -34,6 +34,7 @@ PROJECT_CUSTOM_OPS = [
     "get_npu_format",
     "npu_format_cast",
     "npu_format_cast_",
+    "get_storage_size",
     "npu_add_relu",
     "npu_add_relu_",
     "npu_add_relu.out",
@@ -222,7 +223,7 @@ def test_native_functions_header_declares_runtime_kernels_with_defaults(generate
     assert "#pragma once" in header
     assert "namespace at_npu::native {" in header and "struct NPUNativeFunctions {" in header
     decls = re.findall(r"^  static (.*);$", header, flags=re.MULTILINE)
-    assert len(decls) == len(PROJECT_RUNTIME_OPS) + 3  # + the runtime-owned custom ops
+    assert len(decls) == len(PROJECT_RUNTIME_OPS) + 4  # + the runtime-owned custom ops
     assert "int64_t get_npu_format(const at::Tensor & self)" in decls
     assert "at::Tensor & copy_(at::Tensor & self, const at::Tensor & src, bool non_blocking=false)" in decls
     assert (
