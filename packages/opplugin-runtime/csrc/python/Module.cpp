@@ -22,6 +22,7 @@
 namespace py = pybind11;
 
 void InitTraceBindings(py::module& m);  // TraceBindings.cpp
+void InitHostMemoryBindings(py::module& m);  // HostMemoryBindings.cpp
 
 namespace {
 
@@ -112,6 +113,7 @@ const char* FallbackModeName(at_npu::native::FallbackMode mode) {
 
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   InitTraceBindings(m);
+  InitHostMemoryBindings(m);
   m.doc() = "opplugin_runtime._C: the npu runtime (simulated CANN device) behind torch.npu";
 
   m.attr("torch_version_major") = TORCH_VERSION_MAJOR;

@@ -2,12 +2,14 @@
 #include "npu/aten/CopyImpl.h"
 
 #include <ATen/ExpandUtils.h>
+#include <ATen/EmptyTensor.h>
 #include <ATen/MemoryOverlap.h>
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/empty.h>
 #include <c10/util/Exception.h>
 
 #include "acl/acl_rt.h"
+#include "npu/core/NPUCachingHostAllocator.h"
 #include "npu/core/NPUEmptyTensor.h"
 #include "npu/core/NPUException.h"
 #include "npu/core/NPUGuard.h"
@@ -49,11 +51,33 @@ void DeviceToHostBytes(void* host, const at::Tensor& dense_src) {
   NPU_CHECK_ACL(aclrtMemcpy(host, nbytes, dense_src.const_data_ptr(), nbytes, ACL_MEMCPY_DEVICE_TO_HOST));
 }
 
-void CopyDeviceToHost(at::Tensor& self, const at::Tensor& src) {
+bool IsPinned(const at::Tensor& host) {
+  return c10_npu::NPUCachingHostAllocator::isPinned(host.const_data_ptr());
+}
+
+// After a copy queued on `stream` that reads or writes pinned `host`: its block
+// must not be handed out again before the copy has run. Memory that is pinned
+// but not this allocator's (a from_blob view) cannot carry the event: wait instead.
+void KeepPinnedUntilCopied(const at::Tensor& host, c10_npu::NPUStream stream) {
+  if (!c10_npu::NPUCachingHostAllocator::recordEvent(host.storage().data_ptr().get_context(), stream)) {
+    stream.synchronize();
+  }
+}
+
+void CopyDeviceToHost(at::Tensor& self, const at::Tensor& src, bool non_blocking) {
   c10_npu::NPUGuard guard(src.device());
   const at::Tensor dense = npu_contiguous(src);
   const bool direct = self.is_contiguous() && self.scalar_type() == src.scalar_type() &&
                       self.sizes().equals(src.sizes()) && BitsMatch(self, src);
+  if (direct && non_blocking && IsPinned(self)) {
+    // Queued behind the kernels that produce src; the caller synchronizes before reading self.
+    c10_npu::NPUStream stream = c10_npu::getCurrentNPUStream(src.device().index());
+    const size_t nbytes = DenseBytes(dense);
+    NPU_CHECK_ACL(aclrtMemcpyAsync(self.mutable_data_ptr(), nbytes, dense.const_data_ptr(), nbytes,
+                                   ACL_MEMCPY_DEVICE_TO_HOST, stream.stream()));
+    KeepPinnedUntilCopied(self, stream);
+    return;
+  }
   if (direct) {
     DeviceToHostBytes(self.mutable_data_ptr(), dense);
     return;
@@ -65,29 +89,40 @@ void CopyDeviceToHost(at::Tensor& self, const at::Tensor& src) {
   self.copy_(host);  // CPU: dtype, strides, broadcasting, conj/neg
 }
 
-void CopyHostToDevice(at::Tensor& self, const at::Tensor& src) {
+// A non_blocking copy from pinned memory is queued on self's device's current
+// stream and returns at once; from pageable memory it is synchronous (the host
+// bytes may change as soon as this returns).
+void CopyHostToDevice(at::Tensor& self, const at::Tensor& src, bool non_blocking) {
   CheckBroadcast(self, src);
+  const bool queued = non_blocking && IsPinned(src);
   at::Tensor host = src;
   if (!src.is_contiguous() || src.scalar_type() != self.scalar_type() || !src.sizes().equals(self.sizes()) ||
       !BitsMatch(self, src)) {
-    // Let the CPU produce the bytes self's storage must hold.
-    host = at::empty(self.sizes(), self.options().device(c10::kCPU));
+    // Let the CPU produce the bytes self's storage must hold (in pinned memory when the copy is queued).
+    host = queued ? at::detail::empty_generic(self.sizes(), c10_npu::NPUCachingHostAllocator::get(),
+                                              c10::DispatchKeySet(c10::DispatchKey::CPU), self.scalar_type(),
+                                              c10::nullopt)
+                  : at::empty(self.sizes(), self.options().device(c10::kCPU));
     host._set_conj(self.is_conj());
     host._set_neg(self.is_neg());
     host.copy_(src);
   }
   c10_npu::NPUGuard guard(self.device());
   const size_t nbytes = DenseBytes(self);
-  if (self.is_contiguous()) {
+  at::Tensor target = self.is_contiguous() ? self : c10_npu::empty_npu(self.sizes(), self.scalar_type(), self.device());
+  if (queued) {
+    c10_npu::NPUStream stream = c10_npu::getCurrentNPUStream(self.device().index());
+    NPU_CHECK_ACL(aclrtMemcpyAsync(target.mutable_data_ptr(), nbytes, host.const_data_ptr(), nbytes,
+                                   ACL_MEMCPY_HOST_TO_DEVICE, stream.stream()));
+    KeepPinnedUntilCopied(host, stream);
+  } else {
     // aclrtMemcpy waits for the device's queued work, which may still read self.
-    NPU_CHECK_ACL(aclrtMemcpy(self.mutable_data_ptr(), nbytes, host.const_data_ptr(), nbytes,
+    NPU_CHECK_ACL(aclrtMemcpy(target.mutable_data_ptr(), nbytes, host.const_data_ptr(), nbytes,
                               ACL_MEMCPY_HOST_TO_DEVICE));
-    return;
   }
-  at::Tensor staging = c10_npu::empty_npu(self.sizes(), self.scalar_type(), self.device());
-  NPU_CHECK_ACL(aclrtMemcpy(staging.mutable_data_ptr(), nbytes, host.const_data_ptr(), nbytes,
-                            ACL_MEMCPY_HOST_TO_DEVICE));
-  DeviceCopy(self, staging);
+  if (!target.is_same(self)) {
+    DeviceCopy(self, target);  // stream-ordered after the copy into the staging buffer
+  }
 }
 
 void CopyDeviceToDevice(at::Tensor& self, const at::Tensor& src) {
@@ -133,7 +168,6 @@ at::Tensor npu_contiguous(const at::Tensor& src) {
 }
 
 at::Tensor& npu_copy_(at::Tensor& self, const at::Tensor& src, bool non_blocking) {
-  (void)non_blocking;  // every host<->device copy is synchronous here
   TORCH_CHECK(self.defined() && src.defined(), "copy_: expected defined tensors");
   TORCH_CHECK(self.layout() == c10::kStrided && src.layout() == c10::kStrided,
               "copy_: the npu backend copies only strided tensors, got ", src.layout(), " -> ", self.layout());
@@ -161,13 +195,13 @@ at::Tensor& npu_copy_(at::Tensor& self, const at::Tensor& src, bool non_blocking
     } else {
       // The device has no conj/neg kernel: resolve the bits on the host.
       at::Tensor host = at::empty(src.sizes(), src.options().device(c10::kCPU));
-      CopyDeviceToHost(host, src);
-      CopyHostToDevice(self, host);
+      CopyDeviceToHost(host, src, /*non_blocking=*/false);
+      CopyHostToDevice(self, host, /*non_blocking=*/false);
     }
   } else if (self_npu) {
-    CopyHostToDevice(self, src);
+    CopyHostToDevice(self, src, non_blocking);
   } else {
-    CopyDeviceToHost(self, src);
+    CopyDeviceToHost(self, src, non_blocking);
   }
   return self;
 }

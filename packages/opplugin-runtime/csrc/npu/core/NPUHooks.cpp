@@ -6,6 +6,7 @@
 #endif
 
 #include "acl/acl_rt.h"
+#include "npu/core/NPUCachingHostAllocator.h"
 #include "npu/core/NPUFunctions.h"
 #include "npu/core/NPUGenerator.h"
 #include "npu/core/NPUStorageImpl.h"
@@ -64,6 +65,14 @@ at::Generator NPUHooksInterface::getNewGenerator(c10::DeviceIndex device_index) 
 
 void NPUHooksInterface::resizePrivateUse1Bytes(const c10::Storage& storage, size_t newsize) const {
   resize_npu_storage_bytes(storage.unsafeGetStorageImpl(), newsize);
+}
+
+bool NPUHooksInterface::isPinnedPtr(const void* data) const {
+  return NPUCachingHostAllocator::isPinned(data);
+}
+
+at::Allocator* NPUHooksInterface::getPinnedMemoryAllocator() const {
+  return NPUCachingHostAllocator::get();
 }
 #else
 // No getNewGenerator hook before the accelerator base: torch.Generator("npu") asks the

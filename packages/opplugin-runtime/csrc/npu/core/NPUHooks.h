@@ -1,5 +1,5 @@
 // PrivateUse1 hooks: what torch asks the backend about devices, generators and
-// pointers (autograd needs hasPrimaryContext).
+// pointers (autograd needs hasPrimaryContext), and for pinned host memory.
 #pragma once
 
 #include <ATen/detail/PrivateUse1HooksInterface.h>
@@ -25,6 +25,9 @@ struct NPUHooksInterface final : public at::PrivateUse1HooksInterface {
   c10::DeviceIndex maybeExchangeDevice(c10::DeviceIndex device) const override;
   at::Generator getNewGenerator(c10::DeviceIndex device_index = -1) const override;
   void resizePrivateUse1Bytes(const c10::Storage& storage, size_t newsize) const override;
+  // Pinned host memory: the caching host allocator (tensor.pin_memory(), is_pinned()).
+  bool isPinnedPtr(const void* data) const override;
+  at::Allocator* getPinnedMemoryAllocator() const override;
 #endif
 };
 

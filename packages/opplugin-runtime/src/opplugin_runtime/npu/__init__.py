@@ -112,3 +112,9 @@ from .legacy_types import *  # noqa: E402, F403
 from .switches import config  # noqa: E402
 
 __all__ += ["are_compatible_impl_enabled", "config", "use_compatible_impl", *legacy_types.__all__]
+# Pinned host memory.
+from . import host_memory  # noqa: E402
+from .host_memory import *  # noqa: E402, F403
+from .host_memory import _host_empty_cache, _sleep  # noqa: E402, F401
+
+__all__ += host_memory.__all__
