@@ -112,3 +112,8 @@ from .legacy_types import *  # noqa: E402, F403
 from .switches import config  # noqa: E402
 
 __all__ += ["are_compatible_impl_enabled", "config", "use_compatible_impl", *legacy_types.__all__]
+# The toolkit's version and the SoC (torch.npu.utils, as torch_npu's).
+from . import utils  # noqa: E402
+from .utils import get_cann_version, get_soc_version  # noqa: E402
+
+__all__ += ["get_cann_version", "get_soc_version", "utils"]
