@@ -88,3 +88,22 @@ def test_no_device_activity_without_privateuse1():
     assert "npu::add.Tensor" in {e.name for e in prof.events()}
     assert _kernels(prof) == []
 
+
+
+def test_legacy_profiler_with_use_device_npu():
+    # torch_npu's tests profile with torch.autograd.profiler.profile(use_device="npu"): that needs
+    # the PrivateUse1 profiler stubs; without them every op's range raises in a callback.
+    import subprocess
+    import sys
+
+    code = """
+import torch, opplugin_runtime
+a = torch.randn(16).npu()
+with torch.autograd.profiler.profile(use_device="npu") as prof:
+    b = torch.add(a, a)
+print(sorted(e.key for e in prof.key_averages()))
+"""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "Exception in RecordFunction callback" not in result.stderr, result.stderr
+    assert "'npu::add.Tensor'" in result.stdout and "'aten::add'" in result.stdout

@@ -1,10 +1,16 @@
 """torch_npu's public Python surface beyond the device module: formats with upstream's numbers,
 ``torch.npu.config.allow_internal_format``, ``use_compatible_impl``, the legacy tensor types,
-``torch_npu._C._empty_strided_npu`` and ``get_storage_size``."""
+``torch_npu._C._empty_strided_npu``, ``get_storage_size``, the SoC and toolkit versions
+(``get_soc_version``, ``torch_npu.utils.get_cann_version``, ``_is_gte_cann_version``) and the device
+properties."""
 
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
+import textwrap
 import warnings
 
 import pytest
@@ -105,6 +111,13 @@ def test_legacy_tensor_types(name: str, dtype: torch.dtype) -> None:
     other = torch.float32 if dtype != torch.float32 else torch.float64
     assert not isinstance(torch.ones(1, dtype=other, device="npu"), kind)
     assert torch.equal(kind(torch.tensor([3, 4])).cpu(), torch.tensor([3, 4], dtype=dtype))
+    assert values.type() == f"torch.npu.{name}" and repr(kind) == f"<class 'torch.npu.{name}'>"
+    host = torch.tensor([3.0, 0.0, 1.0])
+    for target in (kind, f"torch.npu.{name}"):
+        converted = host.type(target)
+        assert (converted.device, converted.dtype) == (torch.device("npu", torch.npu.current_device()), dtype)
+        assert torch.equal(converted.cpu(), host.to(dtype))
+    assert host.npu().type(torch.FloatTensor).device.type == "cpu"
 
 
 @pytest.mark.parametrize(
@@ -128,3 +141,64 @@ def test_get_storage_size_counts_internal_padding() -> None:
     no_cpu_kernel = "Could not run 'npu::get_storage_size' with arguments from the 'CPU'"
     with pytest.raises(NotImplementedError, match=no_cpu_kernel):
         torch_npu.get_storage_size(torch.ones(2))
+
+
+def _in_fresh_interpreter(code: str, **env: str) -> str:
+    result = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+                            timeout=120, env={**os.environ, **env})
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_get_soc_version_is_the_simulated_socs() -> None:
+    assert torch.npu.get_device_name(0) == "Ascend910B-sim"
+    assert torch.npu.get_soc_version() == torch_npu.npu.utils.get_soc_version() == 104  # torch_npu's Ascend910B
+    assert isinstance(torch.npu.get_soc_version(), int)
+
+
+def test_device_properties_are_the_simulators() -> None:
+    out = _in_fresh_interpreter("""
+        import torch, torch_npu
+        p = torch.npu.get_device_properties(1)
+        print(p.name, p.total_memory, p.cube_core_num, p.vector_core_num, p.multi_processor_count, p.L2_cache_size,
+              p.major, p.minor)
+        print(repr(p))
+    """, ASCEND_SIM_AICORE_NUM="3", ASCEND_SIM_MEMORY_MB="512")
+    fields, text = out.splitlines()
+    assert fields.split() == ["Ascend910B-sim", str(512 << 20), "3", "3", "3", "None", "None", "None"]
+    assert text == ("_NPUDeviceProperties(name='Ascend910B-sim', total_memory=512MB, cube_core_num=3, "
+                    "vector_core_num=3, L2_cache_size=None)")
+
+
+def test_cann_version_is_what_the_toolkit_reports() -> None:
+    assert torch_npu.utils.get_cann_version() == torch.npu.utils.get_cann_version(module="CANN") == "8.5.0"
+    assert torch_npu.npu.utils._is_gte_cann_version("8.5.0")
+    assert not torch_npu.npu.utils._is_gte_cann_version("8.5.1")
+    assert not torch_npu.npu.utils._is_gte_cann_version("9.0.0.beta2")
+    assert torch_npu._C._get_cann_version("CANN") == "8.5.0"
+    # The simulator is one package: the others, old and new names, are unknown to it.
+    assert torch_npu.utils.get_cann_version(module="RUNTIME") == torch_npu.utils.get_cann_version("opbase") == ""
+    assert not torch_npu.npu.utils._is_gte_cann_version("8.1.RC1", module="HCCL")
+    with pytest.raises(RuntimeError, match="_is_gte_cann_version: module 'DRIVER' is not supported"):
+        torch_npu.npu.utils._is_gte_cann_version("8.1.RC1", module="DRIVER")
+    with pytest.raises(RuntimeError, match=r"_is_gte_cann_version: version '8\.0\.RC3' is older than 8\.1\.RC1"):
+        torch_npu.npu.utils._is_gte_cann_version("8.0.RC3")
+    with pytest.raises(TypeError, match="module must be a str"):
+        torch_npu.utils.get_cann_version(module=0)
+
+
+def test_cann_version_follows_the_simulated_toolkit() -> None:
+    out = _in_fresh_interpreter("""
+        import torch_npu
+        from torch_npu.npu.utils import _is_gte_cann_version
+        print(torch_npu.utils.get_cann_version(), *(int(_is_gte_cann_version(v)) for v in
+              ("8.1.RC1", "8.3.RC1", "8.3.RC2", "8.3.0", "8.5.0")))
+    """, NPU_SIM_CANN_VERSION="8.3.RC1")
+    assert out.split() == ["8.3.RC1", "1", "1", "0", "0", "0"]
+
+
+def test_torch_npu_npu_submodules_are_torch_npus() -> None:
+    import torch_npu.npu.utils
+
+    assert torch_npu.npu.utils is torch.npu.utils
+    assert sys.modules["torch_npu.npu.device"] is sys.modules["opplugin_runtime.npu.device"]

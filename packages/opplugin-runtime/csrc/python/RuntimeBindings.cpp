@@ -9,12 +9,14 @@
 
 #include "acl/acl_rt.h"
 #include "ascendc_sim/launch.h"
+#include "npu/core/CannVersion.h"
 #include "npu/core/NPUCachingAllocator.h"
 #include "npu/core/NPUEvent.h"
 #include "npu/core/NPUException.h"
 #include "npu/core/NPUFunctions.h"
 #include "npu/core/NPUGuard.h"
 #include "npu/core/NPUStream.h"
+#include "npu/core/SocVersion.h"
 
 namespace py = pybind11;
 
@@ -94,7 +96,12 @@ py::dict DeviceProperties(int device) {
   const char* soc = aclrtGetSocName();
   out["name"] = std::string(soc != nullptr ? soc : "");
   out["total_memory"] = total_bytes;
-  out["multi_processor_count"] = aclsimGetCoreNumAiv();
+  // Each simulated AI core has a cube and a vector unit, and kernels of both kinds launch one
+  // block per core: the device's AI core, cube core and vector core counts are all that number.
+  const uint32_t cores = aclsimGetCoreNumAiv();
+  out["multi_processor_count"] = cores;
+  out["cube_core_num"] = cores;
+  out["vector_core_num"] = cores;
   out["ub_size"] = aclsimGetUbSize();
   return out;
 }
@@ -155,6 +162,14 @@ void InitRuntimeBindings(py::module& m) {
   // ---- devices ----
   m.def("device_properties", &DeviceProperties, py::arg("device") = -1);
   m.def("_optional_guard_probe", &OptionalGuardProbe);
+  m.def("_npu_get_soc_version", [] { return static_cast<int>(c10_npu::GetSocVersion()); });
+
+  // ---- toolkit version ----
+  m.def("_get_cann_version", [](const std::string& module) { return c10_npu::GetCannVersion(module); },
+        py::arg("module") = "CANN");
+  m.def("_is_gte_cann_version",
+        [](const std::string& version, const std::string& module) { return c10_npu::IsGteCannVersion(version, module); },
+        py::arg("version"), py::arg("module") = "CANN");
 }
 
 }  // namespace opplugin_runtime::python

@@ -22,12 +22,18 @@ from opplugin_runtime import npu
 from opplugin_runtime.custom_ops import *  # noqa: F403  (torch_npu.<custom op>, upstream's top-level ops)
 from opplugin_runtime.npu.formats import Format, get_npu_format  # get_npu_format gives a Format, as upstream's
 
-from . import _C  # noqa: F401  (torch_npu._C)
+from . import (
+                    _C,  # noqa: F401  (torch_npu._C)
+                    utils,
+)
 
-# `import torch_npu.npu` and `from torch_npu.npu import ...` find the module torch.npu.
+# `import torch_npu.npu` and `from torch_npu.npu import ...` find the module torch.npu, and
+# `import torch_npu.npu.utils` its submodule (not a second copy of it).
 sys.modules[f"{__name__}.npu"] = npu
+sys.modules.update({f"{__name__}.npu{name[len(npu.__name__):]}": module
+                    for name, module in list(sys.modules.items()) if name.startswith(f"{npu.__name__}.")})
 
 __version__ = _runtime.__version__
 __distribution__ = "opplugin-runtime"
 
-__all__ = ["Format", "__distribution__", "__version__", "get_npu_format", "npu", *_custom_ops.__all__]
+__all__ = ["Format", "__distribution__", "__version__", "get_npu_format", "npu", "utils", *_custom_ops.__all__]

@@ -118,3 +118,8 @@ from .host_memory import *  # noqa: E402, F403
 from .host_memory import _host_empty_cache, _sleep  # noqa: E402, F401
 
 __all__ += host_memory.__all__
+# The toolkit's version and the SoC (torch.npu.utils, as torch_npu's).
+from . import utils  # noqa: E402
+from .utils import get_cann_version, get_soc_version  # noqa: E402
+
+__all__ += ["get_cann_version", "get_soc_version", "utils"]

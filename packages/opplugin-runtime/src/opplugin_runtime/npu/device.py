@@ -82,24 +82,36 @@ class device_of(device):
 
 
 class _NPUDeviceProperties:
-    """What ``get_device_properties`` returns (the fields ``torch.cuda``'s has that apply)."""
+    """What ``get_device_properties`` returns: torch_npu's fields, each as the simulator reports it.
+
+    ``cube_core_num``, ``vector_core_num`` and ``multi_processor_count`` are the simulated AI
+    cores (``ASCEND_SIM_AICORE_NUM``), each with a cube and a vector unit. The simulator has no L2
+    cache model, so ``L2_cache_size`` is None; ``major``/``minor`` are None as on torch_npu.
+    ``ub_size`` (the unified buffer of one core) is this backend's own.
+    """
 
     def __init__(self, index: int, properties: dict[str, Any]) -> None:
         self.index = index
         self.name: str = properties["name"]
         self.total_memory: int = properties["total_memory"]
+        self.cube_core_num: int = properties["cube_core_num"]
+        self.vector_core_num: int = properties["vector_core_num"]
         self.multi_processor_count: int = properties["multi_processor_count"]
+        self.L2_cache_size: int | None = None
+        self.major: int | None = None
+        self.minor: int | None = None
         self.ub_size: int = properties["ub_size"]
 
     def __repr__(self) -> str:
         return (
             f"_NPUDeviceProperties(name='{self.name}', total_memory={self.total_memory >> 20}MB, "
-            f"multi_processor_count={self.multi_processor_count})"
+            f"cube_core_num={self.cube_core_num}, vector_core_num={self.vector_core_num}, "
+            f"L2_cache_size={self.L2_cache_size})"
         )
 
 
 def get_device_properties(device: DeviceLike = None) -> _NPUDeviceProperties:
-    """Name, total memory (``ASCEND_SIM_MEMORY_MB``) and AI core count of a simulated device."""
+    """Name (``aclrtGetSocName``), total memory (``ASCEND_SIM_MEMORY_MB``) and core counts of a simulated device."""
     _lazy_init()
     index = _get_device_index(device)
     return _NPUDeviceProperties(index, C.device_properties(index))

@@ -1,7 +1,8 @@
 """The legacy tensor types of ``torch.npu`` (``torch.npu.FloatTensor``, ``HalfTensor`` ...),
 as ``torch.cuda`` has them: calling one makes an npu tensor of its dtype on the current
-device (``torch.npu.FloatTensor(2, 3)``, ``torch.npu.FloatTensor([1.0, 2.0])``), and
-``isinstance(t, torch.npu.FloatTensor)`` holds for npu tensors of that dtype.
+device (``torch.npu.FloatTensor(2, 3)``, ``torch.npu.FloatTensor([1.0, 2.0])``),
+``isinstance(t, torch.npu.FloatTensor)`` holds for npu tensors of that dtype, and
+``t.type(torch.npu.FloatTensor)`` converts as ``t.type("torch.npu.FloatTensor")`` does.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ class _LegacyTensorType(type):
         _lazy_init()
         device = torch.device("npu", torch.npu.current_device())
         if kwargs:
-            raise TypeError(f"torch.npu.{cls.__name__}() takes no keyword arguments, got {sorted(kwargs)}")
+            raise TypeError(f"torch.npu.{cls.__qualname__}() takes no keyword arguments, got {sorted(kwargs)}")
         if len(args) == 1 and isinstance(args[0], (list, tuple)) and not isinstance(args[0], torch.Size):
             return torch.tensor(args[0], dtype=cls.dtype, device=device)
         if len(args) == 1 and isinstance(args[0], torch.Tensor):
@@ -31,12 +32,15 @@ class _LegacyTensorType(type):
         return torch.empty(*args, dtype=cls.dtype, device=device)
 
     def __repr__(cls) -> str:
-        return f"<class 'torch.npu.{cls.__name__}'>"
+        return f"<class 'torch.npu.{cls.__qualname__}'>"
 
 
 def _legacy_type(name: str, dtype: torch.dtype) -> type:
-    return _LegacyTensorType(name, (), {"dtype": dtype, "is_npu": True, "__module__": "torch.npu",
-                                        "__doc__": f"npu tensors of dtype {dtype} (legacy constructor)"})
+    # Tensor.type(cls) reads the type's C-level name, which for a Python class is its __name__: the
+    # full "torch.npu.FloatTensor" is the string torch's own legacy-type parser knows.
+    return _LegacyTensorType(f"torch.npu.{name}", (), {
+        "dtype": dtype, "is_npu": True, "__module__": "torch.npu", "__qualname__": name,
+        "__doc__": f"npu tensors of dtype {dtype} (legacy constructor)"})
 
 
 DoubleTensor = _legacy_type("DoubleTensor", torch.float64)
