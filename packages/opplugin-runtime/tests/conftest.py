@@ -86,7 +86,9 @@ def expect_paths():
 def infer_helpers():
     """The runtime's shape/dtype helpers (npu/op_infer/InferSize.h) as a Python module,
     built once per torch release from tests/infer_helpers/ against the installed runtime
-    (ninja: a later run rebuilds only what changed)."""
+    (ninja: a later run rebuilds only what changed; another checkout's runtime does not share
+    this one's build, which links it)."""
+    import hashlib
     from pathlib import Path
 
     from torch.utils import cpp_extension
@@ -94,9 +96,11 @@ def infer_helpers():
     from opplugin_runtime import cpp_extension as npu_extension
 
     here = Path(__file__).resolve().parent / "infer_helpers"
-    build = Path.home() / ".cache" / "npu-sim" / "test-extensions" / f"torch-{torch.__version__}" / "infer_helpers"
-    build.mkdir(parents=True, exist_ok=True)
     runtime = npu_extension.runtime_library()
+    owner = hashlib.sha256(str(runtime.resolve()).encode()).hexdigest()[:12]
+    build = (Path.home() / ".cache" / "npu-sim" / "test-extensions" / f"torch-{torch.__version__}"
+             / f"infer_helpers-{owner}")
+    build.mkdir(parents=True, exist_ok=True)
     return cpp_extension.load(
         name="npu_infer_helpers",
         sources=[str(p) for p in sorted(here.glob("*.cpp"))],

@@ -20,6 +20,15 @@ namespace {
 
 using torch::profiler::impl::ProfilerVoidEventStub;
 
+// record()'s device out-parameter: int* in torch 2.1, c10::DeviceIndex* in later releases.
+template <typename Method>
+struct FirstParameter;
+template <typename R, typename C, typename First, typename... Rest>
+struct FirstParameter<R (C::*)(First, Rest...) const> {
+  using type = First;
+};
+using DeviceOut = FirstParameter<decltype(&torch::profiler::impl::ProfilerStubs::record)>::type;
+
 // The profiler's CPU clock (c10::getTime: CLOCK_REALTIME in ns), read the same way on every torch.
 int64_t ProfilerClockNs() {
   timespec now{};
@@ -29,7 +38,7 @@ int64_t ProfilerClockNs() {
 
 class NPUProfilerStubs final : public torch::profiler::impl::ProfilerStubs {
  public:
-  void record(c10::DeviceIndex* device, ProfilerVoidEventStub* event, int64_t* cpu_ns) const override {
+  void record(DeviceOut device, ProfilerVoidEventStub* event, int64_t* cpu_ns) const override {
     if (device != nullptr) {
       *device = c10_npu::current_device();
     }
