@@ -124,6 +124,18 @@ _i64p = ctypes.POINTER(ctypes.c_int64)
 
 CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 
+
+class UtilizationInfo(ctypes.Structure):
+    """aclrtUtilizationInfo."""
+
+    _fields_ = [
+        ("cubeUtilization", _i32),
+        ("vectorUtilization", _i32),
+        ("aicpuUtilization", _i32),
+        ("memoryUtilization", _i32),
+        ("utilizationExtend", _vp),
+    ]
+
 _ASCENDCL_PROTOTYPES = {
     "aclGetRecentErrMsg": (ctypes.c_char_p, []),
     "aclDataTypeSize": (_size, [ctypes.c_int]),
@@ -136,6 +148,8 @@ _ASCENDCL_PROTOTYPES = {
     "aclrtSynchronizeDevice": (ctypes.c_int, []),
     "aclrtGetSocName": (ctypes.c_char_p, []),
     "aclrtGetMemInfo": (ctypes.c_int, [ctypes.c_int, ctypes.POINTER(_size), ctypes.POINTER(_size)]),
+    "aclrtDeviceCanAccessPeer": (ctypes.c_int, [ctypes.POINTER(_i32), _i32, _i32]),
+    "aclrtGetDeviceUtilizationRate": (ctypes.c_int, [_i32, ctypes.POINTER(UtilizationInfo)]),
     "aclrtMalloc": (ctypes.c_int, [_pp, _size, ctypes.c_int]),
     "aclrtFree": (ctypes.c_int, [_vp]),
     "aclrtPointerGetDevice": (_i32, [_vp]),

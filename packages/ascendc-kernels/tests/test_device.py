@@ -59,3 +59,57 @@ def test_soc_name_and_memory_info(acl):
 def test_core_count_and_unified_buffer(acl):
     assert 1 <= acl.aclsimGetCoreNumAiv() <= 64
     assert acl.aclsimGetUbSize() == 192 * 1024
+
+
+def test_peer_access_between_distinct_devices(acl):
+    can = ctypes.c_int32(-1)
+    sim.check(acl.aclrtDeviceCanAccessPeer(ctypes.byref(can), 0, 1))
+    assert can.value == 1
+    sim.check(acl.aclrtDeviceCanAccessPeer(ctypes.byref(can), 1, 1))
+    assert can.value == 0
+    assert acl.aclrtDeviceCanAccessPeer(ctypes.byref(can), 0, 5) == sim.ACL_ERROR_INVALID_DEVICE
+    assert "device 5 does not exist" in sim.recent_error()
+
+
+def _utilization(acl, device: int = 0) -> sim.UtilizationInfo:
+    info = sim.UtilizationInfo()
+    sim.check(acl.aclrtGetDeviceUtilizationRate(device, ctypes.byref(info)))
+    return info
+
+
+def test_utilization_counts_the_last_second_of_kernel_time(acl):
+    import time
+
+    import numpy as np
+
+    time.sleep(1.05)  # earlier tests' kernels leave the window
+    idle = _utilization(acl)
+    assert (idle.cubeUtilization, idle.vectorUtilization, idle.aicpuUtilization) == (0, 0, 0)
+    rng = np.random.default_rng(0)
+    a = sim.DeviceArray.from_numpy(rng.standard_normal((256, 256)).astype(np.float32))
+    out = sim.DeviceArray.empty((256, 256), sim.ACL_FLOAT)
+    start = time.monotonic()
+    while time.monotonic() - start < 1.2:  # the device is busy as long as the host keeps up
+        for _ in range(8):
+            sim.check(sim.run_aclnn("aclnnMm", a.tensor(), a.tensor(), out.tensor(), 0))
+        sim.check(acl.aclrtSynchronizeDevice())
+    busy = _utilization(acl)
+    assert busy.cubeUtilization == busy.vectorUtilization
+    assert 20 <= busy.vectorUtilization <= 100
+    assert 0 <= busy.memoryUtilization <= 100
+    time.sleep(1.05)
+    assert _utilization(acl).vectorUtilization == 0
+    a.free()
+    out.free()
+
+
+def test_utilization_memory_share_and_arguments(acl):
+    before = _utilization(acl, 1).memoryUtilization
+    buf = sim.DeviceArray.empty((4 << 30,), sim.ACL_UINT8, device=1)  # a quarter of 16 GiB
+    assert _utilization(acl, 1).memoryUtilization - before == 25
+    buf.free()
+    info = sim.UtilizationInfo()
+    assert acl.aclrtGetDeviceUtilizationRate(9, ctypes.byref(info)) == sim.ACL_ERROR_INVALID_DEVICE
+    info.utilizationExtend = ctypes.c_void_p(1)
+    assert acl.aclrtGetDeviceUtilizationRate(0, ctypes.byref(info)) == sim.ACL_ERROR_INVALID_PARAM
+    assert "utilizationExtend must be null" in sim.recent_error()

@@ -51,6 +51,16 @@ typedef enum {
 
 typedef void (*aclrtCallback)(void* userData);
 
+typedef struct aclrtUtilizationExtendInfo aclrtUtilizationExtendInfo;
+
+typedef struct aclrtUtilizationInfo {
+  int32_t cubeUtilization;
+  int32_t vectorUtilization;
+  int32_t aicpuUtilization;
+  int32_t memoryUtilization;
+  aclrtUtilizationExtendInfo* utilizationExtend;  // reserved: must be null
+} aclrtUtilizationInfo;
+
 #ifndef ACL_DEPRECATED_MESSAGE
 #define ACL_DEPRECATED_MESSAGE(message) __attribute__((deprecated(message)))
 #endif
@@ -90,6 +100,13 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void);
 ACL_FUNC_VISIBILITY const char* aclrtGetSocName(void);
 // Free and total memory of the current device, in bytes.
 ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(int attr, size_t* free, size_t* total);
+// Whether deviceId can read and write peerDeviceId's memory: 1 for two distinct
+// simulated devices (one address space), 0 for a device and itself.
+ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId);
+// Cube and vector: percent of the last second in which a kernel ran on the device (the
+// simulator's AI cores run both kinds of instruction); AI CPU: 0 (none is simulated);
+// memory: percent of the device memory allocated. utilizationExtend must be null.
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* utilizationInfo);
 
 // ---- toolkit version ----
 // The simulator ships one package, "CANN" (ACL_PKG_NAME_CANN), whose version is

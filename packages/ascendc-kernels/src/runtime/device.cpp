@@ -2,6 +2,7 @@
 #include "runtime/device.h"
 
 #include <algorithm>
+#include <chrono>
 #include <shared_mutex>
 #include <unordered_set>
 
@@ -132,6 +133,43 @@ bool Device::ReserveMemory(uint64_t bytes) {
 
 void Device::ReleaseMemory(uint64_t bytes) { usedBytes_.fetch_sub(bytes, std::memory_order_relaxed); }
 
+namespace {
+
+constexpr uint64_t kUtilizationWindowNs = 1000000000ull;  // torch.cuda.utilization: "the past sample period"
+
+uint64_t SteadyNowNs() {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
+}
+
+}  // namespace
+
+void Device::BeginKernel() {
+  std::lock_guard<std::mutex> lock(busyMu_);
+  if (runningKernels_++ == 0) busySinceNs_ = SteadyNowNs();
+}
+
+void Device::EndKernel() {
+  std::lock_guard<std::mutex> lock(busyMu_);
+  if (--runningKernels_ > 0) return;
+  const uint64_t now = SteadyNowNs();
+  busyNs_.emplace_back(busySinceNs_, now);
+  while (!busyNs_.empty() && busyNs_.front().second + kUtilizationWindowNs < now) busyNs_.pop_front();
+}
+
+int32_t Device::BusyPercent() {
+  std::lock_guard<std::mutex> lock(busyMu_);
+  const uint64_t now = SteadyNowNs();
+  const uint64_t start = now > kUtilizationWindowNs ? now - kUtilizationWindowNs : 0;
+  uint64_t busy = 0;
+  for (const auto& [from, to] : busyNs_) {
+    if (to > start) busy += to - std::max(from, start);
+  }
+  if (runningKernels_ > 0) busy += now - std::max(busySinceNs_, start);
+  return static_cast<int32_t>(std::min<uint64_t>(100, busy * 100 / kUtilizationWindowNs));
+}
+
 int32_t DeviceCount() { return static_cast<int32_t>(AllDevices().size()); }
 
 Device* FindDevice(int32_t id) {
@@ -215,6 +253,43 @@ aclError aclrtSynchronizeDevice(void) {
 }
 
 const char* aclrtGetSocName(void) { return "Ascend910B-sim"; }
+
+aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId) {
+  if (canAccessPeer == nullptr) return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtDeviceCanAccessPeer: canAccessPeer is null");
+  for (const int32_t id : {deviceId, peerDeviceId}) {
+    if (ascendc_sim::FindDevice(id) == nullptr) {
+      return RaiseError(ACL_ERROR_INVALID_DEVICE, "aclrtDeviceCanAccessPeer: device %d does not exist (device count %d)",
+                        id, ascendc_sim::DeviceCount());
+    }
+  }
+  // The simulated devices share one address space: each reads the others' memory (aclrtMemcpy
+  // between devices), but a device is not its own peer.
+  *canAccessPeer = deviceId != peerDeviceId ? 1 : 0;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* utilizationInfo) {
+  if (utilizationInfo == nullptr) {
+    return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtGetDeviceUtilizationRate: utilizationInfo is null");
+  }
+  if (utilizationInfo->utilizationExtend != nullptr) {
+    return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtGetDeviceUtilizationRate: utilizationExtend must be null");
+  }
+  ascendc_sim::Device* device = ascendc_sim::FindDevice(deviceId);
+  if (device == nullptr) {
+    return RaiseError(ACL_ERROR_INVALID_DEVICE, "aclrtGetDeviceUtilizationRate: device %d does not exist (device count %d)",
+                      deviceId, ascendc_sim::DeviceCount());
+  }
+  // One kind of simulated AI core runs vector and cube instructions alike.
+  const int32_t busy = device->BusyPercent();
+  utilizationInfo->cubeUtilization = busy;
+  utilizationInfo->vectorUtilization = busy;
+  utilizationInfo->aicpuUtilization = 0;  // nothing runs on an AI CPU here
+  const uint64_t total = device->TotalMemory();
+  utilizationInfo->memoryUtilization =
+      total == 0 ? 0 : static_cast<int32_t>(std::min(device->UsedMemory(), total) * 100 / total);
+  return ACL_SUCCESS;
+}
 
 aclError aclrtGetMemInfo(int attr, size_t* free, size_t* total) {
   (void)attr;  // one kind of memory on the simulator

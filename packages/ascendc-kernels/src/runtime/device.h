@@ -6,8 +6,10 @@
 #include <stdint.h>
 
 #include <atomic>
+#include <deque>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "acl/acl_base.h"
@@ -48,6 +50,13 @@ class Device {
   uint64_t UsedMemory() const { return usedBytes_.load(std::memory_order_relaxed); }
   uint64_t TotalMemory() const { return totalBytes_; }
 
+  // Kernel time, for aclrtGetDeviceUtilizationRate: every launch brackets its run
+  // with BeginKernel/EndKernel (launches on several streams may overlap).
+  void BeginKernel();
+  void EndKernel();
+  // Share of the last second (percent, 0-100) in which at least one kernel ran.
+  int32_t BusyPercent();
+
  private:
   const int32_t id_;
   const uint64_t totalBytes_;
@@ -58,6 +67,10 @@ class Device {
   std::vector<std::shared_ptr<Stream>> streams_;
   std::once_flag coresOnce_;
   std::unique_ptr<CorePool> cores_;
+  std::mutex busyMu_;
+  int32_t runningKernels_ = 0;
+  uint64_t busySinceNs_ = 0;                            // start of the current busy interval
+  std::deque<std::pair<uint64_t, uint64_t>> busyNs_;  // finished busy intervals, oldest first
 };
 
 int32_t DeviceCount();

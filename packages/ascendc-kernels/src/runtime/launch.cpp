@@ -77,6 +77,18 @@ void RunOneBlock(LaunchJob& job, uint32_t idx) {
   }
 }
 
+// Counts a kernel's run in its device's utilization.
+class KernelTime {
+ public:
+  explicit KernelTime(Device& device) : device_(device) { device_.BeginKernel(); }
+  ~KernelTime() { device_.EndKernel(); }
+  KernelTime(const KernelTime&) = delete;
+  KernelTime& operator=(const KernelTime&) = delete;
+
+ private:
+  Device& device_;
+};
+
 class LaunchTask final : public Task {
  public:
   LaunchTask(const char* name, uint32_t blockDim, aclsimBlockFn fn, void* ctx, aclsimCtxDestroyFn destroy,
@@ -89,6 +101,7 @@ class LaunchTask final : public Task {
   }
 
   aclError Run(Stream& stream, std::string* message) override {
+    KernelTime busy(*FindDevice(stream.device()));
     if (!profiled_) return Execute(stream, message);
     aclsimKernelRecord record{};
     record.startNs = ProfNowNs();

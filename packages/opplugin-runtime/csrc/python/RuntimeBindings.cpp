@@ -2,7 +2,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <c10/util/Exception.h>
 #include <pybind11/stl.h>
@@ -106,6 +108,155 @@ py::dict DeviceProperties(int device) {
   return out;
 }
 
+namespace alloc = c10_npu::NPUCachingAllocator;
+
+bool PythonFinalizing() {
+#if PY_VERSION_HEX >= 0x030D0000
+  return Py_IsFinalizing() != 0;
+#else
+  return _Py_IsFinalizing() != 0;
+#endif
+}
+
+// Memory history's frames: the Python stack of the calling thread, innermost first.
+// torch's factories release the GIL, so it is taken here (as torch.cuda's history
+// does; the allocator calls this without its own lock held). A thread with no
+// Python frames (autograd's) gives an empty list.
+std::shared_ptr<const alloc::Frames> GatherPythonFrames() {
+  constexpr size_t kMaxFrames = 64;
+  if (!Py_IsInitialized() || PythonFinalizing()) {
+    return nullptr;
+  }
+  py::gil_scoped_acquire gil;
+  auto frames = std::make_shared<alloc::Frames>();
+  PyFrameObject* frame = PyEval_GetFrame();  // borrowed
+  Py_XINCREF(frame);
+  while (frame != nullptr && frames->size() < kMaxFrames) {
+    PyCodeObject* code = PyFrame_GetCode(frame);  // new reference
+    const char* filename = PyUnicode_AsUTF8(code->co_filename);
+    const char* name = PyUnicode_AsUTF8(code->co_name);
+    if (filename == nullptr || name == nullptr) {
+      PyErr_Clear();
+    }
+    frames->push_back({filename != nullptr ? filename : "?", PyFrame_GetLineNumber(frame), name != nullptr ? name : "?"});
+    Py_DECREF(code);
+    PyFrameObject* back = PyFrame_GetBack(frame);  // new reference
+    Py_DECREF(frame);
+    frame = back;
+  }
+  Py_XDECREF(frame);
+  return frames;
+}
+
+py::list FramesToList(const std::shared_ptr<const alloc::Frames>& frames) {
+  py::list out;
+  if (frames != nullptr) {
+    for (const alloc::Frame& f : *frames) {
+      py::dict frame;
+      frame["filename"] = f.filename;
+      frame["line"] = f.line;
+      frame["name"] = f.name;
+      out.append(std::move(frame));
+    }
+  }
+  return out;
+}
+
+uintptr_t StreamHandle(c10::DeviceIndex device, c10::StreamId stream) {
+  return reinterpret_cast<uintptr_t>(c10_npu::NPUStreamForId(device, stream).stream());
+}
+
+// _record_memory_history(enabled, context, stacks, max_entries, clear_history)
+void RecordMemoryHistory(const std::optional<std::string>& enabled, const std::optional<std::string>& context,
+                         const std::string& stacks, size_t max_entries, bool clear) {
+  alloc::HistoryMode mode = alloc::HistoryMode::kOff;
+  if (enabled.has_value()) {
+    TORCH_CHECK(*enabled == "all" || *enabled == "state",
+                "_record_memory_history: enabled must be 'all', 'state' or None, got '", *enabled, "'");
+    mode = *enabled == "all" ? alloc::HistoryMode::kAll : alloc::HistoryMode::kState;
+  }
+  TORCH_CHECK(!context.has_value() || *context == "all" || *context == "alloc" || *context == "state",
+              "_record_memory_history: context must be 'all', 'alloc', 'state' or None, got '", context.value_or(""),
+              "'");
+  TORCH_CHECK(stacks == "python" || stacks == "all", "_record_memory_history: stacks must be 'python' or 'all', got '",
+              stacks, "'");
+  const bool frames = context.has_value();
+  alloc::recordHistory(mode, frames && *context == "all", max_entries, clear, frames ? &GatherPythonFrames : nullptr);
+}
+
+// torch.cuda.memory._snapshot()'s layout: {"segments": [...], "device_traces": [[...] per device]}.
+py::dict MemorySnapshot() {
+  const alloc::Snapshot snap = alloc::snapshot();
+  py::list segments;
+  for (const alloc::SegmentInfo& s : snap.segments) {
+    py::dict segment;
+    segment["device"] = static_cast<int>(s.device);
+    segment["address"] = s.address;
+    segment["total_size"] = s.total_size;
+    segment["allocated_size"] = s.allocated_size;
+    segment["active_size"] = s.active_size;
+    segment["requested_size"] = s.requested_size;
+    segment["stream"] = StreamHandle(s.device, s.stream);
+    segment["segment_type"] = s.small ? "small" : "large";
+    segment["segment_pool_id"] = py::make_tuple(0, s.pool);
+    segment["is_expandable"] = false;
+    segment["frames"] = s.blocks.empty() ? py::list() : FramesToList(s.blocks.front().frames);
+    py::list blocks;
+    for (const alloc::BlockInfo& b : s.blocks) {
+      py::dict block;
+      block["address"] = b.address;
+      block["size"] = b.size;
+      block["requested_size"] = b.requested;
+      block["state"] = b.state;
+      block["frames"] = FramesToList(b.frames);
+      blocks.append(std::move(block));
+    }
+    segment["blocks"] = std::move(blocks);
+    segments.append(std::move(segment));
+  }
+  std::vector<py::list> traces(static_cast<size_t>(c10_npu::device_count()));
+  for (const alloc::TraceEntry& e : snap.trace) {
+    if (static_cast<size_t>(e.device) >= traces.size()) {
+      continue;
+    }
+    py::dict entry;
+    entry["action"] = e.action;
+    entry["addr"] = e.addr;
+    entry["size"] = e.size;
+    entry["stream"] = StreamHandle(e.device, e.stream);
+    entry["time_us"] = e.time_us;
+    entry["frames"] = FramesToList(e.frames);
+    traces[static_cast<size_t>(e.device)].append(std::move(entry));
+  }
+  py::list device_traces;
+  for (py::list& trace : traces) {
+    device_traces.append(std::move(trace));
+  }
+  py::dict out;
+  out["segments"] = std::move(segments);
+  out["device_traces"] = std::move(device_traces);
+  return out;
+}
+
+py::dict Utilization(int device) {
+  const c10::DeviceIndex index = Resolve(device);
+  aclrtUtilizationInfo info{};
+  NPU_CHECK_ACL(aclrtGetDeviceUtilizationRate(static_cast<int32_t>(index), &info));
+  py::dict out;
+  out["cube"] = info.cubeUtilization;
+  out["vector"] = info.vectorUtilization;
+  out["aicpu"] = info.aicpuUtilization;
+  out["memory"] = info.memoryUtilization;
+  return out;
+}
+
+bool CanDeviceAccessPeer(int device, int peer) {
+  int32_t can_access = 0;
+  NPU_CHECK_ACL(aclrtDeviceCanAccessPeer(&can_access, static_cast<int32_t>(Resolve(device)),
+                                         static_cast<int32_t>(Resolve(peer))));
+  return can_access != 0;
+}
+
 // What an OptionalNPUGuard does to the current device, for tests: the device
 // inside the guard's scope (after `set_index` when >= 0) and after it.
 py::tuple OptionalGuardProbe(int device, int set_index) {
@@ -158,9 +309,33 @@ void InitRuntimeBindings(py::module& m) {
       "reset_accumulated_memory_stats",
       [](int device) { c10_npu::NPUCachingAllocator::resetAccumulatedStats(Resolve(device)); }, py::arg("device") = -1);
   m.def("mem_get_info", &MemGetInfo, py::arg("device") = -1);
+  m.def(
+      "set_memory_fraction",
+      [](double fraction, int device) { alloc::setMemoryFraction(fraction, static_cast<c10::DeviceIndex>(device)); },
+      py::arg("fraction"), py::arg("device"));
+  m.def(
+      "get_memory_fraction", [](int device) { return alloc::getMemoryFraction(static_cast<c10::DeviceIndex>(device)); },
+      py::arg("device"));
+  m.def("caching_allocator_alloc", [](size_t size, int device, int64_t stream_id, int stream_device, int stream_type) {
+    const auto index = static_cast<c10::DeviceIndex>(device);
+    c10_npu::check_device_index(index, "caching_allocator_alloc");
+    const c10_npu::NPUStream stream =
+        stream_type < 0 ? c10_npu::getCurrentNPUStream(index) : Unpack(stream_id, stream_device, stream_type);
+    return reinterpret_cast<uintptr_t>(alloc::raw_alloc_with_stream(size, index, stream));
+  });
+  m.def("caching_allocator_delete", [](uintptr_t ptr) { alloc::raw_delete(reinterpret_cast<void*>(ptr)); });
+  m.def("mem_pool_create", [] { return alloc::createPool(); });
+  m.def("mem_pool_release", [](alloc::PoolId pool) { alloc::releasePool(pool); });
+  m.def("mem_pool_begin", [](int device, alloc::PoolId pool) { alloc::beginAllocateToPool(Resolve(device), pool); });
+  m.def("mem_pool_end", [](int device, alloc::PoolId pool) { alloc::endAllocateToPool(Resolve(device), pool); });
+  m.def("record_memory_history", &RecordMemoryHistory, py::arg("enabled"), py::arg("context"), py::arg("stacks"),
+        py::arg("max_entries"), py::arg("clear_history"));
+  m.def("memory_snapshot", &MemorySnapshot);
 
   // ---- devices ----
   m.def("device_properties", &DeviceProperties, py::arg("device") = -1);
+  m.def("utilization", &Utilization, py::arg("device") = -1);
+  m.def("can_device_access_peer", &CanDeviceAccessPeer);
   m.def("_optional_guard_probe", &OptionalGuardProbe);
   m.def("_npu_get_soc_version", [] { return static_cast<int>(c10_npu::GetSocVersion()); });
 

@@ -22,11 +22,19 @@
 // When aclrtMalloc fails, the allocator synchronizes the device, returns every
 // fully free cached segment and retries once before it raises
 // c10::OutOfMemoryError (torch.OutOfMemoryError in Python).
+//
+// A per-process memory fraction caps the bytes reserved on a device; private
+// pools (torch.npu.MemPool) keep their segments apart from the default pool's;
+// memory history records every allocation, free and segment change with the
+// Python frames of the call (torch.npu.memory._record_memory_history).
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include <c10/core/Allocator.h>
 #include <c10/core/Device.h>
@@ -86,5 +94,85 @@ void resetAccumulatedStats(c10::DeviceIndex device);
 
 // Copies `nbytes` between two device allocations (synchronous; any devices).
 void copyDeviceToDevice(void* dst, const void* src, size_t nbytes);
+
+// ---- per-process memory fraction ----
+// Caps the bytes reserved on `device` at fraction * its total memory (1: no cap). A
+// request beyond the cap returns the cache to the device, then raises
+// c10::OutOfMemoryError. Segments already reserved stay.
+void setMemoryFraction(double fraction, c10::DeviceIndex device);
+double getMemoryFraction(c10::DeviceIndex device);
+
+// ---- raw allocations (torch.npu.caching_allocator_alloc/_delete) ----
+// A block of the caching allocator handed out as a bare pointer; nullptr for 0 bytes.
+void* raw_alloc_with_stream(size_t nbytes, c10::DeviceIndex device, NPUStream stream);
+// Gives back a pointer of raw_alloc_with_stream; any other pointer is an error.
+void raw_delete(void* ptr);
+
+// ---- private pools (torch.npu.MemPool) ----
+using PoolId = uint64_t;  // 0: the default pool
+PoolId createPool();
+// The pool's cached segments return to the device now, its others once wholly free.
+void releasePool(PoolId pool);
+// Until the matching end, this thread's allocations on `device` come from `pool`
+// (nested calls stack).
+void beginAllocateToPool(c10::DeviceIndex device, PoolId pool);
+void endAllocateToPool(c10::DeviceIndex device, PoolId pool);
+
+// ---- memory history and snapshots ----
+struct Frame {
+  std::string filename;
+  int64_t line = 0;
+  std::string name;
+};
+using Frames = std::vector<Frame>;
+// Gathers the caller's frames (innermost first); may return null (no frames known).
+using GatherFramesFn = std::shared_ptr<const Frames> (*)();
+
+enum class HistoryMode {
+  kOff,    // nothing recorded
+  kState,  // live blocks keep the frames of their allocation
+  kAll,    // and every event goes to the trace
+};
+// `free_frames`: free events carry frames too. `max_entries` bounds the trace (the
+// oldest entries go first); `clear` drops the trace recorded so far.
+void recordHistory(HistoryMode mode, bool free_frames, size_t max_entries, bool clear, GatherFramesFn gather);
+
+struct BlockInfo {
+  uintptr_t address = 0;
+  size_t size = 0;
+  size_t requested = 0;
+  const char* state = "";  // "active_allocated", "active_pending_free" or "inactive"
+  std::shared_ptr<const Frames> frames;
+};
+
+struct SegmentInfo {
+  c10::DeviceIndex device = 0;
+  uintptr_t address = 0;
+  size_t total_size = 0;
+  size_t allocated_size = 0;
+  size_t active_size = 0;
+  size_t requested_size = 0;
+  c10::StreamId stream = 0;
+  bool small = false;
+  PoolId pool = 0;
+  std::vector<BlockInfo> blocks;
+};
+
+struct TraceEntry {
+  // "alloc", "free_requested", "free_completed", "segment_alloc", "segment_free", "oom"
+  const char* action = "";
+  c10::DeviceIndex device = 0;
+  uintptr_t addr = 0;  // "oom": the device's free bytes
+  size_t size = 0;
+  c10::StreamId stream = 0;
+  int64_t time_us = 0;
+  std::shared_ptr<const Frames> frames;
+};
+
+struct Snapshot {
+  std::vector<SegmentInfo> segments;  // every device, by address
+  std::vector<TraceEntry> trace;      // oldest first, every device
+};
+Snapshot snapshot();
 
 }  // namespace c10_npu::NPUCachingAllocator

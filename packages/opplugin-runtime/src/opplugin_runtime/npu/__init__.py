@@ -5,31 +5,53 @@ from __future__ import annotations
 from . import serialization  # noqa: F401  (torch.npu.serialization; installed by opplugin_runtime)
 from .compile_mode import is_jit_compile_false, set_compile_mode
 from .device import (
+    can_device_access_peer,
     current_device,
     device,
     device_count,
+    device_memory_used,
     device_of,
+    get_device_capability,
     get_device_name,
     get_device_properties,
+    has_half,
     is_available,
+    is_bf16_supported,
+    is_current_stream_capturing,
+    is_tf32_supported,
     set_device,
     synchronize,
+    utilization,
 )
 from .fallback import get_fallback_mode, set_fallback_mode
 from .formats import Format, get_npu_format, npu_format_cast, npu_format_cast_
 from .lazy_init import _is_in_bad_fork, _lazy_init, init, is_initialized
 from .ledger import expect_paths, explain, path_ledger, reset_path_ledger
 from .memory import (
+    MemPool,
+    OutOfMemoryError,
+    caching_allocator_alloc,
+    caching_allocator_delete,
     empty_cache,
+    get_allocator_backend,
+    get_per_process_memory_fraction,
     max_memory_allocated,
+    max_memory_cached,
     max_memory_reserved,
     mem_get_info,
     memory_allocated,
+    memory_cached,
     memory_reserved,
+    memory_snapshot,
     memory_stats,
+    memory_stats_as_nested_dict,
     memory_summary,
     reset_accumulated_memory_stats,
+    reset_max_memory_allocated,
+    reset_max_memory_cached,
     reset_peak_memory_stats,
+    set_per_process_memory_fraction,
+    use_mem_pool,
 )
 from .op_hooks import OpHookHandle, register_op_hook
 from .random import (
@@ -123,3 +145,40 @@ from . import utils  # noqa: E402
 from .utils import get_cann_version, get_soc_version  # noqa: E402
 
 __all__ += ["get_cann_version", "get_soc_version", "utils"]
+
+# The torch.cuda names of the device, allocator and memory-history API (see the README's list).
+__all__ += [
+    "MemPool",
+    "OutOfMemoryError",
+    "caching_allocator_alloc",
+    "caching_allocator_delete",
+    "can_device_access_peer",
+    "device_memory_used",
+    "get_allocator_backend",
+    "get_device_capability",
+    "get_per_process_memory_fraction",
+    "has_half",
+    "is_bf16_supported",
+    "is_current_stream_capturing",
+    "is_tf32_supported",
+    "max_memory_cached",
+    "memory_cached",
+    "memory_snapshot",
+    "memory_stats_as_nested_dict",
+    "reset_max_memory_allocated",
+    "reset_max_memory_cached",
+    "set_per_process_memory_fraction",
+    "use_mem_pool",
+    "utilization",
+]
+
+
+def __getattr__(name: str) -> object:
+    # torch.cuda.default_generators: one generator per device; made on first use, after lazy init.
+    if name == "default_generators":
+        return tuple(default_generator(index) for index in range(device_count()))
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | {"default_generators"})

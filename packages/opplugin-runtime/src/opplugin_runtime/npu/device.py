@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import re
+import warnings
 from typing import Any, Union
 
 import torch
@@ -124,3 +127,75 @@ def get_device_name(device: DeviceLike = None) -> str:
 
 def _optional_index(device: DeviceLike | None) -> int:
     return -1 if device is None else _get_device_index(device)
+
+
+def get_device_capability(device: DeviceLike = None) -> tuple[int, int] | None:
+    """torch_npu's answer: NPUs have no CUDA compute capability, so ``None``, unless
+    ``TORCH_NPU_DEVICE_CAPABILITY="major.minor"`` (e.g. ``"8.0"``) asks code written for CUDA to take a branch.
+    An unparsable value warns and gives ``None``."""
+    _lazy_init()
+    index = _get_device_index(device)
+    if not 0 <= index < device_count():
+        raise ValueError(f"get_device_capability: npu:{index} does not exist ({device_count()} devices)")
+    value = os.environ.get("TORCH_NPU_DEVICE_CAPABILITY", "")
+    if not value:
+        return None
+    match = re.fullmatch(r"(\d+)\.(\d+)", value.strip())
+    if match is None:
+        warnings.warn(
+            f"get_device_capability: TORCH_NPU_DEVICE_CAPABILITY={value!r} is not 'major.minor' (e.g. '8.0')",
+            stacklevel=2,
+        )
+        return None
+    return int(match.group(1)), int(match.group(2))
+
+
+# SoC families whose cube and vector units compute in bfloat16.
+_BF16_SOC_PREFIXES = ("Ascend910B", "Ascend910_93", "Ascend950")
+
+
+def is_bf16_supported(including_emulation: bool = True) -> bool:
+    """Whether the current device's SoC computes in bfloat16 (the Ascend 910B family and later; the simulated
+    ``Ascend910B-sim`` does, in every kernel that lists bfloat16)."""
+    del including_emulation  # no emulated bfloat16: the SoC has it or not
+    return is_available() and get_device_name().startswith(_BF16_SOC_PREFIXES)
+
+
+def is_tf32_supported() -> bool:
+    """False: TF32 is a CUDA tensor-core format; npu matmuls of float32 compute in float32."""
+    return False
+
+
+def can_device_access_peer(device: DeviceLike, peer_device: DeviceLike) -> bool:
+    """Whether ``device`` can read and write ``peer_device``'s memory (``aclrtDeviceCanAccessPeer``): True for two
+    distinct simulated devices, False for a device and itself, as ``torch.cuda``."""
+    _lazy_init()
+    index, peer = _get_device_index(device, optional=False), _get_device_index(peer_device, optional=False)
+    for which, value in (("device", index), ("peer_device", peer)):
+        if not 0 <= value < device_count():
+            raise ValueError(f"can_device_access_peer: {which} npu:{value} does not exist ({device_count()} devices)")
+    return C.can_device_access_peer(index, peer)
+
+
+def utilization(device: DeviceLike = None) -> int:
+    """Percent of the last second in which a kernel ran on ``device`` (``aclrtGetDeviceUtilizationRate``: the mean
+    of its cube and vector utilization), as ``torch.cuda.utilization``."""
+    _lazy_init()
+    rates = C.utilization(_get_device_index(device))
+    return (rates["cube"] + rates["vector"]) // 2
+
+
+def device_memory_used(device: DeviceLike = None) -> int:
+    """Bytes of ``device``'s memory in use (``aclrtGetMemInfo``: total - free), caching allocator's cache included."""
+    _lazy_init()
+    free, total = C.mem_get_info(_get_device_index(device))
+    return total - free
+
+
+def is_current_stream_capturing() -> bool:
+    """False: stream capture (npu graphs) is not simulated, so no stream is ever capturing."""
+    return False
+
+
+# Half precision works on every npu device (torch.cuda.has_half).
+has_half = True

@@ -55,3 +55,4 @@ def get_rng_state_all() -> list[torch.Tensor]:
 def set_rng_state_all(new_states: Iterable[torch.Tensor]) -> None:
     for index, state in enumerate(new_states):
         set_rng_state(state, index)
+
