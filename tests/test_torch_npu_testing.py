@@ -26,7 +26,8 @@ STYLE = Path(__file__).resolve().parent / "torch_npu_style"
 # unittest -v: "test_x (__main__.TestY.test_x) ... ok" (3.11+) or "test_x (__main__.TestY) ... ok".
 OUTCOME = re.compile(r"""^(test\w+) \(__main__\.(\w+)(?:\.\w+)?\) \.\.\. (ok|FAIL|ERROR|skipped ['"](.*)['"])$""", re.M)
 
-PROFILER_NOTICE = re.compile(r"USDT:[^\n]*\] profiler_(?:start|stop)\n")
+# What kineto prints around a profile: "USDT: ...] profiler_start" (2.13), "STAGE: ...] Completed Stage: Warm Up" (2.1).
+PROFILER_NOTICE = re.compile(r"(?:USDT:[^\n]*\] profiler_(?:start|stop)|STAGE:[^\n]*\] Completed Stage: [\w ]+)\n")
 
 
 def run_style_file(name: str, *selection: str, **env: str) -> tuple[int, dict[str, str], str]:
