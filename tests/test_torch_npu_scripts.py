@@ -142,6 +142,10 @@ z = ascendc_ops.ascendc_add(x, y)
 """
 
 
+# What find_package(Torch) of a CUDA build of torch says where the CUDA libraries are missing.
+CAFFE2_WANTS_CUDA = "Your installed Caffe2 version uses CUDA but I cannot find the CUDA"
+
+
 def cmake_configure_command(source: Path, build: Path) -> list[str]:
     from opplugin_runtime import cpp_extension
 
@@ -164,6 +168,11 @@ def cmake_build(label: str) -> Path:
     env = {**os.environ, "TORCH_DEVICE_BACKEND_AUTOLOAD": "0"}
     for command in (cmake_configure_command(EXAMPLE, build), ["cmake", "--build", str(build), "-j", "2"]):
         result = subprocess.run(command, capture_output=True, text=True, env=env)
+        if result.returncode != 0 and torch.version.cuda is not None and CAFFE2_WANTS_CUDA in result.stderr:
+            # Torch's own CMake package (Caffe2Config.cmake) of a CUDA build stops with FATAL_ERROR when
+            # it cannot find the CUDA libraries, before torch_npu's package is reached.
+            pytest.skip(f"torch {torch.__version__} is a CUDA build (CUDA {torch.version.cuda}) whose CMake "
+                        "package, loaded by find_package(Torch), refuses to configure without the CUDA libraries")
         assert result.returncode == 0, f"{' '.join(command)}\n{result.stdout}\n{result.stderr}"
         assert "warning:" not in result.stdout + result.stderr, result.stdout + result.stderr
     return build
