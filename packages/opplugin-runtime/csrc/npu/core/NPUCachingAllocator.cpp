@@ -325,21 +325,7 @@ class CachingAllocator final : public c10::Allocator {
       return;
     }
     for (c10::DeviceIndex device = 0; device < kMaxDevices; ++device) {
-      DevicePool& pool = pools_[device];
-      for (FreeBlocks* free_blocks : {&pool.small_free, &pool.large_free}) {
-        for (auto it = free_blocks->begin(); it != free_blocks->end();) {
-          Block* block = *it;
-          if (block->pool != id || !block->WholeSegment()) {
-            ++it;
-            continue;
-          }
-          it = free_blocks->erase(it);
-          OnDevice(device, [&] {
-            FreeSegment(pool, block);
-            return 0;
-          });
-        }
-      }
+      ReleaseWholeFreeSegments(pools_[device], device, [&](Block* head) { return head->pool == id; });
     }
   }
 
@@ -600,10 +586,17 @@ class CachingAllocator final : public c10::Allocator {
   // both pools) whose last use has completed, so that the new segment replaces
   // them instead of adding to them. Segments with queued work stay cached.
   void ReleaseIdleSegments(DevicePool& pool, c10::DeviceIndex device) {
+    ReleaseWholeFreeSegments(pool, device, [&](Block* head) { return Releasable(head) && SegmentIdle(head); });
+  }
+
+  // Returns to the device every free block of `pool` that is a whole segment and for
+  // which `release(head)` holds; the other free blocks stay cached.
+  template <typename Predicate>
+  void ReleaseWholeFreeSegments(DevicePool& pool, c10::DeviceIndex device, Predicate&& release) {
     for (FreeBlocks* free_blocks : {&pool.small_free, &pool.large_free}) {
       for (auto it = free_blocks->begin(); it != free_blocks->end();) {
         Block* block = *it;
-        if (!block->WholeSegment() || !Releasable(block) || !SegmentIdle(block)) {
+        if (!block->WholeSegment() || !release(block)) {
           ++it;
           continue;
         }
@@ -736,21 +729,8 @@ class CachingAllocator final : public c10::Allocator {
       // Queued work may still use cached blocks: wait for it before freeing.
       NPU_CHECK_ACL(aclrtSynchronizeDevice());
       ProcessPending(pool, /*wait=*/true);
-      for (FreeBlocks* free_blocks : {&pool.small_free, &pool.large_free}) {
-        for (auto it = free_blocks->begin(); it != free_blocks->end();) {
-          Block* block = *it;
-          if (block->prev != nullptr || block->next != nullptr) {
-            ++it;  // part of a segment that is still in use
-            continue;
-          }
-          if (!Releasable(block)) {
-            ++it;  // a live private pool keeps its segments
-            continue;
-          }
-          it = free_blocks->erase(it);
-          FreeSegment(pool, block);
-        }
-      }
+      // A live private pool keeps its segments.
+      ReleaseWholeFreeSegments(pool, device, [&](Block* head) { return Releasable(head); });
       return 0;
     });
   }
