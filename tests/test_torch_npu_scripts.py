@@ -142,10 +142,6 @@ z = ascendc_ops.ascendc_add(x, y)
 """
 
 
-# What find_package(Torch) of a CUDA build of torch says where the CUDA libraries are missing.
-CAFFE2_WANTS_CUDA = "Your installed Caffe2 version uses CUDA but I cannot find the CUDA"
-
-
 def cmake_configure_command(source: Path, build: Path) -> list[str]:
     from opplugin_runtime import cpp_extension
 
@@ -168,11 +164,6 @@ def cmake_build(label: str) -> Path:
     env = {**os.environ, "TORCH_DEVICE_BACKEND_AUTOLOAD": "0"}
     for command in (cmake_configure_command(EXAMPLE, build), ["cmake", "--build", str(build), "-j", "2"]):
         result = subprocess.run(command, capture_output=True, text=True, env=env)
-        if result.returncode != 0 and torch.version.cuda is not None and CAFFE2_WANTS_CUDA in result.stderr:
-            # Torch's own CMake package (Caffe2Config.cmake) of a CUDA build stops with FATAL_ERROR when
-            # it cannot find the CUDA libraries, before torch_npu's package is reached.
-            pytest.skip(f"torch {torch.__version__} is a CUDA build (CUDA {torch.version.cuda}) whose CMake "
-                        "package, loaded by find_package(Torch), refuses to configure without the CUDA libraries")
         assert result.returncode == 0, f"{' '.join(command)}\n{result.stdout}\n{result.stderr}"
         assert "warning:" not in result.stdout + result.stderr, result.stdout + result.stderr
     return build
@@ -219,3 +210,41 @@ def test_the_cmake_package_refuses_another_torch(tmp_path: Path) -> None:
                             capture_output=True, text=True)
     assert result.returncode != 0
     assert f"this runtime was built for torch {torch.__version__}" in " ".join(result.stderr.split())
+
+
+def configure_probe(tmp_path: Path, body: str) -> subprocess.CompletedProcess[str]:
+    from opplugin_runtime import cpp_extension
+
+    (tmp_path / "CMakeLists.txt").write_text("cmake_minimum_required(VERSION 3.18)\nproject(probe LANGUAGES CXX)\n"
+                                             + textwrap.dedent(body))
+    return subprocess.run(["cmake", "-S", str(tmp_path), "-B", str(tmp_path / "b"),
+                           f"-DCMAKE_PREFIX_PATH={cpp_extension.cmake_prefix_path()}"],
+                          capture_output=True, text=True)
+
+
+def test_the_cmake_package_finds_the_torch_next_to_the_runtime(tmp_path: Path) -> None:
+    """find_package(torch_npu) alone sets torch's variables for the seed's target_link_libraries,
+    also for a CUDA build of torch (torch 2.1.2+cu121), whose own package needs the CUDA toolkit."""
+    result = configure_probe(tmp_path, """\
+        find_package(torch_npu REQUIRED)
+        message(STATUS "probe Torch_VERSION=${Torch_VERSION}")
+        message(STATUS "probe TORCH_INSTALL_PREFIX=${TORCH_INSTALL_PREFIX}")
+        foreach(dir ${TORCH_INCLUDE_DIRS})
+          message(STATUS "probe include=${dir}")
+        endforeach()
+        if(NOT TORCH_LIBRARIES)
+          message(FATAL_ERROR "TORCH_LIBRARIES is empty")
+        endif()
+    """)
+    assert result.returncode == 0, result.stdout + result.stderr
+    probe = {}
+    for line in result.stdout.splitlines():
+        if line.startswith("-- probe "):
+            key, _, value = line.removeprefix("-- probe ").partition("=")
+            probe.setdefault(key, []).append(value)
+    assert torch.__version__.startswith(probe["Torch_VERSION"][0])
+    assert Path(probe["TORCH_INSTALL_PREFIX"][0]).resolve() == Path(torch.__file__).parent.resolve()
+    assert any((Path(d) / "torch" / "extension.h").is_file() for d in probe["include"]), probe["include"]
+    without_package = "using its CPU libraries without torch's CMake package" in " ".join(result.stdout.split())
+    # A CUDA build of torch (its package wants the CUDA toolkit) takes the direct route, a CPU build torch's package.
+    assert without_package == (torch.version.cuda is not None)

@@ -251,6 +251,8 @@ def cmake_build_source(label: str) -> str:
         "TORCH_NPU_TORCH_VERSION": torch.__version__,
         "TORCH_NPU_CXX_STANDARD": cxx_standard(),
         "TORCH_NPU_CXX11_ABI": int(torch.compiled_with_cxx11_abi()),
+        # the CUDA release of a CUDA build of torch, empty for a CPU build
+        "TORCH_NPU_TORCH_CUDA": torch.version.cuda or "",
     }
     lines = ["# Written by setup.py: what this build of opplugin_runtime was compiled against."]
     lines += [f'set({key} "{value}")' for key, value in facts.items()]
