@@ -88,10 +88,13 @@ TORCH_NPU_SCRIPT = """
     model = model.npu()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     reference_optimizer = torch.optim.SGD(reference.parameters(), lr=0.1)
-    inputs, targets = torch.randn(8, 16), torch.randint(0, 4, (8,))
-    for _ in range(3):
-        for net, opt, x, t in ((model, optimizer, inputs.to(device), targets.npu()),
-                               (reference, reference_optimizer, inputs, targets)):
+    inputs, targets = torch.randn(24, 16), torch.randint(0, 4, (24,))
+    loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(inputs, targets), batch_size=8,
+                                         pin_memory=True)
+    for x_host, t_host in loader:
+        assert x_host.is_pinned() and t_host.is_pinned()
+        for net, opt, x, t in ((model, optimizer, x_host.to(device, non_blocking=True), t_host.npu(non_blocking=True)),
+                               (reference, reference_optimizer, x_host, t_host)):
             opt.zero_grad()
             loss = torch.nn.functional.cross_entropy(net(x), t)
             loss.backward()

@@ -12,17 +12,17 @@ from torch.utils.data import DataLoader, TensorDataset
 
 # A stream held busy this long (ns) outlasts anything the host does meanwhile in these tests.
 BUSY = 400_000_000
-# torch >= 2.5 asks the accelerator hooks when pin_memory()/is_pinned() name no device;
-# torch 2.1 defaults them to CUDA, so a script names the npu there.
-PIN_DEFAULTS_TO_NPU = tuple(int(v) for v in torch.__version__.split(".")[:2]) >= (2, 5)
+# torch >= 2.5 asks the accelerator hooks when pin_memory()/is_pinned() name no device; on torch
+# 2.1, which defaults them to CUDA, the runtime makes the omitted device the npu (no CUDA here).
+PIN_DEFAULTS_THROUGH_HOOKS = tuple(int(v) for v in torch.__version__.split(".")[:2]) >= (2, 5)
 
 
 def pin(t: torch.Tensor) -> torch.Tensor:
-    return t.pin_memory() if PIN_DEFAULTS_TO_NPU else t.pin_memory("npu")
+    return t.pin_memory()
 
 
 def pinned(t: torch.Tensor) -> bool:
-    return t.is_pinned() if PIN_DEFAULTS_TO_NPU else t.is_pinned("npu")
+    return t.is_pinned()
 
 
 def test_pin_memory_copies_into_pinned_memory():
@@ -36,7 +36,8 @@ def test_pin_memory_copies_into_pinned_memory():
     assert not pinned(torch.empty(0))
 
 
-@pytest.mark.skipif(not PIN_DEFAULTS_TO_NPU, reason="torch 2.1 pins through CUDA's allocator for pin_memory=True")
+@pytest.mark.skipif(not PIN_DEFAULTS_THROUGH_HOOKS,
+                    reason="torch 2.1 takes the allocator of pin_memory=True factories from its CUDA hooks")
 def test_empty_with_pin_memory_true_is_pinned():
     t = torch.empty(10, 10, pin_memory=True)
     assert t.is_pinned()
@@ -143,11 +144,11 @@ def test_host_memory_stats_count_blocks_and_bytes():
     assert torch.npu.host_memory_stats()["num_host_alloc"] == 0
 
 
-def test_dataloader_with_pinned_memory_feeds_the_npu():
+@pytest.mark.parametrize("num_workers", [0, 1])
+def test_dataloader_with_pinned_memory_feeds_the_npu(num_workers: int):
     data = torch.randn(40, 5)
     labels = torch.arange(40)
-    kwargs = {} if PIN_DEFAULTS_TO_NPU else {"pin_memory_device": "npu"}
-    loader = DataLoader(TensorDataset(data, labels), batch_size=8, pin_memory=True, **kwargs)
+    loader = DataLoader(TensorDataset(data, labels), batch_size=8, pin_memory=True, num_workers=num_workers)
     seen = []
     weight = torch.randn(5, 3)
     for x, y in loader:
@@ -162,3 +163,18 @@ def test_dataloader_with_pinned_memory_feeds_the_npu():
 def test_sleep_rejects_negative_cycles():
     with pytest.raises(RuntimeError, match=r"torch.npu._sleep: cycles must be non-negative"):
         torch.npu._sleep(-1)
+
+
+@pytest.mark.skipif(PIN_DEFAULTS_THROUGH_HOOKS, reason="torch >= 2.5 deprecates the device argument of pin_memory")
+def test_naming_the_device_pins_the_same_way():
+    from opplugin_runtime.npu import pin_memory_default
+
+    assert pin_memory_default.routed_by_device_argument()
+    p = torch.arange(6.0).pin_memory("npu")
+    assert p.is_pinned("npu") and p.is_pinned()
+    torch.testing.assert_close(p, torch.arange(6.0), rtol=0, atol=0)
+
+
+def test_pin_memory_of_an_npu_tensor_is_refused():
+    with pytest.raises(RuntimeError, match="pin"):
+        torch.ones(3, device="npu").pin_memory()

@@ -22,6 +22,11 @@ from ._backend import register_backend  # noqa: E402
 
 register_backend(npu)
 
+# On torch 2.1, pin_memory() / is_pinned() / DataLoader(pin_memory=True) without a device pin for the npu.
+from .npu import pin_memory_default  # noqa: E402
+
+pin_memory_default.install()
+
 # torch.save / copy.deepcopy of internal-format (NZ, 5HD) tensors keep their values.
 npu.serialization.install()
 
