@@ -108,6 +108,8 @@ def _load_support_module(name: str, path: Path) -> None:
 
 # The OpInfo suite and A/B path tests: shared by test_opinfo.py and test_path_ab.py.
 _load_support_module("npu_opinfo", Path(__file__).with_name("npu_opinfo.py"))
+# Upstream's torch-npu wheel (downloaded and cached): test_upstream_backend_yaml.py, test_cann_abi_conformance.py.
+_load_support_module("upstream_wheel", Path(__file__).with_name("upstream_wheel.py"))
 # The checks of generated Meta functions (test_opplugin_meta.py, test_opplugin_dispatch.py) are
 # opplugin-codegen's test support (they import torch, so they are not in its wheel); loaded from
 # its tests/ by path, not by putting that directory on sys.path, so nothing else of it is seen.

@@ -13,18 +13,17 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import zipfile
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from upstream_wheel import WHEEL_VERSION, torch_npu_wheel  # loaded by tests/conftest.py
 
 import yaml
 
 REPO = Path(__file__).resolve().parents[1]
-WHEEL_VERSION = "2.13.0"
 ASSETS = ("torch_npu/csrc/aten/npu_native_functions.yaml", "torch_npu/csrc/aten/npu_native_functions_by_codegen.yaml")
 
 pytestmark = pytest.mark.skipif(
@@ -33,29 +32,11 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def _wheelhouse() -> Path:
-    """The v2.13 wheelhouse of the noxfile (NPU_WHEELHOUSE moves it), or a cache of our own."""
-    value = os.environ.get("NPU_WHEELHOUSE", "")
-    if value and value.lower() != "off":
-        return Path(value).expanduser() / "v2.13"
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "npu-sim" / "wheelhouse" / "v2.13"
-
-
 @pytest.fixture(scope="module")
 def upstream(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    house = _wheelhouse()
-    wheels = sorted(house.glob(f"torch_npu-{WHEEL_VERSION}-*.whl"))
-    if not wheels:
-        house.mkdir(parents=True, exist_ok=True)
-        download = ["download", "-q", "--no-deps", f"torch-npu=={WHEEL_VERSION}", "-d", str(house)]
-        result = subprocess.run(
-            [sys.executable, "-m", "pip", *download], capture_output=True, text=True, timeout=600
-        )
-        wheels = sorted(house.glob(f"torch_npu-{WHEEL_VERSION}-*.whl"))
-        if not wheels:
-            pytest.skip(f"torch-npu {WHEEL_VERSION} is not downloadable here: {result.stderr.strip()[-300:]}")
+    wheel_path = torch_npu_wheel()
     root = tmp_path_factory.mktemp("upstream")
-    with zipfile.ZipFile(wheels[0]) as wheel:
+    with zipfile.ZipFile(wheel_path) as wheel:
         backend, projection = (wheel.read(name) for name in ASSETS)
     (root / "yaml").mkdir()
     shutil.copy(REPO / "yaml" / "versions.yaml", root / "yaml" / "versions.yaml")

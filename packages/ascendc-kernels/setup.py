@@ -32,7 +32,9 @@ except ImportError:  # setuptools < 70.1
 
 ROOT = Path(__file__).resolve().parent
 PACKAGE_DIR = ROOT / "src" / "ascendc_kernels"
-LIBRARIES = ("libascendcl.so", "libopapi.so")
+# The simulator's two libraries, then the toolkit's other libraries CANN clients link (each loads libascendcl).
+LIBRARIES = ("libascendcl.so", "libopapi.so", "libhccl.so", "libacl_op_compiler.so", "libge_runner.so", "libgraph.so",
+             "libacl_tdt_channel.so")
 
 
 def build_dir() -> Path:

@@ -47,14 +47,16 @@ ACL_FORMAT_FRACTAL_NZ = 29
 
 ACL_SUCCESS = 0
 ACL_ERROR_INVALID_PARAM = 100000
-ACL_ERROR_INVALID_DEVICE = 100007
-ACL_ERROR_INVALID_RESOURCE_HANDLE = 100011
+ACL_ERROR_INVALID_DEVICE = 200002
+ACL_ERROR_INVALID_RESOURCE_HANDLE = 200005
 ACL_ERROR_OP_NOT_FOUND = 100024
 ACL_ERROR_UNSUPPORTED_DATA_TYPE = 100026
 ACL_ERROR_FEATURE_UNSUPPORTED = 200006
+ACL_ERROR_RT_FEATURE_NOT_SUPPORT = 207000
 ACL_ERROR_RT_MEMORY_ALLOCATION = 207001
+ACL_ERROR_RT_AICORE_TIMEOUT = 507014
 ACL_ERROR_RT_AICORE_EXCEPTION = 507015
-ACL_ERROR_RT_EVENT_NOT_COMPLETE = 507019
+ACL_ERROR_RT_EVENT_NOT_COMPLETE = 507006
 
 ACLNN_SUCCESS = 0
 ACLNN_ERR_PARAM_NULLPTR = 161001
@@ -66,10 +68,23 @@ ACL_MEMCPY_HOST_TO_DEVICE = 1
 ACL_MEMCPY_DEVICE_TO_HOST = 2
 ACL_MEMCPY_DEVICE_TO_DEVICE = 3
 
+ACL_STREAM_STATUS_COMPLETE = 0
+ACL_STREAM_STATUS_NOT_READY = 1
+
+ACL_DDR_MEM = 0
+ACL_HBM_MEM = 1
+ACL_HBM_MEM_HUGE = 4
+ACL_MEM_NORMAL = 12
+
 ACL_EVENT_SYNC = 0x1
 ACL_EVENT_TIME_LINE = 0x8
 
-ACL_OP_JIT_COMPILE = 12
+ACL_PRECISION_MODE = 0
+ACL_OP_COMPILER_CACHE_MODE = 7
+ACL_OP_JIT_COMPILE = 10
+ACL_OP_DETERMINISTIC = 11
+ACL_ALLOW_HF32 = 14
+ACL_OP_DEBUG_OPTION = 16
 
 # numpy dtype <-> aclDataType (bfloat16 travels as uint16 bits; see DeviceArray).
 _NP_TO_ACL = {
@@ -147,7 +162,7 @@ _ASCENDCL_PROTOTYPES = {
     "aclrtResetDevice": (ctypes.c_int, [_i32]),
     "aclrtSynchronizeDevice": (ctypes.c_int, []),
     "aclrtGetSocName": (ctypes.c_char_p, []),
-    "aclrtGetMemInfo": (ctypes.c_int, [ctypes.c_int, ctypes.POINTER(_size), ctypes.POINTER(_size)]),
+    "aclrtGetMemInfo": (ctypes.c_int, [ctypes.c_int, ctypes.POINTER(_size), ctypes.POINTER(_size)]),  # aclrtMemAttr
     "aclrtDeviceCanAccessPeer": (ctypes.c_int, [ctypes.POINTER(_i32), _i32, _i32]),
     "aclrtGetDeviceUtilizationRate": (ctypes.c_int, [_i32, ctypes.POINTER(UtilizationInfo)]),
     "aclrtMalloc": (ctypes.c_int, [_pp, _size, ctypes.c_int]),
@@ -162,7 +177,7 @@ _ASCENDCL_PROTOTYPES = {
     "aclrtCreateStream": (ctypes.c_int, [_pp]),
     "aclrtDestroyStream": (ctypes.c_int, [_vp]),
     "aclrtSynchronizeStream": (ctypes.c_int, [_vp]),
-    "aclrtStreamQuery": (ctypes.c_int, [_vp]),
+    "aclrtStreamQuery": (ctypes.c_int, [_vp, ctypes.POINTER(ctypes.c_int)]),
     "aclrtStreamWaitEvent": (ctypes.c_int, [_vp, _vp]),
     "aclrtLaunchCallback": (ctypes.c_int, [CALLBACK, _vp, ctypes.c_int, _vp]),
     "aclrtStreamGetDevice": (_i32, [_vp]),
@@ -206,6 +221,42 @@ _ASCENDCL_PROTOTYPES = {
     ),
     "aclSetCompileopt": (ctypes.c_int, [ctypes.c_int, ctypes.c_char_p]),
     "aclGetCompileopt": (ctypes.c_int, [ctypes.c_int, ctypes.c_char_p, _size]),
+    "aclGetTensorDescType": (ctypes.c_int, [_vp]),
+    "aclGetTensorDescFormat": (ctypes.c_int, [_vp]),
+    "aclGetTensorDescNumDims": (_size, [_vp]),
+    "aclGetTensorDescDimV2": (ctypes.c_int, [_vp, _size, ctypes.POINTER(_i64)]),
+    "aclSetTensorDescName": (None, [_vp, ctypes.c_char_p]),
+    "aclSetTensorPlaceMent": (ctypes.c_int, [_vp, ctypes.c_int]),
+    "aclopSetAttrDataType": (ctypes.c_int, [_vp, ctypes.c_char_p, ctypes.c_int]),
+    "aclopSetAttrListBool": (ctypes.c_int, [_vp, ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_uint8)]),
+    "aclopSetAttrListFloat": (ctypes.c_int, [_vp, ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_float)]),
+    "aclopSetAttrListListInt": (ctypes.c_int, [_vp, ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_int),
+                                               ctypes.POINTER(_i64p)]),
+    "aclrtCreateStreamWithConfig": (ctypes.c_int, [_pp, _u32, _u32]),
+    "aclrtCreateEventExWithFlag": (ctypes.c_int, [_pp, _u32]),
+    "aclrtResetEvent": (ctypes.c_int, [_vp, _vp]),
+    "aclrtDeviceEnablePeerAccess": (ctypes.c_int, [_i32, _u32]),
+    "aclrtDeviceGetBareTgid": (ctypes.c_int, [ctypes.POINTER(_i32)]),
+    "aclrtGetCurrentContext": (ctypes.c_int, [_pp]),
+    "aclrtSetCurrentContext": (ctypes.c_int, [_vp]),
+    "aclGetDeviceCapability": (ctypes.c_int, [_u32, ctypes.c_int, ctypes.POINTER(_i64)]),
+    "aclAppLog": (None, [ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p, _u32, ctypes.c_char_p]),
+    "aclrtSetDeviceSatMode": (ctypes.c_int, [ctypes.c_int]),
+    "aclrtGetDeviceSatMode": (ctypes.c_int, [ctypes.POINTER(ctypes.c_int)]),
+    "aclrtSetStreamOverflowSwitch": (ctypes.c_int, [_vp, _u32]),
+    "aclrtGetStreamOverflowSwitch": (ctypes.c_int, [_vp, ctypes.POINTER(_u32)]),
+    "aclrtSetOpExecuteTimeOut": (ctypes.c_int, [_u32]),
+    "aclrtSetOpExecuteTimeOutV2": (ctypes.c_int, [_u64, ctypes.POINTER(_u64)]),
+    "aclrtSetSysParamOpt": (ctypes.c_int, [ctypes.c_int, _i64]),
+    "aclrtCtxSetSysParamOpt": (ctypes.c_int, [ctypes.c_int, _i64]),
+    "aclrtGetSysParamOpt": (ctypes.c_int, [ctypes.c_int, ctypes.POINTER(_i64)]),
+    "aclrtPeekAtLastError": (ctypes.c_int, [ctypes.c_int]),
+    "aclrtGetLastError": (ctypes.c_int, [ctypes.c_int]),
+    "aclGetCannAttribute": (ctypes.c_int, [ctypes.c_int, ctypes.POINTER(_i32)]),
+    "aclGetCannAttributeList": (ctypes.c_int, [ctypes.POINTER(ctypes.POINTER(ctypes.c_int)), ctypes.POINTER(_size)]),
+    "aclGetCompileoptSize": (_size, [ctypes.c_int]),
+    "MsprofSysCycleTime": (_u64, []),
+    "MsprofGetHashId": (_u64, [ctypes.c_char_p, _size]),
     "aclsimGetCoreNumAiv": (_u32, []),
     "aclsimGetUbSize": (_u64, []),
     "aclsimGetBlockIdx": (_u32, []),
@@ -278,6 +329,13 @@ def check(rc: int, what: str = "") -> None:
     """Raises AclError (with aclGetRecentErrMsg) when rc is not 0."""
     if rc != 0:
         raise AclError(rc, recent_error(), what)
+
+
+def stream_status(stream: Any) -> int:
+    """aclrtStreamQuery's status of `stream`: ACL_STREAM_STATUS_COMPLETE or ACL_STREAM_STATUS_NOT_READY."""
+    status = ctypes.c_int(-1)
+    check(load().acl.aclrtStreamQuery(stream, ctypes.byref(status)), "aclrtStreamQuery")
+    return status.value
 
 
 def _int64_array(values: Sequence[int]) -> Any:

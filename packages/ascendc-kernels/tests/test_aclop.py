@@ -160,6 +160,16 @@ def test_jit_compile_option(acl):
     sim.check(acl.aclSetCompileopt(sim.ACL_OP_JIT_COMPILE, b"disable"))
 
 
+def test_compile_options_without_behaviour_are_unsupported(acl):
+    assert acl.aclSetCompileopt(sim.ACL_OP_DEBUG_OPTION, b"oom") == sim.ACL_ERROR_FEATURE_UNSUPPORTED
+    assert 'ACL_OP_DEBUG_OPTION "oom" is not supported by the simulator' in sim.recent_error()
+    assert acl.aclSetCompileopt(5, b"1") == sim.ACL_ERROR_FEATURE_UNSUPPORTED  # ACL_OP_DEBUG_LEVEL 1
+    sim.check(acl.aclSetCompileopt(5, b"0"))
+    assert acl.aclSetCompileopt(9, b"x") == sim.ACL_ERROR_FEATURE_UNSUPPORTED  # ACL_OP_PERFORMANCE_MODE
+    assert "compile option 9 is not supported by the simulator" in sim.recent_error()
+    assert acl.aclSetCompileopt(17, b"x") == sim.ACL_ERROR_INVALID_PARAM
+
+
 @pytest.mark.parametrize("t1", [False, True])
 @pytest.mark.parametrize("t2", [False, True])
 @pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])

@@ -45,15 +45,29 @@ def test_current_device_is_per_thread(acl):
 
 
 def test_soc_name_and_memory_info(acl):
-    assert acl.aclrtGetSocName() == b"Ascend910B-sim"
+    assert acl.aclrtGetSocName() == b"Ascend910B1"
     free, total = ctypes.c_size_t(), ctypes.c_size_t()
-    sim.check(acl.aclrtGetMemInfo(0, ctypes.byref(free), ctypes.byref(total)))
+    sim.check(acl.aclrtGetMemInfo(sim.ACL_HBM_MEM, ctypes.byref(free), ctypes.byref(total)))
     assert total.value == 16384 << 20
     before = free.value
     buf = sim.DeviceArray.empty((1 << 20,), sim.ACL_UINT8)
-    sim.check(acl.aclrtGetMemInfo(0, ctypes.byref(free), ctypes.byref(total)))
+    sim.check(acl.aclrtGetMemInfo(sim.ACL_HBM_MEM, ctypes.byref(free), ctypes.byref(total)))
     assert before - free.value >= 1 << 20
     buf.free()
+
+
+def test_memory_info_kinds(acl):
+    free, total = ctypes.c_size_t(), ctypes.c_size_t()
+    sim.check(acl.aclrtGetMemInfo(sim.ACL_HBM_MEM, ctypes.byref(free), ctypes.byref(total)))
+    hbm_total = total.value
+    for kind in (sim.ACL_HBM_MEM_HUGE, sim.ACL_MEM_NORMAL):
+        sim.check(acl.aclrtGetMemInfo(kind, ctypes.byref(free), ctypes.byref(total)))
+        assert total.value == hbm_total
+    assert acl.aclrtGetMemInfo(sim.ACL_DDR_MEM, ctypes.byref(free), ctypes.byref(total)) == \
+        sim.ACL_ERROR_FEATURE_UNSUPPORTED
+    assert "has no DDR memory" in sim.recent_error()
+    assert acl.aclrtGetMemInfo(99, ctypes.byref(free), ctypes.byref(total)) == sim.ACL_ERROR_INVALID_PARAM
+    assert acl.aclrtGetMemInfo(sim.ACL_HBM_MEM, None, ctypes.byref(total)) == sim.ACL_ERROR_INVALID_PARAM
 
 
 def test_core_count_and_unified_buffer(acl):

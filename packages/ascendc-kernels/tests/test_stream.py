@@ -35,11 +35,11 @@ def test_work_runs_off_the_calling_thread_after_a_blocking_callback(acl, stream)
     assert size == 0
     sim.check(acl.opapi.aclnnAdd(None, 0, executor, stream))
     assert entered.wait(10)
-    assert acl.aclrtStreamQuery(stream) == sim.ACL_ERROR_RT_EVENT_NOT_COMPLETE
+    assert sim.stream_status(stream) == sim.ACL_STREAM_STATUS_NOT_READY
     assert (out.peek() == 0).all()  # the kernel has not run: the callback holds the stream
     released.set()
     sim.check(acl.aclrtSynchronizeStream(stream))
-    assert acl.aclrtStreamQuery(stream) == sim.ACL_SUCCESS
+    assert sim.stream_status(stream) == sim.ACL_STREAM_STATUS_COMPLETE
     assert (out.peek() == 2).all()
 
 
@@ -94,6 +94,10 @@ def test_stream_handles_are_checked(acl):
     sim.check(acl.aclrtDestroyStream(handle.value))
     assert acl.aclrtDestroyStream(handle.value) == sim.ACL_ERROR_INVALID_RESOURCE_HANDLE
     assert "not a live stream" in sim.recent_error()
+    status = ctypes.c_int(-1)
+    assert acl.aclrtStreamQuery(handle.value, ctypes.byref(status)) == sim.ACL_ERROR_INVALID_RESOURCE_HANDLE
+    assert acl.aclrtStreamQuery(None, None) == sim.ACL_ERROR_INVALID_PARAM
+    assert "aclrtStreamQuery: status is null" in sim.recent_error()
 
 
 def test_streams_belong_to_the_current_device(acl):
@@ -130,7 +134,7 @@ LAUNCH_BLOCKING_SCRIPT = textwrap.dedent("""
     out = sim.DeviceArray.empty(x.shape, sim.ACL_FLOAT)
     rc, size, executor = sim.aclnn_workspace("aclnnAdd", x.tensor(), x.tensor(), sim.Scalar(1.0), out.tensor())
     sim.check(acl.opapi.aclnnAdd(None, 0, executor, None))
-    assert acl.aclrtStreamQuery(None) == 0
+    assert sim.stream_status(None) == sim.ACL_STREAM_STATUS_COMPLETE
     assert (out.peek() == 2 * np.arange(100)).all()  # written before the launch returned
     # a failing kernel fails its launch call (nothing is left pending)
     tiny = sim.DeviceArray.from_numpy(np.ones(1000, dtype=np.float64))
@@ -154,7 +158,7 @@ def test_launch_blocking_runs_every_enqueue_synchronously():
 
 def free_device_bytes(acl) -> int:
     free, total = ctypes.c_size_t(), ctypes.c_size_t()
-    sim.check(acl.aclrtGetMemInfo(0, ctypes.byref(free), ctypes.byref(total)))
+    sim.check(acl.aclrtGetMemInfo(sim.ACL_HBM_MEM, ctypes.byref(free), ctypes.byref(total)))
     return free.value
 
 
@@ -173,7 +177,7 @@ def test_free_does_not_wait_for_queued_work_and_keeps_its_bytes_for_it(acl, stre
     add_async(x, x, out, stream)  # queued behind the callback: reads x later
     free_before = free_device_bytes(acl)
     x.free()  # returns while the stream is still held
-    assert acl.aclrtStreamQuery(stream) == sim.ACL_ERROR_RT_EVENT_NOT_COMPLETE
+    assert sim.stream_status(stream) == sim.ACL_STREAM_STATUS_NOT_READY
     assert not released.is_set()
     assert free_device_bytes(acl) > free_before  # the allocation is gone already
     released.set()

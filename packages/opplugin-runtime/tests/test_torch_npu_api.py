@@ -159,7 +159,7 @@ def _in_fresh_interpreter(code: str, **env: str) -> str:
 
 def test_get_soc_version_is_the_simulated_socs() -> None:
     assert torch.npu.get_device_name(0) == "Ascend910B-sim"
-    assert torch.npu.get_soc_version() == torch_npu.npu.utils.get_soc_version() == 104  # torch_npu's Ascend910B
+    assert torch.npu.get_soc_version() == torch_npu.npu.utils.get_soc_version() == 220  # torch_npu's Ascend910B1
     assert isinstance(torch.npu.get_soc_version(), int)
 
 
@@ -172,8 +172,8 @@ def test_device_properties_are_the_simulators() -> None:
         print(repr(p))
     """, ASCEND_SIM_AICORE_NUM="3", ASCEND_SIM_MEMORY_MB="512")
     fields, text = out.splitlines()
-    assert fields.split() == ["Ascend910B-sim", str(512 << 20), "3", "3", "3", "None", "None", "None"]
-    assert text == ("_NPUDeviceProperties(name='Ascend910B-sim', total_memory=512MB, cube_core_num=3, "
+    assert fields.split() == ["Ascend910B1", str(512 << 20), "3", "3", "3", "None", "None", "None"]
+    assert text == ("_NPUDeviceProperties(name='Ascend910B1', total_memory=512MB, cube_core_num=3, "
                     "vector_core_num=3, L2_cache_size=None)")
 
 

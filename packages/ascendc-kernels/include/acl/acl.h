@@ -4,4 +4,5 @@
 #include "acl/acl_base.h"
 #include "acl/acl_rt.h"
 #include "acl/acl_op.h"
+#include "acl/acl_mdl.h"
 #endif

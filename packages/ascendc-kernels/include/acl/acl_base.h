@@ -23,16 +23,18 @@ typedef void* aclrtContext;
 #define ACL_ERROR_INVALID_PARAM 100000
 #define ACL_ERROR_UNINITIALIZE 100001
 #define ACL_ERROR_INVALID_FILE 100003
-#define ACL_ERROR_INVALID_DEVICE 100007
-#define ACL_ERROR_INVALID_RESOURCE_HANDLE 100011
+#define ACL_ERROR_INVALID_DEVICE 200002
+#define ACL_ERROR_INVALID_RESOURCE_HANDLE 200005
 #define ACL_ERROR_OP_TYPE_NOT_MATCH 100020
 #define ACL_ERROR_OP_NOT_FOUND 100024
 #define ACL_ERROR_UNSUPPORTED_DATA_TYPE 100026
 #define ACL_ERROR_FEATURE_UNSUPPORTED 200006
 #define ACL_ERROR_BAD_ALLOC 200000
+#define ACL_ERROR_RT_FEATURE_NOT_SUPPORT 207000
 #define ACL_ERROR_RT_MEMORY_ALLOCATION 207001
+#define ACL_ERROR_RT_AICORE_TIMEOUT 507014
 #define ACL_ERROR_RT_AICORE_EXCEPTION 507015
-#define ACL_ERROR_RT_EVENT_NOT_COMPLETE 507019
+#define ACL_ERROR_RT_EVENT_NOT_COMPLETE 507006
 #define ACL_ERROR_INTERNAL_ERROR 500000
 
 typedef enum {
@@ -77,6 +79,49 @@ typedef enum {
   ACL_FORMAT_FRACTAL_NZ = 29,
   ACL_FORMAT_NCL = 47,
 } aclFormat;
+
+typedef enum {
+  ACL_DEBUG = 0,
+  ACL_INFO = 1,
+  ACL_WARNING = 2,
+  ACL_ERROR = 3,
+} aclLogLevel;
+
+typedef enum {
+  ACL_MEMTYPE_DEVICE = 0,
+  ACL_MEMTYPE_HOST = 1,
+  ACL_MEMTYPE_HOST_COMPILE_INDEPENDENT = 2,
+} aclMemType;
+
+typedef enum {
+  ACL_DEVICE_INFO_UNDEFINED = -1,
+  ACL_DEVICE_INFO_AI_CORE_NUM = 0,
+  ACL_DEVICE_INFO_VECTOR_CORE_NUM = 1,
+  ACL_DEVICE_INFO_L2_SIZE = 2,
+} aclDeviceInfo;
+
+// Writes "[LEVEL] file:line func: message" to stderr when `logLevel` is at least the level of
+// ASCEND_GLOBAL_LOG_LEVEL (0 debug .. 3 error, 4 none; default 3, as CANN's application log).
+ACL_FUNC_VISIBILITY void aclAppLog(aclLogLevel logLevel, const char* func, const char* file, uint32_t line,
+                                   const char* fmt, ...) __attribute__((format(printf, 5, 6)));
+
+// Core counts of the SoC part the device reports (ACL_DEVICE_INFO_AI_CORE_NUM: cube cores,
+// ACL_DEVICE_INFO_VECTOR_CORE_NUM: vector cores; ASCEND_SIM_SOC_NAME picks the part). A kernel
+// launched with that many blocks runs them on the simulator's cores. ACL_DEVICE_INFO_L2_SIZE is
+// ACL_ERROR_FEATURE_UNSUPPORTED (the simulator has no L2 model).
+ACL_FUNC_VISIBILITY aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t* value);
+
+typedef enum {
+  ACL_CANN_ATTR_UNDEFINED = -1,
+  ACL_CANN_ATTR_INF_NAN = 0,
+  ACL_CANN_ATTR_BF16 = 1,
+  ACL_CANN_ATTR_JIT_COMPILE = 2
+} aclCannAttr;
+
+// What the toolkit supports: IEEE inf/NaN arithmetic, bfloat16 and online (JIT) compilation of
+// acl ops, each 1 on the simulator (its acl_op path runs with either ACL_OP_JIT_COMPILE setting).
+ACL_FUNC_VISIBILITY aclError aclGetCannAttributeList(const aclCannAttr** cannAttrList, size_t* num);
+ACL_FUNC_VISIBILITY aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value);
 
 // Size in bytes of one element of `dataType`, 0 for ACL_DT_UNDEFINED.
 ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);

@@ -17,13 +17,33 @@ typedef struct aclTensorDesc aclTensorDesc;
 typedef struct aclDataBuffer aclDataBuffer;
 typedef struct aclopAttr aclopAttr;
 
-typedef enum { ACL_ENGINE_SYS = 0, ACL_ENGINE_AICORE = 1, ACL_ENGINE_VECTOR = 2 } aclopEngineType;
-typedef enum { ACL_COMPILE_SYS = 0, ACL_COMPILE_UNREGISTERED = 1 } aclopCompileType;
+typedef enum aclEngineType { ACL_ENGINE_SYS = 0, ACL_ENGINE_AICORE = 1, ACL_ENGINE_VECTOR = 2 } aclopEngineType;
+typedef enum aclCompileType { ACL_COMPILE_SYS = 0, ACL_COMPILE_UNREGISTERED = 1 } aclopCompileType;
 
+// CANN's compile options, in CANN's order (the values are the positions). aclSetCompileopt takes
+// those that steer CANN's online op compiler and precision (the simulator's kernels are built
+// ahead, compute in full precision and deterministically, which every value of them allows; the
+// values are kept and read back); ACL_AUTO_TUNE_MODE, ACL_OP_PERFORMANCE_MODE,
+// ACL_CUSTOMIZE_DTYPES, ACL_OP_PRECISION_MODE and ACL_PRECISION_MODE_V2 are
+// ACL_ERROR_FEATURE_UNSUPPORTED.
 typedef enum {
-  ACL_PRECISION_MODE = 0,
-  ACL_AICORE_NUM = 1,
-  ACL_OP_JIT_COMPILE = 12,
+  ACL_PRECISION_MODE,
+  ACL_AICORE_NUM,
+  ACL_AUTO_TUNE_MODE,
+  ACL_OP_SELECT_IMPL_MODE,
+  ACL_OPTYPELIST_FOR_IMPLMODE,
+  ACL_OP_DEBUG_LEVEL,
+  ACL_DEBUG_DIR,
+  ACL_OP_COMPILER_CACHE_MODE,
+  ACL_OP_COMPILER_CACHE_DIR,
+  ACL_OP_PERFORMANCE_MODE,
+  ACL_OP_JIT_COMPILE,
+  ACL_OP_DETERMINISTIC,
+  ACL_CUSTOMIZE_DTYPES,
+  ACL_OP_PRECISION_MODE,
+  ACL_ALLOW_HF32,
+  ACL_PRECISION_MODE_V2,
+  ACL_OP_DEBUG_OPTION,
 } aclCompileOpt;
 
 // `dims` is the shape in `format` (for a base format: the logical shape).
@@ -36,6 +56,16 @@ ACL_FUNC_VISIBILITY aclError aclSetTensorShape(aclTensorDesc* desc, int numDims,
 // Logical (user-visible) format and shape.
 ACL_FUNC_VISIBILITY aclError aclSetTensorOriginFormat(aclTensorDesc* desc, aclFormat format);
 ACL_FUNC_VISIBILITY aclError aclSetTensorOriginShape(aclTensorDesc* desc, int numDims, const int64_t* dims);
+// What a descriptor says (CANN's getters): ACL_DT_UNDEFINED / ACL_FORMAT_UNDEFINED / 0 for a null desc.
+ACL_FUNC_VISIBILITY aclDataType aclGetTensorDescType(const aclTensorDesc* desc);
+ACL_FUNC_VISIBILITY aclFormat aclGetTensorDescFormat(const aclTensorDesc* desc);
+ACL_FUNC_VISIBILITY size_t aclGetTensorDescNumDims(const aclTensorDesc* desc);
+ACL_FUNC_VISIBILITY aclError aclGetTensorDescDimV2(const aclTensorDesc* desc, size_t index, int64_t* dimSize);
+// A name for messages about the tensor (null clears it).
+ACL_FUNC_VISIBILITY void aclSetTensorDescName(aclTensorDesc* desc, const char* name);
+// Where the tensor's data buffer lives: device memory (the default) or host memory, which the
+// executor reads at enqueue time like a constant.
+ACL_FUNC_VISIBILITY aclError aclSetTensorPlaceMent(aclTensorDesc* desc, aclMemType memType);
 // Marks an input as a host-side constant (value read at enqueue time).
 ACL_FUNC_VISIBILITY aclError aclSetTensorConst(aclTensorDesc* desc, void* dataBuffer, size_t length);
 
@@ -50,6 +80,13 @@ ACL_FUNC_VISIBILITY aclError aclopSetAttrFloat(aclopAttr* attr, const char* attr
 ACL_FUNC_VISIBILITY aclError aclopSetAttrString(aclopAttr* attr, const char* attrName, const char* attrValue);
 ACL_FUNC_VISIBILITY aclError aclopSetAttrListInt(aclopAttr* attr, const char* attrName, int numValues,
                                                  const int64_t* values);
+ACL_FUNC_VISIBILITY aclError aclopSetAttrDataType(aclopAttr* attr, const char* attrName, aclDataType attrValue);
+ACL_FUNC_VISIBILITY aclError aclopSetAttrListBool(aclopAttr* attr, const char* attrName, int numValues,
+                                                  const uint8_t* values);
+ACL_FUNC_VISIBILITY aclError aclopSetAttrListFloat(aclopAttr* attr, const char* attrName, int numValues,
+                                                   const float* values);
+ACL_FUNC_VISIBILITY aclError aclopSetAttrListListInt(aclopAttr* attr, const char* attrName, int numLists,
+                                                     const int* numValues, const int64_t* const values[]);
 
 // Validates the op against its registered type (inputs, outputs, attributes,
 // dtypes, formats), then enqueues it on `stream` and returns. Unknown op types
@@ -62,8 +99,11 @@ ACL_FUNC_VISIBILITY aclError aclopCompileAndExecute(const char* opType, int numI
                                                     aclopEngineType engineType, aclopCompileType compileFlag,
                                                     const char* opPath, aclrtStream stream);
 
-// Global compile options; ACL_OP_JIT_COMPILE takes "enable" or "disable".
+// Global compile options; ACL_OP_JIT_COMPILE takes "enable" or "disable", ACL_OP_DETERMINISTIC
+// "0" or "1", ACL_ALLOW_HF32 two 0/1 digits (convolution, matrix multiply).
 ACL_FUNC_VISIBILITY aclError aclSetCompileopt(aclCompileOpt opt, const char* value);
+// The buffer size that holds any value of the option (0 for an option the simulator does not take).
+ACL_FUNC_VISIBILITY size_t aclGetCompileoptSize(aclCompileOpt opt);
 // Writes the option's value into `value` (at most `length` bytes, NUL-terminated).
 ACL_FUNC_VISIBILITY aclError aclGetCompileopt(aclCompileOpt opt, char* value, size_t length);
 

@@ -45,9 +45,100 @@ typedef enum {
   ACL_CALLBACK_BLOCK = 1,
 } aclrtCallbackBlockType;
 
+typedef enum aclrtStreamStatus {
+  ACL_STREAM_STATUS_COMPLETE = 0,
+  ACL_STREAM_STATUS_NOT_READY = 1,
+  ACL_STREAM_STATUS_RESERVED = 0xFFFF,
+} aclrtStreamStatus;
+
+// The kinds of memory aclrtGetMemInfo reports on. The simulated device has one memory, its
+// HBM: the ACL_HBM_MEM kinds (and the kind-neutral ACL_MEM_*) report it, the host-side DDR
+// kinds are ACL_ERROR_FEATURE_UNSUPPORTED.
+typedef enum aclrtMemAttr {
+  ACL_DDR_MEM,
+  ACL_HBM_MEM,
+  ACL_DDR_MEM_HUGE,
+  ACL_DDR_MEM_NORMAL,
+  ACL_HBM_MEM_HUGE,
+  ACL_HBM_MEM_NORMAL,
+  ACL_DDR_MEM_P2P_HUGE,
+  ACL_DDR_MEM_P2P_NORMAL,
+  ACL_HBM_MEM_P2P_HUGE,
+  ACL_HBM_MEM_P2P_NORMAL,
+  ACL_HBM_MEM_HUGE1G,
+  ACL_HBM_MEM_P2P_HUGE1G,
+  ACL_MEM_NORMAL,
+  ACL_MEM_HUGE,
+  ACL_MEM_HUGE1G,
+} aclrtMemAttr;
+
 #define ACL_EVENT_SYNC 0x00000001u
 #define ACL_EVENT_CAPTURE_STREAM_PROGRESS 0x00000002u
 #define ACL_EVENT_TIME_LINE 0x00000008u
+
+// Stream flags of aclrtCreateStreamWithConfig. Every stream of the simulator is a host-side
+// queue: the launch and synchronisation hints are accepted and change nothing.
+#define ACL_STREAM_FAST_LAUNCH 0x00000001u
+#define ACL_STREAM_FAST_SYNC 0x00000002u
+#define ACL_STREAM_PERSISTENT 0x00000004u
+#define ACL_STREAM_HUGE 0x00000008u
+#define ACL_STREAM_CPU_SCHEDULE 0x00000010u
+#define ACL_STREAM_DEVICE_USE_ONLY 0x00000020u
+
+// ---- virtual memory, shareable handles, kernel binaries: declared as in CANN; the simulator has
+// no behaviour for them yet and returns ACL_ERROR_FEATURE_UNSUPPORTED (see their definitions).
+typedef enum aclrtMemLocationType {
+  ACL_MEM_LOCATION_TYPE_HOST = 0,
+  ACL_MEM_LOCATION_TYPE_DEVICE,
+  ACL_MEM_LOCATION_TYPE_UNREGISTERED,
+  ACL_MEM_LOCATION_TYPE_HOST_NUMA = 4,
+} aclrtMemLocationType;
+
+typedef struct aclrtMemLocation {
+  uint32_t id;
+  aclrtMemLocationType type;
+} aclrtMemLocation;
+
+typedef enum aclrtMemAllocationType {
+  ACL_MEM_ALLOCATION_TYPE_PINNED = 0,
+} aclrtMemAllocationType;
+
+typedef enum aclrtMemHandleType {
+  ACL_MEM_HANDLE_TYPE_NONE = 0,
+  ACL_MEM_HANDLE_TYPE_POSIX = 2,
+} aclrtMemHandleType;
+
+typedef struct aclrtPhysicalMemProp {
+  aclrtMemHandleType handleType;
+  aclrtMemAllocationType allocationType;
+  aclrtMemAttr memAttr;
+  aclrtMemLocation location;
+  uint64_t reserve;
+} aclrtPhysicalMemProp;
+
+typedef void* aclrtDrvMemHandle;
+typedef void* aclrtBinHandle;
+typedef void* aclrtFuncHandle;
+typedef struct aclrtBinaryLoadOptions aclrtBinaryLoadOptions;
+
+// How the device's vector and cube units treat a floating overflow: IEEE inf/NaN, as the
+// simulator computes (host floating point), or saturation to the largest finite value, which it
+// does not (ACL_ERROR_FEATURE_UNSUPPORTED).
+typedef enum aclrtFloatOverflowMode {
+  ACL_RT_OVERFLOW_MODE_SATURATION = 0,
+  ACL_RT_OVERFLOW_MODE_INFNAN,
+  ACL_RT_OVERFLOW_MODE_UNDEF,
+} aclrtFloatOverflowMode;
+
+typedef enum {
+  ACL_OPT_DETERMINISTIC = 0,
+  ACL_OPT_ENABLE_DEBUG_KERNEL = 1,
+  ACL_OPT_STRONG_CONSISTENCY = 2
+} aclSysParamOpt;
+
+typedef enum aclrtLastErrLevel {
+  ACL_RT_THREAD_LEVEL = 0,
+} aclrtLastErrLevel;
 
 typedef void (*aclrtCallback)(void* userData);
 
@@ -97,12 +188,22 @@ ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId);
 ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t* deviceId);
 ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void);
+// The SoC part the devices report: ASCEND_SIM_SOC_NAME (Ascend910B1 .. Ascend910B4), default Ascend910B1.
 ACL_FUNC_VISIBILITY const char* aclrtGetSocName(void);
-// Free and total memory of the current device, in bytes.
-ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(int attr, size_t* free, size_t* total);
+// Free and total memory of the current device, in bytes (see aclrtMemAttr for the kinds).
+ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total);
 // Whether deviceId can read and write peerDeviceId's memory: 1 for two distinct
 // simulated devices (one address space), 0 for a device and itself.
 ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId);
+// Lets the current device access peerDeviceId's memory (flags must be 0): nothing to switch on
+// between simulated devices, which share one address space; a device and itself is invalid.
+ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags);
+// The process id the device sees (the simulator's: this process).
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t* pid);
+// Contexts: each simulated device has one (its primary context); setting a context makes its
+// device the calling thread's current device.
+ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext* context);
+ACL_FUNC_VISIBILITY aclError aclrtSetCurrentContext(aclrtContext context);
 // Cube and vector: percent of the last second in which a kernel ran on the device (the
 // simulator's AI cores run both kinds of instruction); AI CPU: 0 (none is simulated);
 // memory: percent of the device memory allocated. utilizationExtend must be null.
@@ -140,10 +241,13 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int
 
 // ---- streams ----
 ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream* stream);
+// A stream with CANN's priority and ACL_STREAM_* flags (hints to the device's scheduler, which the
+// simulator's queues do not need; unknown flag bits are ACL_ERROR_INVALID_PARAM).
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
-// ACL_SUCCESS when all queued work has finished, ACL_ERROR_RT_EVENT_NOT_COMPLETE otherwise.
-ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream);
+// *status: ACL_STREAM_STATUS_COMPLETE when all queued work has finished, else ACL_STREAM_STATUS_NOT_READY.
+ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status);
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
 // Enqueues a host function on the stream; it runs in stream order.
 ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn, void* userData,
@@ -154,12 +258,62 @@ ACL_FUNC_VISIBILITY int32_t aclrtStreamGetDevice(aclrtStream stream);
 // ---- events ----
 ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent* event);
 ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag);
+// As aclrtCreateEventWithFlag (CANN's Ex events are not limited in number; neither are the simulator's).
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event);
 ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
 ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status);
 // Milliseconds between two completed events (both created with ACL_EVENT_TIME_LINE).
 ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float* ms, aclrtEvent start, aclrtEvent end);
+
+// ---- device settings ----
+// Overflow mode of the current device: ACL_RT_OVERFLOW_MODE_INFNAN (the simulator's arithmetic);
+// saturation is ACL_ERROR_FEATURE_UNSUPPORTED.
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode);
+// Per-stream overflow detection, the saturation mode's companion: 0 (off) is what the simulator
+// does; 1 is ACL_ERROR_FEATURE_UNSUPPORTED (it does not check results for overflow).
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag);
+// Kernel execution time limits (seconds; V2: microseconds, 0 = the longest). A kernel that ran
+// longer than the limit fails its stream with ACL_ERROR_RT_AICORE_TIMEOUT when it finishes (the
+// simulator's kernels are host functions and are not interrupted).
+ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOut(uint32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualTimeout);
+// System parameters of the current context: ACL_OPT_DETERMINISTIC (0 or 1; the simulator's kernels
+// give the same bits on every run, so both hold), ACL_OPT_ENABLE_DEBUG_KERNEL and
+// ACL_OPT_STRONG_CONSISTENCY (0 only: the simulator has no debug kernels, and its streams see
+// memory in order). aclrtGetSysParamOpt reads back what was set (0 before).
+ACL_FUNC_VISIBILITY aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value);
+ACL_FUNC_VISIBILITY aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value);
+ACL_FUNC_VISIBILITY aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value);
+// The calling thread's last error code (ACL_SUCCESS when none): Peek leaves it, Get clears it.
+ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
+ACL_FUNC_VISIBILITY aclError aclrtGetLastError(aclrtLastErrLevel level);
+
+// ---- not simulated yet: ACL_ERROR_FEATURE_UNSUPPORTED, naming the function ----
+ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr,
+                                                    uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtReleaseMemAddress(void* virPtr);
+ACL_FUNC_VISIBILITY aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size,
+                                                 const aclrtPhysicalMemProp* prop, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtFreePhysical(aclrtDrvMemHandle handle);
+ACL_FUNC_VISIBILITY aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
+                                         uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtUnmapMem(void* virPtr);
+ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType,
+                                                             uint64_t flags, uint64_t* shareableHandle);
+ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId,
+                                                               aclrtDrvMemHandle* handle);
+ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid, size_t pidNum);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromData(const void* data, size_t length,
+                                                     const aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kernelName,
+                                                    aclrtFuncHandle* funcHandle);
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicAddr, void** aivAddr);
 
 #ifdef __cplusplus
 }

@@ -80,6 +80,21 @@ aclError BindOperand(OpContext& ctx, const char* role, size_t index, const aclTe
     return ctx.Fail(ACL_ERROR_INVALID_PARAM, "%s %zu: data buffer has %zu bytes, shape %s of %s needs %zu", role,
                     index, buffer->size, ShapeToString(desc->dims).c_str(), DataTypeName(desc->dtype), bytes);
   }
+  if (desc->placement != ACL_MEMTYPE_DEVICE) {
+    // Host memory, read now (as CANN copies a host-placed input when the op is launched).
+    if (strcmp(role, "input") != 0) {
+      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "%s %zu is placed in host memory; only inputs can be", role, index);
+    }
+    if (bytes != 0 && buffer->data == nullptr) {
+      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "host %s %zu has a null data pointer", role, index);
+    }
+    void* temp = nullptr;
+    const aclError rc = ctx.AllocTemp(bytes, &temp);
+    if (rc != ACL_SUCCESS) return rc;
+    if (bytes != 0) memcpy(temp, buffer->data, bytes);
+    out->data = temp;
+    return ACL_SUCCESS;
+  }
   out->data = buffer->data;
   if (bytes == 0) return ACL_SUCCESS;
   int32_t owner = -1;

@@ -19,6 +19,8 @@ struct aclTensorDesc {
   std::vector<int64_t> originDims;
   bool isConst = false;
   std::vector<uint8_t> constData;  // host copy of a constant input
+  aclMemType placement = ACL_MEMTYPE_DEVICE;  // where the data buffer lives (aclSetTensorPlaceMent)
+  std::string name;                           // aclSetTensorDescName
 
   int64_t Numel() const {
     int64_t n = 1;
@@ -32,7 +34,8 @@ struct aclDataBuffer {
   size_t size = 0;
 };
 
-using AttrValue = std::variant<bool, int64_t, float, std::string, std::vector<int64_t>>;
+using AttrValue = std::variant<bool, int64_t, float, std::string, std::vector<int64_t>, aclDataType,
+                               std::vector<bool>, std::vector<float>, std::vector<std::vector<int64_t>>>;
 
 struct aclopAttr {
   std::map<std::string, AttrValue> values;

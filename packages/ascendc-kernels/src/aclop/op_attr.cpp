@@ -1,4 +1,6 @@
 // aclopAttr: named attributes of an op call.
+#include <utility>
+
 #include "aclop/aclop_types.h"
 #include "common/error.h"
 
@@ -43,6 +45,43 @@ aclError aclopSetAttrListInt(aclopAttr* attr, const char* attrName, int numValue
     return RaiseError(ACL_ERROR_INVALID_PARAM, "aclopSetAttrListInt: invalid list (%d values)", numValues);
   }
   return SetAttr("aclopSetAttrListInt", attr, attrName, AttrValue(std::vector<int64_t>(values, values + numValues)));
+}
+
+
+aclError aclopSetAttrDataType(aclopAttr* attr, const char* attrName, aclDataType attrValue) {
+  return SetAttr("aclopSetAttrDataType", attr, attrName, AttrValue(std::in_place_type<aclDataType>, attrValue));
+}
+
+aclError aclopSetAttrListBool(aclopAttr* attr, const char* attrName, int numValues, const uint8_t* values) {
+  if (numValues < 0 || (numValues > 0 && values == nullptr)) {
+    return RaiseError(ACL_ERROR_INVALID_PARAM, "aclopSetAttrListBool: invalid list (%d values)", numValues);
+  }
+  std::vector<bool> list(static_cast<size_t>(numValues));
+  for (int i = 0; i < numValues; ++i) list[static_cast<size_t>(i)] = values[i] != 0;
+  return SetAttr("aclopSetAttrListBool", attr, attrName, AttrValue(std::move(list)));
+}
+
+aclError aclopSetAttrListFloat(aclopAttr* attr, const char* attrName, int numValues, const float* values) {
+  if (numValues < 0 || (numValues > 0 && values == nullptr)) {
+    return RaiseError(ACL_ERROR_INVALID_PARAM, "aclopSetAttrListFloat: invalid list (%d values)", numValues);
+  }
+  return SetAttr("aclopSetAttrListFloat", attr, attrName, AttrValue(std::vector<float>(values, values + numValues)));
+}
+
+aclError aclopSetAttrListListInt(aclopAttr* attr, const char* attrName, int numLists, const int* numValues,
+                                 const int64_t* const values[]) {
+  if (numLists < 0 || (numLists > 0 && (numValues == nullptr || values == nullptr))) {
+    return RaiseError(ACL_ERROR_INVALID_PARAM, "aclopSetAttrListListInt: invalid list (%d lists)", numLists);
+  }
+  std::vector<std::vector<int64_t>> lists;
+  for (int i = 0; i < numLists; ++i) {
+    if (numValues[i] < 0 || (numValues[i] > 0 && values[i] == nullptr)) {
+      return RaiseError(ACL_ERROR_INVALID_PARAM, "aclopSetAttrListListInt: invalid list %d (%d values)", i,
+                        numValues[i]);
+    }
+    lists.emplace_back(values[i], values[i] + numValues[i]);
+  }
+  return SetAttr("aclopSetAttrListListInt", attr, attrName, AttrValue(std::move(lists)));
 }
 
 }  // extern "C"

@@ -101,4 +101,37 @@ aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
   return ACL_SUCCESS;
 }
 
+aclDataType aclGetTensorDescType(const aclTensorDesc* desc) { return desc == nullptr ? ACL_DT_UNDEFINED : desc->dtype; }
+
+aclFormat aclGetTensorDescFormat(const aclTensorDesc* desc) {
+  return desc == nullptr ? ACL_FORMAT_UNDEFINED : desc->format;
+}
+
+size_t aclGetTensorDescNumDims(const aclTensorDesc* desc) { return desc == nullptr ? 0 : desc->dims.size(); }
+
+aclError aclGetTensorDescDimV2(const aclTensorDesc* desc, size_t index, int64_t* dimSize) {
+  if (desc == nullptr || dimSize == nullptr) {
+    return RaiseError(ACL_ERROR_INVALID_PARAM, "aclGetTensorDescDimV2: %s is null", desc == nullptr ? "desc" : "dimSize");
+  }
+  if (index >= desc->dims.size()) {
+    return RaiseError(ACL_ERROR_INVALID_PARAM, "aclGetTensorDescDimV2: index %zu is out of range for %zu dimensions",
+                      index, desc->dims.size());
+  }
+  *dimSize = desc->dims[index];
+  return ACL_SUCCESS;
+}
+
+void aclSetTensorDescName(aclTensorDesc* desc, const char* name) {
+  if (desc != nullptr) desc->name = name != nullptr ? name : "";
+}
+
+aclError aclSetTensorPlaceMent(aclTensorDesc* desc, aclMemType memType) {
+  if (desc == nullptr) return RaiseError(ACL_ERROR_INVALID_PARAM, "aclSetTensorPlaceMent: desc is null");
+  if (memType != ACL_MEMTYPE_DEVICE && memType != ACL_MEMTYPE_HOST && memType != ACL_MEMTYPE_HOST_COMPILE_INDEPENDENT) {
+    return RaiseError(ACL_ERROR_INVALID_PARAM, "aclSetTensorPlaceMent: unknown memory type %d", static_cast<int>(memType));
+  }
+  desc->placement = memType;
+  return ACL_SUCCESS;
+}
+
 }  // extern "C"

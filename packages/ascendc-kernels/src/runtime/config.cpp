@@ -3,12 +3,36 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <algorithm>
 #include <thread>
 
 namespace ascendc_sim {
+
+// The Atlas A2 training parts (CANN's platform files give each its AI core and vector core counts).
+const SocPart kSocParts[] = {
+    {"Ascend910B1", 24, 48},
+    {"Ascend910B2", 24, 48},
+    {"Ascend910B3", 20, 40},
+    {"Ascend910B4", 20, 40},
+};
+const size_t kSocPartCount = sizeof(kSocParts) / sizeof(kSocParts[0]);
+
 namespace {
+
+const SocPart& ReadSocPart() {
+  const char* text = getenv("ASCEND_SIM_SOC_NAME");
+  if (text == nullptr || *text == '\0') return kSocParts[0];
+  for (size_t i = 0; i < kSocPartCount; ++i) {
+    if (strcmp(text, kSocParts[i].name) == 0) return kSocParts[i];
+  }
+  std::string known;
+  for (size_t i = 0; i < kSocPartCount; ++i) known += std::string(i == 0 ? "" : ", ") + kSocParts[i].name;
+  fprintf(stderr, "[ascendc-sim] ignoring ASCEND_SIM_SOC_NAME=%s (the simulated parts are %s); using %s\n", text,
+          known.c_str(), kSocParts[0].name);
+  return kSocParts[0];
+}
 
 // An integer in [lo, hi] from `name`, or `fallback` (with a warning when set but invalid).
 int64_t EnvInt(const char* name, int64_t fallback, int64_t lo, int64_t hi) {
@@ -39,6 +63,10 @@ SimConfig ReadConfig() {
   c.simdLimit = simdName == "baseline" ? 0 : simdName == "avx2" ? 1 : 2;
   const char* fault = getenv("ASCEND_SIM_FAULT_KERNEL");
   if (fault != nullptr) c.faultKernel = fault;
+  const SocPart& soc = ReadSocPart();
+  c.socName = soc.name;
+  c.socCubeCores = soc.cubeCores;
+  c.socVectorCores = soc.vectorCores;
   return c;
 }
 

@@ -20,7 +20,22 @@ struct SimConfig {
   // ASCEND_SIM_SIMD: the widest host SIMD the cube and vector units may use:
   // 2 = AVX-512 (default: whatever the host has), 1 = AVX2, 0 = baseline.
   int32_t simdLimit;
+  // ASCEND_SIM_SOC_NAME: the SoC part the devices report (aclrtGetSocName), one CANN knows, with
+  // that part's AI core counts (aclGetDeviceCapability); default Ascend910B1. Kernels still run on
+  // the aivCoreNum simulated cores: a launch of any block count runs its blocks on them.
+  std::string socName;
+  uint32_t socCubeCores;
+  uint32_t socVectorCores;
 };
+
+// The SoC parts the simulator can report, with their cube (AI core) and vector core counts.
+struct SocPart {
+  const char* name;
+  uint32_t cubeCores;
+  uint32_t vectorCores;
+};
+extern const SocPart kSocParts[];
+extern const size_t kSocPartCount;
 
 const SimConfig& Config();
 

@@ -1,6 +1,8 @@
 // Devices and the aclInit/aclrt*Device entry points.
 #include "runtime/device.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <shared_mutex>
@@ -252,7 +254,7 @@ aclError aclrtSynchronizeDevice(void) {
   return error.code;
 }
 
-const char* aclrtGetSocName(void) { return "Ascend910B-sim"; }
+const char* aclrtGetSocName(void) { return ascendc_sim::Config().socName.c_str(); }
 
 aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId) {
   if (canAccessPeer == nullptr) return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtDeviceCanAccessPeer: canAccessPeer is null");
@@ -266,6 +268,62 @@ aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int3
   // between devices), but a device is not its own peer.
   *canAccessPeer = deviceId != peerDeviceId ? 1 : 0;
   return ACL_SUCCESS;
+}
+
+aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
+  if (flags != 0) return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtDeviceEnablePeerAccess: flags must be 0, got %u", flags);
+  if (ascendc_sim::FindDevice(peerDeviceId) == nullptr) {
+    return RaiseError(ACL_ERROR_INVALID_DEVICE, "aclrtDeviceEnablePeerAccess: device %d does not exist (device count %d)",
+                      peerDeviceId, ascendc_sim::DeviceCount());
+  }
+  if (peerDeviceId == ascendc_sim::CurrentDeviceId()) {
+    return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtDeviceEnablePeerAccess: device %d is the current device",
+                      peerDeviceId);
+  }
+  return ACL_SUCCESS;  // simulated devices share one address space
+}
+
+aclError aclrtDeviceGetBareTgid(int32_t* pid) {
+  if (pid == nullptr) return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtDeviceGetBareTgid: pid is null");
+  *pid = static_cast<int32_t>(getpid());
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetCurrentContext(aclrtContext* context) {
+  if (context == nullptr) return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtGetCurrentContext: context is null");
+  *context = &ascendc_sim::CurrentDevice();  // the device's primary context
+  return ACL_SUCCESS;
+}
+
+aclError aclrtSetCurrentContext(aclrtContext context) {
+  for (int32_t id = 0; id < ascendc_sim::DeviceCount(); ++id) {
+    if (context != nullptr && context == ascendc_sim::FindDevice(id)) {
+      ascendc_sim::SetCurrentDeviceId(id);
+      return ACL_SUCCESS;
+    }
+  }
+  return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtSetCurrentContext: %p is not a context of a simulated device", context);
+}
+
+aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t* value) {
+  if (value == nullptr) return RaiseError(ACL_ERROR_INVALID_PARAM, "aclGetDeviceCapability: value is null");
+  if (ascendc_sim::FindDevice(static_cast<int32_t>(deviceId)) == nullptr) {
+    return RaiseError(ACL_ERROR_INVALID_DEVICE, "aclGetDeviceCapability: device %u does not exist (device count %d)",
+                      deviceId, ascendc_sim::DeviceCount());
+  }
+  switch (deviceInfo) {
+    case ACL_DEVICE_INFO_AI_CORE_NUM:
+      *value = static_cast<int64_t>(ascendc_sim::Config().socCubeCores);
+      return ACL_SUCCESS;
+    case ACL_DEVICE_INFO_VECTOR_CORE_NUM:
+      *value = static_cast<int64_t>(ascendc_sim::Config().socVectorCores);
+      return ACL_SUCCESS;
+    case ACL_DEVICE_INFO_L2_SIZE:
+      return RaiseError(ACL_ERROR_FEATURE_UNSUPPORTED, "aclGetDeviceCapability: the simulator has no L2 cache model");
+    default:
+      return RaiseError(ACL_ERROR_INVALID_PARAM, "aclGetDeviceCapability: unknown device info %d",
+                        static_cast<int>(deviceInfo));
+  }
 }
 
 aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* utilizationInfo) {
@@ -291,10 +349,21 @@ aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* u
   return ACL_SUCCESS;
 }
 
-aclError aclrtGetMemInfo(int attr, size_t* free, size_t* total) {
-  (void)attr;  // one kind of memory on the simulator
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
   if (free == nullptr || total == nullptr) {
     return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: free and total must not be null");
+  }
+  switch (attr) {
+    case ACL_HBM_MEM: case ACL_HBM_MEM_HUGE: case ACL_HBM_MEM_NORMAL: case ACL_HBM_MEM_P2P_HUGE:
+    case ACL_HBM_MEM_P2P_NORMAL: case ACL_HBM_MEM_HUGE1G: case ACL_HBM_MEM_P2P_HUGE1G:
+    case ACL_MEM_NORMAL: case ACL_MEM_HUGE: case ACL_MEM_HUGE1G:
+      break;  // the device's one memory
+    case ACL_DDR_MEM: case ACL_DDR_MEM_HUGE: case ACL_DDR_MEM_NORMAL: case ACL_DDR_MEM_P2P_HUGE:
+    case ACL_DDR_MEM_P2P_NORMAL:
+      return RaiseError(ACL_ERROR_FEATURE_UNSUPPORTED, "aclrtGetMemInfo: the simulated device has no DDR memory (attr %d)",
+                        static_cast<int>(attr));
+    default:
+      return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: unknown memory attribute %d", static_cast<int>(attr));
   }
   ascendc_sim::Device& device = ascendc_sim::CurrentDevice();
   *total = device.TotalMemory();

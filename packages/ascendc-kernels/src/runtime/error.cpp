@@ -4,12 +4,15 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "acl/acl_rt.h"
 #include "common/dtype.h"
 
 namespace ascendc_sim {
 namespace {
 
 thread_local std::string tls_recent_error;
+// The code of the thread's last error (aclrtPeekAtLastError / aclrtGetLastError).
+thread_local int32_t tls_last_error_code = ACL_SUCCESS;
 
 std::string VFormat(const char* fmt, va_list args) {
   char buffer[1024];
@@ -30,6 +33,7 @@ std::string VFormat(const char* fmt, va_list args) {
 void SetRecentError(const std::string& message) { tls_recent_error = message; }
 
 int32_t RaiseError(int32_t code, const char* fmt, ...) {
+  tls_last_error_code = code;
   va_list args;
   va_start(args, fmt);
   tls_recent_error = VFormat(fmt, args);
@@ -48,6 +52,18 @@ std::string StrFormat(const char* fmt, ...) {
 }  // namespace ascendc_sim
 
 extern "C" {
+
+aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
+  if (level != ACL_RT_THREAD_LEVEL) return ACL_ERROR_INVALID_PARAM;
+  return ascendc_sim::tls_last_error_code;
+}
+
+aclError aclrtGetLastError(aclrtLastErrLevel level) {
+  if (level != ACL_RT_THREAD_LEVEL) return ACL_ERROR_INVALID_PARAM;
+  const int32_t code = ascendc_sim::tls_last_error_code;
+  ascendc_sim::tls_last_error_code = ACL_SUCCESS;
+  return code;
+}
 
 const char* aclGetRecentErrMsg(void) { return ascendc_sim::tls_recent_error.c_str(); }
 

@@ -168,6 +168,17 @@ aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
   return ACL_SUCCESS;
 }
 
+aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
+  if (event == nullptr) return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtCreateEventExWithFlag: event is null");
+  return aclrtCreateEventWithFlag(event, flag);
+}
+
+aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
+  (void)event;
+  (void)stream;
+  return RaiseError(ACL_ERROR_FEATURE_UNSUPPORTED, "aclrtResetEvent is not supported by the simulator");
+}
+
 aclError aclrtDestroyEvent(aclrtEvent event) {
   if (event == nullptr) return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtDestroyEvent: event is null");
   std::shared_ptr<Event> removed = ascendc_sim::Registry().Remove(event);

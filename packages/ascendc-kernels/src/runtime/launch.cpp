@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <chrono>
 #include <exception>
 #include <memory>
 #include <string>
@@ -15,6 +16,7 @@
 #include "runtime/config.h"
 #include "runtime/core_pool.h"
 #include "runtime/device.h"
+#include "runtime/device_settings.h"
 #include "runtime/launch_job.h"
 #include "runtime/launch_origin.h"
 #include "runtime/prof.h"
@@ -102,7 +104,14 @@ class LaunchTask final : public Task {
 
   aclError Run(Stream& stream, std::string* message) override {
     KernelTime busy(*FindDevice(stream.device()));
+    const uint64_t timeoutUs = OpExecuteTimeoutUs();
+    if (timeoutUs != 0) return ExecuteWithin(timeoutUs, stream, message);
     if (!profiled_) return Execute(stream, message);
+    return ExecuteProfiled(stream, message);
+  }
+
+ private:
+  aclError ExecuteProfiled(Stream& stream, std::string* message) {
     aclsimKernelRecord record{};
     record.startNs = ProfNowNs();
     const aclError rc = Execute(stream, message);
@@ -117,7 +126,19 @@ class LaunchTask final : public Task {
     return rc;
   }
 
- private:
+  // Runs the kernel (profiled or not); one that ran longer than the op execute timeout fails its
+  // stream once it has finished (the host function is not interrupted).
+  aclError ExecuteWithin(uint64_t timeoutUs, Stream& stream, std::string* message) {
+    const auto start = std::chrono::steady_clock::now();
+    const aclError rc = profiled_ ? ExecuteProfiled(stream, message) : Execute(stream, message);
+    const auto elapsedUs = static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count());
+    if (rc != ACL_SUCCESS || elapsedUs <= timeoutUs) return rc;
+    *message = StrFormat("kernel '%s' ran %llu us, longer than the op execute timeout of %llu us", name_.c_str(),
+                         static_cast<unsigned long long>(elapsedUs), static_cast<unsigned long long>(timeoutUs));
+    return ACL_ERROR_RT_AICORE_TIMEOUT;
+  }
+
   aclError Execute(Stream& stream, std::string* message) {
     const bool faulted = !Config().faultKernel.empty() && Config().faultKernel == name_;
     if (blockDim_ == 1 || faulted) {  // runs here, on this thread: no shared job needed

@@ -35,6 +35,18 @@ aclError aclrtCreateStream(aclrtStream* stream) {
   return ACL_SUCCESS;
 }
 
+aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag) {
+  (void)priority;  // one scheduler for every queue of the simulator
+  if (stream == nullptr) return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtCreateStreamWithConfig: stream is null");
+  const uint32_t known = ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_PERSISTENT | ACL_STREAM_HUGE |
+                         ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY;
+  if ((flag & ~known) != 0) {
+    return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtCreateStreamWithConfig: unknown flag bits 0x%x", flag & ~known);
+  }
+  *stream = ascendc_sim::CurrentDevice().CreateStream().get();
+  return ACL_SUCCESS;
+}
+
 aclError aclrtDestroyStream(aclrtStream stream) {
   if (stream == nullptr) {
     return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream: the default stream (null) cannot be destroyed");
@@ -58,11 +70,13 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
   return error.code;
 }
 
-aclError aclrtStreamQuery(aclrtStream stream) {
+aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
+  if (status == nullptr) return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtStreamQuery: status is null");
   ascendc_sim::Stream* s = nullptr;
   aclError rc = ascendc_sim::ResolveStream(stream, "aclrtStreamQuery", &s);
   if (rc != ACL_SUCCESS) return rc;
-  return s->Idle() ? ACL_SUCCESS : ACL_ERROR_RT_EVENT_NOT_COMPLETE;
+  *status = s->Idle() ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+  return ACL_SUCCESS;
 }
 
 aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream) {

@@ -84,7 +84,7 @@ py::tuple MemGetInfo(int device) {
   c10_npu::NPUGuard guard(Resolve(device));
   size_t free_bytes = 0;
   size_t total_bytes = 0;
-  NPU_CHECK_ACL(aclrtGetMemInfo(0, &free_bytes, &total_bytes));
+  NPU_CHECK_ACL(aclrtGetMemInfo(ACL_HBM_MEM, &free_bytes, &total_bytes));
   return py::make_tuple(free_bytes, total_bytes);
 }
 
@@ -93,7 +93,7 @@ py::dict DeviceProperties(int device) {
   c10_npu::NPUGuard guard(index);
   size_t free_bytes = 0;
   size_t total_bytes = 0;
-  NPU_CHECK_ACL(aclrtGetMemInfo(0, &free_bytes, &total_bytes));
+  NPU_CHECK_ACL(aclrtGetMemInfo(ACL_HBM_MEM, &free_bytes, &total_bytes));
   py::dict out;
   const char* soc = aclrtGetSocName();
   out["name"] = std::string(soc != nullptr ? soc : "");

@@ -273,7 +273,7 @@ class CachingAllocator final : public c10::Allocator {
   void SetMemoryFraction(double fraction, c10::DeviceIndex device) {
     size_t free_bytes = 0;
     size_t total_bytes = 0;
-    NPU_CHECK_ACL(OnDevice(device, [&] { return aclrtGetMemInfo(0, &free_bytes, &total_bytes); }));
+    NPU_CHECK_ACL(OnDevice(device, [&] { return aclrtGetMemInfo(ACL_HBM_MEM, &free_bytes, &total_bytes); }));
     std::lock_guard<std::mutex> lock(mutex_);
     DevicePool& pool = pools_[device];
     pool.memory_fraction = fraction;
@@ -635,7 +635,7 @@ class CachingAllocator final : public c10::Allocator {
       ++pool.stats.num_ooms;
       size_t free_bytes = 0;
       size_t total_bytes = 0;
-      OnDevice(device, [&] { return aclrtGetMemInfo(0, &free_bytes, &total_bytes); });
+      OnDevice(device, [&] { return aclrtGetMemInfo(ACL_HBM_MEM, &free_bytes, &total_bytes); });
       const int64_t allocated = pool.stats.allocated_bytes[0].current;
       const int64_t reserved = pool.stats.reserved_bytes[0].current;
       Trace("oom", device, reinterpret_cast<void*>(free_bytes), requested, stream, frames);

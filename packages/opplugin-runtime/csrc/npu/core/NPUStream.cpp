@@ -75,13 +75,11 @@ aclrtStream NPUStream::stream() const {
 }
 
 bool NPUStream::query() const {
-  const aclError err = aclrtStreamQuery(stream());
-  if (err == ACL_SUCCESS) {
-    return true;
-  }
-  TORCH_CHECK(err == ACL_ERROR_RT_EVENT_NOT_COMPLETE, "aclrtStreamQuery on ", *this, " failed with error code ", err,
-              ": ", AclRecentErrorMessage());
-  return false;
+  aclrtStreamStatus status = ACL_STREAM_STATUS_RESERVED;
+  const aclError err = aclrtStreamQuery(stream(), &status);
+  TORCH_CHECK(err == ACL_SUCCESS, "aclrtStreamQuery on ", *this, " failed with error code ", err, ": ",
+              AclRecentErrorMessage());
+  return status == ACL_STREAM_STATUS_COMPLETE;
 }
 
 void NPUStream::synchronize() const {

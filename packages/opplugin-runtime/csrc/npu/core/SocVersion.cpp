@@ -1,6 +1,5 @@
 #include "npu/core/SocVersion.h"
 
-#include <cstring>
 #include <string>
 #include <utility>
 
@@ -10,9 +9,6 @@
 
 namespace c10_npu {
 namespace {
-
-// What the simulator appends to the name of the SoC it simulates.
-constexpr const char kSimulatedSuffix[] = "-sim";
 
 SocVersion SocVersionOfName(const std::string& name) {
   using V = SocVersion;
@@ -46,9 +42,7 @@ SocVersion ReadSocVersion() {
   const char* soc = aclrtGetSocName();
   TORCH_CHECK(soc != nullptr, "get_soc_version: the toolkit reports no SoC name (aclrtGetSocName)");
   const std::string name(soc);
-  const size_t suffix = std::strlen(kSimulatedSuffix);
-  const bool simulated = name.size() > suffix && name.compare(name.size() - suffix, suffix, kSimulatedSuffix) == 0;
-  const SocVersion version = SocVersionOfName(simulated ? name.substr(0, name.size() - suffix) : name);
+  const SocVersion version = SocVersionOfName(name);
   TORCH_CHECK(version != SocVersion::UnsupportedSocVersion, "get_soc_version: unsupported SoC '", name,
               "' (aclrtGetSocName)");
   return version;

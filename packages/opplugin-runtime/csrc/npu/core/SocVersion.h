@@ -37,8 +37,8 @@ enum class SocVersion {
   Ascend950 = 260,
 };
 
-// The SoC version of the toolkit's SoC name (aclrtGetSocName), read once. A simulated SoC
-// ("Ascend910B-sim") is the SoC it simulates; an unknown name raises, naming it.
+// The SoC version of the toolkit's SoC name (aclrtGetSocName), read once; an unknown name
+// raises, naming it.
 SocVersion GetSocVersion();
 
 }  // namespace c10_npu

@@ -121,7 +121,7 @@ def get_device_properties(device: DeviceLike = None) -> _NPUDeviceProperties:
 
 
 def get_device_name(device: DeviceLike = None) -> str:
-    """The SoC name of the simulated device (``Ascend910B-sim``)."""
+    """The SoC name of the simulated device (``Ascend910B1`` unless ``ASCEND_SIM_SOC_NAME`` names another part)."""
     return get_device_properties(device).name
 
 
@@ -156,7 +156,7 @@ _BF16_SOC_PREFIXES = ("Ascend910B", "Ascend910_93", "Ascend950")
 
 def is_bf16_supported(including_emulation: bool = True) -> bool:
     """Whether the current device's SoC computes in bfloat16 (the Ascend 910B family and later; the simulated
-    ``Ascend910B-sim`` does, in every kernel that lists bfloat16)."""
+    ``Ascend910B`` parts do, in every kernel that lists bfloat16)."""
     del including_emulation  # no emulated bfloat16: the SoC has it or not
     return is_available() and get_device_name().startswith(_BF16_SOC_PREFIXES)
 

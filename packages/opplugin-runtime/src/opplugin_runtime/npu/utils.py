@@ -27,8 +27,7 @@ def _is_gte_cann_version(version: str, module: str = "CANN") -> bool:
 
 
 def get_soc_version() -> int:
-    """torch_npu's number of the device's SoC (``Ascend910B`` is 104); the simulated
-    ``Ascend910B-sim`` is the SoC it simulates."""
+    """torch_npu's number of the device's SoC (the simulator's default ``Ascend910B1`` is 220)."""
     _lazy_init()
     return C._npu_get_soc_version()
 

@@ -144,7 +144,7 @@ def check_operators_in_prof(expected_operators: Iterable[str], prof: Any,
 
 def _device_family(soc_name: str) -> str:
     """The SoC family upstream's tests name in ``SupportedDevices``: ``Ascend910B`` for
-    ``Ascend910B3`` (or the simulated ``Ascend910B-sim``), ``Ascend910_93`` for ``Ascend910_9391``,
+    ``Ascend910B3`` (the simulator's ``Ascend910B1``), ``Ascend910_93`` for ``Ascend910_9391``,
     ``Ascend950`` for every Ascend950."""
     if soc_name.startswith("Ascend950"):
         return "Ascend950"
