@@ -345,16 +345,19 @@ def install_wheel(session: nox.Session, label: str, python: Path, wheel: Path, e
 
 
 def pytest_args(rest: list[str]) -> list[str]:
-    wants_slow = "--slow" in rest
-    rest = [a for a in rest if a != "--slow"]
-    return ([] if wants_slow else ["-m", "not slow"]) + rest
+    """pytest's arguments: the slow and differential tests are left out unless `--slow` /
+    `--differential` ask for them."""
+    left_out = [marker for marker in ("slow", "differential") if f"--{marker}" not in rest]
+    rest = [a for a in rest if a not in ("--slow", "--differential")]
+    return (["-m", " and ".join(f"not {marker}" for marker in left_out)] if left_out else []) + rest
 
 
 @nox.session(venv_backend="none")
 def test(session: nox.Session) -> None:
     """Run every package's tests and the cross-package tests against the installed wheels.
 
-    Slow tests are skipped unless `--slow` follows the labels.
+    Slow tests are skipped unless `--slow` follows the labels, the differential test against upstream's
+    torch_npu unless `--differential` does.
     """
     labels, rest = split_posargs(session)
     for label in labels:
@@ -362,6 +365,54 @@ def test(session: nox.Session) -> None:
         env = {"NPU_GENERATED_DIR": str(generated_dir(label)), "NPU_TEST_LABEL": label}
         run_in_venv(session, label, "-m", "pytest", "-q", *pytest_args(rest),
                     *[str(PACKAGES / p / "tests") for p in WHEEL_PACKAGES], str(ROOT / "tests"), env=env)
+
+
+def ensure_torch_npu_venv(session: nox.Session, label: str) -> Path:
+    """build/venvs/<label>-torch-npu: the label's torch, upstream's torch-npu wheel of that release (from the
+    package index, through the label's wheelhouse) and this tree's ascendc-kernels wheel; returns its python."""
+    entries, _ = load_registry_entries()
+    pin, extra = entries[label]
+    wheels = sorted((ROOT / "dist" / label).glob("ascendc_kernels-*.whl"))
+    if not wheels:
+        session.error(f"dist/{label} has no ascendc-kernels wheel: run `nox -s generate build -- {label}` first")
+    venv = BUILD / "venvs" / f"{label}-torch-npu"
+    python = venv / "bin" / "python"
+    stamp = venv / ".npu-venv.json"
+    wanted = {"torch": pin, "torch-npu": pin}
+    if not (python.exists() and stamp.is_file() and json.loads(stamp.read_text()) == wanted):
+        session.log(f"creating {venv} with torch=={pin} and upstream's torch-npu=={pin} (once per label)")
+        if venv.exists():
+            shutil.rmtree(venv)
+        session.run(sys.executable, "-m", "venv", str(venv), external=True)
+        pip_install_from_wheelhouse(session, label, str(python), [f"torch=={pin}", *extra, "numpy", "pyyaml"])
+        pip_install_from_wheelhouse(session, label, str(python), ["--no-deps", f"torch-npu=={pin}"])
+        stamp.write_text(json.dumps(wanted))
+    install_wheel(session, label, python, wheels[-1], {})
+    return python
+
+
+@nox.session(name="real-torch-npu", venv_backend="none")
+def real_torch_npu(session: nox.Session) -> None:
+    """Upstream's torch_npu on the simulator: a venv beside the label's with the real torch-npu wheel, a
+    short demo in the simulator's CANN-style install, then the differential test against our runtime.
+
+    Needs `nox -s generate build -- <label>` first; labels whose torch release has no torch-npu wheel of
+    the same version on the package index fail at the download, naming it.
+    """
+    labels, rest = split_posargs(session)
+    for label in labels:
+        python = ensure_torch_npu_venv(session, label)
+        toolkit = subprocess.run(
+            [str(python), "-c", "import json; from ascendc_kernels.toolkit import environment; "
+                                "print(json.dumps(environment()))"],
+            capture_output=True, text=True, check=True)
+        env = {**json.loads(toolkit.stdout), "TORCH_DEVICE_BACKEND_AUTOLOAD": "0"}
+        session.log(f"{label}: upstream's torch_npu in {python.parent.parent}; to run your own script there:\n"
+                    f'  eval "$({python} -m ascendc_kernels.toolkit)" && {python} your_script.py')
+        session.run(str(python), str(ROOT / "examples" / "real_torch_npu.py"), external=True, env=env)
+        test_env = {"NPU_GENERATED_DIR": str(generated_dir(label)), "NPU_TEST_LABEL": label}
+        run_in_venv(session, label, "-m", "pytest", "-q", "-s", "-m", "differential",
+                    str(ROOT / "tests" / "test_differential_torch_npu.py"), *rest, env=test_env)
 
 
 @nox.session(venv_backend="none")
@@ -387,6 +438,7 @@ def matrix(session: nox.Session) -> None:
 # its ratios (npu vs CPU, ours vs stock torchgen) measured in one run and asserts nothing.
 BENCHES = (
     ("npu_dispatch_latency.py",),
+    ("torch_npu_dispatch_latency.py",),  # after `nox -s real-torch-npu`; says so and measures nothing before
     ("npu_sync_cost.py",),
     ("npu_allocator_overhead.py",),
     ("ascendc_kernels_speed.py",),

@@ -255,6 +255,8 @@ _ASCENDCL_PROTOTYPES = {
     "aclGetCannAttribute": (ctypes.c_int, [ctypes.c_int, ctypes.POINTER(_i32)]),
     "aclGetCannAttributeList": (ctypes.c_int, [ctypes.POINTER(ctypes.POINTER(ctypes.c_int)), ctypes.POINTER(_size)]),
     "aclGetCompileoptSize": (_size, [ctypes.c_int]),
+    "aclrtDestroyStreamForce": (ctypes.c_int, [_vp]),
+    "aclrtMallocAlign32": (ctypes.c_int, [_pp, _size, ctypes.c_int]),
     "MsprofSysCycleTime": (_u64, []),
     "MsprofGetHashId": (_u64, [ctypes.c_char_p, _size]),
     "aclsimGetCoreNumAiv": (_u32, []),

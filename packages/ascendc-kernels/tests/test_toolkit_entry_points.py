@@ -36,6 +36,28 @@ def test_stream_with_config_queues_work(acl):
     assert acl.aclrtCreateStreamWithConfig(None, 0, 0) == sim.ACL_ERROR_INVALID_PARAM
 
 
+def test_a_forced_stream_destruction_runs_the_queued_work_first(acl):
+    stream = ctypes.c_void_p()
+    sim.check(acl.aclrtCreateStream(ctypes.byref(stream)))
+    x = sim.DeviceArray.from_numpy(np.arange(1 << 20, dtype=np.float32))
+    sim.check(sim.run_aclnn("aclnnInplaceAdd", x.tensor(), x.tensor(), sim.Scalar(1), stream=stream.value))
+    sim.check(acl.aclrtDestroyStreamForce(stream))
+    assert (x.peek() == 2 * np.arange(1 << 20)).all()
+    assert acl.aclrtDestroyStreamForce(stream) == sim.ACL_ERROR_INVALID_RESOURCE_HANDLE
+    assert "aclrtDestroyStreamForce: " in sim.recent_error() and "is not a live stream" in sim.recent_error()
+    assert acl.aclrtDestroyStreamForce(None) == sim.ACL_ERROR_INVALID_PARAM
+
+
+def test_malloc_align32_is_device_memory(acl):
+    ptr = ctypes.c_void_p()
+    sim.check(acl.aclrtMallocAlign32(ctypes.byref(ptr), 100, 0))
+    try:
+        assert ptr.value % 32 == 0 and acl.aclrtPointerGetDevice(ptr) == 0
+    finally:
+        sim.check(acl.aclrtFree(ptr))
+    assert acl.aclrtMallocAlign32(ctypes.byref(ptr), 0, 0) == sim.ACL_ERROR_INVALID_PARAM
+
+
 def test_event_ex_with_flag_times_work(acl, stream):
     start, end = ctypes.c_void_p(), ctypes.c_void_p()
     sim.check(acl.aclrtCreateEventExWithFlag(ctypes.byref(start), sim.ACL_EVENT_TIME_LINE))

@@ -224,6 +224,9 @@ ACL_FUNC_VISIBILITY aclError aclsysGetVersionNum(char *pkgName, int32_t *version
 
 // ---- memory ----
 ACL_FUNC_VISIBILITY aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy);
+// As aclrtMalloc: CANN's variant without its 32-byte tail padding; every simulator allocation is
+// 512-byte aligned and exactly as large as asked.
+ACL_FUNC_VISIBILITY aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy);
 ACL_FUNC_VISIBILITY aclError aclrtFree(void* devPtr);
 // Device that owns `ptr` (which may point inside an allocation), or -1.
 ACL_FUNC_VISIBILITY int32_t aclrtPointerGetDevice(const void* ptr);
@@ -245,6 +248,9 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream* stream);
 // simulator's queues do not need; unknown flag bits are ACL_ERROR_INVALID_PARAM).
 ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
+// Destroys a stream that may still hold queued work: the simulator runs that work to its end
+// first, as aclrtDestroyStream does.
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
 // *status: ACL_STREAM_STATUS_COMPLETE when all queued work has finished, else ACL_STREAM_STATUS_NOT_READY.
 ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status);

@@ -230,6 +230,13 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
   return ascendc_sim::AllocateDeviceMemory(ascendc_sim::CurrentDeviceId(), size, "aclrtMalloc", devPtr);
 }
 
+aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  (void)policy;
+  if (devPtr == nullptr) return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtMallocAlign32: devPtr is null");
+  if (size == 0) return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtMallocAlign32: size must be greater than 0");
+  return ascendc_sim::AllocateDeviceMemory(ascendc_sim::CurrentDeviceId(), size, "aclrtMallocAlign32", devPtr);
+}
+
 aclError aclrtFree(void* devPtr) { return ascendc_sim::FreeDeviceMemory(devPtr, true, "aclrtFree"); }
 
 int32_t aclrtPointerGetDevice(const void* ptr) {

@@ -22,6 +22,19 @@ class CallbackTask final : public Task {
   void* userData_;
 };
 
+// Runs what is queued on the stream, then stops its worker and removes it.
+aclError DestroyStream(aclrtStream stream, const char* api) {
+  if (stream == nullptr) return RaiseError(ACL_ERROR_INVALID_PARAM, "%s: the default stream (null) cannot be destroyed", api);
+  auto* s = static_cast<Stream*>(stream);
+  std::shared_ptr<Stream> removed;
+  Device* device = IsLiveStream(s) ? FindDevice(s->device()) : nullptr;
+  if (device == nullptr || !device->RemoveStream(s, &removed)) {
+    return RaiseError(ACL_ERROR_INVALID_RESOURCE_HANDLE, "%s: %p is not a live stream", api, stream);
+  }
+  removed->Shutdown();
+  return ACL_SUCCESS;
+}
+
 }  // namespace
 }  // namespace ascendc_sim
 
@@ -47,18 +60,10 @@ aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uin
   return ACL_SUCCESS;
 }
 
-aclError aclrtDestroyStream(aclrtStream stream) {
-  if (stream == nullptr) {
-    return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream: the default stream (null) cannot be destroyed");
-  }
-  auto* s = static_cast<ascendc_sim::Stream*>(stream);
-  std::shared_ptr<ascendc_sim::Stream> removed;
-  ascendc_sim::Device* device = ascendc_sim::IsLiveStream(s) ? ascendc_sim::FindDevice(s->device()) : nullptr;
-  if (device == nullptr || !device->RemoveStream(s, &removed)) {
-    return RaiseError(ACL_ERROR_INVALID_RESOURCE_HANDLE, "aclrtDestroyStream: %p is not a live stream", stream);
-  }
-  removed->Shutdown();  // runs what is queued, then stops the worker
-  return ACL_SUCCESS;
+aclError aclrtDestroyStream(aclrtStream stream) { return ascendc_sim::DestroyStream(stream, "aclrtDestroyStream"); }
+
+aclError aclrtDestroyStreamForce(aclrtStream stream) {
+  return ascendc_sim::DestroyStream(stream, "aclrtDestroyStreamForce");
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
