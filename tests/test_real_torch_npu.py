@@ -115,13 +115,14 @@ def test_the_loader_resolves_upstreams_libraries_against_the_simulator(upstream_
     assert result.stdout.strip() == f"loaded {len(libraries)}"
 
 
-def run_upstream(program: str, package: Path, *args: str) -> subprocess.CompletedProcess:
+def run_upstream(program: str, package: Path, *args: str, env: dict[str, str] | None = None
+                 ) -> subprocess.CompletedProcess:
     """Runs ``program`` with upstream's torch_npu first on the path, in the simulator's CANN-style
     install; our runtime is neither imported nor autoloaded."""
     from ascendc_kernels.toolkit import environment
 
     variables = environment(base={k: v for k, v in os.environ.items() if k != "LD_PRELOAD"})
-    variables.update(PYTHONPATH=str(package), TORCH_DEVICE_BACKEND_AUTOLOAD="0")
+    variables.update(PYTHONPATH=str(package), TORCH_DEVICE_BACKEND_AUTOLOAD="0", **(env or {}))
     return subprocess.run([sys.executable, "-c", program, str(package), *args], capture_output=True, text=True,
                           env=variables, timeout=600)
 
@@ -193,3 +194,29 @@ def test_an_operator_the_simulator_lacks_fails_naming_it(upstream_package: Path,
     result = run_upstream(program, upstream_package)
     assert result.returncode != 0
     assert missing in result.stdout + result.stderr
+
+
+EXPANDABLE_PROGRAM = """
+import sys
+import torch, torch_npu
+assert torch_npu.__file__.startswith(sys.argv[1]), torch_npu.__file__
+torch.manual_seed(0)
+a, b = torch.randn(1000, 1000), torch.randn(1000, 1000)
+print("same", torch.allclose((a.npu() @ b.npu() + a.npu()).cpu(), a @ b + a, rtol=1e-4, atol=1e-4))
+big = torch.full((300 << 18,), 2.0, device="npu")  # 300 MiB: segments grow by mapping more memory
+print("tail", big[-3:].cpu().tolist())
+print("expandable", all(s["is_expandable"] for s in torch.npu.memory_snapshot()))
+free_before = torch.npu.mem_get_info()[0]
+del big
+torch.npu.empty_cache()  # unmaps and frees the physical memory of the emptied segments
+print("freed", (torch.npu.mem_get_info()[0] - free_before) >> 20)
+"""
+
+
+def test_real_torch_npu_expandable_segments_run_on_the_simulators_virtual_memory(upstream_package: Path) -> None:
+    result = run_upstream(EXPANDABLE_PROGRAM, upstream_package,
+                          env={"PYTORCH_NPU_ALLOC_CONF": "expandable_segments:True"})
+    assert result.returncode == 0, result.stderr[-3000:]
+    lines = dict(line.split(" ", 1) for line in result.stdout.splitlines() if " " in line)
+    assert lines["same"] == "True" and lines["tail"] == "[2.0, 2.0, 2.0]" and lines["expandable"] == "True"
+    assert int(lines["freed"]) >= 300

@@ -306,16 +306,6 @@ def test_profiler_clock_and_name_hash(acl):
 # Each entry point without behaviour yet, called with arguments of its CANN type, and the status it returns.
 NOT_SIMULATED = {
     "aclrtProcessReport": ([ctypes.c_int32], [100], sim.ACL_ERROR_FEATURE_UNSUPPORTED),
-    "aclrtReserveMemAddress": ([sim._pp, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_uint64],
-                               [ctypes.byref(ctypes.c_void_p()), 1 << 20, 0, None, 0],
-                               sim.ACL_ERROR_FEATURE_UNSUPPORTED),
-    "aclrtReleaseMemAddress": ([ctypes.c_void_p], [None], sim.ACL_ERROR_FEATURE_UNSUPPORTED),
-    "aclrtMallocPhysical": ([sim._pp, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_uint64],
-                            [ctypes.byref(ctypes.c_void_p()), 1 << 20, None, 0], sim.ACL_ERROR_FEATURE_UNSUPPORTED),
-    "aclrtFreePhysical": ([ctypes.c_void_p], [None], sim.ACL_ERROR_FEATURE_UNSUPPORTED),
-    "aclrtMapMem": ([ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_uint64],
-                    [None, 0, 0, None, 0], sim.ACL_ERROR_FEATURE_UNSUPPORTED),
-    "aclrtUnmapMem": ([ctypes.c_void_p], [None], sim.ACL_ERROR_FEATURE_UNSUPPORTED),
     "aclrtMemExportToShareableHandle": ([ctypes.c_void_p, ctypes.c_int, ctypes.c_uint64, ctypes.c_void_p],
                                         [None, 0, 0, None], sim.ACL_ERROR_FEATURE_UNSUPPORTED),
     "aclrtMemImportFromShareableHandle": ([ctypes.c_uint64, ctypes.c_int32, ctypes.c_void_p], [0, 0, None],

@@ -85,8 +85,7 @@ typedef enum aclrtMemAttr {
 #define ACL_STREAM_CPU_SCHEDULE 0x00000010u
 #define ACL_STREAM_DEVICE_USE_ONLY 0x00000020u
 
-// ---- virtual memory, shareable handles, kernel binaries: declared as in CANN; the simulator has
-// no behaviour for them yet and returns ACL_ERROR_FEATURE_UNSUPPORTED (see their definitions).
+// ---- virtual memory (below), shareable handles and kernel binaries (not simulated yet) ----
 typedef enum aclrtMemLocationType {
   ACL_MEM_LOCATION_TYPE_HOST = 0,
   ACL_MEM_LOCATION_TYPE_DEVICE,
@@ -299,17 +298,29 @@ ACL_FUNC_VISIBILITY aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* va
 ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
 ACL_FUNC_VISIBILITY aclError aclrtGetLastError(aclrtLastErrLevel level);
 
-// ---- not simulated yet: ACL_ERROR_FEATURE_UNSUPPORTED, naming the function ----
-ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout);
+// ---- virtual memory (expandable segments) ----
+// A range of addresses without memory (expectPtr null; flags 0 or 1, the page kind; aligned to
+// `alignment` when it is larger than a host page). Accessing it unmapped faults, as on the device.
 ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr,
                                                     uint64_t flags);
+// Gives a reservation back; none of it may still be mapped.
 ACL_FUNC_VISIBILITY aclError aclrtReleaseMemAddress(void* virPtr);
+// Device memory of prop->location.id (ACL_MEM_LOCATION_TYPE_DEVICE, no shareable handle), counted
+// against the device's memory like aclrtMalloc; flags must be 0.
 ACL_FUNC_VISIBILITY aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size,
                                                  const aclrtPhysicalMemProp* prop, uint64_t flags);
+// Frees physical memory that is no longer mapped.
 ACL_FUNC_VISIBILITY aclError aclrtFreePhysical(aclrtDrvMemHandle handle);
+// Maps [offset, offset + size) of the physical memory at virPtr, inside one reservation and over no
+// other mapping (page multiples; flags 0). Mapped addresses are device memory to every other API,
+// and adjacent mappings form one range.
 ACL_FUNC_VISIBILITY aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
                                          uint64_t flags);
+// Unmaps the mapping that starts at virPtr, once the work queued on its device has run.
 ACL_FUNC_VISIBILITY aclError aclrtUnmapMem(void* virPtr);
+
+// ---- not simulated yet: ACL_ERROR_FEATURE_UNSUPPORTED, naming the function ----
+ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout);
 ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType,
                                                              uint64_t flags, uint64_t* shareableHandle);
 ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId,

@@ -15,6 +15,7 @@
 #include "common/error.h"
 #include "runtime/device.h"
 #include "runtime/stream.h"
+#include "runtime/virtual_memory.h"
 
 namespace ascendc_sim {
 namespace {
@@ -113,12 +114,12 @@ void ReapDeferredFrees() {
 
 }  // namespace
 
-bool FindAllocation(const void* ptr, Allocation* out) { return Table().Find(ptr, out); }
+bool FindAllocation(const void* ptr, Allocation* out) { return Table().Find(ptr, out) || FindMappedRange(ptr, out); }
 
 aclError CheckDeviceRange(const void* ptr, size_t bytes, const char* api, const char* what, int32_t* device) {
   Allocation a;
   if (ptr == nullptr) return RaiseError(ACL_ERROR_INVALID_PARAM, "%s: %s is a null pointer", api, what);
-  if (!Table().Find(ptr, &a)) {
+  if (!FindAllocation(ptr, &a)) {
     return RaiseError(ACL_ERROR_INVALID_PARAM, "%s: %s (%p) is not device memory (not allocated by aclrtMalloc)", api,
                       what, ptr);
   }

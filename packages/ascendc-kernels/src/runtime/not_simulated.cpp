@@ -28,16 +28,6 @@ extern "C" {
 // ---- callbacks through report threads (the simulator runs aclrtLaunchCallback on the stream)
 aclError aclrtProcessReport(int32_t) { return Unsupported("aclrtProcessReport"); }
 
-// ---- virtual memory (expandable segments)
-aclError aclrtReserveMemAddress(void**, size_t, size_t, void*, uint64_t) { return Unsupported("aclrtReserveMemAddress"); }
-aclError aclrtReleaseMemAddress(void*) { return Unsupported("aclrtReleaseMemAddress"); }
-aclError aclrtMallocPhysical(aclrtDrvMemHandle*, size_t, const aclrtPhysicalMemProp*, uint64_t) {
-  return Unsupported("aclrtMallocPhysical");
-}
-aclError aclrtFreePhysical(aclrtDrvMemHandle) { return Unsupported("aclrtFreePhysical"); }
-aclError aclrtMapMem(void*, size_t, size_t, aclrtDrvMemHandle, uint64_t) { return Unsupported("aclrtMapMem"); }
-aclError aclrtUnmapMem(void*) { return Unsupported("aclrtUnmapMem"); }
-
 // ---- memory shared between processes
 aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle, aclrtMemHandleType, uint64_t, uint64_t*) {
   return Unsupported("aclrtMemExportToShareableHandle");
