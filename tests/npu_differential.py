@@ -8,13 +8,15 @@ other as well as with CPU:
 
     python tests/npu_differential.py OUT_DIR OPINFO_ID [OPINFO_ID ...]
 
-writes ``OUT_DIR/<index>.pt`` per OpInfo (``{"id", "samples": [{"status", "detail", "result"}]}``)
+writes ``OUT_DIR/<index>.pt`` per OpInfo (``{"id", "samples": [{"status", "detail", "result"}], "origins"}``,
+the simulator APIs that launched its kernels)
 and prints ``START <index>`` before each, so that a parent can tell which operator a crashed
 process was running and resume after it.
 """
 
 from __future__ import annotations
 
+import ctypes
 import re
 import sys
 from pathlib import Path
@@ -74,6 +76,33 @@ def run_sample(opinfo: Any, sample: Any, random: bool) -> dict[str, Any]:
     return {"status": "equal", "detail": "", "result": to_cpu(npu_result)}
 
 
+class KernelRecord(ctypes.Structure):
+    """aclsimKernelRecord of ascendc_sim/prof.h."""
+    _fields_ = [("name", ctypes.c_char * 64), ("origin", ctypes.c_char * 64), ("deviceId", ctypes.c_int32),
+                ("blockDim", ctypes.c_uint32), ("stream", ctypes.c_uint64), ("threadId", ctypes.c_uint64),
+                ("correlationId", ctypes.c_uint64), ("startNs", ctypes.c_int64), ("endNs", ctypes.c_int64)]
+
+
+class KernelOrigins:
+    """Which simulator APIs (aclnnXxx, aclopCompileAndExecute(Type)) launched kernels, read from the
+    simulator's kernel recorder: what of the simulator a runtime reached."""
+
+    def __init__(self) -> None:
+        self.lib = ctypes.CDLL("libascendcl.so")  # the copy this process loaded already
+        self.lib.aclsimProfTakeRecords.argtypes = [ctypes.POINTER(KernelRecord), ctypes.c_size_t]
+        self.lib.aclsimProfTakeRecords.restype = ctypes.c_size_t
+        self.buffer = (KernelRecord * 256)()
+        self.lib.aclsimProfStart()
+
+    def take(self) -> list[str]:
+        origins = set()
+        while True:
+            n = self.lib.aclsimProfTakeRecords(self.buffer, len(self.buffer))
+            origins |= {self.buffer[i].origin.decode() for i in range(n)}
+            if n < len(self.buffer):
+                return sorted(o for o in origins if o)
+
+
 def main(argv: list[str]) -> int:
     import torch_npu  # noqa: F401  whichever runtime the environment puts first: ours or upstream's
     from torch.testing._internal.common_methods_invocations import op_db
@@ -82,6 +111,7 @@ def main(argv: list[str]) -> int:
     wanted = argv[1:]
     by_id = {npu_opinfo.opinfo_id(o): o for o in op_db}
     skips = npu_opinfo.load_skips()
+    recorder = KernelOrigins()
     for index, opinfo_id in enumerate(wanted):
         print(f"START {index}", flush=True)
         opinfo = by_id[opinfo_id]
@@ -91,7 +121,8 @@ def main(argv: list[str]) -> int:
             records = [run_sample(opinfo, s, random) for s in samples_of(opinfo)]
         except Exception as error:  # noqa: BLE001  a sample CPU cannot run either: nothing to compare
             records = [{"status": "no_samples", "detail": f"{type(error).__name__}: {error}"[:300], "result": None}]
-        torch.save({"id": opinfo_id, "samples": records}, out / f"{index}.pt")
+        torch.npu.synchronize()
+        torch.save({"id": opinfo_id, "samples": records, "origins": recorder.take()}, out / f"{index}.pt")
     return 0
 
 

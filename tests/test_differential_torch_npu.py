@@ -76,14 +76,17 @@ def run_worker(ids: list[str], out: Path, env: dict[str, str]) -> dict[int, str]
     return crashes
 
 
-def load(out: Path, ids: list[str], crashes: dict[int, str]) -> dict[str, list[dict]]:
-    records = {}
+def load(out: Path, ids: list[str], crashes: dict[int, str]) -> tuple[dict[str, list[dict]], set[str]]:
+    """Each OpInfo's sample records, and the simulator APIs the runtime's kernels were launched by."""
+    records, origins = {}, set()
     for index, opinfo_id in enumerate(ids):
         if index in crashes:
             records[opinfo_id] = [{"status": "crash", "detail": crashes[index], "result": None}]
         else:
-            records[opinfo_id] = torch.load(out / f"{index}.pt", weights_only=False)["samples"]
-    return records
+            saved = torch.load(out / f"{index}.pt", weights_only=False)
+            records[opinfo_id] = saved["samples"]
+            origins |= set(saved["origins"])
+    return records, origins
 
 
 def results_agree(ours: object, upstream: object) -> str:
@@ -122,8 +125,20 @@ def comparison(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, 
         ours = pool.submit(run_worker, ids, root / "ours", ours_env)
         upstream = pool.submit(run_worker, ids, root / "upstream-out", upstream_environment(package))
         ours_crashes, upstream_crashes = ours.result(), upstream.result()
-    return {"ours": load(root / "ours", ids, ours_crashes),
-            "upstream": load(root / "upstream-out", ids, upstream_crashes)}
+    ours_records, ours_origins = load(root / "ours", ids, ours_crashes)
+    upstream_records, upstream_origins = load(root / "upstream-out", ids, upstream_crashes)
+    return {"ours": ours_records, "upstream": upstream_records,
+            "origins": {"ours": ours_origins, "upstream": upstream_origins}}
+
+
+def declared_aclnn() -> set[str]:
+    """The aclnn entry points libopapi exports (without their GetWorkspaceSize halves)."""
+    from ascendc_kernels import library_path
+
+    out = subprocess.run(["nm", "-D", "--defined-only", library_path("opapi")], capture_output=True, text=True,
+                         check=True).stdout
+    names = {line.split()[-1] for line in out.splitlines() if line.split()}
+    return {n for n in names if n.startswith("aclnn") and not n.endswith("GetWorkspaceSize")}
 
 
 def classify(ours: list[dict], upstream: list[dict]) -> tuple[str, str]:
@@ -163,6 +178,12 @@ def test_our_runtime_and_upstreams_agree_on_every_operator_both_run(comparison: 
                      "run by neither", "not compared"):
         for opinfo_id, reason in table.get(category, []):
             print(f"  {category:26} {opinfo_id:32} {reason[:150]}")
+    simulator_aclnn = declared_aclnn()
+    for runtime, origins in comparison["origins"].items():
+        reached = {o for o in origins if o in simulator_aclnn}
+        acl_ops = sorted(o.split("(", 1)[1].rstrip(")") for o in origins if o.startswith("aclopCompileAndExecute("))
+        print(f"  {runtime}: reached {len(reached)} of the simulator's {len(simulator_aclnn)} aclnn entry points; "
+              f"acl op types: {', '.join(acl_ops) or 'none'}")
     assert both > 0, "no operator ran on both runtimes"
     problems = [f"{opinfo_id}: {reason}" for opinfo_id, reason in table.get("disagree", [])]
     problems += [f"{opinfo_id}: {reason} (upstream's design does not explain it)"
