@@ -51,6 +51,7 @@ TYPES: dict[str, tuple[str, frozenset[str]]] = {
     "aclTensorList*": ("c_void_p", frozenset({"out", "inout"})),
     "const aclScalarList*": ("c_void_p", frozenset({"in"})),
     "const char*": ("c_char_p", frozenset({"in"})),
+    "char*": ("c_char_p", frozenset({"in"})),  # CANN's read-only strings (aclnnGeluBackwardV2's approximate)
     "bool": ("c_bool", frozenset({"in"})),
     "int8_t": ("c_int8", frozenset({"in"})),
     "int32_t": ("c_int32", frozenset({"in"})),

@@ -162,7 +162,7 @@ CASES = {
     "aclnnThresholdBackward": ("gradOutput", "ACL_UINT32",
                                lambda a: [a.t(U32), a.t(F32), sim.Scalar(0.0), a.t(F32)]),
     "aclnnGeluBackward": ("self", "ACL_UINT32", lambda a: [a.t(F32), a.t(U32), a.t(F32)]),
-    "aclnnGeluBackwardV2": ("gradOutput", "ACL_UINT32", lambda a: [a.t(U32), a.t(F32), 0, a.t(F32)]),
+    "aclnnGeluBackwardV2": ("gradOutput", "ACL_UINT32", lambda a: [a.t(U32), a.t(F32), b"none", a.t(F32)]),
     "aclnnSigmoidBackward": ("output", "ACL_UINT32", lambda a: [a.t(F32), a.t(U32), a.t(F32)]),
     "aclnnTanhBackward": ("gradOutput", "ACL_UINT32", lambda a: [a.t(U32), a.t(F32), a.t(F32)]),
     "aclnnSiluBackward": ("self", "ACL_UINT32", lambda a: [a.t(F32), a.t(U32), a.t(F32)]),

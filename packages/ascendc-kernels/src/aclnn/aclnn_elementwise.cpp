@@ -5,6 +5,8 @@
 // to a dense tile of the compute dtype broadcast to out's shape (view-copy l0
 // step), the kernel runs, and a non-contiguous or differently typed out is
 // written back by a final view-copy. In-place variants use selfRef as out.
+#include <string.h>
+
 #include <string>
 #include <vector>
 
@@ -463,15 +465,16 @@ aclnnStatus aclnnGeluBackwardGetWorkspaceSize(const aclTensor* gradOutput, const
 }
 ACLNN_EW_LAUNCH(aclnnGeluBackward)
 
-aclnnStatus aclnnGeluBackwardV2GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
-                                                int64_t approximate, aclTensor* gradInput, uint64_t* workspaceSize,
+aclnnStatus aclnnGeluBackwardV2GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, char* approximate,
+                                                aclTensor* gradInput, uint64_t* workspaceSize,
                                                 aclOpExecutor** executor) {
-  if (approximate != 0 && approximate != 1) {
-    return RaiseError(ACLNN_ERR_PARAM_INVALID,
-                      "aclnnGeluBackwardV2: approximate must be 0 (none) or 1 (tanh), got %lld",
-                      static_cast<long long>(approximate));
+  if (approximate == nullptr) return RaiseError(ACLNN_ERR_PARAM_NULLPTR, "aclnnGeluBackwardV2: approximate is null");
+  const bool tanh = strcmp(approximate, "tanh") == 0;
+  if (!tanh && strcmp(approximate, "none") != 0) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "aclnnGeluBackwardV2: approximate must be \"none\" or \"tanh\", got \"%s\"",
+                      approximate);
   }
-  return Nary("aclnnGeluBackwardV2", approximate == 1 ? EwOp::kGeluTanhBackward : EwOp::kGeluBackward,
+  return Nary("aclnnGeluBackwardV2", tanh ? EwOp::kGeluTanhBackward : EwOp::kGeluBackward,
               Promotion::kKeep, {{gradOutput, "gradOutput"}, {self, "self"}}, nullptr, nullptr, gradInput,
               "gradInput", workspaceSize, executor);
 }

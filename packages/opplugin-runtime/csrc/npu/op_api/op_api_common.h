@@ -269,12 +269,14 @@ constexpr size_t DeclaredIndex(const char* api) {
 }
 
 // Whether a converted argument of type `Passed` may be passed as a parameter of type `Declared`:
-// an implicit conversion that keeps the value's kind (no floating point to integer).
+// an implicit conversion that keeps the value's kind (no floating point to integer), or a string
+// for one of CANN's read-only `char*` string parameters.
 template <typename Passed, typename Declared>
 inline constexpr bool kArgumentFits =
-    std::is_convertible_v<Passed, Declared> &&
-    !(std::is_floating_point_v<Passed> && std::is_integral_v<Declared>) &&
-    (std::is_pointer_v<Passed> == std::is_pointer_v<Declared>);
+    (std::is_convertible_v<Passed, Declared> &&
+     !(std::is_floating_point_v<Passed> && std::is_integral_v<Declared>) &&
+     (std::is_pointer_v<Passed> == std::is_pointer_v<Declared>)) ||
+    (std::is_same_v<Passed, const char*> && std::is_same_v<Declared, char*>);
 
 // Fails the build (from the EXEC_NPU_CMD line) when one argument does not fit: the template
 // arguments name the api, the parameter, its declared type and the converted argument's type.
@@ -307,14 +309,33 @@ struct ArgumentsFit<Api, declared::Params<Ps...>, Passed...> {
   static constexpr bool value = Each<sizeof...(Ps) == sizeof...(Passed)>::value;
 };
 
+// A converted argument as the declared parameter's type: the string of one of CANN's read-only
+// `char*` parameters loses its const, everything else passes as it is.
+template <typename Declared, typename Passed>
+constexpr Declared PassAs(Passed value) {
+  if constexpr (std::is_same_v<Declared, char*> && std::is_same_v<Passed, const char*>) {
+    return const_cast<char*>(value);
+  } else {
+    return value;
+  }
+}
+
+template <typename Fn, typename... Ps, typename... Converted>
+aclnnStatus CallWithParams(declared::Params<Ps...>, Fn fn, const std::tuple<Converted...>& converted,
+                           uint64_t* workspace_size, aclOpExecutor** executor) {
+  return std::apply(
+      [&](const Converted&... c) {
+        return fn(PassAs<typename Ps::type>(c.raw())..., workspace_size, executor);
+      },
+      converted);
+}
+
 template <typename Api, typename... Converted>
 aclnnStatus CallDeclared(void* fn, const std::tuple<Converted...>& converted, uint64_t* workspace_size,
                          aclOpExecutor** executor) {
   static_assert(ArgumentsFit<Api, typename Api::params, RawType<Converted>...>::value);
   using Fn = typename Api::GetWorkspaceSizeFn;
-  return std::apply(
-      [&](const Converted&... c) { return reinterpret_cast<Fn>(fn)(c.raw()..., workspace_size, executor); },
-      converted);
+  return CallWithParams(typename Api::params{}, reinterpret_cast<Fn>(fn), converted, workspace_size, executor);
 }
 #else
 constexpr size_t DeclaredIndex(const char*) { return kNotDeclared; }
