@@ -130,7 +130,8 @@ def run_upstream(program: str, package: Path, *args: str, env: dict[str, str] | 
 # Operators upstream's torch_npu runs on the simulator (through aclnn, or acl_op where upstream
 # chooses it), each a function of two float32 (4, 5) tensors.
 OPERATORS = {
-    "add": "a + b", "mul": "a * b", "div": "a / b", "neg": "-a", "abs": "a.abs()", "exp": "a.exp()",
+    "add": "a + b", "sub": "a - b", "add_scalar": "a.add(2.5, alpha=2)", "sub_scalar": "a - 2.5",
+    "mul": "a * b", "div": "a / b", "neg": "-a", "abs": "a.abs()", "exp": "a.exp()",
     "log": "a.abs().log()", "sqrt": "a.abs().sqrt()", "pow": "a.abs().pow(2)", "relu": "a.relu()",
     "sigmoid": "a.sigmoid()", "tanh": "a.tanh()", "gelu": "torch.nn.functional.gelu(a)",
     "silu": "torch.nn.functional.silu(a)", "maximum": "torch.maximum(a, b)", "gt": "a > b",

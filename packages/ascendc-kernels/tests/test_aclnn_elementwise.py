@@ -379,9 +379,24 @@ def test_tensor_scalar_ops(acl, dtype):
     x = random_values((2, 517), acl_type, rng)
     floating = acl_type in FLOATS.values()
     s = 0.75 if floating else 3
-    got = run("aclnnAdds", [(x, acl_type), sim.Scalar(s)], x.shape, acl_type)
+    got = run("aclnnAdds", [(x, acl_type), sim.Scalar(s), sim.Scalar(1)], x.shape, acl_type)
     expected = round_to(x.astype(np.float32) + np.float32(s), acl_type) if floating else x + s
     np.testing.assert_array_equal(got, expected)
+    # alpha scales other (CANN's aclnnAdds/aclnnSubs): self + 2 * s, self - 2 * s
+    alpha = sim.Scalar(2.0 if floating else 2)
+    for api, sign in (("aclnnAdds", 1), ("aclnnSubs", -1)):
+        got = run(api, [(x, acl_type), sim.Scalar(s), alpha], x.shape, acl_type)
+        expected = (round_to(x.astype(np.float32) + np.float32(sign * 2 * s), acl_type) if floating
+                    else x + sign * 2 * s)
+        np.testing.assert_array_equal(got, expected)
+    dev = to_device(x, acl_type)
+    sim.check(sim.run_aclnn("aclnnInplaceSubs", dev.tensor(), sim.Scalar(s), alpha))
+    np.testing.assert_array_equal(from_device(dev), round_to(x.astype(np.float32) - np.float32(2 * s), acl_type)
+                                  if floating else x - 2 * s)
+    if not floating:
+        rc, msg = status_and_message("aclnnAdds", to_device(x, acl_type).tensor(), sim.Scalar(s), sim.Scalar(0.5),
+                                     to_device(x, acl_type).tensor())
+        assert rc == sim.ACLNN_ERR_PARAM_INVALID and "alpha must be an integer" in msg
     got = run("aclnnMuls", [(x, acl_type), sim.Scalar(s)], x.shape, acl_type)
     expected = round_to(x.astype(np.float32) * np.float32(s), acl_type) if floating else x * s
     np.testing.assert_array_equal(got, expected)

@@ -320,7 +320,61 @@ ACLNN_EW_LAUNCH(aclnnInplacePowTensorScalar)
   }                                                                                                             \
   ACLNN_EW_LAUNCH(aclnnInplace##NAME)
 
-ACLNN_EW_SCALAR(Adds, EwOp::kAddScalar, Promotion::kKeep)
+namespace {
+
+// self + sign * alpha * other with scalars other and alpha: one scalar, alpha * other in the compute
+// type (16-bit types compute in float32), added by the kernel.
+aclnnStatus AddScaledScalar(const char* api, int sign, const aclTensor* self, const char* selfName,
+                            const aclScalar* other, const aclScalar* alpha, const aclTensor* out, const char* outName,
+                            uint64_t* ws, aclOpExecutor** ex) {
+  aclnnStatus rc = CheckCommon(api, {{self, selfName}, {out, outName}}, ws, ex);
+  if (rc != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckScalar(api, other, "other")) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckScalar(api, alpha, "alpha")) != ACLNN_SUCCESS) return rc;
+  const aclDataType compute = ScalarResultType(self->dtype, other);
+  if (!IsFloatingType(compute) && alpha->IsFloating()) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: alpha must be an integer for an integral self and other", api);
+  }
+  ScalarValue scaled;
+  if (!IsFloatingType(compute)) {
+    scaled = ScalarValue::Integral(sign * alpha->ToInt64() * other->ToInt64());
+  } else if (compute == ACL_DOUBLE) {
+    scaled = ScalarValue::Floating(sign * alpha->ToDouble() * other->ToDouble());
+  } else {
+    scaled = ScalarValue::Floating(static_cast<float>(sign) * static_cast<float>(alpha->ToDouble()) *
+                                   static_cast<float>(other->ToDouble()));
+  }
+  return Elementwise(api, EwOp::kAddScalar, {{self, selfName}}, compute, out, outName, scaled, ws, ex);
+}
+
+}  // namespace
+
+aclnnStatus aclnnAddsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
+                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return AddScaledScalar("aclnnAdds", 1, self, "self", other, alpha, out, "out", workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnAdds)
+
+aclnnStatus aclnnInplaceAddsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, const aclScalar* alpha,
+                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return AddScaledScalar("aclnnInplaceAdds", 1, selfRef, "selfRef", other, alpha, selfRef, "selfRef", workspaceSize,
+                         executor);
+}
+ACLNN_EW_LAUNCH(aclnnInplaceAdds)
+
+aclnnStatus aclnnSubsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
+                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return AddScaledScalar("aclnnSubs", -1, self, "self", other, alpha, out, "out", workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnSubs)
+
+aclnnStatus aclnnInplaceSubsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, const aclScalar* alpha,
+                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return AddScaledScalar("aclnnInplaceSubs", -1, selfRef, "selfRef", other, alpha, selfRef, "selfRef",
+                         workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnInplaceSubs)
+
 ACLNN_EW_SCALAR(Muls, EwOp::kMulScalar, Promotion::kKeep)
 ACLNN_EW_SCALAR(Divs, EwOp::kDivScalar, Promotion::kIntToFloat)
 

@@ -55,8 +55,9 @@ at::ScalarType float_result(const at::Tensor& t) {
 void _foreach_add_(at::TensorList self, const at::Scalar& scalar) {
   check_lists("_foreach_add_", self);
   c10_npu::NPUGuard guard(self[0].device());
+  const at::Scalar alpha(1);
   for (const at::Tensor& t : self) {
-    EXEC_NPU_CMD(aclnnInplaceAdds, t, scalar);
+    EXEC_NPU_CMD(aclnnInplaceAdds, t, scalar, alpha);
   }
 }
 
