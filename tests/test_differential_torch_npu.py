@@ -23,7 +23,6 @@ import importlib.metadata
 import os
 import subprocess
 import sys
-import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -31,7 +30,7 @@ import npu_opinfo  # loaded by tests/conftest.py
 import pytest
 import torch
 from torch.utils._pytree import tree_flatten
-from upstream_wheel import WHEEL_VERSION, torch_npu_wheel  # loaded by tests/conftest.py
+from upstream_wheel import WHEEL_VERSION, extract_torch_npu, upstream_environment  # tests/conftest.py loads it
 
 pytestmark = [
     pytest.mark.differential,
@@ -52,14 +51,6 @@ UPSTREAM_DEVIATIONS = {
 }
 # A worker that crashed is started again after the operator it was running, at most this often.
 MAX_RESTARTS = 20
-
-
-def upstream_environment(package: Path) -> dict[str, str]:
-    from ascendc_kernels.toolkit import environment
-
-    env = environment(base={k: v for k, v in os.environ.items() if k != "LD_PRELOAD"})
-    env.update(PYTHONPATH=str(package), TORCH_DEVICE_BACKEND_AUTOLOAD="0", TASK_QUEUE_ENABLE="0")
-    return env
 
 
 def run_worker(ids: list[str], out: Path, env: dict[str, str]) -> dict[int, str]:
@@ -122,14 +113,13 @@ def comparison(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, 
     selected, _ = npu_opinfo.select(op_db, npu_opinfo.live_ops())
     ids = sorted({npu_opinfo.opinfo_id(o) for o in selected})
     root = tmp_path_factory.mktemp("differential")
-    package = root / "upstream"
-    with zipfile.ZipFile(torch_npu_wheel()) as wheel:
-        wheel.extractall(package, [m for m in wheel.namelist() if m.startswith("torch_npu/")])
+    package = extract_torch_npu(root / "upstream")
     # Ours on the device only: an op that would go to the CPU fallback fails instead.
     ours_env = {**{k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}, "NPU_FALLBACK": "error"}
     with ThreadPoolExecutor(2) as pool:
         ours = pool.submit(run_worker, ids, root / "ours", ours_env)
-        upstream = pool.submit(run_worker, ids, root / "upstream-out", upstream_environment(package))
+        upstream = pool.submit(run_worker, ids, root / "upstream-out",
+                               upstream_environment(package, TASK_QUEUE_ENABLE="0"))
         ours_crashes, upstream_crashes = ours.result(), upstream.result()
     ours_records, ours_origins = load(root / "ours", ids, ours_crashes)
     upstream_records, upstream_origins = load(root / "upstream-out", ids, upstream_crashes)

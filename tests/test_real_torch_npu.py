@@ -14,11 +14,10 @@ import re
 import shutil
 import subprocess
 import sys
-import zipfile
 from pathlib import Path
 
 import pytest
-from upstream_wheel import WHEEL_VERSION, torch_npu_wheel  # loaded by tests/conftest.py
+from upstream_wheel import WHEEL_VERSION, extract_torch_npu, upstream_environment  # tests/conftest.py loads it
 
 pytestmark = pytest.mark.skipif(
     not importlib.metadata.version("torch").startswith(WHEEL_VERSION) or shutil.which("nm") is None,
@@ -33,17 +32,7 @@ BINARIES = ("torch_npu/lib/libtorch_npu.so", "torch_npu/lib/libtensorpipe.so", "
 
 @pytest.fixture(scope="module")
 def upstream_package(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder holding upstream's ``torch_npu`` package (its Python files and libraries) alone: the
-    wheel's other top-level packages (its own ``torchnpugen`` among them) are left out."""
-    root = tmp_path_factory.mktemp("torch-npu")
-    with zipfile.ZipFile(torch_npu_wheel()) as wheel:
-        wheel.extractall(root, [m for m in wheel.namelist() if m.startswith("torch_npu/")])
-    return root
-
-
-@pytest.fixture(scope="module")
-def upstream_binaries(upstream_package: Path) -> Path:
-    return upstream_package
+    return extract_torch_npu(tmp_path_factory.mktemp("torch-npu"))
 
 
 @pytest.fixture(scope="module")
@@ -64,9 +53,9 @@ def needed_libraries(library: Path) -> set[str]:
     return set(re.findall(r"\(NEEDED\)\s+Shared library: \[(\S+)\]", out))
 
 
-def test_every_cann_function_the_binary_links_is_exported(upstream_binaries: Path, simulator_lib: Path) -> None:
+def test_every_cann_function_the_binary_links_is_exported(upstream_package: Path, simulator_lib: Path) -> None:
     needed: set[str] = set()
-    binaries = [upstream_binaries / b for b in BINARIES] + sorted((upstream_binaries / "torch_npu").glob("_C.*.so"))
+    binaries = [upstream_package / b for b in BINARIES] + sorted((upstream_package / "torch_npu").glob("_C.*.so"))
     for binary in binaries:
         needed |= {s for s in dynamic_symbols(binary, defined=False) if CANN_SYMBOL.match(s)}
     exported: set[str] = set()
@@ -78,11 +67,11 @@ def test_every_cann_function_the_binary_links_is_exported(upstream_binaries: Pat
     assert not missing, f"CANN functions upstream's torch_npu links that the simulator does not export: {missing}"
 
 
-def test_every_cann_library_the_binary_names_exists(upstream_binaries: Path, simulator_lib: Path) -> None:
-    upstream_own = {p.name for p in (upstream_binaries / "torch_npu" / "lib").glob("*.so")}
+def test_every_cann_library_the_binary_names_exists(upstream_package: Path, simulator_lib: Path) -> None:
+    upstream_own = {p.name for p in (upstream_package / "torch_npu" / "lib").glob("*.so")}
     needed: set[str] = set()
     for binary in BINARIES:
-        needed |= needed_libraries(upstream_binaries / binary)
+        needed |= needed_libraries(upstream_package / binary)
     cann = {n for n in needed if not n.startswith(("libc.", "libm.", "libstdc++", "libgcc", "libtorch", "libc10",
                                                    "ld-linux", "libpthread", "libdl.", "librt.", "libgomp"))}
     cann -= upstream_own
@@ -100,15 +89,15 @@ print("loaded", len(sys.argv) - 1)
 """
 
 
-def test_the_loader_resolves_upstreams_libraries_against_the_simulator(upstream_binaries: Path,
+def test_the_loader_resolves_upstreams_libraries_against_the_simulator(upstream_package: Path,
                                                                        simulator_lib: Path) -> None:
     """RTLD_NOW binds every function at load: an unexported one fails the load, naming it."""
     env = {key: value for key, value in os.environ.items() if key != "LD_PRELOAD"}
     env["LD_LIBRARY_PATH"] = str(simulator_lib)
     env["TORCH_DEVICE_BACKEND_AUTOLOAD"] = "0"  # upstream's torch_npu is not installed; ours stays out
     # libtorch_npu.so brings in its own libtensorpipe and libnpu_profiler (which uses libtorch_npu's symbols).
-    libraries = [str(upstream_binaries / "torch_npu" / "lib" / "libtorch_npu.so")]
-    libraries += [str(p) for p in sorted((upstream_binaries / "torch_npu").glob("_C.*.so"))]
+    libraries = [str(upstream_package / "torch_npu" / "lib" / "libtorch_npu.so")]
+    libraries += [str(p) for p in sorted((upstream_package / "torch_npu").glob("_C.*.so"))]
     result = subprocess.run([sys.executable, "-c", LOAD_PROGRAM, *libraries], capture_output=True, text=True,
                             env=env, timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
@@ -119,10 +108,7 @@ def run_upstream(program: str, package: Path, *args: str, env: dict[str, str] | 
                  ) -> subprocess.CompletedProcess:
     """Runs ``program`` with upstream's torch_npu first on the path, in the simulator's CANN-style
     install; our runtime is neither imported nor autoloaded."""
-    from ascendc_kernels.toolkit import environment
-
-    variables = environment(base={k: v for k, v in os.environ.items() if k != "LD_PRELOAD"})
-    variables.update(PYTHONPATH=str(package), TORCH_DEVICE_BACKEND_AUTOLOAD="0", **(env or {}))
+    variables = upstream_environment(package, **(env or {}))
     return subprocess.run([sys.executable, "-c", program, str(package), *args], capture_output=True, text=True,
                           env=variables, timeout=600)
 
