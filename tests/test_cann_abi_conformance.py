@@ -26,12 +26,18 @@ pytestmark = pytest.mark.skipif(shutil.which("g++") is None or shutil.which("nm"
 # CANN's public headers in the wheel, and the include roots they use.
 REAL_INCLUDE = "torch_npu/include"
 REAL_HEADERS = ("acl/acl.h", "acl/acl_op_compiler.h", "acl/acl_prof.h", "acl/acl_mdl.h", "acl/acl_rt_allocator.h",
-                "acl/error_codes/rt_error_codes.h", "acl/error_codes/ge_error_codes.h", "hccl/hccl.h")
+                "acl/error_codes/rt_error_codes.h", "acl/error_codes/ge_error_codes.h", "hccl/hccl.h",
+                "profiling/aprof_pub.h")
 HCCL_INCLUDE = "torch_npu/include/third_party/hccl/inc"
+# The profiler's reporting interface (Msprof*), as torch_npu ships it.
+PROFILING_INCLUDE = "torch_npu/include/third_party/acl/inc"
+# Structures whose layout clients share with the simulator (compared by size).
+SHARED_STRUCTS = ("MsprofApi", "MsprofCompactInfo", "MsprofAdditionalInfo", "MsprofCommandHandle",
+                  "MsprofNodeBasicInfo")
 # The simulator's own entry points (aclsim*) have no CANN counterpart; aclnn* are declared by
 # CANN's op headers, which the wheel does not ship.
 CANN_FUNCTION = re.compile(r"^(?:acl(?!sim|nn)|Hccl|hccl|rt[A-Z]|Msprof)\w*$")
-CONSTANT = re.compile(r"\b((?:ACL|HCCL)_[A-Z0-9_]+)\b")
+CONSTANT = re.compile(r"\b((?:ACL|HCCL|MSPROF|PROF)_[A-Z0-9_]+)\b")
 
 
 def strip_comments(text: str) -> str:
@@ -49,8 +55,8 @@ def declared_functions(text: str, names: set[str]) -> set[str]:
 def simulator_constants(text: str) -> set[str]:
     """Names the simulator's headers give an integral value: object-like macros with a number,
     enumerators, ``const`` integers."""
-    names = set(re.findall(r"^\s*#\s*define\s+((?:ACL|HCCL)_\w+)\s+\(?[-+0-9(]", text, flags=re.M))
-    names |= set(re.findall(r"\bconst\s+\w+\s+((?:ACL|HCCL)_\w+)\s*=", text))
+    names = set(re.findall(r"^\s*#\s*define\s+((?:ACL|HCCL|MSPROF|PROF)_\w+)\s+\(?[-+0-9(]", text, flags=re.M))
+    names |= set(re.findall(r"\bconst\s+\w+\s+((?:ACL|HCCL|MSPROF|PROF)_\w+)\s*=", text))
     for body in re.findall(r"\benum\b[^{;]*\{(.*?)\}", text, flags=re.S):
         names |= {m.group(1) for m in re.finditer(r"(?:^|,)\s*([A-Za-z_]\w*)", body)}
     return {name for name in names if CONSTANT.fullmatch(name)}
@@ -85,7 +91,8 @@ def real_headers(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("cann-headers")
     with zipfile.ZipFile(torch_npu_wheel()) as wheel:
         for member in wheel.namelist():
-            if member.startswith((f"{REAL_INCLUDE}/acl/", f"{HCCL_INCLUDE}/")) and member.endswith(".h"):
+            if member.startswith((f"{REAL_INCLUDE}/acl/", f"{HCCL_INCLUDE}/", f"{PROFILING_INCLUDE}/profiling/")) \
+                    and member.endswith(".h"):
                 wheel.extract(member, root)
     return root
 
@@ -103,13 +110,14 @@ def simulator() -> dict[str, object]:
     include = package / "include"
     headers = sorted(str(p.relative_to(include)) for p in (include / "acl").glob("*.h"))
     headers += sorted(str(p.relative_to(include)) for p in (include / "aclnn").glob("*.h"))
+    headers += sorted(str(p.relative_to(include)) for p in (include / "toolchain").glob("*.h"))
     return {"include": include, "headers": headers, "exports": exports}
 
 
 @pytest.fixture(scope="module")
 def comparison(real_headers: Path, simulator: dict, tmp_path_factory: pytest.TempPathFactory) -> dict:
     tmp = tmp_path_factory.mktemp("abi-probe")
-    real_dirs = [real_headers / REAL_INCLUDE, real_headers / HCCL_INCLUDE]
+    real_dirs = [real_headers / REAL_INCLUDE, real_headers / HCCL_INCLUDE, real_headers / PROFILING_INCLUDE]
     real_text = "\n".join(header_text(d) for d in real_dirs)
     ours_text = header_text(simulator["include"])
     exported = {n for n in simulator["exports"] if CANN_FUNCTION.match(n)}
@@ -118,6 +126,7 @@ def comparison(real_headers: Path, simulator: dict, tmp_path_factory: pytest.Tem
     functions -= undeclared_by_us
     constants = {n for n in simulator_constants(ours_text) if re.search(rf"\b{n}\b", real_text)}
     types = {n for n in enum_types(ours_text) if re.search(rf"\b{n}\b", real_text)}
+    types |= {n for n in SHARED_STRUCTS if re.search(rf"\bstruct\s+{n}\b", ours_text)}
     real = run_probe(tmp, "cann", probe_source(list(REAL_HEADERS), functions, constants, types), real_dirs)
     ours = run_probe(tmp, "simulator", probe_source(simulator["headers"], functions, constants, types),
                      [simulator["include"]])

@@ -207,3 +207,33 @@ def test_real_torch_npu_expandable_segments_run_on_the_simulators_virtual_memory
     lines = dict(line.split(" ", 1) for line in result.stdout.splitlines() if " " in line)
     assert lines["same"] == "True" and lines["tail"] == "[2.0, 2.0, 2.0]" and lines["expandable"] == "True"
     assert int(lines["freed"]) >= 300
+
+
+PROFILER_PROGRAM = """
+import json, sys, pathlib
+import torch, torch_npu
+assert torch_npu.__file__.startswith(sys.argv[1]), torch_npu.__file__
+out = pathlib.Path(sys.argv[2])
+a = torch.randn(4, 4).npu()
+activities = [torch_npu.profiler.ProfilerActivity.CPU, torch_npu.profiler.ProfilerActivity.NPU]
+with torch_npu.profiler.profile(activities=activities,
+                                on_trace_ready=torch_npu.profiler.tensorboard_trace_handler(str(out))):
+    b = torch.mm(a + a, a)
+    torch.npu.synchronize()
+(result,) = out.glob("*_ascend_pt/simulator_profile_*.json")
+print("kernels", json.dumps(sorted({k["origin"] for k in json.loads(result.read_text())["kernels"]})))
+(trace,) = out.glob("*_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json")
+print("framework", json.dumps(sorted({e["name"] for e in json.loads(trace.read_text()) if e.get("cat") == "cpu_op"})))
+"""
+
+
+def test_real_torch_npus_profiler_runs_a_session_on_the_simulator(upstream_package: Path, tmp_path: Path) -> None:
+    """torch_npu's profiler starts a CANN session (aclprof*, through libmsprofiler, asking
+    libascend_hal for the device's counter): the session's result holds the kernels upstream's
+    operators ran, and torch_npu's own framework trace is written beside it."""
+    result = run_upstream(PROFILER_PROGRAM, upstream_package, str(tmp_path), env={"TASK_QUEUE_ENABLE": "0"})
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "Call start failed" not in result.stderr, result.stderr[-3000:]
+    lines = dict(line.split(" ", 1) for line in result.stdout.splitlines() if " " in line)
+    assert {"aclnnAdd", "aclnnMm"} <= set(json.loads(lines["kernels"]))
+    assert {"aten::add", "aten::mm"} <= set(json.loads(lines["framework"]))

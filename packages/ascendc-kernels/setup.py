@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent
 PACKAGE_DIR = ROOT / "src" / "ascendc_kernels"
 # The simulator's two libraries, then the toolkit's other libraries CANN clients link (each loads libascendcl).
 LIBRARIES = ("libascendcl.so", "libopapi.so", "libhccl.so", "libacl_op_compiler.so", "libge_runner.so", "libgraph.so",
-             "libacl_tdt_channel.so")
+             "libacl_tdt_channel.so", "libmsprofiler.so", "libascend_hal.so")
 
 
 def build_dir() -> Path:

@@ -109,7 +109,12 @@ def test_kernels(acl, tmp_path_factory):
         "test_launch_compare_reduce": [vp, vp, vp, u32, vp],
         "test_launch_mmad_tile": [vp, vp, vp, u32, u32, u32, vp],
         "test_launch_over_l0a": [vp],
+        "test_profiled_register": [u32],
+        "test_profiled_launch_add": [sim.ctypes.c_char_p, vp, vp, vp, u32, u32, vp],
     }.items():
         getattr(lib, name).argtypes = args
         getattr(lib, name).restype = sim.ctypes.c_int
+    for name in ("test_profiled_command", "test_profiled_devices", "test_profiled_calls"):
+        getattr(lib, name).restype = u32
+    lib.test_profiled_switch.restype = sim.ctypes.c_uint64
     return lib

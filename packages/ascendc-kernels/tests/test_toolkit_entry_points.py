@@ -296,13 +296,6 @@ def test_a_host_placed_input_is_read_from_host_memory(acl):
             acl.aclDestroyTensorDesc(d)
 
 
-def test_profiler_clock_and_name_hash(acl):
-    a, b = acl.MsprofSysCycleTime(), acl.MsprofSysCycleTime()
-    assert 0 < a <= b
-    assert acl.MsprofGetHashId(b"aclnnAdd", 8) == acl.MsprofGetHashId(b"aclnnAdd", 8) != acl.MsprofGetHashId(b"x", 1)
-    assert acl.MsprofGetHashId(b"", 0) == 14695981039346656037  # FNV-1a's offset basis
-
-
 # Each entry point without behaviour yet, called with arguments of its CANN type, and the status it returns.
 NOT_SIMULATED = {
     "aclrtProcessReport": ([ctypes.c_int32], [100], sim.ACL_ERROR_FEATURE_UNSUPPORTED),
@@ -327,12 +320,6 @@ NOT_SIMULATED = {
     "rtKernelLaunch": ([ctypes.c_void_p, ctypes.c_uint32, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_void_p,
                         ctypes.c_void_p], [None, 1, None, 0, None, None], sim.ACL_ERROR_RT_FEATURE_NOT_SUPPORT),
     "rtGetC2cCtrlAddr": ([ctypes.c_void_p, ctypes.c_void_p], [None, None], sim.ACL_ERROR_RT_FEATURE_NOT_SUPPORT),
-    "MsprofRegisterCallback": ([ctypes.c_uint32, ctypes.c_void_p], [0, None], sim.ACL_ERROR_FEATURE_UNSUPPORTED),
-    "MsprofReportApi": ([ctypes.c_uint32, ctypes.c_void_p], [0, None], sim.ACL_ERROR_FEATURE_UNSUPPORTED),
-    "MsprofReportCompactInfo": ([ctypes.c_uint32, ctypes.c_void_p, ctypes.c_uint32], [0, None, 0],
-                                sim.ACL_ERROR_FEATURE_UNSUPPORTED),
-    "MsprofReportAdditionalInfo": ([ctypes.c_uint32, ctypes.c_void_p, ctypes.c_uint32], [0, None, 0],
-                                   sim.ACL_ERROR_FEATURE_UNSUPPORTED),
 }
 
 

@@ -22,6 +22,7 @@ thread_local uint64_t tls_correlation_id = 0;
 struct RecordStore {
   std::mutex mu;
   std::deque<aclsimKernelRecord> records;
+  std::deque<aclsimReportRecord> reports;
 };
 
 RecordStore& Store() {
@@ -49,6 +50,21 @@ void ProfAppend(aclsimKernelRecord& record) {
   RecordStore& store = Store();
   std::lock_guard<std::mutex> lock(store.mu);
   store.records.push_back(record);
+}
+
+bool ProfAppendReport(const aclsimReportRecord& record) {
+  if (!ProfRecording()) return false;
+  RecordStore& store = Store();
+  std::lock_guard<std::mutex> lock(store.mu);
+  store.reports.push_back(record);
+  return true;
+}
+
+int64_t ProfRealtimeOfSteady(uint64_t steadyNs) {
+  timespec steady;
+  clock_gettime(CLOCK_MONOTONIC, &steady);
+  const int64_t steadyNow = static_cast<int64_t>(steady.tv_sec) * 1000000000 + steady.tv_nsec;
+  return ProfNowNs() - (steadyNow - static_cast<int64_t>(steadyNs));
 }
 
 }  // namespace ascendc_sim
@@ -85,6 +101,16 @@ size_t aclsimProfTakeRecords(aclsimKernelRecord* records, size_t capacity) {
   const size_t n = std::min(capacity, store.records.size());
   std::copy_n(store.records.begin(), n, records);
   store.records.erase(store.records.begin(), store.records.begin() + static_cast<std::ptrdiff_t>(n));
+  return n;
+}
+
+size_t aclsimProfTakeReports(aclsimReportRecord* records, size_t capacity) {
+  if (records == nullptr || capacity == 0) return 0;
+  ascendc_sim::RecordStore& store = ascendc_sim::Store();
+  std::lock_guard<std::mutex> lock(store.mu);
+  const size_t n = std::min(capacity, store.reports.size());
+  std::copy_n(store.reports.begin(), n, records);
+  store.reports.erase(store.reports.begin(), store.reports.begin() + static_cast<std::ptrdiff_t>(n));
   return n;
 }
 

@@ -20,6 +20,10 @@ uint64_t ProfCorrelationId();
 int64_t ProfNowNs();
 // Appends a finished record (fills threadId).
 void ProfAppend(aclsimKernelRecord& record);
+// Appends a report (kept only while recording; returns whether it was kept).
+bool ProfAppendReport(const aclsimReportRecord& record);
+// CLOCK_REALTIME ns of a time on MsprofSysCycleTime's steady clock.
+int64_t ProfRealtimeOfSteady(uint64_t steadyNs);
 
 }  // namespace ascendc_sim
 

@@ -1,6 +1,6 @@
 // CANN entry points outside its public acl headers that torch_npu links: the runtime's rt*
-// kernel-binary functions (CANN's runtime/rt.h) and the profiler's Msprof* reporting functions
-// (toolchain/prof_api.h), declared with CANN's types. Defined in not_simulated.cpp.
+// kernel-binary functions (CANN's runtime/rt.h), declared with CANN's types. Defined in
+// not_simulated.cpp.
 #ifndef ASCENDC_SIM_RUNTIME_TOOLKIT_INTERNAL_H
 #define ASCENDC_SIM_RUNTIME_TOOLKIT_INTERNAL_H
 
@@ -24,18 +24,6 @@ ACL_FUNC_VISIBILITY rtError_t rtFunctionRegister(void* binHandle, const void* st
 ACL_FUNC_VISIBILITY rtError_t rtKernelLaunch(const void* stubFunc, uint32_t blockDim, void* args, uint32_t argsSize,
                                              rtSmDesc_t* smDesc, rtStream_t stream);
 ACL_FUNC_VISIBILITY rtError_t rtGetC2cCtrlAddr(uint64_t* addr, uint32_t* len);
-
-struct MsprofApi;
-typedef int32_t (*ProfCommandHandle)(uint32_t type, void* data, uint32_t len);
-
-// The profiler's clock: steady-clock nanoseconds (CANN: the system cycle counter).
-ACL_FUNC_VISIBILITY uint64_t MsprofSysCycleTime(void);
-// A stable 64-bit id of the string (FNV-1a of its bytes), as the profiler names records by.
-ACL_FUNC_VISIBILITY uint64_t MsprofGetHashId(const char* hashInfo, size_t length);
-ACL_FUNC_VISIBILITY int32_t MsprofRegisterCallback(uint32_t moduleId, ProfCommandHandle handle);
-ACL_FUNC_VISIBILITY int32_t MsprofReportApi(uint32_t agingFlag, const struct MsprofApi* api);
-ACL_FUNC_VISIBILITY int32_t MsprofReportCompactInfo(uint32_t agingFlag, const void* data, uint32_t length);
-ACL_FUNC_VISIBILITY int32_t MsprofReportAdditionalInfo(uint32_t agingFlag, const void* data, uint32_t length);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,12 @@
 // User kernels built as their own shared library against kernel_operator.h,
 // the way a team's custom Ascend C kernel is built; the tests load it with
 // ctypes. Each host function launches one kernel and returns the aclError.
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include "kernel_operator.h"
+#include "toolchain/prof_api.h"
 
 using namespace AscendC;
 
@@ -325,6 +330,71 @@ int test_launch_mmad_tile(void* a, void* b, void* c, uint32_t m, uint32_t n, uin
 
 int test_launch_over_l0a(aclrtStream stream) {
   return ascendc_sim::LaunchKernel("over_l0a_kernel", 1, stream, over_l0a_kernel, nullptr);
+}
+
+// ---- a module that launches kernels itself and reports them to the profiler, as torch_npu's
+// compiled-kernel launcher does: it learns from its handler whether task time is collected, and
+// reports each launch (the host API call) and the launched node.
+
+static uint32_t g_profiled_command = PROF_COMMANDHANDLE_TYPE_MAX;
+static uint64_t g_profiled_switch = 0;
+static uint32_t g_profiled_devices = 0;
+static uint32_t g_profiled_calls = 0;
+
+static int32_t ProfiledControl(uint32_t type, void* data, uint32_t len) {
+  if (type != PROF_CTRL_SWITCH || data == nullptr || len != sizeof(MsprofCommandHandle)) return 1;
+  const auto* handle = static_cast<const MsprofCommandHandle*>(data);
+  g_profiled_command = handle->type;
+  g_profiled_switch = handle->profSwitch;
+  g_profiled_devices = handle->devNums;
+  ++g_profiled_calls;
+  return 0;
+}
+
+int test_profiled_register(uint32_t moduleId) { return MsprofRegisterCallback(moduleId, ProfiledControl); }
+uint32_t test_profiled_command(void) { return g_profiled_command; }
+uint64_t test_profiled_switch(void) { return g_profiled_switch; }
+uint32_t test_profiled_devices(void) { return g_profiled_devices; }
+uint32_t test_profiled_calls(void) { return g_profiled_calls; }
+
+int test_profiled_launch_add(const char* name, void* x, void* y, void* z, uint32_t totalLength, uint32_t blockDim,
+                             aclrtStream stream) {
+  const uint64_t begin = MsprofSysCycleTime();
+  const int ret = ACLRT_LAUNCH_KERNEL(user_add_custom)(blockDim, stream, x, y, z, totalLength);
+  const uint64_t end = MsprofSysCycleTime();
+  const uint64_t id = MsprofGetHashId(name, strlen(name));
+  const uint32_t thread = static_cast<uint32_t>(syscall(SYS_gettid));
+  MsprofApi api;
+  api.level = MSPROF_REPORT_NODE_LEVEL;
+  api.type = MSPROF_REPORT_NODE_LAUNCH_TYPE;
+  api.threadId = thread;
+  api.reserve = 0;
+  api.beginTime = begin;
+  api.endTime = end;
+  api.itemId = id;
+  if (int32_t err = MsprofReportApi(0, &api); err != MSPROF_ERROR_NONE) return err;
+  MsprofCompactInfo node;
+  memset(&node.data, 0, sizeof(node.data));
+  node.level = MSPROF_REPORT_NODE_LEVEL;
+  node.type = MSPROF_REPORT_NODE_BASIC_INFO_TYPE;
+  node.threadId = thread;
+  node.dataLen = 0;
+  node.timeStamp = end;
+  node.data.nodeBasicInfo.opName = id;
+  node.data.nodeBasicInfo.taskType = 0;
+  node.data.nodeBasicInfo.opType = id;
+  node.data.nodeBasicInfo.blockDim = blockDim;
+  node.data.nodeBasicInfo.opFlag = 0;
+  if (int32_t err = MsprofReportCompactInfo(0, &node, sizeof(node)); err != MSPROF_ERROR_NONE) return err;
+  MsprofAdditionalInfo extra;
+  extra.level = MSPROF_REPORT_NODE_LEVEL;
+  extra.type = 1;
+  extra.threadId = thread;
+  extra.dataLen = 4;
+  extra.timeStamp = end;
+  memcpy(extra.data, "tile", 4);
+  if (int32_t err = MsprofReportAdditionalInfo(0, &extra, sizeof(extra)); err != MSPROF_ERROR_NONE) return err;
+  return ret;
 }
 
 }  // extern "C"
