@@ -377,13 +377,14 @@ def _max_pool2d(x, k, s, p, d, ceil_mode):
                                                  ((2, 3, 9, 7), (3, 3), (2, 2), (1, 1), (1, 1), True),
                                                  ((1, 2, 13, 11), (3, 2), (1, 2), (1, 1), (2, 1), False),
                                                  ((4, 16, 67, 67), (3, 3), (2, 2), (1, 1), (1, 1), False)])
-def test_max_pool2d_with_indices_and_backward_match_numpy(acl, xs, k, s, p, d, ceil_mode):
+@pytest.mark.parametrize("index_type", [sim.ACL_INT64, sim.ACL_INT32])
+def test_max_pool2d_with_indices_and_backward_match_numpy(acl, xs, k, s, p, d, ceil_mode, index_type):
     rng = np.random.default_rng(sum(xs))
     x = rng.standard_normal(xs).astype(np.float32)
     x.reshape(-1)[:: 7] = np.nan if xs[-1] > 5 else x.reshape(-1)[:: 7]
     want, want_idx = _max_pool2d(x, k, s, p, d, ceil_mode)
     dx = sim.DeviceArray.from_numpy(x)
-    out, idx = sim.DeviceArray.empty(want.shape, sim.ACL_FLOAT), sim.DeviceArray.empty(want.shape, sim.ACL_INT64)
+    out, idx = sim.DeviceArray.empty(want.shape, sim.ACL_FLOAT), sim.DeviceArray.empty(want.shape, index_type)
     arrays = [sim.IntArray(k), sim.IntArray(s), sim.IntArray(p), sim.IntArray(d)]
     sim.check(sim.run_aclnn("aclnnMaxPool2dWithIndices", dx.tensor(), *arrays, ceil_mode, out.tensor(), idx.tensor()))
     np.testing.assert_array_equal(out.to_numpy(), want)

@@ -89,6 +89,20 @@ def test_nd_to_nz_is_the_tile_layout_and_round_trips(acl, dtype, shape):
     np.testing.assert_array_equal(back.to_numpy(), a)
 
 
+def test_identity_between_two_formats_converts_the_layout(acl):
+    """Identity from ND to FRACTAL_NZ re-lays the data as TransData does (the graph engine's
+    conversion between two formats); within one format it copies."""
+    a = values((5, 7), "float32", seed=3)
+    expected = nz_reference(a)
+    x, nz = sim.DeviceArray.from_numpy(a), garbage(expected.shape, "float32")
+    layout = [(x, (5, 7), x.acl_type, ND, None, (5, 7))]
+    sim.check(sim.run_aclop("Identity", layout, [(nz, expected.shape, nz.acl_type, NZ, None, (5, 7))]), "Identity")
+    np.testing.assert_array_equal(nz.to_numpy(), expected)
+    same = garbage((5, 7), "float32")
+    sim.check(sim.run_aclop("Identity", layout, [(same, (5, 7), same.acl_type, ND, None, (5, 7))]), "Identity")
+    np.testing.assert_array_equal(same.to_numpy(), a)
+
+
 HD_SHAPES = [(2, 3, 4, 5), (1, 17, 3, 3), (2, 40, 7, 9), (16,), (3, 20), (2, 5, 6), (2, 35, 50, 50)]
 
 

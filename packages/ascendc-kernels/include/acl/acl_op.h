@@ -99,6 +99,16 @@ ACL_FUNC_VISIBILITY aclError aclopCompileAndExecute(const char* opType, int numI
                                                     aclopEngineType engineType, aclopCompileType compileFlag,
                                                     const char* opPath, aclrtStream stream);
 
+// As aclopCompileAndExecute, for op types whose output shapes depend on the input data: CANN
+// writes the outputs' real shapes back into outputDesc. Every op type the simulator implements
+// has its output shapes given by its inputs' shapes and attributes, so outputDesc stays as given.
+ACL_FUNC_VISIBILITY aclError aclopCompileAndExecuteV2(const char* opType, int numInputs, aclTensorDesc* inputDesc[],
+                                                      aclDataBuffer* inputs[], int numOutputs,
+                                                      aclTensorDesc* outputDesc[], aclDataBuffer* outputs[],
+                                                      aclopAttr* attr, aclopEngineType engineType,
+                                                      aclopCompileType compileFlag, const char* opPath,
+                                                      aclrtStream stream);
+
 // Global compile options; ACL_OP_JIT_COMPILE takes "enable" or "disable", ACL_OP_DETERMINISTIC
 // "0" or "1", ACL_ALLOW_HF32 two 0/1 digits (convolution, matrix multiply).
 ACL_FUNC_VISIBILITY aclError aclSetCompileopt(aclCompileOpt opt, const char* value);

@@ -203,6 +203,9 @@ ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t* pid);
 // device the calling thread's current device.
 ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext* context);
 ACL_FUNC_VISIBILITY aclError aclrtSetCurrentContext(aclrtContext context);
+// Whether the device's primary context is active: from an aclrtSetDevice of the device until as
+// many aclrtResetDevice calls (flags, reserved, receives 0 when given).
+ACL_FUNC_VISIBILITY aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active);
 // Cube and vector: percent of the last second in which a kernel ran on the device (the
 // simulator's AI cores run both kinds of instruction); AI CPU: 0 (none is simulated);
 // memory: percent of the device memory allocated. utilizationExtend must be null.

@@ -1,6 +1,7 @@
 // aclnnMaxPool2dWithIndices(+Backward): max_pool2d_custom writes values and int64
-// indices; the backward kernel adds gradOutput at the indices into a float32
-// gradient, cast into gradInput.
+// indices (cast into an int32 indices tensor, which CANN's callers pass); the backward
+// kernel adds gradOutput at the indices (read as int64) into a float32 gradient, cast
+// into gradInput.
 #include <vector>
 
 #include "aclnn/aclnn_common.h"
@@ -84,10 +85,10 @@ aclnnStatus Describe(const char* api, const aclTensor* self, const aclIntArray* 
 }
 
 aclnnStatus CheckOut(const char* api, const aclTensor* t, const char* name, const std::vector<int64_t>& shape,
-                     aclDataType dtype) {
+                     std::initializer_list<aclDataType> dtypes) {
   aclnnStatus rc;
   if ((rc = CheckNotNull(api, t, name)) != ACLNN_SUCCESS) return rc;
-  if ((rc = CheckTensor(api, t, name, {dtype})) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckTensor(api, t, name, dtypes)) != ACLNN_SUCCESS) return rc;
   if (t->viewDims != shape) {
     return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: %s has shape %s, expected %s", api, name,
                       ShapeToString(t->viewDims).c_str(), ShapeToString(shape).c_str());
@@ -113,8 +114,8 @@ aclnnStatus aclnnMaxPool2dWithIndicesGetWorkspaceSize(const aclTensor* self, con
   if ((rc = Describe(api, self, kernelSize, stride, padding, dilation, ceilMode, &g, &shape)) != ACLNN_SUCCESS) {
     return rc;
   }
-  if ((rc = CheckOut(api, out, "out", shape, self->dtype)) != ACLNN_SUCCESS) return rc;
-  if ((rc = CheckOut(api, indices, "indices", shape, ACL_INT64)) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckOut(api, out, "out", shape, {self->dtype})) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckOut(api, indices, "indices", shape, {ACL_INT64, ACL_INT32})) != ACLNN_SUCCESS) return rc;
   ExecutorBuilder plan(api);
   if (out->Numel() > 0) {
     const aclDataType dtype = self->dtype;
@@ -146,9 +147,9 @@ aclnnStatus aclnnMaxPool2dWithIndicesBackwardGetWorkspaceSize(
   if ((rc = Describe(api, self, kernelSize, stride, padding, dilation, ceilMode, &g, &shape)) != ACLNN_SUCCESS) {
     return rc;
   }
-  if ((rc = CheckOut(api, gradOutput, "gradOutput", shape, self->dtype)) != ACLNN_SUCCESS) return rc;
-  if ((rc = CheckOut(api, indices, "indices", shape, ACL_INT64)) != ACLNN_SUCCESS) return rc;
-  if ((rc = CheckOut(api, gradInput, "gradInput", self->viewDims, self->dtype)) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckOut(api, gradOutput, "gradOutput", shape, {self->dtype})) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckOut(api, indices, "indices", shape, {ACL_INT64, ACL_INT32})) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckOut(api, gradInput, "gradInput", self->viewDims, {self->dtype})) != ACLNN_SUCCESS) return rc;
   ExecutorBuilder plan(api);
   if (gradInput->Numel() > 0) {
     const aclDataType dtype = self->dtype;

@@ -182,4 +182,12 @@ aclError aclopCompileAndExecute(const char* opType, int numInputs, const aclTens
   return def->run(ctx);
 }
 
+aclError aclopCompileAndExecuteV2(const char* opType, int numInputs, aclTensorDesc* inputDesc[],
+                                  aclDataBuffer* inputs[], int numOutputs, aclTensorDesc* outputDesc[],
+                                  aclDataBuffer* outputs[], aclopAttr* attr, aclopEngineType engineType,
+                                  aclopCompileType compileFlag, const char* opPath, aclrtStream stream) {
+  return aclopCompileAndExecute(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr,
+                                engineType, compileFlag, opPath, stream);
+}
+
 }  // extern "C"

@@ -160,6 +160,12 @@ void Device::EndKernel() {
   while (!busyNs_.empty() && busyNs_.front().second + kUtilizationWindowNs < now) busyNs_.pop_front();
 }
 
+void Device::ReleasePrimary() {
+  int32_t users = primaryUsers_.load(std::memory_order_relaxed);
+  while (users > 0 && !primaryUsers_.compare_exchange_weak(users, users - 1, std::memory_order_relaxed)) {
+  }
+}
+
 int32_t Device::BusyPercent() {
   std::lock_guard<std::mutex> lock(busyMu_);
   const uint64_t now = SteadyNowNs();
@@ -229,6 +235,7 @@ aclError aclrtSetDevice(int32_t deviceId) {
                       deviceId, ascendc_sim::DeviceCount());
   }
   ascendc_sim::SetCurrentDeviceId(deviceId);
+  ascendc_sim::FindDevice(deviceId)->RetainPrimary();
   return ACL_SUCCESS;
 }
 
@@ -245,6 +252,7 @@ aclError aclrtResetDevice(int32_t deviceId) {
                       deviceId, ascendc_sim::DeviceCount());
   }
   device->WaitIdle();
+  device->ReleasePrimary();
   return ACL_SUCCESS;
 }
 
@@ -286,6 +294,18 @@ aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
 aclError aclrtDeviceGetBareTgid(int32_t* pid) {
   if (pid == nullptr) return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtDeviceGetBareTgid: pid is null");
   *pid = static_cast<int32_t>(getpid());
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active) {
+  if (active == nullptr) return RaiseError(ACL_ERROR_INVALID_PARAM, "aclrtGetPrimaryCtxState: active is null");
+  const ascendc_sim::Device* device = ascendc_sim::FindDevice(deviceId);
+  if (device == nullptr) {
+    return RaiseError(ACL_ERROR_INVALID_DEVICE, "aclrtGetPrimaryCtxState: device %d does not exist (device count %d)",
+                      deviceId, ascendc_sim::DeviceCount());
+  }
+  if (flags != nullptr) *flags = 0;  // reserved
+  *active = device->PrimaryActive() ? 1 : 0;
   return ACL_SUCCESS;
 }
 

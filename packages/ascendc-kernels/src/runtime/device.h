@@ -57,10 +57,17 @@ class Device {
   // Share of the last second (percent, 0-100) in which at least one kernel ran.
   int32_t BusyPercent();
 
+  // The primary context's users: aclrtSetDevice adds one, aclrtResetDevice takes one away; the
+  // context is active while it has any.
+  void RetainPrimary() { primaryUsers_.fetch_add(1, std::memory_order_relaxed); }
+  void ReleasePrimary();
+  bool PrimaryActive() const { return primaryUsers_.load(std::memory_order_relaxed) > 0; }
+
  private:
   const int32_t id_;
   const uint64_t totalBytes_;
   std::atomic<uint64_t> usedBytes_{0};
+  std::atomic<int32_t> primaryUsers_{0};
   std::once_flag defaultOnce_;
   std::shared_ptr<Stream> defaultStream_;
   std::mutex streamsMu_;

@@ -1,4 +1,4 @@
-// acl_op types with two inputs and numpy broadcasting: Add, Mul, Axpy (declared in
+// acl_op types with two inputs and numpy broadcasting: Add, Mul, Axpy, LogicalAnd, LogicalOr (declared in
 // abi/aclop/binary.decl, which checks their dtypes and reads their attributes).
 #include <math.h>
 
@@ -38,6 +38,15 @@ aclError RunBroadcastBinary(OpContext& ctx, kernels::EwOp op, kernels::ScalarVal
 aclError RunAdd(OpContext& ctx, const AddAttrs&) { return RunBroadcastBinary(ctx, kernels::EwOp::kAdd, {}); }
 
 aclError RunMul(OpContext& ctx, const MulAttrs&) { return RunBroadcastBinary(ctx, kernels::EwOp::kMul, {}); }
+
+// On bool, multiplication is "and" and addition "or" (the elementwise kernel saturates to 1).
+aclError RunLogicalAnd(OpContext& ctx, const LogicalAndAttrs&) {
+  return RunBroadcastBinary(ctx, kernels::EwOp::kMul, {});
+}
+
+aclError RunLogicalOr(OpContext& ctx, const LogicalOrAttrs&) {
+  return RunBroadcastBinary(ctx, kernels::EwOp::kAdd, {});
+}
 
 aclError RunAxpy(OpContext& ctx, const AxpyAttrs& attrs) {
   const aclDataType dtype = ctx.inputs[0].dtype();

@@ -3,7 +3,8 @@
 // carry the same origin (logical) shape; each descriptor's storage shape must be
 // the one its format infers. Optional string attributes src_format/dst_format
 // ("ND", "NCHW", "NC1HWC0", "FRACTAL_NZ"), when given, must name the
-// descriptors' formats. Declared in abi/aclop/trans_data.decl.
+// descriptors' formats. "Identity" converts likewise between two formats and copies within one.
+// Declared in abi/aclop/trans_data.decl.
 #include "aclop/declared_ops.h"
 #include "aclop/format_shape.h"
 #include "common/dtype.h"
@@ -86,15 +87,11 @@ aclError CheckStorageShape(OpContext& ctx, const OpOperand& t, const char* role)
   return ACL_SUCCESS;
 }
 
-}  // namespace
-
-// y = x re-laid from x's storage format into y's.
-aclError RunTransData(OpContext& ctx, const TransDataAttrs& attrs) {
+// y = x re-laid from x's storage format into y's (a plain copy when the two lay the bytes out alike).
+aclError ConvertLayout(OpContext& ctx) {
   const OpOperand& x = ctx.inputs[0];
   const OpOperand& y = ctx.outputs[0];
-  aclError rc = CheckFormatAttr(ctx, "src_format", attrs.src_format, x.format());
-  if (rc == ACL_SUCCESS) rc = CheckFormatAttr(ctx, "dst_format", attrs.dst_format, y.format());
-  if (rc != ACL_SUCCESS) return rc;
+  aclError rc = ACL_SUCCESS;
   if (x.desc->originDims != y.desc->originDims) {
     return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input x has origin shape %s but output y has %s; they must match",
                     ShapeToString(x.desc->originDims).c_str(), ShapeToString(y.desc->originDims).c_str());
@@ -144,6 +141,19 @@ aclError RunTransData(OpContext& ctx, const TransDataAttrs& attrs) {
   }
   return kernels::LaunchTransData(args, ctx.stream());
 }
+
+}  // namespace
+
+aclError RunTransData(OpContext& ctx, const TransDataAttrs& attrs) {
+  aclError rc = CheckFormatAttr(ctx, "src_format", attrs.src_format, ctx.inputs[0].format());
+  if (rc == ACL_SUCCESS) rc = CheckFormatAttr(ctx, "dst_format", attrs.dst_format, ctx.outputs[0].format());
+  if (rc != ACL_SUCCESS) return rc;
+  return ConvertLayout(ctx);
+}
+
+// Identity between two formats converts the layout, as the graph engine does by putting a
+// TransData between them (torch_npu's npu_format_cast runs Identity so).
+aclError RunIdentity(OpContext& ctx, const IdentityAttrs&) { return ConvertLayout(ctx); }
 
 }  // namespace aclop
 }  // namespace ascendc_sim

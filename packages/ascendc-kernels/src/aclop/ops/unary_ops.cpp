@@ -1,4 +1,4 @@
-// acl_op types with one input: Abs, Muls, Fills, Cast, Identity (declared in
+// acl_op types with one input: Abs, Muls, Fills, OnesLike, ZerosLike, LogicalNot, Cast (declared in
 // abi/aclop/unary.decl, which checks their dtypes and reads their attributes).
 #include <math.h>
 
@@ -51,6 +51,29 @@ aclError RunFills(OpContext& ctx, const FillsAttrs& attrs) {
                              ctx.stream());
 }
 
+aclError RunOnesLike(OpContext& ctx, const OnesLikeAttrs&) {
+  const aclError rc = RequireSameShapeXY(ctx);
+  if (rc != ACL_SUCCESS) return rc;
+  const OpOperand& y = ctx.outputs[0];
+  return kernels::LaunchFill(y.dtype(), y.data, ElementsOfY(ctx), kernels::ScalarValue::Integral(1), ctx.stream());
+}
+
+aclError RunZerosLike(OpContext& ctx, const ZerosLikeAttrs&) {
+  const aclError rc = RequireSameShapeXY(ctx);
+  if (rc != ACL_SUCCESS) return rc;
+  const OpOperand& y = ctx.outputs[0];
+  return kernels::LaunchFill(y.dtype(), y.data, ElementsOfY(ctx), kernels::ScalarValue::Integral(0), ctx.stream());
+}
+
+// not x is x == 0 (a compare, whose result is bool like x).
+aclError RunLogicalNot(OpContext& ctx, const LogicalNotAttrs&) {
+  const aclError rc = RequireSameShapeXY(ctx);
+  if (rc != ACL_SUCCESS) return rc;
+  const OpOperand& y = ctx.outputs[0];
+  return kernels::LaunchElementwise(kernels::EwOp::kEqScalar, y.dtype(), ctx.inputs[0].data, nullptr, y.data,
+                                    ElementsOfY(ctx), kernels::ScalarValue::Integral(0), ctx.stream());
+}
+
 aclError RunCast(OpContext& ctx, const CastAttrs& attrs) {
   const aclError rc = RequireSameShapeXY(ctx);
   if (rc != ACL_SUCCESS) return rc;
@@ -62,13 +85,6 @@ aclError RunCast(OpContext& ctx, const CastAttrs& attrs) {
                     DataTypeName(y.dtype()));
   }
   return kernels::LaunchCast(x.dtype(), x.data, y.dtype(), y.data, ElementsOfY(ctx), ctx.stream());
-}
-
-aclError RunIdentity(OpContext& ctx, const IdentityAttrs&) {
-  const aclError rc = RequireSameShapeXY(ctx);
-  if (rc != ACL_SUCCESS) return rc;
-  const OpOperand& y = ctx.outputs[0];
-  return kernels::LaunchCast(y.dtype(), ctx.inputs[0].data, y.dtype(), y.data, ElementsOfY(ctx), ctx.stream());
 }
 
 }  // namespace aclop
