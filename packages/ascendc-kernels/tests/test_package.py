@@ -19,7 +19,7 @@ def test_version():
 def test_include_dir_has_the_abi_headers():
     include = Path(ascendc_kernels.get_include())
     for header in ("acl/acl.h", "acl/acl_rt.h", "acl/acl_op.h", "aclnn/acl_meta.h", "aclnnop/aclnn_add.h",
-                   "ascendc_sim/launch.h", "ascendc_sim/launch_kernel.h", "kernel_operator.h"):
+                   "hccl/hccl.h", "ascendc_sim/launch.h", "ascendc_sim/launch_kernel.h", "kernel_operator.h"):
         assert (include / header).is_file(), header
 
 

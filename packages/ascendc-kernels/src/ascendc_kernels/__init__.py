@@ -1,13 +1,14 @@
 """The simulated Ascend NPU device side: libascendcl.so, libopapi.so and their headers.
 
-The package ships two C libraries and the C ABI headers that the torch-side
+The package ships the simulator's C libraries and the C ABI headers that the torch-side
 runtime builds against:
 
 - ``libascendcl.so``: devices, memory, streams, events, kernel launch on
   simulated AI cores, the aclnn object model, the acl_op executor and the
   simulator's Ascend C kernels;
 - ``libopapi.so``: the aclnn two-phase entry points (``aclnnAdd`` ...);
-- ``include/``: ``acl/``, ``aclnn/``, ``aclnnop/``, ``ascendc_sim/`` and
+- ``libhccl.so`` and the toolkit's other libraries CANN clients link;
+- ``include/``: ``acl/``, ``aclnn/``, ``aclnnop/``, ``hccl/``, ``ascendc_sim/`` and
   ``kernel_operator.h`` (the Ascend C API subset for user kernels).
 """
 
@@ -26,8 +27,8 @@ _SOURCE_INCLUDE = _PACKAGE_DIR.parent.parent / "include"
 
 
 def get_include() -> str:
-    """Directory holding acl/acl.h, aclnn/, aclnnop/ (generated from abi/aclnn/*.decl), ascendc_sim/
-    and kernel_operator.h."""
+    """Directory holding acl/acl.h, aclnn/, aclnnop/ (generated from abi/aclnn/*.decl), hccl/,
+    ascendc_sim/ and kernel_operator.h."""
     packaged = _PACKAGE_DIR / "include"
     if (packaged / "acl" / "acl.h").is_file():
         return str(packaged)

@@ -60,11 +60,11 @@ bool ProfAppendReport(const aclsimReportRecord& record) {
   return true;
 }
 
-int64_t ProfRealtimeOfSteady(uint64_t steadyNs) {
+int64_t ProfSteadyToRealtimeNs() {
   timespec steady;
   clock_gettime(CLOCK_MONOTONIC, &steady);
   const int64_t steadyNow = static_cast<int64_t>(steady.tv_sec) * 1000000000 + steady.tv_nsec;
-  return ProfNowNs() - (steadyNow - static_cast<int64_t>(steadyNs));
+  return ProfNowNs() - steadyNow;
 }
 
 }  // namespace ascendc_sim

@@ -22,8 +22,9 @@ int64_t ProfNowNs();
 void ProfAppend(aclsimKernelRecord& record);
 // Appends a report (kept only while recording; returns whether it was kept).
 bool ProfAppendReport(const aclsimReportRecord& record);
-// CLOCK_REALTIME ns of a time on MsprofSysCycleTime's steady clock.
-int64_t ProfRealtimeOfSteady(uint64_t steadyNs);
+// What to add to a time on MsprofSysCycleTime's steady clock for CLOCK_REALTIME ns (sampled now:
+// convert a report's times with one sample so that their differences stay exact).
+int64_t ProfSteadyToRealtimeNs();
 
 }  // namespace ascendc_sim
 

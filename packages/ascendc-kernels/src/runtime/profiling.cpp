@@ -471,8 +471,9 @@ int32_t MsprofReportApi(uint32_t nonPersistantFlag, const struct MsprofApi* api)
   record.threadId = api->threadId;
   record.itemId = api->itemId;
   record.deviceId = -1;
-  record.startNs = ascendc_sim::ProfRealtimeOfSteady(api->beginTime);
-  record.endNs = ascendc_sim::ProfRealtimeOfSteady(api->endTime);
+  const int64_t offset = ascendc_sim::ProfSteadyToRealtimeNs();
+  record.startNs = static_cast<int64_t>(api->beginTime) + offset;
+  record.endNs = static_cast<int64_t>(api->endTime) + offset;
   ascendc_sim::CopyName(record.name, ascendc_sim::NameOf(api->itemId));
   ascendc_sim::ProfAppendReport(record);
   return MSPROF_ERROR_NONE;
@@ -496,7 +497,7 @@ int32_t MsprofReportCompactInfo(uint32_t nonPersistantFlag, const VOID_PTR data,
   record.type = info->type;
   record.threadId = info->threadId;
   record.deviceId = -1;
-  record.startNs = record.endNs = ascendc_sim::ProfRealtimeOfSteady(info->timeStamp);
+  record.startNs = record.endNs = static_cast<int64_t>(info->timeStamp) + ascendc_sim::ProfSteadyToRealtimeNs();
   record.dataLength = MSPROF_COMPACT_INFO_DATA_LENGTH;
   memcpy(record.data, info->data.info, MSPROF_COMPACT_INFO_DATA_LENGTH);
   if (info->level == MSPROF_REPORT_NODE_LEVEL && info->type == MSPROF_REPORT_NODE_BASIC_INFO_TYPE) {
@@ -532,7 +533,7 @@ int32_t MsprofReportAdditionalInfo(uint32_t nonPersistantFlag, const VOID_PTR da
   record.type = info->type;
   record.threadId = info->threadId;
   record.deviceId = -1;
-  record.startNs = record.endNs = ascendc_sim::ProfRealtimeOfSteady(info->timeStamp);
+  record.startNs = record.endNs = static_cast<int64_t>(info->timeStamp) + ascendc_sim::ProfSteadyToRealtimeNs();
   record.dataLength = info->dataLen;
   memcpy(record.data, info->data, info->dataLen);
   ascendc_sim::ProfAppendReport(record);
