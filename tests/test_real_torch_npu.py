@@ -327,14 +327,20 @@ def test_upstream_reaches_the_simulators_entry_points_with_cpus_results(upstream
     assert not problems, "entry points not reached as listed:\n  " + "\n  ".join(problems)
 
 
-@pytest.mark.parametrize(("expression", "missing"), [
-    ("a.sin()", "op type 'Sin' is not registered"),  # no aclnnSin: upstream falls back to acl_op Sin
-    ("a.clamp(-0.5, 0.5)", "op type 'ClipByValueV2' is not registered"),
+@pytest.mark.parametrize(("expression", "mode", "missing"), [
+    ("a.sin()", "default", "op type 'Sin' is not registered"),  # no aclnnSin: upstream falls back to acl_op Sin
+    ("a.clamp(-0.5, 0.5)", "default", "op type 'ClipByValueV2' is not registered"),
+    # no aclnnMaxPool2dWithMask: DO_COMPATIBILITY falls back to the acl_op, which the simulator lacks too
+    ("torch.nn.functional.max_pool2d(a.view(1, 1, 4, 5), 2)", "default",
+     "op type 'MaxPoolWithArgmaxV1' is not registered"),
+    # an aclnn function upstream calls without a fallback: upstream's own message names it
+    ("torch.nn.functional.layer_norm(a, (5,))", "compatible",
+     "aclnnFastLayerNorm or aclnnFastLayerNormGetWorkspaceSize not in libopapi.so"),
 ])
-def test_an_operator_the_simulator_lacks_fails_naming_it(upstream_package: Path, expression: str,
+def test_an_operator_the_simulator_lacks_fails_naming_it(upstream_package: Path, expression: str, mode: str,
                                                          missing: str) -> None:
     program = RUN_PROGRAM.split("report = ")[0] + f"y = ({expression}).cpu()\n"
-    result = run_upstream(program, upstream_package)
+    result = run_upstream(program, upstream_package, env={"TASK_QUEUE_ENABLE": "0", **MODE_ENVIRONMENT[mode]})
     assert result.returncode != 0
     assert missing in result.stdout + result.stderr
 
