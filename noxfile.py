@@ -176,18 +176,41 @@ def venv(session: nox.Session) -> None:
         session.log(f"{label}: {ensure_venv(session, label)}")
 
 
+def generate_label(session: nox.Session, label: str) -> None:
+    ensure_venv(session, label)
+    env = {"PYTHONPATH": os.pathsep.join(str(p) for p in GENERATOR_SRC)}
+    out = str(generated_dir(label))
+    run_in_venv(session, label, "-m", "opplugin_codegen", "generate", "--label", label,
+                "--yaml-dir", str(YAML_DIR), "--out", out, env=env)
+    run_in_venv(session, label, "-m", "torchnpugen", "generate", "--label", label,
+                "--yaml-dir", str(YAML_DIR), "--out", out, env=env)
+
+
 @nox.session(venv_backend="none")
 def generate(session: nox.Session) -> None:
     """Run both generators for each label into build/generated/<label>/ (writes only changed files)."""
     labels, _ = split_posargs(session)
-    env = {"PYTHONPATH": os.pathsep.join(str(p) for p in GENERATOR_SRC)}
     for label in labels:
-        ensure_venv(session, label)
-        out = str(generated_dir(label))
-        run_in_venv(session, label, "-m", "opplugin_codegen", "generate", "--label", label,
-                    "--yaml-dir", str(YAML_DIR), "--out", out, env=env)
-        run_in_venv(session, label, "-m", "torchnpugen", "generate", "--label", label,
-                    "--yaml-dir", str(YAML_DIR), "--out", out, env=env)
+        generate_label(session, label)
+
+
+def build_label(session: nox.Session, label: str) -> None:
+    ensure_venv(session, label)
+    gen = generated_dir(label)
+    if not (gen / "manifest.json").exists() and not (gen / "op_plugin").exists():
+        session.error(f"{gen} is empty: run `nox -s generate -- {label}` first")
+    dist = ROOT / "dist" / label
+    dist.mkdir(parents=True, exist_ok=True)
+    env = {
+        "NPU_GENERATED_DIR": str(gen),
+        "NPU_BUILD_LABEL": label,
+        "NPU_EXT_BUILD_DIR": str(BUILD / "ext" / label),
+        "ASCENDC_KERNELS_BUILD_DIR": str(BUILD / "cmake" / "ascendc-kernels"),
+    }
+    for package in WHEEL_PACKAGES:
+        # Installed one by one: the runtime's build imports the kernels package.
+        wheel = build_wheel(session, label, venv_python(label), package, dist, env)
+        install_wheel(session, label, venv_python(label), wheel, env)
 
 
 @nox.session(venv_backend="none")
@@ -195,22 +218,7 @@ def build(session: nox.Session) -> None:
     """Build the four wheels into dist/<label>/ and install them into the label's virtualenv."""
     labels, _ = split_posargs(session)
     for label in labels:
-        ensure_venv(session, label)
-        gen = generated_dir(label)
-        if not (gen / "manifest.json").exists() and not (gen / "op_plugin").exists():
-            session.error(f"{gen} is empty: run `nox -s generate -- {label}` first")
-        dist = ROOT / "dist" / label
-        dist.mkdir(parents=True, exist_ok=True)
-        env = {
-            "NPU_GENERATED_DIR": str(gen),
-            "NPU_BUILD_LABEL": label,
-            "NPU_EXT_BUILD_DIR": str(BUILD / "ext" / label),
-            "ASCENDC_KERNELS_BUILD_DIR": str(BUILD / "cmake" / "ascendc-kernels"),
-        }
-        for package in WHEEL_PACKAGES:
-            # Installed one by one: the runtime's build imports the kernels package.
-            wheel = build_wheel(session, label, venv_python(label), package, dist, env)
-            install_wheel(session, label, venv_python(label), wheel, env)
+        build_label(session, label)
 
 
 def tool_env(python: Path, env: dict[str, str]) -> dict[str, str]:
@@ -352,19 +360,117 @@ def pytest_args(rest: list[str]) -> list[str]:
     return (["-m", " and ".join(f"not {marker}" for marker in left_out)] if left_out else []) + rest
 
 
+# Each label's last test run: build/test-results/<label>.xml (pytest's JUnit report) and
+# <label>.json (the record `nox -s matrix` keeps in docs/proven-labels.json).
+TEST_RESULTS = BUILD / "test-results"
+PROVEN_LABELS = ROOT / "docs" / "proven-labels.json"
+
+
+def test_record(label: str, junit: Path, selection: str, seconds: float) -> dict[str, object]:
+    """What a test run of `label` proved: its torch, date, counts (from the JUnit report) and time."""
+    import xml.etree.ElementTree as ElementTree
+
+    counts = {"passed": 0, "failed": 0, "errors": 0, "skipped": 0, "xfailed": 0}
+    if junit.exists():
+        for case in ElementTree.parse(junit).getroot().iter("testcase"):
+            outcome = next((child for child in case if child.tag in ("failure", "error", "skipped")), None)
+            if outcome is None:
+                counts["passed"] += 1
+            elif outcome.tag == "skipped":
+                counts["xfailed" if outcome.get("type") == "pytest.xfail" else "skipped"] += 1
+            else:
+                counts["failed" if outcome.tag == "failure" else "errors"] += 1
+    torch = installed_version(venv_python(label), "torch") or "none"
+    proven = junit.exists() and counts["passed"] > 0 and not counts["failed"] and not counts["errors"]
+    return {"label": label, "torch": torch, "date": time.strftime("%Y-%m-%d"), **counts,
+            "selection": selection, "minutes": round(seconds / 60, 1), "proven": proven}
+
+
+def summary_line(record: dict[str, object]) -> str:
+    state = "proven" if record["proven"] else "FAILED"
+    return (f"{record['label']:6} {state:6} torch {record['torch']:8} {record['date']}  passed {record['passed']}, "
+            f"skipped {record['skipped']}, xfailed {record['xfailed']}, failed {record['failed']}, "
+            f"errors {record['errors']}  ({record['minutes']} min)")
+
+
+def test_label(session: nox.Session, label: str, rest: list[str]) -> dict[str, object]:
+    """Runs the label's tests, records the run in build/test-results/<label>.json and returns the record."""
+    ensure_venv(session, label)
+    TEST_RESULTS.mkdir(parents=True, exist_ok=True)
+    junit = TEST_RESULTS / f"{label}.xml"
+    junit.unlink(missing_ok=True)
+    args = pytest_args(rest)
+    selection = " ".join(args) or "all"
+    whole = not [a for a in rest if a not in ("--slow", "--differential")]  # no -k, -x, paths ...
+    env = {"NPU_GENERATED_DIR": str(generated_dir(label)), "NPU_TEST_LABEL": label}
+    start = time.monotonic()
+    try:
+        run_in_venv(session, label, "-m", "pytest", "-q", f"--junitxml={junit}", *args,
+                    *[str(PACKAGES / p / "tests") for p in WHEEL_PACKAGES], str(ROOT / "tests"), env=env)
+    finally:
+        record = {**test_record(label, junit, selection, time.monotonic() - start), "whole": whole}
+        (TEST_RESULTS / f"{label}.json").write_text(json.dumps(record, indent=1) + "\n")
+        session.log(summary_line(record))
+    return record
+
+
 @nox.session(venv_backend="none")
 def test(session: nox.Session) -> None:
     """Run every package's tests and the cross-package tests against the installed wheels.
 
     Slow tests are skipped unless `--slow` follows the labels, the differential test against upstream's
-    torch_npu unless `--differential` does.
+    torch_npu unless `--differential` does. Each label's run is recorded in build/test-results/<label>.json
+    (torch release, date, counts), which `nox -s matrix` keeps.
     """
     labels, rest = split_posargs(session)
     for label in labels:
-        ensure_venv(session, label)
-        env = {"NPU_GENERATED_DIR": str(generated_dir(label)), "NPU_TEST_LABEL": label}
-        run_in_venv(session, label, "-m", "pytest", "-q", *pytest_args(rest),
-                    *[str(PACKAGES / p / "tests") for p in WHEEL_PACKAGES], str(ROOT / "tests"), env=env)
+        test_label(session, label, rest)
+
+
+def directory_bytes(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file() and not f.is_symlink()) if path.exists() else 0
+
+
+@nox.session(venv_backend="none")
+def prove(session: nox.Session) -> None:
+    """Generate, build and test each label one after another (`-- all`: every label of the registry),
+    printing one summary line per label and recording each run for `nox -s matrix`. A label that fails
+    does not stop the next. `--prune` removes a label's virtualenv, wheelhouse and build directories
+    after its run (a label's CUDA build of torch takes 2.6-5.5 GB)."""
+    pins, _ = load_registry()
+    wanted_all = "all" in session.posargs
+    prune = "--prune" in session.posargs
+    session.posargs[:] = [a for a in session.posargs if a not in ("all", "--prune")]
+    labels, rest = split_posargs(session)
+    if wanted_all:
+        labels = list(pins)
+    lines = []
+    for label in labels:
+        start = time.monotonic()
+        try:
+            generate_label(session, label)
+            build_label(session, label)
+            record = test_label(session, label, rest)
+            line = summary_line(record)
+        except Exception as error:  # noqa: BLE001 (a label's failure is reported in its line)
+            line = f"{label:6} FAILED {type(error).__name__}: {str(error)[:200]}"
+        disk = sum(directory_bytes(p) for p in label_directories(label))
+        line += f"  [{(time.monotonic() - start) / 60:.0f} min in all, {disk / 2**30:.1f} GB on disk]"
+        lines.append(line)
+        session.log(line)
+        if prune:
+            for path in label_directories(label):
+                shutil.rmtree(path, ignore_errors=True)
+    session.log("summary:\n" + "\n".join(lines))
+    if any(" FAILED " in line for line in lines):
+        session.error("not every label is proven")
+
+
+def label_directories(label: str) -> list[Path]:
+    """What a label occupies on disk: its virtualenv, wheelhouse, wheels and build trees."""
+    house = wheelhouse()
+    return [BUILD / "venvs" / label, *([house / label] if house else []), ROOT / "dist" / label,
+            BUILD / "ext" / label, generated_dir(label)]
 
 
 def ensure_torch_npu_venv(session: nox.Session, label: str) -> Path:
@@ -424,14 +530,33 @@ def demo(session: nox.Session) -> None:
         run_in_venv(session, label, str(ROOT / "examples" / "demo.py"))
 
 
+def keep_proven_labels() -> list[dict[str, object]]:
+    """docs/proven-labels.json updated with this machine's test runs (build/test-results/*.json):
+    per label, its last run of the whole suite (one narrowed by -k, -x or paths is not kept)."""
+    kept = {r["label"]: r for r in json.loads(PROVEN_LABELS.read_text())} if PROVEN_LABELS.exists() else {}
+    for path in sorted(TEST_RESULTS.glob("*.json")):
+        record = json.loads(path.read_text())
+        if record.get("whole") and record.get("passed", 0) > 0:
+            kept[record["label"]] = record
+    pins, _ = load_registry()
+    records = [kept[label] for label in pins if label in kept]
+    PROVEN_LABELS.parent.mkdir(parents=True, exist_ok=True)
+    PROVEN_LABELS.write_text(json.dumps(records, indent=1) + "\n")
+    return records
+
+
 @nox.session(venv_backend="none")
 def matrix(session: nox.Session) -> None:
-    """Write the support matrix (operator x label x path) to build/support_matrix.{md,json}."""
+    """Write the support matrix (operator x label x path, and per label what its last test run proved)
+    to build/support_matrix.{md,json}; the test runs are kept in docs/proven-labels.json."""
     labels, _ = split_posargs(session)
+    records = keep_proven_labels()
+    for record in records:
+        session.log(summary_line(record))
     ensure_venv(session, labels[0])
     env = {"PYTHONPATH": str(PACKAGES / "opplugin-codegen" / "src")}
     run_in_venv(session, labels[0], "-m", "opplugin_codegen", "matrix", "--yaml-dir", str(YAML_DIR),
-                "--out", str(BUILD), env=env)
+                "--out", str(BUILD), "--proven", str(PROVEN_LABELS), env=env)
 
 
 # The benchmarks of bench/ that run against a label's installed wheels, in order; each prints

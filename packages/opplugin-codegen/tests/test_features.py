@@ -249,6 +249,27 @@ def test_matrix_cli_is_deterministic_and_write_if_changed(tmp_path: Path) -> Non
     assert sorted(before) == ["support_matrix.json", "support_matrix.md"]  # no manifest
 
 
+def test_matrix_shows_what_each_labels_last_test_run_proved(tmp_path: Path) -> None:
+    runs = [
+        {"label": "v2.1", "torch": "2.1.2", "date": "2026-12-01", "passed": 5997, "skipped": 40,
+         "xfailed": 12, "failed": 0, "errors": 0, "selection": "-m not slow and not differential"},
+        {"label": "v2.5", "torch": "2.5.1", "date": "2026-12-02", "passed": 5000, "skipped": 40,
+         "xfailed": 12, "failed": 3, "errors": 0, "selection": "-m not slow and not differential"},
+    ]
+    proven = tmp_path / "proven.json"
+    proven.write_text(json.dumps(runs))
+    out = tmp_path / "m"
+    assert main(["matrix", "--yaml-dir", str(RICH_YAML), "--out", str(out), "--proven", str(proven), "-q"]) == 0
+    doc = json.loads((out / "support_matrix.json").read_text())
+    assert doc["proven"]["v2.1"]["state"] == "proven" and doc["proven"]["v2.1"]["torch"] == "2.1.2"
+    assert doc["proven"]["v2.5"]["state"] == "failing" and doc["proven"]["v2.5"]["failed"] == 3
+    assert doc["proven"]["v2.15"] == {"state": "declared"}
+    md = (out / "support_matrix.md").read_text()
+    assert "| v2.1 | proven | 2.1.2 | 2026-12-01 | 5997 | 40 | 12 | 0 | 0 |" in md
+    assert "| v2.5 | failing | 2.5.1 | 2026-12-02 | 5000 | 40 | 12 | 3 | 0 |" in md
+    assert "| v2.15 | declared |" in md
+
+
 def test_matrix_of_invalid_yaml_writes_nothing(tmp_path: Path) -> None:
     d = make_yaml_dir(tmp_path, "official:\n  - func: abs(Tensor self) -> Tensor\n    op_api: v9\n")
     out = tmp_path / "m"

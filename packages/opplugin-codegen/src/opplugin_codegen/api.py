@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -111,11 +112,22 @@ def generate_all(
     return rendered.write(out_root=out_root)
 
 
-def write_matrix(model: Model, out_dir: Path | str) -> WriteReport:
+def write_matrix(
+    model: Model, out_dir: Path | str, proven: Path | str | None = None
+) -> WriteReport:
     """``support_matrix.md`` and ``support_matrix.json`` into ``out_dir`` (write-if-changed,
-    no manifest: the directory may be a documentation folder)."""
+    no manifest: the directory may be a documentation folder); ``proven`` is a JSON list of the
+    labels' last test runs (docs/proven-labels.json), shown per label."""
+    runs = (
+        json.loads(Path(proven).read_text()) if proven is not None and Path(proven).exists() else []
+    )
+    source = str(proven) if proven is not None else "docs/proven-labels.json"
     return write_tree(
-        Path(out_dir), render_matrix(model), owner=OWNER, owner_info={}, with_manifest=False
+        Path(out_dir),
+        render_matrix(model, runs, source),
+        owner=OWNER,
+        owner_info={},
+        with_manifest=False,
     )
 
 

@@ -117,6 +117,12 @@ def build_parser() -> argparse.ArgumentParser:
     matrix.add_argument(
         "--out", type=Path, default=Path("build/generated"), help="output directory"
     )
+    matrix.add_argument(
+        "--proven",
+        type=Path,
+        default=None,
+        help="JSON list of the labels' last test runs (docs/proven-labels.json), shown per label",
+    )
     matrix.add_argument("-q", "--quiet", action="store_true", help="print errors only")
 
     drift = sub.add_parser(
@@ -210,7 +216,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.command == "matrix":
         from .api import write_matrix
 
-        report = write_matrix(model, args.out)
+        report = write_matrix(model, args.out, args.proven)
         if not args.quiet:
             print(f"{report.out_dir}: {report.summary()}")
         return EXIT_OK

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Any
 
 from . import templating
 from .model import CODE_SECTIONS, Model, OpEntry
@@ -71,12 +72,42 @@ def matrix_rows(model: Model) -> list[MatrixRow]:
     return rows
 
 
-def render_matrix_json(model: Model, rows: list[MatrixRow]) -> str:
+#: Keys of a test run's record (noxfile.py's test_record) that the matrix shows.
+RUN_KEYS = ("torch", "date", "passed", "skipped", "xfailed", "failed", "errors", "selection")
+
+
+def proven_state(run: dict[str, Any] | None) -> str:
+    """``proven`` (the run passed with nothing failed), ``failing`` or ``declared`` (never run)."""
+    if run is None:
+        return "declared"
+    return (
+        "proven"
+        if run.get("passed", 0) > 0 and not run.get("failed") and not run.get("errors")
+        else "failing"
+    )
+
+
+def proven_by_label(
+    model: Model, runs: list[dict[str, Any]]
+) -> list[tuple[str, str, dict[str, Any] | None]]:
+    """Per label of the registry: its state and its last run (None when never run)."""
+    by_label = {run["label"]: {k: run.get(k, "") for k in RUN_KEYS} for run in runs}
+    return [
+        (label, proven_state(by_label.get(label)), by_label.get(label))
+        for label in model.registry.labels
+    ]
+
+
+def render_matrix_json(model: Model, rows: list[MatrixRow], runs: list[dict[str, Any]]) -> str:
     labels = model.registry.labels
     doc = {
         "generator": "opplugin-codegen",
         "yaml": model.op_file,
         "labels": list(labels),
+        "proven": {
+            label: {"state": state, **(run or {})}
+            for label, state, run in proven_by_label(model, runs)
+        },
         "paths": [p for p, _, _ in PATH_CODES],
         "operators": [
             {
@@ -96,7 +127,9 @@ def _cell(paths: tuple[str, ...]) -> str:
     return "".join(codes[p] for p in paths) or "·"
 
 
-def render_matrix_md(model: Model, rows: list[MatrixRow]) -> str:
+def render_matrix_md(
+    model: Model, rows: list[MatrixRow], runs: list[dict[str, Any]], proven_source: str
+) -> str:
     """The Markdown table (templates/support_matrix.md.j2): per label the count of operators
     and of each path, per operator the paths' codes in each label."""
     labels = model.registry.labels
@@ -117,12 +150,20 @@ def render_matrix_md(model: Model, rows: list[MatrixRow]) -> str:
         labels=labels,
         per_label=per_label,
         per_operator=[(row.name, row.section, [_cell(p) for p in row.paths]) for row in rows],
+        proven=proven_by_label(model, runs),
+        proven_source=proven_source,
     )
 
 
-def render_matrix(model: Model) -> dict[str, str]:
+def render_matrix(
+    model: Model,
+    runs: list[dict[str, Any]] | None = None,
+    proven_source: str = "docs/proven-labels.json",
+) -> dict[str, str]:
+    """Both files; ``runs`` are the labels' last test runs (noxfile.py's test records)."""
     rows = matrix_rows(model)
+    runs = runs or []
     return {
-        SUPPORT_MATRIX_MD: render_matrix_md(model, rows),
-        SUPPORT_MATRIX_JSON: render_matrix_json(model, rows),
+        SUPPORT_MATRIX_MD: render_matrix_md(model, rows, runs, proven_source),
+        SUPPORT_MATRIX_JSON: render_matrix_json(model, rows, runs),
     }

@@ -1,0 +1,70 @@
+"""What a label's test run proves is recorded: the noxfile reads pytest's JUnit report into counts
+(passed, skipped, xfailed, failed, errors) with the label's torch and the date, and `nox -s matrix`
+keeps each label's last whole run in docs/proven-labels.json."""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+JUNIT = """<?xml version="1.0" encoding="utf-8"?>
+<testsuites><testsuite name="pytest" tests="6">
+<testcase classname="a" name="passes" time="0.1"/>
+<testcase classname="a" name="passes too" time="0.1"/>
+<testcase classname="a" name="skips"><skipped type="pytest.skip" message="no"/></testcase>
+<testcase classname="a" name="xfails"><skipped type="pytest.xfail" message="known"/></testcase>
+<testcase classname="a" name="fails"><failure message="assert 1 == 2"/></testcase>
+<testcase classname="a" name="errs"><error message="fixture"/></testcase>
+</testsuite></testsuites>
+"""
+
+
+@functools.lru_cache(maxsize=None)
+def noxfile():
+    spec = importlib.util.spec_from_file_location("project_noxfile_proofs", REPO / "noxfile.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_run_is_counted_from_its_junit_report(tmp_path: Path) -> None:
+    junit = tmp_path / "v2.13.xml"
+    junit.write_text(JUNIT)
+    record = noxfile().test_record("v2.13", junit, "-m not slow", 90.0)
+    assert {k: record[k] for k in ("passed", "skipped", "xfailed", "failed", "errors")} == {
+        "passed": 2, "skipped": 1, "xfailed": 1, "failed": 1, "errors": 1}
+    assert record["label"] == "v2.13" and record["minutes"] == 1.5 and record["proven"] is False
+    assert len(record["date"]) == 10 and record["selection"] == "-m not slow"
+    assert "FAILED" in noxfile().summary_line(record)
+
+
+def test_a_run_that_wrote_no_report_proves_nothing(tmp_path: Path) -> None:
+    record = noxfile().test_record("v2.13", tmp_path / "missing.xml", "all", 1.0)
+    assert record["passed"] == 0 and record["proven"] is False
+
+
+def test_matrix_keeps_each_labels_last_whole_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    module = noxfile()
+    results, proven = tmp_path / "results", tmp_path / "docs" / "proven-labels.json"
+    results.mkdir()
+    monkeypatch.setattr(module, "TEST_RESULTS", results)
+    monkeypatch.setattr(module, "PROVEN_LABELS", proven)
+    proven.parent.mkdir()
+    old = {"label": "v2.1", "torch": "2.1.2", "date": "2026-11-01", "passed": 10, "whole": True}
+    proven.write_text(json.dumps([old, {**old, "label": "v2.5", "torch": "2.5.1"}]))
+    new = {**old, "date": "2026-12-06", "passed": 12}
+    (results / "v2.1.json").write_text(json.dumps(new))
+    narrowed = {**old, "label": "v2.5", "torch": "2.5.1", "date": "2026-12-06", "passed": 1, "whole": False}
+    (results / "v2.5.json").write_text(json.dumps(narrowed))  # a -k run does not replace the kept one
+    (results / "v2.15.json").write_text(json.dumps({**old, "label": "v2.15", "torch": "2.15.0"}))
+    records = module.keep_proven_labels()
+    assert [r["label"] for r in records] == ["v2.1", "v2.5", "v2.15"]  # registry order
+    assert records[0]["date"] == "2026-12-06" and records[0]["passed"] == 12
+    assert records[1]["date"] == "2026-11-01"
+    assert json.loads(proven.read_text()) == records
