@@ -228,9 +228,9 @@ CASES = {
     "aclnnMaxPool2dWithIndices": ("self", "ACL_INT32", lambda a: [
         a.t(I32, (1, 1, 4, 4)), sim.IntArray([2, 2]), sim.IntArray([2, 2]), sim.IntArray([0, 0]),
         sim.IntArray([1, 1]), False, a.t(I32, (1, 1, 2, 2)), a.t(I64, (1, 1, 2, 2))]),
-    # indices must be the int64 of the forward
-    "aclnnMaxPool2dWithIndicesBackward": ("indices", "ACL_INT32", lambda a: [
-        a.t(F32, (1, 1, 2, 2)), a.t(F32, (1, 1, 4, 4)), a.t(I32, (1, 1, 2, 2)), sim.IntArray([2, 2]),
+    # indices must be the int64 or int32 of the forward
+    "aclnnMaxPool2dWithIndicesBackward": ("indices", "ACL_UINT8", lambda a: [
+        a.t(F32, (1, 1, 2, 2)), a.t(F32, (1, 1, 4, 4)), a.t(U8, (1, 1, 2, 2)), sim.IntArray([2, 2]),
         sim.IntArray([2, 2]), sim.IntArray([0, 0]), sim.IntArray([1, 1]), False, a.t(F32, (1, 1, 4, 4))]),
     # --- attention masks: tril / isneginf / all ---
     "aclnnTril": ("self", "ACL_UINT32", lambda a: [a.t(U32), 0, a.t(U32)]),
