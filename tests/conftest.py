@@ -108,6 +108,9 @@ def _load_support_module(name: str, path: Path) -> None:
 
 # The OpInfo suite and A/B path tests: shared by test_opinfo.py and test_path_ab.py.
 _load_support_module("npu_opinfo", Path(__file__).with_name("npu_opinfo.py"))
+# The project's noxfile as a module (it registers its sessions on import): test_version_registry.py,
+# test_label_proofs.py.
+_load_support_module("project_noxfile", REPO / "noxfile.py")
 # Upstream's torch-npu wheel (downloaded and cached): test_upstream_backend_yaml.py, test_cann_abi_conformance.py.
 _load_support_module("upstream_wheel", Path(__file__).with_name("upstream_wheel.py"))
 # The checks of generated Meta functions (test_opplugin_meta.py, test_opplugin_dispatch.py) are

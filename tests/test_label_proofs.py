@@ -4,14 +4,11 @@ keeps each label's last whole run in docs/proven-labels.json."""
 
 from __future__ import annotations
 
-import functools
-import importlib.util
 import json
 from pathlib import Path
 
+import project_noxfile  # loaded by tests/conftest.py
 import pytest
-
-REPO = Path(__file__).resolve().parents[1]
 
 JUNIT = """<?xml version="1.0" encoding="utf-8"?>
 <testsuites><testsuite name="pytest" tests="6">
@@ -25,12 +22,8 @@ JUNIT = """<?xml version="1.0" encoding="utf-8"?>
 """
 
 
-@functools.lru_cache(maxsize=None)
 def noxfile():
-    spec = importlib.util.spec_from_file_location("project_noxfile_proofs", REPO / "noxfile.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return project_noxfile
 
 
 def test_a_run_is_counted_from_its_junit_report(tmp_path: Path) -> None:

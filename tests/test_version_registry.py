@@ -2,10 +2,9 @@
 generators and the runtime's build read yaml/versions.yaml with one reader
 (opplugin_codegen.registry_file)."""
 
-import functools
-import importlib.util
 from pathlib import Path
 
+import project_noxfile  # loaded by tests/conftest.py
 import pytest
 from opplugin_codegen.errors import Diagnostics
 from opplugin_codegen.versions import load_registry
@@ -13,13 +12,8 @@ from opplugin_codegen.versions import load_registry
 REPO = Path(__file__).resolve().parent.parent
 
 
-@functools.lru_cache(maxsize=None)
 def _noxfile():
-    """The noxfile as a module, loaded once (it registers its sessions on import)."""
-    spec = importlib.util.spec_from_file_location("project_noxfile", REPO / "noxfile.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return project_noxfile
 
 
 def test_noxfile_and_codegen_read_the_same_registry() -> None:

@@ -35,6 +35,19 @@ uint64_t ThreadId() {
   return tid;
 }
 
+// Moves up to `capacity` of the oldest entries of the store's `queue` into `out`.
+template <typename Record>
+size_t TakeOldest(std::deque<Record> RecordStore::*queue, Record* out, size_t capacity) {
+  if (out == nullptr || capacity == 0) return 0;
+  RecordStore& store = Store();
+  std::lock_guard<std::mutex> lock(store.mu);
+  std::deque<Record>& q = store.*queue;
+  const size_t n = std::min(capacity, q.size());
+  std::copy_n(q.begin(), n, out);
+  q.erase(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(n));
+  return n;
+}
+
 }  // namespace
 
 uint64_t ProfCorrelationId() { return tls_correlation_id; }
@@ -95,23 +108,11 @@ uint64_t aclsimProfSetCorrelationId(uint64_t id) {
 }
 
 size_t aclsimProfTakeRecords(aclsimKernelRecord* records, size_t capacity) {
-  if (records == nullptr || capacity == 0) return 0;
-  ascendc_sim::RecordStore& store = ascendc_sim::Store();
-  std::lock_guard<std::mutex> lock(store.mu);
-  const size_t n = std::min(capacity, store.records.size());
-  std::copy_n(store.records.begin(), n, records);
-  store.records.erase(store.records.begin(), store.records.begin() + static_cast<std::ptrdiff_t>(n));
-  return n;
+  return ascendc_sim::TakeOldest(&ascendc_sim::RecordStore::records, records, capacity);
 }
 
 size_t aclsimProfTakeReports(aclsimReportRecord* records, size_t capacity) {
-  if (records == nullptr || capacity == 0) return 0;
-  ascendc_sim::RecordStore& store = ascendc_sim::Store();
-  std::lock_guard<std::mutex> lock(store.mu);
-  const size_t n = std::min(capacity, store.reports.size());
-  std::copy_n(store.reports.begin(), n, records);
-  store.reports.erase(store.reports.begin(), store.reports.begin() + static_cast<std::ptrdiff_t>(n));
-  return n;
+  return ascendc_sim::TakeOldest(&ascendc_sim::RecordStore::reports, records, capacity);
 }
 
 }  // extern "C"

@@ -197,6 +197,18 @@ class MarkTask final : public Task {
   aclsimReportRecord record_;
 };
 
+// A record of a report's common header (the profiler's reports share their first fields).
+template <typename Report>
+aclsimReportRecord RecordOf(const Report& report, aclsimReportKind kind) {
+  aclsimReportRecord record{};
+  record.kind = kind;
+  record.level = report.level;
+  record.type = report.type;
+  record.threadId = report.threadId;
+  record.deviceId = -1;
+  return record;
+}
+
 int32_t ReportHeader(uint16_t magic, const char* api) {
   if (magic != MSPROF_REPORT_DATA_MAGIC_NUM) {
     RaiseError(ACL_ERROR_INVALID_PARAM, "%s: magic number 0x%x is not MSPROF_REPORT_DATA_MAGIC_NUM", api, magic);
@@ -464,13 +476,8 @@ int32_t MsprofReportApi(uint32_t nonPersistantFlag, const struct MsprofApi* api)
     return err;
   }
   if (!ascendc_sim::ProfRecording()) return MSPROF_ERROR_NONE;
-  aclsimReportRecord record{};
-  record.kind = ACLSIM_REPORT_API;
-  record.level = api->level;
-  record.type = api->type;
-  record.threadId = api->threadId;
+  aclsimReportRecord record = ascendc_sim::RecordOf(*api, ACLSIM_REPORT_API);
   record.itemId = api->itemId;
-  record.deviceId = -1;
   const int64_t offset = ascendc_sim::ProfSteadyToRealtimeNs();
   record.startNs = static_cast<int64_t>(api->beginTime) + offset;
   record.endNs = static_cast<int64_t>(api->endTime) + offset;
@@ -491,12 +498,7 @@ int32_t MsprofReportCompactInfo(uint32_t nonPersistantFlag, const VOID_PTR data,
     return err;
   }
   if (!ascendc_sim::ProfRecording()) return MSPROF_ERROR_NONE;
-  aclsimReportRecord record{};
-  record.kind = ACLSIM_REPORT_COMPACT;
-  record.level = info->level;
-  record.type = info->type;
-  record.threadId = info->threadId;
-  record.deviceId = -1;
+  aclsimReportRecord record = ascendc_sim::RecordOf(*info, ACLSIM_REPORT_COMPACT);
   record.startNs = record.endNs = static_cast<int64_t>(info->timeStamp) + ascendc_sim::ProfSteadyToRealtimeNs();
   record.dataLength = MSPROF_COMPACT_INFO_DATA_LENGTH;
   memcpy(record.data, info->data.info, MSPROF_COMPACT_INFO_DATA_LENGTH);
@@ -527,12 +529,7 @@ int32_t MsprofReportAdditionalInfo(uint32_t nonPersistantFlag, const VOID_PTR da
     return MSPROF_ERROR_CONFIG_INVALID;
   }
   if (!ascendc_sim::ProfRecording()) return MSPROF_ERROR_NONE;
-  aclsimReportRecord record{};
-  record.kind = ACLSIM_REPORT_ADDITIONAL;
-  record.level = info->level;
-  record.type = info->type;
-  record.threadId = info->threadId;
-  record.deviceId = -1;
+  aclsimReportRecord record = ascendc_sim::RecordOf(*info, ACLSIM_REPORT_ADDITIONAL);
   record.startNs = record.endNs = static_cast<int64_t>(info->timeStamp) + ascendc_sim::ProfSteadyToRealtimeNs();
   record.dataLength = info->dataLen;
   memcpy(record.data, info->data, info->dataLen);
