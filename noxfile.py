@@ -556,7 +556,7 @@ def matrix(session: nox.Session) -> None:
     ensure_venv(session, labels[0])
     env = {"PYTHONPATH": str(PACKAGES / "opplugin-codegen" / "src")}
     run_in_venv(session, labels[0], "-m", "opplugin_codegen", "matrix", "--yaml-dir", str(YAML_DIR),
-                "--out", str(BUILD), "--proven", str(PROVEN_LABELS), env=env)
+                "--out", str(BUILD), "--proven", str(PROVEN_LABELS.relative_to(ROOT)), env=env)
 
 
 # The benchmarks of bench/ that run against a label's installed wheels, in order; each prints
