@@ -29,6 +29,9 @@ MISSING: dict[str, str] = {
     "graphs": _GRAPHS,
     "graph_pool_handle": _GRAPHS,
     "make_graphed_callables": _GRAPHS,
+    "export_dot": _GRAPHS,  # torch >= 2.14: hooks and annotations of captured graphs
+    "export_graph_data": _GRAPHS,
+    "graph_annotations": _GRAPHS,
     "CUDAPluggableAllocator": "a CUDA allocator plug-in (cudaMalloc-shaped .so); npu memory always comes from the "
     "runtime's caching allocator",
     "change_current_allocator": "swaps in a CUDAPluggableAllocator; npu memory always comes from the runtime's "

@@ -26,8 +26,10 @@ STYLE = Path(__file__).resolve().parent / "torch_npu_style"
 # unittest -v: "test_x (__main__.TestY.test_x) ... ok" (3.11+) or "test_x (__main__.TestY) ... ok".
 OUTCOME = re.compile(r"""^(test\w+) \(__main__\.(\w+)(?:\.\w+)?\) \.\.\. (ok|FAIL|ERROR|skipped ['"](.*)['"])$""", re.M)
 
-# What kineto prints around a profile: "USDT: ...] profiler_start" (2.13), "STAGE: ...] Completed Stage: Warm Up" (2.1).
-PROFILER_NOTICE = re.compile(r"(?:USDT:[^\n]*\] profiler_(?:start|stop)|STAGE:[^\n]*\] Completed Stage: [\w ]+)\n")
+# What kineto logs around a profile, one line each: "USDT:<date> <pid>:<tid> <file>:<line>] profiler_start"
+# (2.13), "STAGE:...] Completed Stage: Warm Up" (2.1), "ERROR:...] gpuGetDeviceCount failed ..." (a CUDA
+# build of 2.14 on a machine without a GPU).
+PROFILER_NOTICE = re.compile(r"(?:USDT|STAGE|ERROR|WARNING|INFO):\d{4}-\d\d-\d\d [\d:]+ \d+:\d+ [\w.]+:\d+\] [^\n]*\n")
 
 
 def run_style_file(name: str, *selection: str, **env: str) -> tuple[int, dict[str, str], str]:

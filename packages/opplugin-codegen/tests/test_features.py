@@ -251,15 +251,34 @@ def test_matrix_cli_is_deterministic_and_write_if_changed(tmp_path: Path) -> Non
 
 def test_matrix_shows_what_each_labels_last_test_run_proved(tmp_path: Path) -> None:
     runs = [
-        {"label": "v2.1", "torch": "2.1.2", "date": "2026-12-01", "passed": 5997, "skipped": 40,
-         "xfailed": 12, "failed": 0, "errors": 0, "selection": "-m not slow and not differential"},
-        {"label": "v2.5", "torch": "2.5.1", "date": "2026-12-02", "passed": 5000, "skipped": 40,
-         "xfailed": 12, "failed": 3, "errors": 0, "selection": "-m not slow and not differential"},
+        {
+            "label": "v2.1",
+            "torch": "2.1.2",
+            "date": "2026-12-01",
+            "passed": 5997,
+            "skipped": 40,
+            "xfailed": 12,
+            "failed": 0,
+            "errors": 0,
+            "selection": "-m not slow and not differential",
+        },
+        {
+            "label": "v2.5",
+            "torch": "2.5.1",
+            "date": "2026-12-02",
+            "passed": 5000,
+            "skipped": 40,
+            "xfailed": 12,
+            "failed": 3,
+            "errors": 0,
+            "selection": "-m not slow and not differential",
+        },
     ]
     proven = tmp_path / "proven.json"
     proven.write_text(json.dumps(runs))
     out = tmp_path / "m"
-    assert main(["matrix", "--yaml-dir", str(RICH_YAML), "--out", str(out), "--proven", str(proven), "-q"]) == 0
+    args = ["matrix", "--yaml-dir", str(RICH_YAML), "--out", str(out), "--proven", str(proven)]
+    assert main([*args, "-q"]) == 0
     doc = json.loads((out / "support_matrix.json").read_text())
     assert doc["proven"]["v2.1"]["state"] == "proven" and doc["proven"]["v2.1"]["torch"] == "2.1.2"
     assert doc["proven"]["v2.5"]["state"] == "failing" and doc["proven"]["v2.5"]["failed"] == 3

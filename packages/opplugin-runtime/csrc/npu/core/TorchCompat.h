@@ -79,6 +79,17 @@
 #define NPU_HAS_FLOAT8_E8M0 0
 #endif
 
+// torch >= 2.14: a reflection/replication pad must leave every output dimension non-empty
+// (before: at least one), and arange sizes an int64 range in double like the other dtypes
+// (before: in int64, from the bounds cast to int64).
+#if VERSION_BETWEEN(V2R14, VERSION_NEWEST)
+#define NPU_PAD_EVERY_OUTPUT_DIM_NONEMPTY 1
+#define NPU_ARANGE_LONG_SIZE_IN_DOUBLE 1
+#else
+#define NPU_PAD_EVERY_OUTPUT_DIM_NONEMPTY 0
+#define NPU_ARANGE_LONG_SIZE_IN_DOUBLE 0
+#endif
+
 #if VERSION_BETWEEN(V2R1, V2R12)
 #define NPU_HAS_DIMNAME 1
 #else

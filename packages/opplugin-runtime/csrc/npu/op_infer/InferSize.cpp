@@ -6,6 +6,8 @@
 #include <c10/core/WrapDimMinimal.h>
 #include <c10/util/irange.h>
 
+#include "npu/core/TorchCompat.h"
+
 namespace op_infer {
 
 namespace {
@@ -105,6 +107,7 @@ SmallVector padded_shape(const char* op, PadMode mode, const at::Tensor& self, a
 
   SmallVector shape = to_shape(self.sizes());
   bool any_non_empty = false;
+  bool all_non_empty = true;
   for (const auto k : c10::irange(spatial_dims)) {  // k = 0 is the last dim
     const int64_t dim = ndim - 1 - k;
     const int64_t before = padding[2 * k];
@@ -118,8 +121,14 @@ SmallVector padded_shape(const char* op, PadMode mode, const at::Tensor& self, a
                 " gives a negative output size ", output);
     shape[dim] = output;
     any_non_empty = any_non_empty || output >= 1;
+    all_non_empty = all_non_empty && output >= 1;
   }
+#if NPU_PAD_EVERY_OUTPUT_DIM_NONEMPTY
+  TORCH_CHECK(all_non_empty, op, ": self ", self.sizes(), " is too small. Calculated output size ", shape,
+              " must be >= 1 in every padded dimension");
+#else
   TORCH_CHECK(any_non_empty, op, ": self ", self.sizes(), " is too small. Calculated output size: ", shape);
+#endif
   return shape;
 }
 

@@ -1,6 +1,7 @@
 // arange.start_out on the op_api path (aclnnArange). torch.arange (the factory)
 // is composite: empty + this kernel. Size, checks and the resize follow CPU's
-// arange_out (int64 outs size the range in int64, the others in double).
+// arange_out (before torch 2.14 int64 outs size the range in int64, the others in double;
+// from 2.14 every dtype sizes it in double).
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Tensor.h>
 #include <c10/util/Exception.h>
@@ -9,6 +10,7 @@
 #include <limits>
 
 #include "npu/core/NPUGuard.h"
+#include "npu/core/TorchCompat.h"
 #include "npu/op_api/op_api_common.h"
 #include "op_plugin/ops/arange.h"
 
@@ -19,7 +21,7 @@ at::Tensor& arange_out(const at::Scalar& start, const at::Scalar& end, const at:
   TORCH_CHECK(dtype != at::kBool && !at::isComplexType(dtype), "arange.start_out: out of dtype ", dtype,
               " is not supported on npu");
   double size_d = 0;
-  if (dtype == at::kLong) {
+  if (dtype == at::kLong && !NPU_ARANGE_LONG_SIZE_IN_DOUBLE) {
     const int64_t s = start.to<int64_t>(), e = end.to<int64_t>(), d = step.to<int64_t>();
     TORCH_CHECK(d != 0, "arange.start_out: step must be nonzero");
     TORCH_CHECK((d > 0 && e >= s) || (d < 0 && e <= s),
