@@ -139,6 +139,7 @@ def test_missing_lists_only_torch_cuda_names_of_some_release():
         "caching_allocator_enable", "caching_allocator_disabled", "current_solver_handle", "get_stream_from_external",
         "GreenContext", "green_contexts", "gds", "tunable", "clock_rate", "power_draw",
         "temperature", "memory_usage", "list_gpu_processes", "graphs",
+        "export_dot", "export_graph_data", "graph_annotations",  # torch 2.14
     }  # fmt: skip
     cuda = {_label(m, n) for m, n in _cuda_names()} | set(dir(torch.cuda))
     unknown = sorted(set(MISSING) - cuda - known_elsewhere)

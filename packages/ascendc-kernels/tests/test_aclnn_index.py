@@ -228,6 +228,18 @@ def test_arange_matches_numpy(acl, start, end, step, acl_type):
     np.testing.assert_array_equal(out.to_numpy(), expected)
 
 
+@pytest.mark.parametrize("size,values", [(7, [0, 1, 2, 3, 4, 5, 6]),  # counted in double (PyTorch 2.14 on)
+                                         (10, list(range(10)))])  # from truncated bounds (before 2.14)
+def test_arange_of_an_int64_out_with_fractional_bounds_takes_either_count(acl, size, values):
+    out = sim.DeviceArray.empty((size,), sim.ACL_INT64)
+    sim.check(sim.run_aclnn("aclnnArange", sim.Scalar(0.5), sim.Scalar(10), sim.Scalar(1.5), out.tensor()))
+    assert out.to_numpy().tolist() == values
+    short = sim.DeviceArray.empty((8,), sim.ACL_INT64)
+    start, end, step = sim.Scalar(0.5), sim.Scalar(10), sim.Scalar(1.5)
+    rc, _, _ = sim.aclnn_workspace("aclnnArange", start, end, step, short.tensor())
+    assert rc == sim.ACLNN_ERR_PARAM_INVALID and "out has 8 elements, the range has 7" in sim.recent_error()
+
+
 def test_arange_checks_the_range(acl):
     out = sim.DeviceArray.empty((4,), sim.ACL_INT64)
     zero, five, one = sim.Scalar(0), sim.Scalar(5), sim.Scalar(1)  # alive during the calls

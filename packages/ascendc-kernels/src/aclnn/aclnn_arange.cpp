@@ -39,17 +39,18 @@ aclnnStatus aclnnArangeGetWorkspaceSize(const aclScalar* start, const aclScalar*
   if ((d > 0 && e < s) || (d < 0 && e > s)) {
     return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: upper bound and lower bound inconsistent with step sign", api);
   }
-  // PyTorch's sizing: an int64 out counts in int64 (truncated bounds), the others in double.
-  double size = 0;
+  // PyTorch's sizing, counted in double; an int64 out may also count in int64 from the truncated
+  // bounds, as PyTorch did before 2.14 (the values are the same, only the last ones differ).
+  const double size = ceil((e - s) / d);
+  double truncatedSize = size;
   if (out->dtype == ACL_INT64) {
     const int64_t si = start->ToInt64(), ei = end->ToInt64(), di = step->ToInt64();
     if (di == 0) return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: step must be nonzero", api);
     const int64_t sgn = (di > 0) - (di < 0);
-    size = static_cast<double>((ei - si + di - sgn) / di);
-  } else {
-    size = ceil((e - s) / d);
+    truncatedSize = static_cast<double>((ei - si + di - sgn) / di);
   }
-  if (static_cast<double>(out->Numel()) != size) {
+  const double n = static_cast<double>(out->Numel());
+  if (n != size && n != truncatedSize) {
     return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: out has %lld elements, the range has %.0f", api,
                       static_cast<long long>(out->Numel()), size);
   }

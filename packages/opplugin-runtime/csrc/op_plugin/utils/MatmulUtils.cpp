@@ -47,9 +47,9 @@ std::vector<int64_t> matmul_output_size(const char* op, const at::Tensor& self, 
                 " cannot be multiplied: Expected size for first two dimensions of batch2 tensor to be: [",
                 self.size(0), ", ", self.size(2), "] but got: [", mat2.size(0), ", ", mat2.size(1), "].");
   } else {
-    TORCH_CHECK(self.size(1) == mat2.size(0), op, ": ", self_name, " and ", mat2_name,
-                " cannot be multiplied: mat1 and mat2 shapes cannot be multiplied (", self.size(0), "x",
-                self.size(1), " and ", mat2.size(0), "x", mat2.size(1), ")");
+    // CPU's words ("mat1 and mat2 shapes ...", prefixed with the op from torch 2.15), then the arguments.
+    TORCH_CHECK(self.size(1) == mat2.size(0), op, ": mat1 and mat2 shapes cannot be multiplied (", self.size(0), "x",
+                self.size(1), " and ", mat2.size(0), "x", mat2.size(1), ") (", self_name, " and ", mat2_name, ")");
   }
   std::vector<int64_t> sizes;
   if (rank == 3) sizes.push_back(self.size(0));
