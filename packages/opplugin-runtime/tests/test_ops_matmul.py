@@ -72,7 +72,7 @@ def test_mm_out_and_errors(jit_compile, assert_same):
     torch.mm(a.npu(), b.npu(), out=strided)
     assert_same(strided, a @ b, **TOL[torch.float32])
     with pytest.raises(RuntimeError, match=r"mm: mat1 and mat2 shapes cannot be multiplied \(4x6 and 5x6\) "
-                                           r"\(self and mat2\)"):
+                                           r"\(mm: self and mat2\)"):
         torch.mm(a.npu(), torch.randn(5, 6).npu())
     with pytest.raises(RuntimeError, match="mm: self and mat2 must have the same dtype"):
         torch.mm(a.npu(), b.half().npu())

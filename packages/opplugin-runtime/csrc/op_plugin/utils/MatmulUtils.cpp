@@ -2,6 +2,9 @@
 
 #include <c10/util/Exception.h>
 
+#include <cstring>
+#include <string>
+
 #include "npu/op_common/OpPreparation.h"
 
 namespace op_plugin::utils {
@@ -47,9 +50,15 @@ std::vector<int64_t> matmul_output_size(const char* op, const at::Tensor& self, 
                 " cannot be multiplied: Expected size for first two dimensions of batch2 tensor to be: [",
                 self.size(0), ", ", self.size(2), "] but got: [", mat2.size(0), ", ", mat2.size(1), "].");
   } else {
-    // CPU's words ("mat1 and mat2 shapes ...", prefixed with the op from torch 2.15), then the arguments.
-    TORCH_CHECK(self.size(1) == mat2.size(0), op, ": mat1 and mat2 shapes cannot be multiplied (", self.size(0), "x",
-                self.size(1), " and ", mat2.size(0), "x", mat2.size(1), ") (", self_name, " and ", mat2_name, ")");
+    // CPU's words, prefixed as torch 2.15 prefixes them with the aten op ("mm" for mm_out, "addmm" for
+    // addmm_ too), then the kernel and its arguments.
+    size_t length = std::strlen(op);
+    if (length > 4 && std::strcmp(op + length - 4, "_out") == 0) length -= 4;
+    if (length > 1 && op[length - 1] == '_') length -= 1;
+    const std::string aten_op(op, length);
+    TORCH_CHECK(self.size(1) == mat2.size(0), aten_op, ": mat1 and mat2 shapes cannot be multiplied (", self.size(0),
+                "x", self.size(1), " and ", mat2.size(0), "x", mat2.size(1), ") (", op, ": ", self_name, " and ",
+                mat2_name, ")");
   }
   std::vector<int64_t> sizes;
   if (rank == 3) sizes.push_back(self.size(0));
