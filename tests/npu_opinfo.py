@@ -85,6 +85,33 @@ def modes(fallback: str, jit_compile: bool | None = None) -> Iterator[None]:
         torch.npu.set_compile_mode(jit_compile=not old_jit_off)
 
 
+def accept_privateuse1_device_type(op_db: Sequence[Any]) -> bool:
+    """`@ops` asks each OpInfo for its dtypes on the test class's device type, which is
+    'privateuse1' for PrivateUse1TestBase until its setUpClass names the backend. From torch 2.4
+    OpInfo.supported_dtypes / supported_backward_dtypes map 'privateuse1' to the backend's name;
+    torch 2.2 and 2.3 pass it to torch.device, which rejects it once the backend is renamed. On
+    those releases the two methods get 2.4's mapping (returns whether it was needed)."""
+    from torch.testing._internal.opinfo.core import OpInfo
+
+    try:
+        op_db[0].supported_dtypes("privateuse1")
+        return False
+    except RuntimeError:
+        pass
+
+    def mapped(method: Callable[[Any, str], Any]) -> Callable[[Any, str], Any]:
+        def supported(self: Any, device_type: str) -> Any:
+            if device_type == "privateuse1":
+                device_type = torch._C._get_privateuse1_backend_name()
+            return method(self, device_type)
+
+        return supported
+
+    OpInfo.supported_dtypes = mapped(OpInfo.supported_dtypes)
+    OpInfo.supported_backward_dtypes = mapped(OpInfo.supported_backward_dtypes)
+    return True
+
+
 def label() -> str:
     return os.environ.get("NPU_TEST_LABEL", "v2.13")
 

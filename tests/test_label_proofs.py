@@ -61,3 +61,14 @@ def test_matrix_keeps_each_labels_last_whole_run(tmp_path: Path, monkeypatch: py
     assert records[0]["date"] == "2026-12-06" and records[0]["passed"] == 12
     assert records[1]["date"] == "2026-11-01"
     assert json.loads(proven.read_text()) == records
+
+
+def test_check_schemas_reads_the_release_a_cached_copy_holds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    module = noxfile()
+    monkeypatch.setattr(module, "SCHEMA_CACHE", tmp_path)
+    assert module.cached_schemas_release("v2.4") is None  # nothing cached: the label's environment fills it
+    header = "# opplugin-codegen: native_functions.yaml of torch 2.4.1+cu121 for v2.4 (from /x/torchgen)\n"
+    (tmp_path / "v2.4.yaml").write_text(header + "- func: abs(Tensor self) -> Tensor\n")
+    assert module.cached_schemas_release("v2.4") == "2.4.1+cu121"
+    (tmp_path / "v2.5.yaml").write_text("- func: abs(Tensor self) -> Tensor\n")  # a copy without the header
+    assert module.cached_schemas_release("v2.5") is None

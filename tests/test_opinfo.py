@@ -280,6 +280,7 @@ def _special_samples(samples, huge: bool):
                 yield changed
 
 
+npu_opinfo.accept_privateuse1_device_type(op_db)
 instantiate_device_type_tests(TestNpuOpInfo, globals(), only_for=("privateuse1",))
 
 

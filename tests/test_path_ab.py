@@ -107,4 +107,5 @@ def _cpu(result: Any) -> Any:
     return tree_map(lambda x: x.cpu() if isinstance(x, torch.Tensor) else x, result)
 
 
+npu_opinfo.accept_privateuse1_device_type(op_db)
 instantiate_device_type_tests(TestNpuPathAB, globals(), only_for=("privateuse1",))

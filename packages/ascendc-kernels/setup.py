@@ -65,10 +65,34 @@ def copy_if_changed(src: Path, dst: Path) -> None:
     os.replace(tmp, dst)
 
 
+# Tools a configured tree runs by absolute path (its regeneration rule and the ABI generator).
+CONFIGURED_TOOLS = ("CMAKE_COMMAND:", "CMAKE_MAKE_PROGRAM:", "Python3_EXECUTABLE:")
+
+
+def configured_tools_gone(out: Path) -> list[str]:
+    """The tools the build tree was configured with that no longer exist: the tree is shared by
+    every label's build, and the label environment that configured it may have been removed."""
+    cache = out / "CMakeCache.txt"
+    if not cache.exists():
+        return []
+    gone = []
+    for line in cache.read_text(encoding="utf-8", errors="replace").splitlines():
+        if line.startswith(CONFIGURED_TOOLS) and "=" in line:
+            path = line.split("=", 1)[1].strip()
+            if path and not Path(path).exists():
+                gone.append(path)
+    return gone
+
+
 def build_native_libraries(package_dir: Path) -> None:
     """Configures (once) and builds the C++ libraries; installs them and the headers into `package_dir`."""
     out = build_dir()
     out.mkdir(parents=True, exist_ok=True)
+    gone = configured_tools_gone(out)
+    if gone:  # configure again with this environment's tools; the objects stay and are reused
+        print(f"ascendc-kernels: {out} was configured with tools that are gone ({', '.join(gone)}); configuring again")
+        (out / "CMakeCache.txt").unlink()
+        (out / "build.ninja").unlink(missing_ok=True)
     if not (out / "build.ninja").exists():
         configure = [
             find_tool("cmake"),

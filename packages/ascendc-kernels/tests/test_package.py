@@ -66,3 +66,32 @@ def test_build_native_refuses_a_sanitized_build_into_the_source_tree():
                             env={**os.environ, "SANITIZE": "1"}, capture_output=True, text=True, timeout=300)
     assert result.returncode != 0
     assert "source tree" in result.stderr and "nox -s sanitize" in result.stderr
+
+
+def _setup_functions(*names: str) -> dict:
+    """Top-level definitions of setup.py (which calls setup() when imported), compiled alone."""
+    import ast
+
+    tree = ast.parse((PACKAGE_ROOT / "setup.py").read_text())
+    wanted = [node for node in tree.body
+              if (isinstance(node, ast.FunctionDef) and node.name in names)
+              or (isinstance(node, ast.Assign) and any(getattr(t, "id", "") in names for t in node.targets))]
+    namespace: dict = {"Path": Path}
+    exec(compile(ast.Module(body=wanted, type_ignores=[]), "setup.py", "exec"), namespace)
+    return namespace
+
+
+def test_a_build_tree_configured_by_a_removed_environment_is_configured_again(tmp_path: Path):
+    """The C++ tree is shared by every label's build; when the environment whose cmake, ninja and
+    python configured it is removed (`nox -s prove --prune`), the next build configures it again."""
+    gone = _setup_functions("CONFIGURED_TOOLS", "configured_tools_gone")["configured_tools_gone"]
+    assert gone(tmp_path) == []  # not configured yet
+    ninja = tmp_path / "venv" / "bin" / "ninja"
+    ninja.parent.mkdir(parents=True)
+    ninja.touch()
+    cache = tmp_path / "CMakeCache.txt"
+    cache.write_text(f"CMAKE_MAKE_PROGRAM:FILEPATH={ninja}\nCMAKE_COMMAND:INTERNAL={sys.executable}\n"
+                     "CMAKE_BUILD_TYPE:STRING=Release\n")
+    assert gone(tmp_path) == []
+    shutil.rmtree(ninja.parent.parent)
+    assert gone(tmp_path) == [str(ninja)]

@@ -276,3 +276,33 @@ def test_sum_of_two_to_the_31_int8_elements():
     x[::3] = -1
     ones = n - (n + 2) // 3
     assert x.sum().item() == ones - (n + 2) // 3
+
+
+def _has_dims_overloads() -> bool:
+    return any(s.overload_name == "dims" for s in torch._C._jit_get_schemas_for_operator("aten::all"))
+
+
+@pytest.mark.skipif(not _has_dims_overloads(), reason="all.dims / any.dims appear in torch 2.2")
+@pytest.mark.parametrize("dim", [(0, 2), (-1, 1), (1,), (), None], ids=str)
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_all_over_several_dims_runs_on_npu(dim, keepdim, assert_same, ledger):
+    x = torch.rand(3, 4, 5) > 0.1
+    counts = ledger()
+    args = (dim,) if dim is not None else ()
+    assert_same(torch.all(x.npu(), *args, keepdim=keepdim), torch.all(x, *args, keepdim=keepdim))
+    out = torch.empty(0, dtype=torch.bool, device="npu")
+    torch.all(x.npu(), dim, keepdim=keepdim, out=out)
+    assert_same(out, torch.all(x, dim, keepdim=keepdim))
+    assert counts()["all.dims"]["op_api"] == 1 and counts()["all.dims_out"]["op_api"] == 1
+    with pytest.raises(RuntimeError, match="appears multiple times"):
+        torch.all(x.npu(), (0, 0))
+
+
+@pytest.mark.skipif(not _has_dims_overloads(), reason="all.dims / any.dims appear in torch 2.2")
+def test_any_over_several_dims_falls_back_to_the_cpu_without_crashing():
+    """any has no npu kernel: the CPU fallback computes it (torch 2.2's composite default of
+    any.dims would call itself until the stack overflows)."""
+    x = torch.rand(3, 4, 5) > 0.9
+    torch.npu.set_fallback_mode("silent")
+    result = torch.any(x.npu(), (0, 2))
+    assert result.device.type == "npu" and torch.equal(result.cpu(), torch.any(x, (0, 2)))

@@ -308,3 +308,25 @@ def test_a_row_whose_module_this_torch_lacks_is_skipped_and_reported():
         assert line[1].startswith("skipped on torch ") and "absent on 2.1" in line[1]
     else:
         assert line[1] == "verified, not patched"
+
+
+def test_a_verified_target_may_have_an_earlier_releases_parameters(monkeypatch):
+    """The shim generator took three arguments before torch 2.8 and a differently named fourth
+    before 2.13; its row accepts those lists and no other."""
+    fake = types.ModuleType("torchgen_fake_shim_for_test")
+    exec("def gen(schema, device, backend_call, version_info):\n    return None\n", fake.__dict__)
+    monkeypatch.setitem(sys.modules, "torchgen_fake_shim_for_test", fake)
+    row = TorchgenPatch(
+        target="torchgen_fake_shim_for_test.gen",
+        params=("schema", "device", "backend_call", "op_metadata"),
+        mode=Mode.VERIFY,
+        replacement=None,
+        reason="test",
+        older_params=(("schema", "device", "backend_call"), ("schema", "device", "backend_call", "version_info")),
+    )
+    verify_torchgen_targets([row])
+    exec("def gen(schema, device, call):\n    return None\n", fake.__dict__)
+    with pytest.raises(TorchgenMismatchError) as info:
+        verify_torchgen_targets([row])
+    assert "has parameters (schema, device, call); expected (schema, device, backend_call, op_metadata) or " \
+        "(schema, device, backend_call) or (schema, device, backend_call, version_info)" in str(info.value)

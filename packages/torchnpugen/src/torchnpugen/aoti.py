@@ -12,15 +12,13 @@ return types the shim cannot express (Storage, ...) are listed in a comment.
 
 from __future__ import annotations
 
+import inspect
 from typing import Sequence
 
+from torchgen.api.types import CppSignature, CppSignatureGroup, DispatcherSignature
 from torchgen.context import native_function_manager
-from torchgen.gen_aoti_c_shim import (
-    gen_declaration_and_definition,
-    gen_static_dispatch_backend_call,
-    gen_static_dispatch_backend_call_signature,
-)
-from torchgen.model import ListType, OptionalType, Type, Variant
+from torchgen.gen_aoti_c_shim import gen_declaration_and_definition
+from torchgen.model import ListType, NativeFunction, OptionalType, Type, Variant
 
 from . import templating
 from .custom import CUSTOM_FUNCTIONS_HEADER
@@ -33,14 +31,30 @@ SHIM_HEADER = "c_shim_npu.h"
 SHIM_SOURCE = "c_shim_npu.cpp"
 
 
+# torchgen's shim generator takes a fourth argument on some releases (version_info on 2.8-2.12,
+# op_metadata from 2.13): the npu shim has no versioned functions and no metadata, so it is empty.
+_EXTRA_ARGS: tuple[dict, ...] = ({},) if len(inspect.signature(gen_declaration_and_definition).parameters) > 3 else ()
+
+
+def _cpp_signature(f: NativeFunction) -> CppSignature:
+    """The C++ API function the shim calls: the SymInt overload where the schema has SymInts
+    (as the shim passes them). Computed here rather than with gen_aoti_c_shim's helpers, whose
+    parameters change between torch releases."""
+    group = CppSignatureGroup.from_native_function(f, method=False, fallback_binding=False)
+    symint = DispatcherSignature.from_schema(f.func).symint and f.func.has_symint()
+    signature = group.symint_signature if symint else group.signature
+    assert signature is not None, f"{f.func.name} has no C++ API function"
+    return signature
+
+
 def _backend_call(op: RegisteredOp) -> str:
     if op.namespace == "aten":
         if Variant.function not in op.f.variants and not op.f.func.is_out_fn():
             # Method-only ops (add_, copy_, set_) have no at:: function; their dispatcher
             # entry takes the arguments in schema order, as the shim passes them.
             return f"at::_ops::{op.f.func.name.unambiguous_name()}::call"
-        return gen_static_dispatch_backend_call(op.f, None)
-    return f"at_npu::native::custom_ops::{gen_static_dispatch_backend_call_signature(op.f).name()}"
+        return f"at::{_cpp_signature(op.f).name()}"
+    return f"at_npu::native::custom_ops::{_cpp_signature(op.f).name()}"
 
 
 def _is_optional_bool_array(t: Type) -> bool:
@@ -66,10 +80,12 @@ def render_c_shim(ops: Sequence[RegisteredOp], *, banner: str, header_path: str)
             continue
         with native_function_manager(op.f):
             try:
-                decl, defn = gen_declaration_and_definition(op.f.func, SHIM_DEVICE, _backend_call(op), {})
+                decl, defn = gen_declaration_and_definition(op.f.func, SHIM_DEVICE, _backend_call(op), *_EXTRA_ARGS)
             except NotImplementedError as e:
                 skipped.append(f"{op.qualified_name} ({e})")
                 continue
+        if not decl.rstrip().endswith(";"):  # before torch 2.8 the caller completes the declaration
+            decl = f"AOTI_TORCH_EXPORT {decl};"
         declarations.append(f"// {op.qualified_name}  ({op.source_file})\n{decl}")
         definitions.append(defn.strip("\n").replace("\t", "    "))
         if op.namespace == "aten":

@@ -144,6 +144,12 @@ def has_aoti_c_shim() -> bool:
     return importlib.util.find_spec("torchgen.gen_aoti_c_shim") is not None
 
 
+def _aoti_shim_parameters() -> list[str]:
+    from torchgen.gen_aoti_c_shim import gen_declaration_and_definition
+
+    return list(inspect.signature(gen_declaration_and_definition).parameters)
+
+
 def _jit_default(key: str) -> str:
     from torchgen.api.cpp import JIT_TO_CPP_DEFAULT
 
@@ -204,67 +210,91 @@ class TorchgenDifference:
     releases: str  # which releases behave which way
     handling: str  # what torchnpugen does about it
     detect: Callable[[], bool]  # true where the installed torch shows the first behaviour in ``releases``
+    #: (first, last) release whose torchgen shows the first behaviour, measured on every label of the
+    #: registry (2.1-2.15); the tests check detection against it on the label they run for.
+    measured: tuple[str, str]
+
+    def measured_on(self, release: tuple[int, ...]) -> bool:
+        first, last = (release_tuple(v)[:2] for v in self.measured)
+        return first <= tuple(release[:2]) <= last
 
 
 TORCHGEN_DIFFERENCES: tuple[TorchgenDifference, ...] = (
     TorchgenDifference(
         "optional-spelling",
-        "OptionalCType.cpp_type() is c10::optional<T> on 2.1, ::std::optional<T> on 2.13 and 2.14",
+        "OptionalCType.cpp_type() is c10::optional<T> on 2.1-2.3, ::std::optional<T> from 2.4",
         "cpp_spelling writes c10::optional<T> everywhere (an alias of std::optional on 2.13+)",
         lambda: _optional_type_spelling().startswith("c10::optional"),
+        measured=("2.1", "2.3"),
     ),
     TorchgenDifference(
         "nullopt-default",
-        "JIT_TO_CPP_DEFAULT['None'] is c10::nullopt on 2.1, ::std::nullopt on 2.13 and 2.14",
+        "JIT_TO_CPP_DEFAULT['None'] is c10::nullopt on 2.1-2.3, ::std::nullopt from 2.4",
         "cpp_spelling / cpp_default write c10::nullopt",
         lambda: _jit_default("None") == "c10::nullopt",
+        measured=("2.1", "2.3"),
     ),
     TorchgenDifference(
         "contiguous-format-default",
         "JIT_TO_CPP_DEFAULT['contiguous_format'] is the unqualified MemoryFormat::Contiguous "
-        "on 2.1 (does not resolve outside namespace at), c10::MemoryFormat::Contiguous on 2.13 and 2.14",
+        "on 2.1-2.4 (does not resolve outside namespace at), c10::MemoryFormat::Contiguous from 2.5",
         "cpp_default qualifies it; the patch table sets the qualified entry while applied",
         lambda: _jit_default("contiguous_format") == "MemoryFormat::Contiguous",
+        measured=("2.1", "2.4"),
     ),
     TorchgenDifference(
         "symint-narrowing",
-        "translate narrows SymInt to int with .expect_int() on 2.1, .guard_int(__FILE__, __LINE__) on 2.13 and 2.14",
+        "translate narrows SymInt to int with .expect_int() on 2.1, .guard_int(__FILE__, __LINE__) from 2.2",
         "cpp_spelling writes guard_int (present on 2.1 too; it guards instead of failing on a symbol)",
         _translate_narrows_with_expect_int,
+        measured=("2.1", "2.1"),
     ),
     TorchgenDifference(
         "no-aoti-c-shim",
-        "torchgen.gen_aoti_c_shim is absent on 2.1, present on 2.13 and 2.14",
+        "torchgen.gen_aoti_c_shim is absent on 2.1 and 2.2, present from 2.3",
         "no c_shim_npu.h/.cpp for such a label (a note says so); the patch table skips its row",
         lambda: not has_aoti_c_shim(),
+        measured=("2.1", "2.2"),
+    ),
+    TorchgenDifference(
+        "aoti-c-shim-arguments",
+        "gen_aoti_c_shim.gen_declaration_and_definition takes (schema, device, backend_call) on 2.3-2.7, "
+        "a fourth version_info on 2.8-2.12, a fourth op_metadata from 2.13",
+        "aoti.py passes an empty fourth argument only where there is one; the patch table accepts each list",
+        lambda: has_aoti_c_shim() and _aoti_shim_parameters()[3:] != ["op_metadata"],
+        measured=("2.3", "2.12"),
     ),
     TorchgenDifference(
         "pt2-compliant-tag",
-        "tags.yaml has no pt2_compliant_tag on 2.1; 2.13 and 2.14 have it",
+        "tags.yaml has no pt2_compliant_tag on 2.1; it has from 2.2",
         "custom operators declared with it are registered without it (a note names them); "
         "any other unknown tag stays an error",
         lambda: "pt2_compliant_tag" not in _tags_of_installed_torch(),
+        measured=("2.1", "2.1"),
     ),
     TorchgenDifference(
         "structured-set-output-names",
         "the structured kernels' set_output_strided/set_output_raw_strided take a trailing "
-        "DimnameList names on 2.1; 2.13 and 2.14 dropped it with named tensors",
+        "DimnameList names on 2.1-2.12; 2.13 dropped it with named tensors",
         "NPUStructuredRegisterDispatchKey.gen_class writes the signature, the names propagation and "
         "the parent call the installed torchgen writes",
         structured_set_output_takes_names,
+        measured=("2.1", "2.12"),
     ),
     TorchgenDifference(
         "named-tensor-overloads",
-        "native_functions.yaml has the Dimname overloads up to 2.12; 2.13 and 2.14 removed them",
+        "native_functions.yaml has the Dimname overloads on 2.1-2.12; 2.13 removed them",
         "an op valid on one label may be unknown on another: reported with the YAML file:line",
         _named_tensor_overloads,
+        measured=("2.1", "2.12"),
     ),
     TorchgenDifference(
         "cxx-standard",
-        "torch.utils.cpp_extension compiles with -std=c++17 on 2.1, -std=c++20 on 2.13 and 2.14 "
+        "torch.utils.cpp_extension compiles with -std=c++17 at most on 2.1-2.6, -std=c++20 from 2.7 "
         "(2.14's headers need concepts)",
         "cxx_std_flag reads the flag from the installed module",
         lambda: cxx_std_flag() == "-std=c++17",
+        measured=("2.1", "2.6"),
     ),
 )
 

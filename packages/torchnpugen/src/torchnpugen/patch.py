@@ -83,6 +83,8 @@ class TorchgenPatch:
     #: A compat.TORCHGEN_DIFFERENCES name: where that difference is detected the target does
     #: not exist and the row is skipped (its output is not generated on that torch).
     absent_with: str | None = None
+    #: VERIFY: parameter lists of earlier torchgen releases that the reusing code also handles.
+    older_params: tuple[tuple[str, ...], ...] = ()
 
     def applies(self) -> bool:
         return self.absent_with is None or difference(self.absent_with) not in detected_differences()
@@ -212,7 +214,9 @@ TORCHGEN_PATCHES: tuple[TorchgenPatch, ...] = (
         params=("schema", "device", "backend_call", "op_metadata"),
         mode=Mode.VERIFY,
         replacement=None,
-        reason="Reused: the AOTInductor C shim functions (c_shim_npu.h/.cpp).",
+        reason="Reused: the AOTInductor C shim functions (c_shim_npu.h/.cpp); aoti.py passes an empty "
+        "fourth argument (version_info before torch 2.13, op_metadata since) only where there is one.",
+        older_params=(("schema", "device", "backend_call"), ("schema", "device", "backend_call", "version_info")),
         absent_with="no-aoti-c-shim",
     ),
     TorchgenPatch(
@@ -280,8 +284,9 @@ def _verify_row(row: TorchgenPatch) -> tuple[Any, str]:
         found = _param_names(current)
     except (TypeError, ValueError):
         raise _mismatch(row, "is not a callable with a signature") from None
-    if found != row.params:
-        raise _mismatch(row, f"has parameters ({', '.join(found)}); expected ({', '.join(row.params)})")
+    if found != row.params and found not in row.older_params:
+        expected = " or ".join(f"({', '.join(params)})" for params in (row.params, *row.older_params))
+        raise _mismatch(row, f"has parameters ({', '.join(found)}); expected {expected}")
     module = getattr(current, "__module__", "") or ""
     if not (module.startswith(("torchgen", "torchnpugen"))):
         raise _mismatch(row, f"was already replaced by {module}.{getattr(current, '__qualname__', '?')}")

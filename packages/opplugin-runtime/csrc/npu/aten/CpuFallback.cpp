@@ -19,6 +19,7 @@
 
 #include "npu/core/NPUFunctions.h"
 #include "npu/core/NPUGenerator.h"
+#include "npu/core/TorchCompat.h"
 #include "npu/op_common/OpErrors.h"
 #include "npu/dispatch/PathLedger.h"
 
@@ -160,5 +161,14 @@ void SetFallbackMode(FallbackMode mode) {
 TORCH_LIBRARY_IMPL(_, PrivateUse1, m) {
   m.fallback(torch::CppFunction::makeFromBoxedFunction<&NpuCpuFallback>());
 }
+
+#if NPU_ANY_DIMS_DEFAULT_RECURSES
+// Without these the dispatcher picks torch's composite defaults, which recurse until the
+// stack overflows (npu/core/TorchCompat.h).
+TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
+  m.impl("any.dims", torch::CppFunction::makeFromBoxedFunction<&NpuCpuFallback>());
+  m.impl("any.dims_out", torch::CppFunction::makeFromBoxedFunction<&NpuCpuFallback>());
+}
+#endif
 
 }  // namespace at_npu::native

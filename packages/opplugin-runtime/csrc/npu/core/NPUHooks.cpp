@@ -1,7 +1,7 @@
 #include "npu/core/NPUHooks.h"
 
 #include <c10/util/Exception.h>
-#if !NPU_HOOKS_HAS_ACCEL_BASE
+#if !NPU_HOOKS_HAS_INIT
 #include <ATen/core/GeneratorForPrivateuseone.h>
 #endif
 
@@ -23,20 +23,22 @@ at::Device NPUHooksInterface::getDeviceFromPtr(void* data) const {
   return at::Device(c10::DeviceType::PrivateUse1, static_cast<c10::DeviceIndex>(device));
 }
 
-#if NPU_HOOKS_HAS_ACCEL_BASE
-bool NPUHooksInterface::isAvailable() const {
-  return device_count() > 0;
-}
-
+#if NPU_HOOKS_HAS_PRIMARY_CONTEXT
 bool NPUHooksInterface::hasPrimaryContext(c10::DeviceIndex device_index) const {
   // The simulator has no lazily created contexts: a valid device is ready.
   return device_index >= 0 && device_index < device_count();
 }
 
-void NPUHooksInterface::init() const {
-  EnsureAclInitialized();
+void NPUHooksInterface::resizePrivateUse1Bytes(const c10::Storage& storage, size_t newsize) const {
+  resize_npu_storage_bytes(storage.unsafeGetStorageImpl(), newsize);
 }
 
+at::Allocator* NPUHooksInterface::getPinnedMemoryAllocator() const {
+  return NPUCachingHostAllocator::get();
+}
+#endif
+
+#if NPU_HOOKS_HAS_DEVICE_INDEX
 c10::DeviceIndex NPUHooksInterface::deviceCount() const {
   return device_count();
 }
@@ -58,26 +60,37 @@ c10::DeviceIndex NPUHooksInterface::exchangeDevice(c10::DeviceIndex device) cons
 c10::DeviceIndex NPUHooksInterface::maybeExchangeDevice(c10::DeviceIndex device) const {
   return exchangeDevice(device);
 }
+#endif
+
+#if NPU_HOOKS_HAS_PINNED_PTR
+bool NPUHooksInterface::isPinnedPtr(const void* data) const {
+  return NPUCachingHostAllocator::isPinned(data);
+}
+#endif
+
+#if NPU_HOOKS_HAS_INIT
+void NPUHooksInterface::init() const {
+  EnsureAclInitialized();
+}
 
 at::Generator NPUHooksInterface::getNewGenerator(c10::DeviceIndex device_index) const {
   return createNPUGenerator(device_index);
 }
-
-void NPUHooksInterface::resizePrivateUse1Bytes(const c10::Storage& storage, size_t newsize) const {
-  resize_npu_storage_bytes(storage.unsafeGetStorageImpl(), newsize);
-}
-
-bool NPUHooksInterface::isPinnedPtr(const void* data) const {
-  return NPUCachingHostAllocator::isPinned(data);
-}
-
-at::Allocator* NPUHooksInterface::getPinnedMemoryAllocator() const {
-  return NPUCachingHostAllocator::get();
-}
 #else
-// No getNewGenerator hook before the accelerator base: torch.Generator("npu") asks the
-// generator registry instead.
+#if NPU_HOOKS_HAS_PRIMARY_CONTEXT
+void NPUHooksInterface::initPrivateUse1() const {
+  EnsureAclInitialized();
+}
+#endif
+// No getNewGenerator hook before torch 2.6: torch.Generator("npu") asks the generator
+// registry instead.
 REGISTER_GENERATOR_PRIVATEUSE1(createNPUGenerator)
+#endif
+
+#if NPU_HOOKS_HAS_AVAILABILITY
+bool NPUHooksInterface::isAvailable() const {
+  return device_count() > 0;
+}
 #endif
 
 namespace {

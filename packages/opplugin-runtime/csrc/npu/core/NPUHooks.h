@@ -13,21 +13,32 @@ struct NPUHooksInterface final : public at::PrivateUse1HooksInterface {
 
   const at::Generator& getDefaultGenerator(c10::DeviceIndex device_index) NPU_HOOKS_GETDEFAULTGEN_CONST override;
   at::Device getDeviceFromPtr(void* data) const override;
-#if NPU_HOOKS_HAS_ACCEL_BASE
-  bool isBuilt() const override { return true; }
-  bool isAvailable() const override;
+  // Each group exists from the release its switch names (npu/core/TorchCompat.h).
+#if NPU_HOOKS_HAS_PRIMARY_CONTEXT
   bool hasPrimaryContext(c10::DeviceIndex device_index) const override;
-  void init() const override;
+  void resizePrivateUse1Bytes(const c10::Storage& storage, size_t newsize) const override;
+  // Pinned host memory: the caching host allocator (tensor.pin_memory(), is_pinned()).
+  at::Allocator* getPinnedMemoryAllocator() const override;
+#endif
+#if NPU_HOOKS_HAS_DEVICE_INDEX
   c10::DeviceIndex deviceCount() const override;
   void setCurrentDevice(c10::DeviceIndex device) const override;
   c10::DeviceIndex getCurrentDevice() const override;
   c10::DeviceIndex exchangeDevice(c10::DeviceIndex device) const override;
   c10::DeviceIndex maybeExchangeDevice(c10::DeviceIndex device) const override;
-  at::Generator getNewGenerator(c10::DeviceIndex device_index = -1) const override;
-  void resizePrivateUse1Bytes(const c10::Storage& storage, size_t newsize) const override;
-  // Pinned host memory: the caching host allocator (tensor.pin_memory(), is_pinned()).
+#endif
+#if NPU_HOOKS_HAS_PINNED_PTR
   bool isPinnedPtr(const void* data) const override;
-  at::Allocator* getPinnedMemoryAllocator() const override;
+#endif
+#if NPU_HOOKS_HAS_INIT
+  void init() const override;
+  at::Generator getNewGenerator(c10::DeviceIndex device_index = -1) const override;
+#elif NPU_HOOKS_HAS_PRIMARY_CONTEXT
+  void initPrivateUse1() const override;
+#endif
+#if NPU_HOOKS_HAS_AVAILABILITY
+  bool isBuilt() const override { return true; }
+  bool isAvailable() const override;
 #endif
 };
 

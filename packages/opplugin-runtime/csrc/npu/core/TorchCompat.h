@@ -8,9 +8,16 @@
 //
 //   NPU_ALLOCATOR_CONST            "const" where c10::Allocator::allocate is const
 //   NPU_ALLOCATOR_HAS_COPY_DATA    c10::Allocator::copy_data exists (pure virtual)
-//   NPU_HOOKS_HAS_ACCEL_BASE       PrivateUse1HooksInterface derives from
-//                                  AcceleratorHooksInterface (device/generator hooks)
-//   NPU_HOOKS_GETDEFAULTGEN_CONST  qualifier of getDefaultGenerator
+//   NPU_HOOKS_*                    what at::PrivateUse1HooksInterface lets a backend override,
+//                                  release by release (read from each release's headers):
+//     2.1-2.2  no base class: getDefaultGenerator (not const), getDeviceFromPtr
+//     2.3      an AcceleratorHooksInterface base (hasPrimaryContext); getPinnedMemoryAllocator,
+//              initPrivateUse1, resizePrivateUse1Bytes      -> NPU_HOOKS_HAS_PRIMARY_CONTEXT
+//     2.4      deviceCount, set/get/exchange/maybeExchangeDevice -> NPU_HOOKS_HAS_DEVICE_INDEX
+//     2.5      getDefaultGenerator const, isPinnedPtr          -> NPU_HOOKS_HAS_PINNED_PTR,
+//                                                                 NPU_HOOKS_GETDEFAULTGEN_CONST
+//     2.6      init() replaces initPrivateUse1, getNewGenerator -> NPU_HOOKS_HAS_INIT
+//     2.7      isBuilt, isAvailable                            -> NPU_HOOKS_HAS_AVAILABILITY
 //   NPU_GUARD_STREAM_EVENT_OVERRIDE  `override` where DeviceGuardImplInterface has
 //                                  getNewStream, synchronizeEvent, elapsedTime(a, b, device)
 //                                  and synchronizeDevice (none of them exist in 2.1)
@@ -25,20 +32,18 @@
 //                                  (no kineto headers at all); added upstream in Jan 2026 (pytorch#172154),
 //                                  so the switch also tests for the header itself for the labels between.
 //
-// Verified by building and testing: v2.1 (torch 2.1.2), v2.13 (2.13.0), v2.14 (2.14.1).
-// The cut-over labels in between are the releases that made each change as far as
-// known (the allocator in 2.3, the accelerator hooks in 2.5, unsigned types in 2.3);
-// builds for labels in between must be checked against that release's headers.
-// Where the cut-over is not known, the declaration is written so that it compiles
-// either way (NPU_GUARD_STREAM_EVENT_OVERRIDE: without `override` below v2.13 the
-// method still overrides wherever the base declares it with this signature).
+// The cut-over labels were read from each release's headers (v2.1 ... v2.15) and are verified
+// by building and testing every label (`nox -s prove -- all`; docs/proven-labels.json).
+// NPU_GUARD_STREAM_EVENT_OVERRIDE spans several cut-overs (getNewStream, synchronizeEvent and
+// elapsedTime appear in 2.4, synchronizeDevice in 2.6), so below v2.13 the methods are declared
+// without `override`: each still overrides wherever the base declares it with this signature.
 // Some differences need no switch: c10::SetStorageImplCreate's function type gained a
 // DataPtr (both overloads of make_npu_storage_impl exist, the compiler picks);
 // pybind11's c10::Stream caster is not loadable as an argument in 2.1 (streams cross
 // the binding as (id, device index, device type)); torch 2.1 registers no
 // AutogradPrivateUse1 fallback (npu/aten/AutogradFallback.cpp adds torch's own when
 // the key has none, detected at load); 2.1 has no getNewGenerator hook
-// (NPUHooks.cpp uses REGISTER_GENERATOR_PRIVATEUSE1 where NPU_HOOKS_HAS_ACCEL_BASE is 0).
+// (NPUHooks.cpp uses REGISTER_GENERATOR_PRIVATEUSE1 where NPU_HOOKS_HAS_INIT is 0).
 #pragma once
 
 #include "npu/version.h"
@@ -51,11 +56,14 @@
 #define NPU_ALLOCATOR_HAS_COPY_DATA 0
 #endif
 
-#if VERSION_BETWEEN(V2R5, VERSION_NEWEST)
-#define NPU_HOOKS_HAS_ACCEL_BASE 1
+#define NPU_HOOKS_HAS_PRIMARY_CONTEXT VERSION_BETWEEN(V2R3, VERSION_NEWEST)
+#define NPU_HOOKS_HAS_DEVICE_INDEX VERSION_BETWEEN(V2R4, VERSION_NEWEST)
+#define NPU_HOOKS_HAS_PINNED_PTR VERSION_BETWEEN(V2R5, VERSION_NEWEST)
+#define NPU_HOOKS_HAS_INIT VERSION_BETWEEN(V2R6, VERSION_NEWEST)
+#define NPU_HOOKS_HAS_AVAILABILITY VERSION_BETWEEN(V2R7, VERSION_NEWEST)
+#if NPU_HOOKS_HAS_PINNED_PTR
 #define NPU_HOOKS_GETDEFAULTGEN_CONST const
 #else
-#define NPU_HOOKS_HAS_ACCEL_BASE 0
 #define NPU_HOOKS_GETDEFAULTGEN_CONST
 #endif
 
@@ -78,6 +86,15 @@
 #else
 #define NPU_HAS_FLOAT8_E8M0 0
 #endif
+
+// torch 2.2: the composite defaults of any.dims and any.dims_out (new in 2.2) call each other
+// endlessly for a backend without kernels of its own; the runtime points them at the CPU fallback
+// (npu/aten/CpuFallback.cpp). all.dims has npu kernels from v2.2 on.
+#define NPU_ANY_DIMS_DEFAULT_RECURSES VERSION_BETWEEN(V2R2, V2R2)
+
+// torch >= 2.3: CPU's batch norm refuses an empty input in training mode (2.1 and 2.2 compute
+// NaN statistics for it).
+#define NPU_BATCH_NORM_REJECTS_EMPTY_TRAINING VERSION_BETWEEN(V2R3, VERSION_NEWEST)
 
 // torch >= 2.14: a reflection/replication pad must leave every output dimension non-empty
 // (before: at least one), and arange sizes an int64 range in double like the other dtypes

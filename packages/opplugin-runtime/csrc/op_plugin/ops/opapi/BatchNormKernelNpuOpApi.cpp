@@ -13,9 +13,9 @@
 #include <tuple>
 
 #include "npu/core/NPUGuard.h"
+#include "npu/core/TorchCompat.h"
 #include "npu/op_common/OpPreparation.h"
 #include "npu/op_api/op_api_common.h"
-#include "npu/version.h"
 #include "op_plugin/ops/_batch_norm_no_update.h"
 #include "op_plugin/ops/_batch_norm_with_update.h"
 #include "op_plugin/ops/batch_norm_backward.h"
@@ -57,8 +57,7 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> batch_norm_forward(const char* op
                                                                   double momentum, double eps) {
   c10_npu::NPUGuard guard(input.device());
   check_batch_norm(op, input, weight, bias, running_mean, running_var, training);
-#if VERSION_BETWEEN(V2R13, VERSION_NEWEST)
-  // CPU's rule from torch 2.13 (2.1 computes it; the releases between are taken to follow 2.1).
+#if NPU_BATCH_NORM_REJECTS_EMPTY_TRAINING
   TORCH_CHECK(!training || input.numel() > 0, op, ": input tensor must have at least one element, but got "
               "input_sizes = ", input.sizes());
 #endif
