@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from opplugin_codegen.cpp import CppTypeError, signature
+from opplugin_codegen.cpp import CppTypeError, signature, without_ambiguous_defaults
 from opplugin_codegen.schema import SchemaError, SchemaKind, parse_schema
 
 
@@ -354,3 +354,22 @@ def test_a_symint_list_defaults_to_a_symint_not_to_the_integer() -> None:
     assert "c10::SymIntArrayRef padding = {0,0,0}" in sym
     plain = signature(schema, "conv").declaration(with_defaults=True)
     assert "at::IntArrayRef stride = 1" in plain
+
+
+def test_defaults_that_would_make_a_call_ambiguous_are_dropped() -> None:
+    """all(self) next to all.dims(self, int[]? dim=None, bool keepdim=False): a call all(x)
+    would match both, so all.dims' dim loses its default (native_functions.yaml's
+    cpp_no_default_args), keepdim keeps its; all.dim is not ambiguous and keeps both."""
+    schemas = [
+        "all(Tensor self) -> Tensor",
+        "all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor",
+        "all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor",
+    ]
+    sigs = [signature(parse_schema(s), "all") for s in schemas]
+    fixed = without_ambiguous_defaults(sigs)
+    assert [s.declaration(with_defaults=True) for s in fixed] == [
+        "at::Tensor all(const at::Tensor& self)",
+        "at::Tensor all(const at::Tensor& self, int64_t dim, bool keepdim = false)",
+        "at::Tensor all(const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim = false)",
+    ]
+    assert without_ambiguous_defaults(sigs[1:]) == sigs[1:]  # nothing to disambiguate

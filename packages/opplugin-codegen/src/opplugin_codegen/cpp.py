@@ -9,7 +9,7 @@ type carries the headers it needs, so a generated header includes only what it u
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .schema import Argument, BaseType, FunctionSchema, ListType, OptionalType, Return, Type
@@ -331,6 +331,35 @@ def signature(
             break
     returns = returns_type(schema, const_ref_for_mutable=const_ref_for_mutable)
     return CppSignature(name, returns, tuple(params))
+
+
+def _required(sig: CppSignature) -> int:
+    return sum(1 for p in sig.params if p.default is None)
+
+
+def without_ambiguous_defaults(sigs: Sequence[CppSignature]) -> list[CppSignature]:
+    """``sigs`` (overloads declared together) with the C++ defaults dropped that would let one
+    call match two overloads equally well: where calling overload A with its first n arguments
+    is also a call of a shorter overload B taking exactly those parameter types, A keeps no
+    default up to its (n+1)-th parameter. native_functions.yaml says so by hand with
+    ``cpp_no_default_args`` (``all.dims``' dim next to ``all(Tensor self)``); here it follows
+    from the overloads a family declares."""
+    result = list(sigs)
+    for i, a in enumerate(result):
+        keep_required = _required(a)
+        for b in sigs:
+            if b.name != a.name or len(b.params) >= len(a.params):
+                continue
+            for n in range(max(_required(a), _required(b)), len(b.params) + 1):
+                if all(x.type.text == y.type.text for x, y in zip(a.params[:n], b.params[:n])):
+                    keep_required = max(keep_required, n + 1)
+        if keep_required > _required(a):
+            params = [
+                CppParam(p.name, p.type, None) if k < keep_required else p
+                for k, p in enumerate(a.params)
+            ]
+            result[i] = CppSignature(a.name, a.returns, tuple(params))
+    return result
 
 
 def collect_headers(types: Iterable[CppType]) -> frozenset[str]:

@@ -15,7 +15,7 @@ from dataclasses import replace
 from functools import partial
 
 from . import templating
-from .cpp import CppSignature
+from .cpp import CppSignature, without_ambiguous_defaults
 from .cppfile import (
     c_string,
     c_string_block,
@@ -145,7 +145,8 @@ def render_family_header(
     (and the op_plugin::<name>_sparse forwarders of its ops with a live sparse kernel). Its text
     does not depend on the label: labels whose declarations of the family are the same text
     share one rendering."""
-    op_plugin = [(op.cpp, op.name) for op in ops]
+    unambiguous = without_ambiguous_defaults([op.cpp for op in ops])
+    op_plugin = [(sig, op.name) for sig, op in zip(unambiguous, ops)]
     op_plugin += [(sparse_signature(op), f"{op.name} (sparse)") for op in sparse]
     includes = {"<ATen/core/Tensor.h>"}
     for sig, _ in op_plugin:
