@@ -618,11 +618,26 @@ def cached_schemas_release(label: str) -> str | None:
     return found.group(1) if found else None
 
 
-def cache_label_schemas(session: nox.Session, label: str) -> None:
-    """Copy the label's native_functions.yaml into build/native_functions, from the label's environment."""
-    ensure_venv(session, label)
-    run_in_venv(session, label, "-m", "opplugin_codegen", "cache-schemas", "--yaml-dir", str(YAML_DIR),
-                "--cache-dir", str(SCHEMA_CACHE), "--label", label, env=CODEGEN_ENV)
+def cache_label_schemas(session: nox.Session, label: str, runner: str | None = None) -> None:
+    """Copy the label's native_functions.yaml into build/native_functions: from the label's environment
+    where it exists, else out of the label's torch wheel (downloaded alone into its wheelhouse, not
+    installed) by the environment of `runner`."""
+    args = ["-m", "opplugin_codegen", "cache-schemas", "--yaml-dir", str(YAML_DIR), "--cache-dir", str(SCHEMA_CACHE),
+            "--label", label]
+    if venv_python(label).exists() or runner is None:
+        ensure_venv(session, label)
+        run_in_venv(session, label, *args, env=CODEGEN_ENV)
+        return
+    pins, _ = load_registry()
+    house = (wheelhouse() or BUILD / "wheels") / label
+    wheels = [w for w in house.glob("torch-*.whl") if w.name.split("-")[1].split("+")[0] == pins[label]]
+    if not wheels:
+        session.log(f"{label}: downloading the wheel of torch {pins[label]} alone (its schemas, nothing installed)")
+        house.mkdir(parents=True, exist_ok=True)
+        run_in_venv(session, runner, "-m", "pip", "download", "-q", "--no-deps", "-d", str(house),
+                    f"torch=={pins[label]}")
+        wheels = [w for w in house.glob("torch-*.whl") if w.name.split("-")[1].split("+")[0] == pins[label]]
+    run_in_venv(session, runner, *args, "--wheel", str(sorted(wheels)[-1]), env=CODEGEN_ENV)
 
 
 @nox.session(name="check-schemas", venv_backend="none")
@@ -630,19 +645,20 @@ def check_schemas(session: nox.Session) -> None:
     """Schema drift: each aten entry's func against each label's native_functions.yaml (build/native_functions).
 
     A label whose pinned release is already in the cache (`nox -s prove` fills it before pruning) needs no
-    environment; `-- all` checks every label of the registry."""
+    environment, nor does one without an environment: its torch wheel is read, not installed. `-- all`
+    checks every label of the registry."""
     pins, _ = load_registry()
     if "all" in session.posargs:
         session.posargs[:] = [a for a in session.posargs if a != "all"] + list(pins)
     labels, _ = split_posargs(session)
+    checker = next((label for label in labels if venv_python(label).exists()), None) or labels[0]
+    ensure_venv(session, checker)
     for label in labels:
         release = cached_schemas_release(label)
         if release is not None and release.split("+")[0] == pins[label]:
             session.log(f"{label}: schemas of torch {release} from {SCHEMA_CACHE}")
         else:
-            cache_label_schemas(session, label)
-    checker = next((label for label in labels if venv_python(label).exists()), None) or labels[0]
-    ensure_venv(session, checker)
+            cache_label_schemas(session, label, runner=checker)
     run_in_venv(session, checker, "-m", "opplugin_codegen", "check-schemas", "--yaml-dir", str(YAML_DIR),
                 "--cache-dir", str(SCHEMA_CACHE), *[arg for label in labels for arg in ("--label", label)],
                 env=CODEGEN_ENV)

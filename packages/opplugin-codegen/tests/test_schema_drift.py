@@ -237,6 +237,35 @@ def test_the_installed_torchgen_goes_into_the_cache(tmp_path: Path) -> None:
         store_installed(tmp_path, reg, other)
 
 
+def test_a_torch_wheel_goes_into_the_cache_without_being_installed(tmp_path: Path) -> None:
+    import zipfile
+
+    reg = load_model(PROJECT_YAML).registry
+    wheel = tmp_path / "torch-2.4.1-cp311-cp311-manylinux1_x86_64.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        archive.writestr(
+            "torch-2.4.1.dist-info/METADATA", "Metadata-Version: 2.1\nName: torch\nVersion: 2.4.1\n"
+        )
+        archive.writestr(
+            "torchgen/packaged/ATen/native/native_functions.yaml", native_functions(ABS)
+        )
+    label, path, written = store_installed(tmp_path / "cache", reg, "v2.4", wheel)
+    assert (label, written) == ("v2.4", True)
+    assert path.read_text().startswith(
+        f"# opplugin-codegen: native_functions.yaml of torch 2.4.1 for v2.4 (from {wheel.name}:"
+    )
+    assert read_cache(tmp_path / "cache", ["v2.4"], reg)["v2.4"].funcs
+    with pytest.raises(
+        Exception, match=r"this wheel has torch 2\.4\.1 \(v2\.4\), not the torch of v2\.5"
+    ):
+        store_installed(tmp_path / "cache", reg, "v2.5", wheel)
+    not_torch = tmp_path / "numpy-2.0-cp311-cp311-linux_x86_64.whl"
+    with zipfile.ZipFile(not_torch, "w") as archive:
+        archive.writestr("numpy-2.0.dist-info/METADATA", "Version: 2.0\n")
+    with pytest.raises(Exception, match="is not a torch wheel"):
+        store_installed(tmp_path / "cache", reg, None, not_torch)
+
+
 def test_the_project_yaml_has_no_drift_against_the_installed_torch(tmp_path: Path) -> None:
     if importlib.util.find_spec("torchgen") is None:
         pytest.skip("no torchgen in this interpreter")

@@ -162,11 +162,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="copy this interpreter's torchgen native_functions.yaml into the schema cache",
         description="Copy torchgen/packaged/ATen/native/native_functions.yaml of the installed "
         "torch (not imported) to CACHE_DIR/<label>.yaml, where <label> is the registry label of "
-        "that torch; written only when it changed.",
+        "that torch; written only when it changed. With --wheel, read it out of a torch wheel "
+        "instead (nothing is installed).",
     )
     cache.add_argument("--yaml-dir", type=Path, default=Path("yaml"))
+    cache.add_argument(
+        "--wheel", type=Path, help="a torch wheel to read native_functions.yaml from"
+    )
     cache.add_argument("--cache-dir", type=Path, default=Path("build/native_functions"))
-    cache.add_argument("--label", help="fail unless the installed torch is this label's")
+    cache.add_argument(
+        "--label", help="fail unless the installed torch (or the wheel's) is this label's"
+    )
     cache.add_argument("-q", "--quiet", action="store_true", help="print errors only")
 
     labels = sub.add_parser("labels", help="print the labels of versions.yaml")
@@ -229,7 +235,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             return EXIT_USAGE
         from .schema_drift import store_installed
 
-        label, path, written = store_installed(args.cache_dir, registry, args.label)
+        label, path, written = store_installed(args.cache_dir, registry, args.label, args.wheel)
         if not args.quiet:
             print(f"{label}: {path} {'written' if written else 'unchanged'}")
         return EXIT_OK

@@ -176,12 +176,49 @@ def label_of_torch(version: str, registry: VersionRegistry) -> str:
     raise CodegenError([Diagnostic(None, None, f"no label of the registry pins torch {version}")])
 
 
+def wheel_native_functions(wheel: Path) -> tuple[str, str, str]:
+    """(native_functions.yaml text, torch version, where from) read out of a torch wheel
+    without installing it: its torchgen package and its METADATA."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(wheel) as archive:
+            names = archive.namelist()
+            metadata = [
+                n for n in names if n.endswith(".dist-info/METADATA") and n.startswith("torch-")
+            ]
+            member = "torchgen/" + "/".join(PACKAGED_NATIVE_FUNCTIONS)
+            if not metadata or member not in names:
+                raise _release_error(
+                    wheel, "is not a torch wheel with torchgen's native_functions.yaml"
+                )
+            version = next(
+                (
+                    line.split(":", 1)[1].strip()
+                    for line in archive.read(metadata[0]).decode("utf-8").splitlines()
+                    if line.startswith("Version:")
+                ),
+                None,
+            )
+            if version is None:
+                raise _release_error(wheel, "has no Version in its METADATA")
+            return archive.read(member).decode("utf-8"), version, f"{wheel.name}:{member}"
+    except (OSError, zipfile.BadZipFile) as e:
+        raise _release_error(wheel, f"cannot be read as a wheel ({e})") from None
+
+
 def store_installed(
-    cache_dir: Path, registry: VersionRegistry, label: str | None = None
+    cache_dir: Path, registry: VersionRegistry, label: str | None = None, wheel: Path | None = None
 ) -> tuple[str, Path, bool]:
-    """Copy the installed torchgen's native_functions.yaml to ``cache_dir/<label>.yaml``
-    (write-if-changed), with a first line naming the release. Returns (label, path, written)."""
-    source, version = installed_native_functions()
+    """Copy the installed torchgen's native_functions.yaml (or the one inside ``wheel``, a torch
+    wheel that need not be installed) to ``cache_dir/<label>.yaml`` (write-if-changed), with a
+    first line naming the release. Returns (label, path, written)."""
+    if wheel is not None:
+        body, version, source = wheel_native_functions(wheel)
+        where = "this wheel"
+    else:
+        path, version = installed_native_functions()
+        body, source, where = path.read_text(encoding="utf-8"), str(path), "this interpreter"
     found = label_of_torch(version, registry)
     if label is not None and label != found:
         raise CodegenError(
@@ -189,8 +226,8 @@ def store_installed(
                 Diagnostic(
                     None,
                     None,
-                    f"this interpreter has torch {version} ({found}), not the torch of {label} "
-                    f"({registry.torch_pin(label)}): run it with {label}'s environment",
+                    f"{where} has torch {version} ({found}), not the torch of {label} "
+                    f"({registry.torch_pin(label)}): run it with {label}'s environment or wheel",
                 )
             ]
         )
@@ -198,7 +235,7 @@ def store_installed(
         f"# opplugin-codegen: native_functions.yaml of torch {version} for {found} "
         f"(from {source})\n"
     )
-    text = header + source.read_text(encoding="utf-8")
+    text = header + body
     target = cache_dir / f"{found}.yaml"
     if target.is_file() and target.read_text(encoding="utf-8") == text:
         return found, target, False
