@@ -84,6 +84,8 @@ _SPECIAL: dict[str, tuple[Callable[[], meta_check.Sample], dict[str, torch.dtype
     "all.out": (lambda: meta_check.Sample([_t(3, 4).round(), 1], {}), {"out": torch.bool}, None),
     "all": (lambda: meta_check.Sample([_t(3, 4) + 3], {}), {}, None),
     "all.all_out": (lambda: meta_check.Sample([_t(3, 4) + 3], {}), {"out": torch.bool}, None),
+    "all.dims": (lambda: meta_check.Sample([_t(3, 4, 2).round(), [0, 2]], {}), {}, None),
+    "all.dims_out": (lambda: meta_check.Sample([_t(3, 4, 2).round(), [0, 2]], {}), {"out": torch.bool}, None),
 }
 
 

@@ -54,11 +54,12 @@ void run_all(const at::Tensor& self, at::IntArrayRef dims, bool keepdim, at::Ten
 }
 
 #if OP_API_LIVE(all_dims)
-// The dimensions all.dims reduces, wrapped and in order: none given or an empty list means
-// every dimension, as on CPU; a repeated dimension is refused with CPU's message.
+// The dimensions all.dims reduces, wrapped and in order: none given means every dimension,
+// an empty list none at all (the result is self != 0), as on CPU; a repeated dimension is
+// refused with CPU's message.
 std::vector<int64_t> all_dims_reduced(const at::Tensor& self, at::OptionalIntArrayRef dim) {
   std::vector<int64_t> dims;
-  if (!dim.has_value() || dim->empty()) {
+  if (!dim.has_value()) {
     for (int64_t d = 0; d < self.dim(); ++d) {
       dims.push_back(d);
     }
@@ -71,6 +72,17 @@ std::vector<int64_t> all_dims_reduced(const at::Tensor& self, at::OptionalIntArr
     }
   }
   return dims;
+}
+
+// aclnnAll reads an empty dimension list as every dimension: a reduction over none runs over
+// a trailing dimension of size 1 instead.
+void run_all_dims(const at::Tensor& self, const std::vector<int64_t>& dims, bool keepdim, at::Tensor& out) {
+  if (dims.empty() && self.dim() > 0) {
+    const std::vector<int64_t> last = {self.dim()};
+    run_all(self.unsqueeze(-1), last, false, out);
+  } else {
+    run_all(self, dims, keepdim, out);
+  }
 }
 
 c10::SmallVector<int64_t, 8> all_dims_size(const at::Tensor& self, const std::vector<int64_t>& dims, bool keepdim) {
@@ -117,7 +129,7 @@ at::Tensor& all_out(const at::Tensor& self, at::OptionalIntArrayRef dim, bool ke
   check_all_out(self, out);
   const std::vector<int64_t> dims = all_dims_reduced(self, dim);
   OpPreparation::check_tensor({self}, out, out.scalar_type(), all_dims_size(self, dims, keepdim));
-  run_all(self, dims, keepdim, out);
+  run_all_dims(self, dims, keepdim, out);
   return out;
 }
 
@@ -127,7 +139,7 @@ at::Tensor all(const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim
   const std::vector<int64_t> dims = all_dims_reduced(self, dim);
   at::Tensor out = OpPreparation::apply_tensor_without_format(all_dims_size(self, dims, keepdim),
                                                               self.options().dtype(all_result_type(self)));
-  run_all(self, dims, keepdim, out);
+  run_all_dims(self, dims, keepdim, out);
   return out;
 }
 #endif
