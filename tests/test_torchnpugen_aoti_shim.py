@@ -23,7 +23,7 @@ pytestmark = pytest.mark.skipif(
 # torch._C._aoti's helpers, which appear in torch 2.4; on 2.3 the shim is compiled and shipped,
 # and the calls below have no way in from Python.
 needs_handles = pytest.mark.skipif(
-    not hasattr(torch._C._aoti, "unsafe_alloc_void_ptr_from_tensor"),
+    not hasattr(getattr(torch._C, "_aoti", None), "unsafe_alloc_void_ptr_from_tensor"),
     reason="torch._C._aoti has no unsafe_alloc_void_ptr_from_tensor before torch 2.4",
 )
 
