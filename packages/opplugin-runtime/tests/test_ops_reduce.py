@@ -246,13 +246,14 @@ def test_strided_integer_reductions_match_cpu_for_odd_shapes(dtype):
         "size-1 dims": lambda t: t[:, :1, :, 1:, :],
     }
     for name, view in views.items():
-        # CPU's reference from a dense copy: torch 2.2's CPU all over several dimensions of a
-        # permuted uint8 view answers 0 where every element is nonzero.
-        cpu, npu = view(base).contiguous(), view(base.npu())
+        cpu, npu = view(base), view(base.npu())
         for dims in [(0,), (1, 3), (0, 2, 4), (4,), (0, 1, 2, 3, 4)]:
             for op in ("sum", "amax", "amin", "all"):
                 if op == "all":
-                    expected, actual = all_over(cpu, dims), all_over(npu, dims)
+                    # CPU's all of `!= 0`, in all's result dtype: torch 2.2's CPU all of uint8
+                    # answers wrongly on some of these layouts, dense ones too.
+                    expected = all_over(cpu != 0, dims).to(torch.uint8 if dtype == torch.uint8 else torch.bool)
+                    actual = all_over(npu, dims)
                 else:
                     expected, actual = getattr(torch, op)(cpu, dims), getattr(torch, op)(npu, dims)
                 assert actual.dtype == expected.dtype, (name, dims, op)
