@@ -385,15 +385,26 @@ def test_record(label: str, junit: Path, selection: str, seconds: float) -> dict
                 counts["failed" if outcome.tag == "failure" else "errors"] += 1
     torch = installed_version(venv_python(label), "torch") or "none"
     proven = junit.exists() and counts["passed"] > 0 and not counts["failed"] and not counts["errors"]
-    return {"label": label, "torch": torch, "date": time.strftime("%Y-%m-%d"), **counts,
+    return {"label": label, "torch": torch, "date": time.strftime("%Y-%m-%d"), "commit": tree_commit(), **counts,
             "selection": selection, "minutes": round(seconds / 60, 1), "proven": proven}
+
+
+def tree_commit() -> str:
+    """The commit the tree is at (`+changes` when files differ from it), or "" outside a git checkout."""
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=10", "HEAD"], capture_output=True, text=True)
+    if head.returncode != 0:
+        return ""
+    changed = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
+                             capture_output=True, text=True).stdout.strip()
+    return head.stdout.strip() + ("+changes" if changed else "")
 
 
 def summary_line(record: dict[str, object]) -> str:
     state = "proven" if record["proven"] else "FAILED"
-    return (f"{record['label']:6} {state:6} torch {record['torch']:8} {record['date']}  passed {record['passed']}, "
-            f"skipped {record['skipped']}, xfailed {record['xfailed']}, failed {record['failed']}, "
-            f"errors {record['errors']}  ({record['minutes']} min)")
+    commit = f" at {record['commit']}" if record.get("commit") else ""
+    return (f"{record['label']:6} {state:6} torch {record['torch']:8} {record['date']}{commit}  "
+            f"passed {record['passed']}, skipped {record['skipped']}, xfailed {record['xfailed']}, "
+            f"failed {record['failed']}, errors {record['errors']}  ({record['minutes']} min)")
 
 
 def test_label(session: nox.Session, label: str, rest: list[str]) -> dict[str, object]:

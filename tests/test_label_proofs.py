@@ -5,6 +5,7 @@ keeps each label's last whole run in docs/proven-labels.json."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import project_noxfile  # loaded by tests/conftest.py
@@ -22,6 +23,9 @@ JUNIT = """<?xml version="1.0" encoding="utf-8"?>
 """
 
 
+REPO = Path(__file__).resolve().parent.parent
+
+
 def noxfile():
     return project_noxfile
 
@@ -34,6 +38,10 @@ def test_a_run_is_counted_from_its_junit_report(tmp_path: Path) -> None:
         "passed": 2, "skipped": 1, "xfailed": 1, "failed": 1, "errors": 1}
     assert record["label"] == "v2.13" and record["minutes"] == 1.5 and record["proven"] is False
     assert len(record["date"]) == 10 and record["selection"] == "-m not slow"
+    head = subprocess.run(["git", "log", "-1", "--format=%H"], cwd=REPO, capture_output=True, text=True).stdout
+    if head:  # a git checkout: the run names the commit it tested
+        assert record["commit"] and head.startswith(record["commit"].split("+")[0])
+        assert f" at {record['commit']} " in noxfile().summary_line(record)
     assert "FAILED" in noxfile().summary_line(record)
 
 
