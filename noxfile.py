@@ -369,7 +369,8 @@ TEST_RESULTS = BUILD / "test-results"
 PROVEN_LABELS = ROOT / "docs" / "proven-labels.json"
 
 
-def test_record(label: str, junit: Path, selection: str, seconds: float) -> dict[str, object]:
+def test_record(label: str, junit: Path, selection: str, seconds: float,
+                commit: str | None = None) -> dict[str, object]:
     """What a test run of `label` proved: its torch, date, counts (from the JUnit report) and time."""
     import xml.etree.ElementTree as ElementTree
 
@@ -385,7 +386,8 @@ def test_record(label: str, junit: Path, selection: str, seconds: float) -> dict
                 counts["failed" if outcome.tag == "failure" else "errors"] += 1
     torch = installed_version(venv_python(label), "torch") or "none"
     proven = junit.exists() and counts["passed"] > 0 and not counts["failed"] and not counts["errors"]
-    return {"label": label, "torch": torch, "date": time.strftime("%Y-%m-%d"), "commit": tree_commit(), **counts,
+    return {"label": label, "torch": torch, "date": time.strftime("%Y-%m-%d"),
+            "commit": tree_commit() if commit is None else commit, **counts,
             "selection": selection, "minutes": round(seconds / 60, 1), "proven": proven}
 
 
@@ -417,12 +419,12 @@ def test_label(session: nox.Session, label: str, rest: list[str]) -> dict[str, o
     selection = " ".join(args) or "all"
     whole = not [a for a in rest if a not in ("--slow", "--differential")]  # no -k, -x, paths ...
     env = {"NPU_GENERATED_DIR": str(generated_dir(label)), "NPU_TEST_LABEL": label}
-    start = time.monotonic()
+    start, commit = time.monotonic(), tree_commit()  # the tree the tests read, before any edit during the run
     try:
         run_in_venv(session, label, "-m", "pytest", "-q", f"--junitxml={junit}", *args,
                     *[str(PACKAGES / p / "tests") for p in WHEEL_PACKAGES], str(ROOT / "tests"), env=env)
     finally:
-        record = {**test_record(label, junit, selection, time.monotonic() - start), "whole": whole}
+        record = {**test_record(label, junit, selection, time.monotonic() - start, commit), "whole": whole}
         (TEST_RESULTS / f"{label}.json").write_text(json.dumps(record, indent=1) + "\n")
         session.log(summary_line(record))
     return record
