@@ -80,3 +80,45 @@ def test_check_schemas_reads_the_release_a_cached_copy_holds(tmp_path: Path, mon
     assert module.cached_schemas_release("v2.4") == "2.4.1+cu121"
     (tmp_path / "v2.5.yaml").write_text("- func: abs(Tensor self) -> Tensor\n")  # a copy without the header
     assert module.cached_schemas_release("v2.5") is None
+
+
+class _Session:
+    def __init__(self, posargs: list[str]) -> None:
+        self.posargs, self.lines = posargs, []
+
+    def log(self, line: str) -> None:
+        self.lines.append(line)
+
+    def error(self, message: str) -> None:
+        raise RuntimeError(message)
+
+
+def test_prove_prunes_only_the_labels_it_proved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`prove --prune` removes a proven label's directories and keeps a failing one's for a look;
+    each label gets its summary line and the session fails naming the labels not proven."""
+    module = noxfile()
+    monkeypatch.setattr(module, "TEST_RESULTS", tmp_path / "results")
+    dirs = {label: tmp_path / label for label in ("v2.3", "v2.4")}
+    for path in dirs.values():
+        (path / "venv").mkdir(parents=True)
+        (path / "venv" / "torch.whl").write_bytes(b"x" * 1024)
+    monkeypatch.setattr(module, "label_directories", lambda label: [dirs[label]])
+    monkeypatch.setattr(module, "generate_label", lambda session, label: None)
+    monkeypatch.setattr(module, "cache_label_schemas", lambda session, label, runner=None: None)
+    monkeypatch.setattr(module, "build_label", lambda session, label: None)
+    record = {"torch": "2.3.1", "date": "2026-12-06", "commit": "abc", "passed": 5, "skipped": 0, "xfailed": 0,
+              "failed": 0, "errors": 0, "minutes": 1.0, "proven": True}
+
+    def test_label(session, label, rest):
+        if label == "v2.4":
+            raise RuntimeError("the tests failed")
+        return {**record, "label": label}
+
+    monkeypatch.setattr(module, "test_label", test_label)
+    session = _Session(["v2.3", "v2.4", "--prune"])
+    prove = getattr(module.prove, "func", module.prove)
+    with pytest.raises(RuntimeError, match="not proven: v2.4"):
+        prove(session)
+    assert not dirs["v2.3"].exists() and (dirs["v2.4"] / "venv" / "torch.whl").exists()
+    summary = session.lines[-1]
+    assert "v2.3   proven torch 2.3.1" in summary and "v2.4   FAILED RuntimeError: the tests failed" in summary
