@@ -255,6 +255,7 @@ def test_matrix_shows_what_each_labels_last_test_run_proved(tmp_path: Path) -> N
             "label": "v2.1",
             "torch": "2.1.2",
             "date": "2026-12-01",
+            "commit": "43cb61cbe7",
             "passed": 5997,
             "skipped": 40,
             "xfailed": 12,
@@ -284,8 +285,9 @@ def test_matrix_shows_what_each_labels_last_test_run_proved(tmp_path: Path) -> N
     assert doc["proven"]["v2.5"]["state"] == "failing" and doc["proven"]["v2.5"]["failed"] == 3
     assert doc["proven"]["v2.15"] == {"state": "declared"}
     md = (out / "support_matrix.md").read_text()
-    assert "| v2.1 | proven | 2.1.2 | 2026-12-01 | 5997 | 40 | 12 | 0 | 0 |" in md
-    assert "| v2.5 | failing | 2.5.1 | 2026-12-02 | 5000 | 40 | 12 | 3 | 0 |" in md
+    assert "| v2.1 | proven | 2.1.2 | 2026-12-01 | 43cb61cbe7 | 5997 | 40 | 12 | 0 | 0 |" in md
+    # a run recorded before runs named their commit
+    assert "| v2.5 | failing | 2.5.1 | 2026-12-02 |  | 5000 | 40 | 12 | 3 | 0 |" in md
     assert "| v2.15 | declared |" in md
 
 

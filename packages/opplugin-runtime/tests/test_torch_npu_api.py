@@ -18,7 +18,8 @@ import torch
 
 import torch_npu
 
-TORCH_2_1 = tuple(int(v) for v in torch.__version__.split(".")[:2]) == (2, 1)
+# torch 2.1 and 2.2's Tensor.type parses no PrivateUse1 type names (it knows CPU and CUDA only).
+TYPE_NAMES_OF_CPU_AND_CUDA_ONLY = tuple(int(v) for v in torch.__version__.split(".")[:2]) <= (2, 2)
 
 Format = torch_npu.Format
 
@@ -115,8 +116,7 @@ def test_legacy_tensor_types(name: str, dtype: torch.dtype) -> None:
     assert torch.equal(kind(torch.tensor([3, 4])).cpu(), torch.tensor([3, 4], dtype=dtype))
     assert values.type() == f"torch.npu.{name}" and repr(kind) == f"<class 'torch.npu.{name}'>"
     host = torch.tensor([3.0, 0.0, 1.0])
-    if TORCH_2_1:
-        # torch 2.1's Tensor.type parses no PrivateUse1 type names (it knows CPU and CUDA only).
+    if TYPE_NAMES_OF_CPU_AND_CUDA_ONLY:
         with pytest.raises(ValueError, match=f"invalid type: 'torch.npu.{name}'"):
             host.type(kind)
         return

@@ -73,7 +73,17 @@ def matrix_rows(model: Model) -> list[MatrixRow]:
 
 
 #: Keys of a test run's record (noxfile.py's test_record) that the matrix shows.
-RUN_KEYS = ("torch", "date", "passed", "skipped", "xfailed", "failed", "errors", "selection")
+RUN_KEYS = (
+    "torch",
+    "date",
+    "commit",
+    "passed",
+    "skipped",
+    "xfailed",
+    "failed",
+    "errors",
+    "selection",
+)
 
 
 def proven_state(run: dict[str, Any] | None) -> str:
