@@ -23,6 +23,10 @@ _NVML = "an NVML/AMD-SMI sensor reading the simulated device does not have"
 
 # torch.cuda name -> why torch.npu does not have it.
 MISSING: dict[str, str] = {
+    # torch.cuda.__all__ of some releases (2.5 ...) lists the per-thread record of the active CUDA
+    # MemPool; scripts use MemPool and use_mem_pool, which torch.npu has.
+    "MemPoolContext": "an internal of CUDA's MemPool that some releases export; torch.npu.MemPool and "
+                      "torch.npu.use_mem_pool are the API scripts use",
     # CUDA-only concepts and libraries
     "CUDAGraph": _GRAPHS,
     "graph": _GRAPHS,
