@@ -32,9 +32,25 @@ def default_pin_device() -> str | None:
     return None if torch.cuda.is_available() else BACKEND_NAME
 
 
+def loader_pins_only_for_cuda() -> bool:
+    """Whether DataLoader(pin_memory=True) without a pin_memory_device leaves pinning off when CUDA
+    is not available (torch 2.1 to 2.5 at least; later releases ask the accelerator): probed on a
+    one-element loader, which starts no worker."""
+    from torch.utils.data import DataLoader
+
+    return not iter(DataLoader([0], pin_memory=True))._pin_memory
+
+
 def install() -> None:
-    if not routed_by_device_argument() or getattr(torch.Tensor.pin_memory, "_npu_default_device", False):
+    if getattr(torch.Tensor.pin_memory, "_npu_default_device", False):
         return
+    if routed_by_device_argument():
+        _install_tensor_defaults()
+    if default_pin_device() is not None and loader_pins_only_for_cuda():
+        _install_loader_default()
+
+
+def _install_tensor_defaults() -> None:
     tensor_pin_memory = torch.Tensor.pin_memory
     tensor_is_pinned = torch.Tensor.is_pinned
 
@@ -50,6 +66,8 @@ def install() -> None:
     torch.Tensor.pin_memory = pin_memory  # type: ignore[method-assign]
     torch.Tensor.is_pinned = is_pinned  # type: ignore[method-assign]
 
+
+def _install_loader_default() -> None:
     from torch.utils.data import dataloader
 
     iterator_init = dataloader._BaseDataLoaderIter.__init__
