@@ -144,6 +144,7 @@ def test_missing_lists_only_torch_cuda_names_of_some_release():
         "GreenContext", "green_contexts", "gds", "tunable", "clock_rate", "power_draw",
         "temperature", "memory_usage", "list_gpu_processes", "graphs",
         "export_dot", "export_graph_data", "graph_annotations",  # torch 2.14
+        "MemPoolContext",  # torch 2.5
     }  # fmt: skip
     cuda = {_label(m, n) for m, n in _cuda_names()} | set(dir(torch.cuda))
     unknown = sorted(set(MISSING) - cuda - known_elsewhere)
