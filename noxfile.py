@@ -643,14 +643,18 @@ def cache_label_schemas(session: nox.Session, label: str, runner: str | None = N
         return
     pins, _ = load_registry()
     house = (wheelhouse() or BUILD / "wheels") / label
-    wheels = [w for w in house.glob("torch-*.whl") if w.name.split("-")[1].split("+")[0] == pins[label]]
+
+    def torch_wheels() -> list[Path]:
+        return sorted(w for w in house.glob("torch-*.whl") if w.name.split("-")[1].split("+")[0] == pins[label])
+
+    wheels = torch_wheels()
     if not wheels:
         session.log(f"{label}: downloading the wheel of torch {pins[label]} alone (its schemas, nothing installed)")
         house.mkdir(parents=True, exist_ok=True)
         run_in_venv(session, runner, "-m", "pip", "download", "-q", "--no-deps", "-d", str(house),
                     f"torch=={pins[label]}")
-        wheels = [w for w in house.glob("torch-*.whl") if w.name.split("-")[1].split("+")[0] == pins[label]]
-    run_in_venv(session, runner, *args, "--wheel", str(sorted(wheels)[-1]), env=CODEGEN_ENV)
+        wheels = torch_wheels()
+    run_in_venv(session, runner, *args, "--wheel", str(wheels[-1]), env=CODEGEN_ENV)
 
 
 @nox.session(name="check-schemas", venv_backend="none")
