@@ -121,6 +121,14 @@ def test_caching_allocator_alloc_on_a_device_and_stream(acl):
         torch.npu.caching_allocator_alloc(512, stream=object())
 
 
+def _release_garbage():
+    """Frees what earlier tests left to the collector, so that a collection inside a test
+    cannot return a segment reserved before it."""
+    gc.collect()
+    torch.npu.synchronize()
+    torch.npu.empty_cache()
+
+
 def _pool_segments(pool):
     return [s for s in torch.npu.memory_snapshot() if s["segment_pool_id"] == pool.id]
 
@@ -141,8 +149,7 @@ def test_mem_pool_routes_allocations_to_its_own_segments():
 
 
 def test_mem_pool_keeps_its_memory_until_it_is_deleted():
-    torch.npu.synchronize()
-    torch.npu.empty_cache()
+    _release_garbage()
     base = torch.npu.memory_reserved()
     pool = torch.npu.MemPool()
     with torch.npu.use_mem_pool(pool):
@@ -161,8 +168,7 @@ def test_mem_pool_keeps_its_memory_until_it_is_deleted():
 
 
 def test_mem_pool_segment_returns_when_its_last_block_is_freed_after_the_pool():
-    torch.npu.synchronize()
-    torch.npu.empty_cache()
+    _release_garbage()
     base = torch.npu.memory_reserved()
     pool = torch.npu.MemPool()
     with torch.npu.use_mem_pool(pool, device="npu:0"):
