@@ -1,7 +1,7 @@
 #include "npu/core/NPUHooks.h"
 
 #include <c10/util/Exception.h>
-#if !NPU_HOOKS_HAS_INIT
+#if NPU_GENERATOR_FROM_REGISTRY
 #include <ATen/core/GeneratorForPrivateuseone.h>
 #endif
 
@@ -76,14 +76,14 @@ void NPUHooksInterface::init() const {
 at::Generator NPUHooksInterface::getNewGenerator(c10::DeviceIndex device_index) const {
   return createNPUGenerator(device_index);
 }
-#else
-#if NPU_HOOKS_HAS_PRIMARY_CONTEXT
+#elif NPU_HOOKS_HAS_PRIMARY_CONTEXT
 void NPUHooksInterface::initPrivateUse1() const {
   EnsureAclInitialized();
 }
 #endif
-// No getNewGenerator hook before torch 2.6: torch.Generator("npu") asks the generator
-// registry instead.
+
+#if NPU_GENERATOR_FROM_REGISTRY
+// Up to torch 2.6, torch.Generator("npu") asks the generator registry, not the hooks.
 REGISTER_GENERATOR_PRIVATEUSE1(createNPUGenerator)
 #endif
 

@@ -18,6 +18,9 @@
 //                                                                 NPU_HOOKS_GETDEFAULTGEN_CONST
 //     2.6      init() replaces initPrivateUse1, getNewGenerator -> NPU_HOOKS_HAS_INIT
 //     2.7      isBuilt, isAvailable                            -> NPU_HOOKS_HAS_AVAILABILITY
+//   NPU_GENERATOR_FROM_REGISTRY   torch.Generator("npu") asks REGISTER_GENERATOR_PRIVATEUSE1's registry
+//                                  (2.1-2.6; 2.6 has the getNewGenerator hook but its Python still reads
+//                                  the registry; from 2.7 the registry is deprecated and the hook answers)
 //   NPU_GUARD_STREAM_EVENT_OVERRIDE  `override` where DeviceGuardImplInterface has
 //                                  getNewStream, synchronizeEvent, elapsedTime(a, b, device)
 //                                  and synchronizeDevice (none of them exist in 2.1)
@@ -42,8 +45,7 @@
 // pybind11's c10::Stream caster is not loadable as an argument in 2.1 (streams cross
 // the binding as (id, device index, device type)); torch 2.1 registers no
 // AutogradPrivateUse1 fallback (npu/aten/AutogradFallback.cpp adds torch's own when
-// the key has none, detected at load); 2.1 has no getNewGenerator hook
-// (NPUHooks.cpp uses REGISTER_GENERATOR_PRIVATEUSE1 where NPU_HOOKS_HAS_INIT is 0).
+// the key has none, detected at load).
 #pragma once
 
 #include "npu/version.h"
@@ -61,6 +63,7 @@
 #define NPU_HOOKS_HAS_PINNED_PTR VERSION_BETWEEN(V2R5, VERSION_NEWEST)
 #define NPU_HOOKS_HAS_INIT VERSION_BETWEEN(V2R6, VERSION_NEWEST)
 #define NPU_HOOKS_HAS_AVAILABILITY VERSION_BETWEEN(V2R7, VERSION_NEWEST)
+#define NPU_GENERATOR_FROM_REGISTRY VERSION_BETWEEN(V2R1, V2R6)
 #if NPU_HOOKS_HAS_PINNED_PTR
 #define NPU_HOOKS_GETDEFAULTGEN_CONST const
 #else
