@@ -641,6 +641,12 @@ def cache_label_schemas(session: nox.Session, label: str, runner: str | None = N
         ensure_venv(session, label)
         run_in_venv(session, label, *args, env=CODEGEN_ENV)
         return
+    run_in_venv(session, runner, *args, "--wheel", str(label_torch_wheel(session, label, runner)), env=CODEGEN_ENV)
+
+
+def label_torch_wheel(session: nox.Session, label: str, runner: str) -> Path:
+    """The label's torch wheel in its wheelhouse, downloaded alone (no dependencies, nothing installed)
+    by the environment of `runner` when the wheelhouse lacks it."""
     pins, _ = load_registry()
     house = (wheelhouse() or BUILD / "wheels") / label
 
@@ -649,12 +655,12 @@ def cache_label_schemas(session: nox.Session, label: str, runner: str | None = N
 
     wheels = torch_wheels()
     if not wheels:
-        session.log(f"{label}: downloading the wheel of torch {pins[label]} alone (its schemas, nothing installed)")
+        session.log(f"{label}: downloading the wheel of torch {pins[label]} alone (read, not installed)")
         house.mkdir(parents=True, exist_ok=True)
         run_in_venv(session, runner, "-m", "pip", "download", "-q", "--no-deps", "-d", str(house),
                     f"torch=={pins[label]}")
         wheels = torch_wheels()
-    run_in_venv(session, runner, *args, "--wheel", str(wheels[-1]), env=CODEGEN_ENV)
+    return wheels[-1]
 
 
 @nox.session(name="check-schemas", venv_backend="none")
@@ -679,6 +685,89 @@ def check_schemas(session: nox.Session) -> None:
     run_in_venv(session, checker, "-m", "opplugin_codegen", "check-schemas", "--yaml-dir", str(YAML_DIR),
                 "--cache-dir", str(SCHEMA_CACHE), *[arg for label in labels for arg in ("--label", label)],
                 env=CODEGEN_ENV)
+
+
+def label_torch_headers(session: nox.Session, label: str, runner: str) -> Path:
+    """The directory of the label's torch package, for its C++ headers and cpp_extension.py: the label's
+    environment where it exists, else those files taken out of its torch wheel into build/torch-headers."""
+    if venv_python(label).exists():
+        found = sorted((BUILD / "venvs" / label / "lib").glob("python3*/site-packages/torch"))
+        if found:
+            return found[0]
+    wheel = label_torch_wheel(session, label, runner)
+    root = BUILD / "torch-headers" / wheel.stem
+    if not (root / "torch" / "utils" / "cpp_extension.py").is_file():
+        shutil.rmtree(root, ignore_errors=True)
+        with zipfile.ZipFile(wheel) as archive:
+            wanted = [n for n in archive.namelist()
+                      if n.startswith("torch/include/") or n == "torch/utils/cpp_extension.py"]
+            archive.extractall(root, wanted)
+    return root / "torch"
+
+
+def syntax_errors(sources: list[Path], torch_package: Path, include_dirs: list[Path]) -> list[str]:
+    """g++ -fsyntax-only -Wall -Wextra of each source against a torch package's headers, with the -std= its
+    cpp_extension.py uses: one "--- name\n<diagnostics>" per source that gives any diagnostic."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    stds = re.findall(r"-std=c\+\+(\d+)", (torch_package / "utils" / "cpp_extension.py").read_text(encoding="utf-8"))
+    include = torch_package / "include"
+    command = [os.environ.get("CXX", "g++"), f"-std=c++{max(map(int, stds), default=17)}", "-fsyntax-only", "-Wall",
+               "-Wextra", "-isystem", str(include), "-isystem", str(include / "torch" / "csrc" / "api" / "include"),
+               *[arg for path in include_dirs for arg in ("-I", str(path))]]
+
+    def one(source: Path) -> str | None:
+        done = subprocess.run([*command, str(source)], capture_output=True, text=True, timeout=900)
+        return f"--- {source.name}\n{done.stderr[-4000:]}" if done.returncode or done.stderr else None
+
+    with ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1))) as pool:
+        return [found for found in pool.map(one, sources) if found]
+
+
+@nox.session(name="compile-upstream", venv_backend="none")
+def compile_upstream(session: nox.Session) -> None:
+    """What opplugin-codegen generates from upstream's own op-plugin files (`OPPLUGIN_UPSTREAM`, a checkout of
+    Ascend/op-plugin, unmodified) compiled syntax-only against the runtime's headers and each label's torch:
+    the dispatch shards, struct kernels and Meta functions. `-- all` covers every label; a label without an
+    environment is compiled against the headers of its torch wheel (downloaded alone, not installed)."""
+    config = Path(os.environ.get("OPPLUGIN_UPSTREAM", "/nonexistent")) / "op_plugin" / "config"
+    if not (config / "op_plugin_functions.yaml").is_file():
+        session.error("set OPPLUGIN_UPSTREAM to a checkout of Ascend/op-plugin")
+    pins, _ = load_registry()
+    if "all" in session.posargs:
+        session.posargs[:] = [a for a in session.posargs if a != "all"] + list(pins)
+    labels, _ = split_posargs(session)
+    # any label's environment runs the generator and pip: a label of the run first, else one already made
+    runner = next((label for label in [*labels, *pins] if venv_python(label).exists()), labels[0])
+    ensure_venv(session, runner)
+    work = BUILD / "compile-upstream"
+    shutil.rmtree(work, ignore_errors=True)
+    (work / "yaml").mkdir(parents=True)
+    for name in ("op_plugin_functions.yaml", "deprecated.yaml"):
+        shutil.copy(config / name, work / "yaml" / name)
+    shutil.copy(YAML_DIR / "versions.yaml", work / "yaml" / "versions.yaml")
+    runtime = [PACKAGES / "opplugin-runtime" / "csrc", PACKAGES / "ascendc-kernels" / "include"]
+    lines, failed = [], []
+    for label in labels:
+        start = time.monotonic()
+        torch_package = label_torch_headers(session, label, runner)
+        tree = work / "generated" / label
+        run_in_venv(session, runner, "-m", "opplugin_codegen", "generate", "--label", label,
+                    "--yaml-dir", str(work / "yaml"), "--out", str(tree), env=CODEGEN_ENV)
+        sources = sorted(p for pattern in ("op_plugin/OpInterface_*.cpp", "op_plugin/StructKernelNpuOpApi_*.cpp",
+                                           "op_plugin/MetaFunctions_*.cpp", "test_only/MetaCheckFunctions_*.cpp")
+                         for p in tree.glob(pattern))
+        errors = syntax_errors(sources, torch_package, [tree, *runtime]) if sources else ["--- no sources generated"]
+        for error in errors:
+            session.log(f"{label}:\n{error}")
+        lines.append(f"{label:6} {'FAILED' if errors else 'compiles'}: {len(sources) - len(errors)} of {len(sources)} "
+                     f"files against torch {pins[label]} ({time.monotonic() - start:.0f} s)")
+        session.log(lines[-1])
+        if errors:
+            failed.append(label)
+    session.log("summary:\n" + "\n".join(lines))
+    if failed:
+        session.error(f"upstream's files do not compile for: {' '.join(failed)}")
 
 
 @nox.session(venv_backend="none")
