@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import zipfile
 from pathlib import Path
 
 import project_noxfile  # loaded by tests/conftest.py
@@ -122,3 +123,34 @@ def test_prove_prunes_only_the_labels_it_proved(tmp_path: Path, monkeypatch: pyt
     assert not dirs["v2.3"].exists() and (dirs["v2.4"] / "venv" / "torch.whl").exists()
     summary = session.lines[-1]
     assert "v2.3   proven torch 2.3.1" in summary and "v2.4   FAILED RuntimeError: the tests failed" in summary
+
+
+def test_a_labels_torch_headers_come_out_of_its_wheel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`compile-upstream` needs only a torch release's headers and cpp_extension.py: for a label without
+    an environment they are taken out of its torch wheel, and nothing else of the wheel is unpacked."""
+    module = noxfile()
+    monkeypatch.setattr(module, "BUILD", tmp_path / "build")
+    wheel = tmp_path / "torch-2.3.1-cp311-cp311-linux_x86_64.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        archive.writestr("torch/include/ATen/ATen.h", "#pragma once\n")
+        archive.writestr("torch/utils/cpp_extension.py", "flags = ['-std=c++17']\n")
+        archive.writestr("torch/lib/libtorch_cpu.so", b"\0" * 4096)
+    monkeypatch.setattr(module, "label_torch_wheel", lambda session, label, runner: wheel)
+    package = module.label_torch_headers(_Session([]), "v2.3", "v2.13")
+    assert (package / "include" / "ATen" / "ATen.h").is_file()
+    assert (package / "utils" / "cpp_extension.py").is_file()
+    assert not (package / "lib").exists()
+
+
+def test_a_syntax_check_reports_each_file_with_a_diagnostic(tmp_path: Path) -> None:
+    """Any diagnostic counts, under the -std= the torch package's cpp_extension.py asks for (here
+    C++20, the newest it names: `consteval` is an error under C++17)."""
+    package = tmp_path / "torch"
+    (package / "include").mkdir(parents=True)
+    (package / "utils").mkdir()
+    (package / "utils" / "cpp_extension.py").write_text("flags = ['-std=c++17', '-std=c++20']\n")
+    clean, warns = tmp_path / "clean.cpp", tmp_path / "warns.cpp"
+    clean.write_text("consteval int one() { return 1; }\nint f() { return one(); }\n")
+    warns.write_text("int g() { int unused; return 0; }\n")
+    errors = noxfile().syntax_errors([clean, warns], package, [])
+    assert len(errors) == 1 and errors[0].startswith("--- warns.cpp") and "unused" in errors[0]
