@@ -108,6 +108,8 @@ def _load_support_module(name: str, path: Path) -> None:
 
 # The OpInfo suite and A/B path tests: shared by test_opinfo.py and test_path_ab.py.
 _load_support_module("npu_opinfo", Path(__file__).with_name("npu_opinfo.py"))
+# How much of op_db runs natively on npu: test_opinfo_coverage.py.
+_load_support_module("npu_coverage", Path(__file__).with_name("npu_coverage.py"))
 # The project's noxfile as a module (it registers its sessions on import): test_version_registry.py,
 # test_label_proofs.py.
 _load_support_module("project_noxfile", REPO / "noxfile.py")
