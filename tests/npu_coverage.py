@@ -156,6 +156,7 @@ def measure(opinfo: Any, dtype: torch.dtype, max_samples: int) -> Outcome:
                 actual = opinfo(npu_parts[0], *npu_parts[1], **npu_parts[2])
                 if cpu_error is None:
                     torch.npu.synchronize()
+                    expected = npu_opinfo.reference_result(opinfo, cpu_parts, expected)
                     npu_opinfo.assert_same(actual, expected, values=values, where=name)
                 elif not problem:
                     problem = f"sample {i}: CPU raised {type(cpu_error).__name__}, npu did not"

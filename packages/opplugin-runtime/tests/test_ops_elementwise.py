@@ -190,6 +190,47 @@ def test_compare_out_dtype_and_inplace(assert_same):
     assert_same(nan.npu() == 1.0, nan == 1.0)
 
 
+def _every_finite(dtype: torch.dtype) -> torch.Tensor:
+    """Every finite value of a 16-bit floating dtype."""
+    bits = torch.arange(-32768, 32768, dtype=torch.int32).to(torch.int16).view(dtype)
+    return bits[bits.isfinite()]
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("op", ["eq", "ne", "lt", "le", "gt", "ge"])
+def test_compare_with_a_python_float_rounds_it_to_the_tensor_dtype_first(dtype, op):
+    """torch compares a float16 tensor with half(0.1), not with 0.1: the scalar takes the common
+    dtype first. Every value of the dtype, against scalars that are not representable in it."""
+    x = _every_finite(dtype)
+    x_npu = x.npu()
+    for scalar in (0.1, 1 / 3, -2.7182818, 1e-7, 65519.0, 3.0e38):
+        want = getattr(x, op)(scalar)
+        got = getattr(x_npu, op)(scalar).cpu()
+        assert torch.equal(got, want), f"{op}({dtype}, {scalar}): {(got != want).sum().item()} of {x.numel()} differ"
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
+def test_addcmul_rounds_once_as_cpu(dtype):
+    """ATen's vectorized addcmul computes fma(value * t1, t2, self) in float32 (one rounding of the
+    product-sum); computing (value * t1) * t2 + self rounds twice and is an ulp off for some elements
+    (in float16: 6 of 516 of _foreach_addcmul's OpInfo samples)."""
+    g = torch.Generator().manual_seed(0)
+    a, b, c = (torch.randn(100_000, generator=g).to(dtype) for _ in range(3))
+    for value in (0.1, -0.37, 3.0):
+        want = torch.addcmul(a, b, c, value=value)
+        got = torch.addcmul(a.npu(), b.npu(), c.npu(), value=value).cpu()
+        assert torch.equal(got, want), f"value {value}: {(got != want).sum().item()} elements differ"
+        got = torch._foreach_addcmul([a.npu()], [b.npu()], [c.npu()], value=value)[0].cpu()
+        assert torch.equal(got, want), f"_foreach_addcmul value {value}: {(got != want).sum().item()} differ"
+        want = torch.addcdiv(a, b, c, value=value)
+        got = torch._foreach_addcdiv([a.npu()], [b.npu()], [c.npu()], value=value)[0].cpu()
+        assert torch.equal(got, want), f"_foreach_addcdiv value {value}: {(got != want).sum().item()} differ"
+    zeros = torch.tensor([-0.0, -0.0, 0.0], dtype=dtype)  # -0 + (-0 * 1) stays -0
+    factors = torch.tensor([-0.0, 1.0, -0.0], dtype=dtype)
+    assert torch.equal(torch.addcmul(zeros.npu(), factors.npu(), zeros.npu().abs()).cpu().signbit(),
+                       torch.addcmul(zeros, factors, zeros.abs()).signbit())
+
+
 @pytest.mark.parametrize("dtype", [torch.float32, torch.int64, torch.bool, torch.float16])
 def test_logical_not(dtype, assert_same):
     x = rand((3, 7), dtype, seed=11)

@@ -167,8 +167,9 @@ def test_nll_loss_one_sample_half_empty_batch_and_errors(assert_same):
     assert_same(F.nll_loss(empty.npu(), torch.empty(0, dtype=torch.long).npu(), reduction="sum"),
                 F.nll_loss(empty, torch.empty(0, dtype=torch.long), reduction="sum"))
     two = torch.randn(3, 4)
-    with pytest.raises(RuntimeError, match="nll_loss_forward: expected target dtype to be Long or Byte, but got Int"):
-        torch.ops.aten.nll_loss_forward(two.npu(), torch.tensor([1, 2, 0]).int().npu(), None, 1, -100)
+    with pytest.raises(RuntimeError,
+                       match="nll_loss_forward: expected target dtype to be Long, Int or Byte, but got Short"):
+        torch.ops.aten.nll_loss_forward(two.npu(), torch.tensor([1, 2, 0]).short().npu(), None, 1, -100)
     with pytest.raises(RuntimeError, match=r"nll_loss_forward: size mismatch \(got input: \[3, 4\], target: \[2\]\)"):
         torch.ops.aten.nll_loss_forward(two.npu(), torch.tensor([1, 2]).npu(), None, 1, -100)
     with pytest.raises(RuntimeError, match="weight tensor should be defined either for all 4 classes or no classes"):
@@ -176,6 +177,23 @@ def test_nll_loss_one_sample_half_empty_batch_and_errors(assert_same):
     with pytest.raises(RuntimeError, match=r"Target 9 is out of bounds\."):
         out, _ = torch.ops.aten.nll_loss_forward(two.npu(), torch.tensor([1, 9, 0]).npu(), None, 1, -100)
         out.cpu()
+
+
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+def test_nll_loss_takes_an_int32_target_as_upstream_torch_npu(assert_same, reduction):
+    """ATen's CPU kernel rejects an int32 target; torch_npu (and so scripts written for it) passes one.
+    The loss and its gradient equal CPU's with the same target as int64."""
+    logits = torch.randn(5, 4).log_softmax(1)
+    target = torch.tensor([3, 0, 1, 3, -100])
+    weight = torch.rand(4) + 0.5
+    x_c = logits.clone().requires_grad_()
+    x_n = logits.npu().requires_grad_()
+    loss_c = F.nll_loss(x_c, target, weight, reduction=reduction)
+    loss_n = F.nll_loss(x_n, target.int().npu(), weight.npu(), reduction=reduction)
+    assert_same(loss_n, loss_c, rtol=1e-6, atol=1e-6)
+    loss_c.sum().backward()
+    loss_n.sum().backward()
+    assert_same(x_n.grad, x_c.grad, rtol=1e-6, atol=1e-6)
 
 
 def _bn_pair(channels: int, dims: int, dtype: torch.dtype = torch.float32):
@@ -248,6 +266,28 @@ def test_batch_norm_functional_without_running_stats_half_and_channels_last(asse
         torch.native_batch_norm(x.double().npu(), None, None, None, None, True, 0.1, 1e-5)
 
 
+def test_batch_norm_eval_saves_the_running_statistics_as_meta_shapes_them(assert_same):
+    """Evaluation mode: ATen's meta function (as CUDA and upstream torch_npu) returns save_mean and
+    save_invstd per channel in float32 where CPU returns them empty; npu follows the meta function, so
+    that a compiled graph's fake tensors describe the real ones. They hold the statistics used."""
+    x = torch.randn(4, 3, 5)
+    w, b, rm, rv = torch.rand(3) + 0.5, torch.randn(3), torch.randn(3), torch.rand(3) + 0.1
+    for dtype in (torch.float32, torch.float16, torch.bfloat16):
+        args = (x.to(dtype), w.to(dtype), b.to(dtype), rm, rv, False, 0.1, 1e-5)
+        meta = torch.native_batch_norm(*[a.to("meta") if isinstance(a, torch.Tensor) else a for a in args])
+        out_n, mean_n, invstd_n = torch.native_batch_norm(
+            *[a.npu() if isinstance(a, torch.Tensor) else a for a in args])
+        for got, want in zip((out_n, mean_n, invstd_n), meta):
+            assert (got.shape, got.dtype) == (want.shape, want.dtype)
+        assert_same(mean_n, rm, rtol=0, atol=0)
+        assert_same(invstd_n, (rv + 1e-5).rsqrt(), rtol=1e-6, atol=1e-6)
+    # empty input: the same statistics, no kernel to run
+    _, mean_n, invstd_n = torch.native_batch_norm(x[:0].npu(), w.npu(), b.npu(), rm.npu(), rv.npu(), False, 0.1,
+                                                  1e-5)
+    assert_same(mean_n, rm, rtol=0, atol=0)
+    assert_same(invstd_n, (rv + 1e-5).rsqrt(), rtol=1e-6, atol=1e-6)
+
+
 @pytest.mark.skipif(TORCH_VERSION < (2, 4), reason="aten._batch_norm_with_update, _batch_norm_no_update and "
                     "batch_norm_backward exist from torch 2.4 (declared [v2.4, newest])")
 def test_consolidated_batch_norm_ops_match_cpu(assert_same, ledger):
@@ -269,8 +309,8 @@ def test_consolidated_batch_norm_ops_match_cpu(assert_same, ledger):
         assert_same(got, want, rtol=1e-4, atol=1e-4)
     res_c = torch.ops.aten._batch_norm_no_update(x, w, b, rm, rv, 0.2, 1e-5)
     res_n = torch.ops.aten._batch_norm_no_update(x.npu(), w.npu(), b.npu(), rm_n, rv_n, 0.2, 1e-5)
-    for got, want in zip(res_n, res_c):
-        assert_same(got, want, rtol=1e-4, atol=1e-5)
+    for i in (0, 3):  # saved statistics: test_batch_norm_eval_saves_the_running_statistics_as_meta_shapes_them
+        assert_same(res_n[i], res_c[i], rtol=1e-4, atol=1e-5)
     grads_c = torch.ops.aten.batch_norm_backward(g, x, w, rm, rv, res_c[1], res_c[2], False, 1e-5,
                                                  [True, True, True], res_c[3])
     grads_n = torch.ops.aten.batch_norm_backward(g.npu(), x.npu(), w.npu(), rm_n, rv_n, res_n[1], res_n[2], False,

@@ -85,13 +85,13 @@ aclnnStatus aclnnBatchNormGetWorkspaceSize(const aclTensor* input, const aclTens
     return ascendc_sim::RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: running_mean and running_var must be defined in "
                                    "evaluation mode", api);
   }
-  // Saved statistics: written in training; an empty or null tensor is not written.
+  // Saved statistics: the mean and 1 / sqrt(var + eps) each channel was normalized with (training: the
+  // batch's; eval: the running statistics'); an empty or null tensor is not written.
   if (saveMean != nullptr && saveMean->Numel() == 0) saveMean = nullptr;
   if (saveInvstd != nullptr && saveInvstd->Numel() == 0) saveInvstd = nullptr;
   if ((saveMean == nullptr) != (saveInvstd == nullptr)) {
     return ascendc_sim::RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: saveMean and saveInvstd must both be given", api);
   }
-  if (!training) saveMean = saveInvstd = nullptr;
   if ((rc = CheckChannel(api, saveMean, "saveMean", c)) != ACLNN_SUCCESS) return rc;
   if ((rc = CheckChannel(api, saveInvstd, "saveInvstd", c)) != ACLNN_SUCCESS) return rc;
   // Any eps is taken, as on CPU: a negative or NaN one gives NaN where var + eps is not positive.

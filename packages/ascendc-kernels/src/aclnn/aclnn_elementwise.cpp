@@ -20,6 +20,7 @@
 #include "aclnnop/aclnn_unary_math.h"
 #include "common/dtype.h"
 #include "common/error.h"
+#include "ascendc_sim/kernel/fp_types.h"
 #include "kernels/elementwise_api.h"
 #include "meta/executor.h"
 
@@ -156,6 +157,27 @@ aclnnStatus UnaryScalar(const char* api, EwOp op, Promotion p, const aclTensor* 
                      ToScalarValue(s), ws, ex);
 }
 
+// y = self <cmp> scalar: the scalar is first converted to the compared type (torch's common dtype), as
+// ATen's comparison kernels do: a float16 tensor is compared with half(0.1), not with 0.1.
+aclnnStatus CompareScalar(const char* api, EwOp op, const aclTensor* self, const aclScalar* s, const aclTensor* out,
+                          uint64_t* ws, aclOpExecutor** ex) {
+  aclnnStatus rc = CheckCommon(api, {{self, "self"}, {out, "out"}}, ws, ex);
+  if (rc != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckScalar(api, s, "other")) != ACLNN_SUCCESS) return rc;
+  const aclDataType compared = ScalarResultType(self->dtype, s);
+  ScalarValue value = ToScalarValue(s);
+  if (value.isFloating) {
+    const float f = static_cast<float>(value.f);
+    switch (compared) {
+      case ACL_FLOAT16: value = ScalarValue::Floating(HalfBitsToFloat(FloatToHalfBits(f))); break;
+      case ACL_BF16: value = ScalarValue::Floating(Bf16BitsToFloat(FloatToBf16Bits(f))); break;
+      case ACL_FLOAT: value = ScalarValue::Floating(f); break;
+      default: break;
+    }
+  }
+  return Elementwise(api, op, {{self, "self"}}, compared, out, "out", value, ws, ex);
+}
+
 // y = op(a, b[, c]) with an optional scalar; the compute type is the inputs' result type.
 aclnnStatus Nary(const char* api, EwOp op, Promotion p, std::initializer_list<Operand> inputs, const aclScalar* s,
                  const char* sName, const aclTensor* out, const char* outName, uint64_t* ws, aclOpExecutor** ex) {
@@ -241,8 +263,7 @@ using namespace ascendc_sim::aclnn;
   ACLNN_EW_LAUNCH(aclnn##NAME##Tensor)                                                                           \
   aclnnStatus aclnn##NAME##ScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, \
                                                   uint64_t* workspaceSize, aclOpExecutor** executor) {           \
-    return UnaryScalar("aclnn" #NAME "Scalar", OPS, Promotion::kKeep, self, "self", other, "other", out, "out",  \
-                       workspaceSize, executor);                                                                 \
+    return CompareScalar("aclnn" #NAME "Scalar", OPS, self, other, out, workspaceSize, executor);                 \
   }                                                                                                              \
   ACLNN_EW_LAUNCH(aclnn##NAME##Scalar)
 

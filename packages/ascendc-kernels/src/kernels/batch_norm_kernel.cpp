@@ -99,10 +99,6 @@ class BatchNormKernel {
       });
       const float var = sq / count;
       invstd = 1.0f / sqrtf(var + t_.eps);
-      if (t_.hasSave) {
-        saveMeanGm_.SetValue(ch, mean);
-        saveInvstdGm_.SetValue(ch, invstd);
-      }
       if (t_.hasRunning) {
         const float unbiased = var * count / (count - 1.0f);
         rmOutGm_.SetValue(ch, (1.0f - t_.momentum) * rmInGm_.GetValue(ch) + t_.momentum * mean);
@@ -111,6 +107,10 @@ class BatchNormKernel {
     } else {
       mean = rmInGm_.GetValue(ch);
       invstd = 1.0f / sqrtf(rvInGm_.GetValue(ch) + t_.eps);
+    }
+    if (t_.hasSave) {  // the statistics the channel was normalized with (eval: the running ones)
+      saveMeanGm_.SetValue(ch, mean);
+      saveInvstdGm_.SetValue(ch, invstd);
     }
     const float scale = invstd * (t_.hasWeight ? weightGm_.GetValue(ch) : 1.0f);
     const float shift = (t_.hasBias ? biasGm_.GetValue(ch) : 0.0f) - mean * scale;

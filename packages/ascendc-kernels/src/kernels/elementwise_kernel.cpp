@@ -304,10 +304,10 @@ __aicore__ inline void ThresholdBackward(const Operands<C>& o) {
 }
 
 template <typename C>
-__aicore__ inline void Addcmul(const Operands<C>& o) {  // self + (value * t1) * t2, ATen's order
+__aicore__ inline void Addcmul(const Operands<C>& o) {  // fma(value * t1, t2, self), as ATen's vectorized kernel
   AscendC::Muls(o.t[0], o.x[1], o.s, o.n);
-  AscendC::Mul(o.t[0], o.t[0], o.x[2], o.n);
-  AscendC::Add(o.y, o.x[0], o.t[0], o.n);
+  AscendC::Muls(o.y, o.x[0], C(1), o.n);  // a copy that keeps -0.0 (adding 0 would not)
+  AscendC::MulAddDst(o.y, o.t[0], o.x[2], o.n);
 }
 
 template <typename C>

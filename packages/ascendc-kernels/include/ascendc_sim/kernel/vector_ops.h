@@ -309,6 +309,26 @@ __aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<T>& src
   }
 }
 
+// dst = src0 * src1 + dst (AscendC::MulAddDst): one rounding for floating compute types (a fused
+// multiply-add, as the vector unit and CPU's vectorized kernels do), wrapping for integers.
+template <typename T>
+__aicore__ inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                                 uint32_t calCount) {
+  detail::CheckBinary("MulAddDst", dst, src0, src1, calCount);
+  using A = detail::Arith<T>;
+  using S = typename A::Storage;
+  S* __restrict d = detail::Raw(dst);
+  const S* __restrict a = detail::Raw(src0);
+  const S* __restrict b = detail::Raw(src1);
+  for (uint32_t i = 0; i < calCount; ++i) {
+    if constexpr (detail::kIsFloatLike<typename A::Compute>) {
+      d[i] = A::Store(std::fma(A::Load(a[i]), A::Load(b[i]), A::Load(d[i])));
+    } else {
+      d[i] = A::Store(detail::AddValues(detail::MulValues(A::Load(a[i]), A::Load(b[i])), A::Load(d[i])));
+    }
+  }
+}
+
 // dst[i] = scalarValue
 template <typename T, typename U>
 __aicore__ inline void Duplicate(const LocalTensor<T>& dst, U scalarValue, uint32_t calCount) {

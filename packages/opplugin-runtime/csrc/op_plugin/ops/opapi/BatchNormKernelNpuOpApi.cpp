@@ -3,8 +3,9 @@
 // torch 2.1 through _batch_norm_impl_index) and, from the label where ATen's
 // batch_norm calls them, _batch_norm_with_update / _batch_norm_no_update /
 // batch_norm_backward. Training updates the running stats in place as CPU does
-// (momentum, unbiased variance); saved mean/invstd are float32 [C] in training
-// and empty otherwise, as on CPU.
+// (momentum, unbiased variance); saved mean/invstd are float32 [C] in both modes,
+// as ATen's meta functions, CUDA and upstream torch_npu give them (CPU returns
+// them empty in evaluation): the statistics the input was normalized with.
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Tensor.h>
 
@@ -64,12 +65,17 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> batch_norm_forward(const char* op
   const int64_t channels = input.size(1);
   at::Tensor out = OpPreparation::apply_tensor_without_format(input.sizes(), input.options());
   const auto stats_options = input.options().dtype(at::kFloat);
-  at::Tensor save_mean = OpPreparation::apply_tensor_without_format({training ? channels : 0}, stats_options);
-  at::Tensor save_invstd = OpPreparation::apply_tensor_without_format({training ? channels : 0}, stats_options);
-  if (training && input.numel() == 0) {
-    // The statistics of no elements are NaN (0 / 0), as on CPU; the running statistics are kept.
-    save_mean.fill_(std::numeric_limits<double>::quiet_NaN());
-    save_invstd.fill_(std::numeric_limits<double>::quiet_NaN());
+  at::Tensor save_mean = OpPreparation::apply_tensor_without_format({channels}, stats_options);
+  at::Tensor save_invstd = OpPreparation::apply_tensor_without_format({channels}, stats_options);
+  if (input.numel() == 0) {
+    if (training) {
+      // The statistics of no elements are NaN (0 / 0), as on CPU; the running statistics are kept.
+      save_mean.fill_(std::numeric_limits<double>::quiet_NaN());
+      save_invstd.fill_(std::numeric_limits<double>::quiet_NaN());
+    } else {
+      save_mean.copy_(running_mean.reshape({channels}));
+      save_invstd.copy_(running_var.reshape({channels}).to(at::kFloat).add(eps).rsqrt());
+    }
     return std::make_tuple(out, save_mean, save_invstd);
   }
   auto per_channel = [channels](const at::Tensor& t) { return t.defined() ? t.view({channels}) : t; };

@@ -2,7 +2,8 @@
 // aclnnNLLLossBackward); cross_entropy reaches them through log_softmax and
 // nll_loss_nd. Argument checks and messages follow ATen's CPU kernel; a 1-D
 // self is one sample (reduction none then behaves as sum, as on CPU: the loss
-// and its weight).
+// and its weight). The target may be int64, int32 or uint8: int32 as upstream
+// torch_npu accepts it (ATen's CPU kernel takes int64 and uint8 only).
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Reduction.h>
 #include <ATen/core/Tensor.h>
@@ -27,8 +28,9 @@ void check_nll_inputs(const char* op, const at::Tensor& self, const at::Tensor& 
   const bool no_batch_dim = self.dim() == 1 && target.dim() == 0;
   TORCH_CHECK(no_batch_dim || (self.size(0) == target.size(0)), op, ": size mismatch (got input: ", self.sizes(),
               ", target: ", target.sizes(), ")");
-  TORCH_CHECK(target.scalar_type() == at::kLong || target.scalar_type() == at::kByte, op,
-              ": expected target dtype to be Long or Byte, but got ", target.scalar_type());
+  TORCH_CHECK(target.scalar_type() == at::kLong || target.scalar_type() == at::kInt ||
+                  target.scalar_type() == at::kByte,
+              op, ": expected target dtype to be Long, Int or Byte, but got ", target.scalar_type());
   const int64_t n_classes = self.size(-1);
   if (weight.has_value() && weight->defined()) {
     TORCH_CHECK(weight->dim() <= 1 && weight->numel() == n_classes, op,
