@@ -598,6 +598,7 @@ BENCHES = (
     # --- matrix multiply (helper mm) ---
     ("npu_ops_speed.py",),
     ("npu_conv_pool_speed.py",),
+    ("npu_families_speed.py",),
 )
 
 
