@@ -14,6 +14,7 @@
 #include "aclnn/l0_ops.h"
 #include "aclnn/type_promotion.h"
 #include "aclnnop/aclnn_activation_backward.h"
+#include "aclnnop/aclnn_binary_elementwise.h"
 #include "aclnnop/aclnn_binary_math.h"
 #include "aclnnop/aclnn_compare.h"
 #include "aclnnop/aclnn_select.h"
@@ -520,6 +521,444 @@ aclnnStatus aclnnInplaceLerpsGetWorkspaceSize(aclTensor* selfRef, const aclTenso
               weight, "weight", selfRef, "selfRef", workspaceSize, executor);
 }
 ACLNN_EW_LAUNCH(aclnnInplaceLerps)
+
+// ---- binary and ternary math, bitwise and logical operators (abi/aclnn/binary_elementwise.decl) ----
+namespace {
+
+// One operand of a binary operator: a tensor, or a scalar filled into a workspace tile.
+struct TensorOrScalar {
+  const aclTensor* tensor;
+  const aclScalar* scalar;
+  const char* name;
+};
+
+// y = op(a, b) where one of a, b is a scalar: the scalar, cast to the compute type as PyTorch
+// casts a wrapped number, fills a dense tile of out's shape, then the binary kernel runs.
+aclnnStatus BinaryWithScalar(const char* api, EwOp op, Promotion p, TensorOrScalar a, TensorOrScalar b,
+                             const aclTensor* out, const char* outName, ScalarValue s, uint64_t* ws,
+                             aclOpExecutor** ex) {
+  const TensorOrScalar& t = a.tensor != nullptr ? a : b;
+  const TensorOrScalar& c = a.tensor != nullptr ? b : a;
+  aclnnStatus rc = CheckCommon(api, {{t.tensor, t.name}, {out, outName}}, ws, ex);
+  if (rc != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckScalar(api, c.scalar, c.name)) != ACLNN_SUCCESS) return rc;
+  const aclDataType compute = Promote(ScalarResultType(t.tensor->dtype, c.scalar), p);
+  if (t.tensor->viewDims != out->viewDims) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: %s shape %s differs from %s shape %s", api, outName,
+                      ShapeToString(out->viewDims).c_str(), t.name, ShapeToString(t.tensor->viewDims).c_str());
+  }
+  if (!kernels::EwSupports(op, compute)) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: %s and %s of dtype %s is not supported", api, a.name, b.name,
+                      DataTypeName(compute));
+  }
+  const aclDataType result = kernels::EwIsCompare(op) ? ACL_BOOL : compute;
+  if ((rc = CheckResultCast(api, result, out, outName, t.name)) != ACLNN_SUCCESS) return rc;
+  ExecutorBuilder plan(api);
+  if (out->Numel() > 0) {
+    const uint64_t n = static_cast<uint64_t>(out->Numel());
+    const DenseBuffer filled = plan.Scratch(out->Numel(), compute);
+    const DenseBuffer x = plan.Input(t.tensor, t.name, out->viewDims, compute);
+    const DenseBuffer y = plan.Output(out, outName, result);
+    const ScalarValue fill = ToScalarValue(c.scalar);
+    const bool scalarFirst = a.tensor == nullptr;
+    plan.AddStep([compute, filled, n, fill](uint8_t* w, aclrtStream stream) {
+      return kernels::LaunchFill(compute, filled.Resolve(w), n, fill, stream);
+    });
+    plan.AddStep([op, compute, filled, x, y, n, s, scalarFirst](uint8_t* w, aclrtStream stream) {
+      kernels::EwArgs args;
+      args.op = op;
+      args.dtype = compute;
+      args.x[0] = scalarFirst ? filled.Resolve(w) : x.Resolve(w);
+      args.x[1] = scalarFirst ? x.Resolve(w) : filled.Resolve(w);
+      args.y = y.Resolve(w);
+      args.n = n;
+      args.s = s;
+      return kernels::LaunchElementwise(args, stream);
+    });
+  }
+  return plan.Finish(ws, ex);
+}
+
+aclnnStatus TensorScalar(const char* api, EwOp op, Promotion p, const aclTensor* self, const char* selfName,
+                         const aclScalar* other, const aclTensor* out, const char* outName, uint64_t* ws,
+                         aclOpExecutor** ex) {
+  return BinaryWithScalar(api, op, p, {self, nullptr, selfName}, {nullptr, other, "other"}, out, outName,
+                          ScalarValue(), ws, ex);
+}
+
+aclnnStatus ScalarTensor(const char* api, EwOp op, Promotion p, const aclScalar* self, const aclTensor* other,
+                         const aclTensor* out, uint64_t* ws, aclOpExecutor** ex) {
+  return BinaryWithScalar(api, op, p, {nullptr, self, "self"}, {other, nullptr, "other"}, out, "out",
+                          ScalarValue(), ws, ex);
+}
+
+aclnnStatus TensorTensor(const char* api, EwOp op, Promotion p, const aclTensor* self, const char* selfName,
+                         const aclTensor* other, const char* otherName, const aclTensor* out, const char* outName,
+                         uint64_t* ws, aclOpExecutor** ex) {
+  return Nary(api, op, p, {{self, selfName}, {other, otherName}}, nullptr, nullptr, out, outName, ws, ex);
+}
+
+// clamp with scalar bounds: clamp_min then clamp_max on out's dense tile (a bound may be null).
+aclnnStatus ClampScalars(const char* api, const aclTensor* self, const char* selfName, const aclScalar* min,
+                         const aclScalar* max, const aclTensor* out, const char* outName, uint64_t* ws,
+                         aclOpExecutor** ex) {
+  aclnnStatus rc = CheckCommon(api, {{self, selfName}, {out, outName}}, ws, ex);
+  if (rc != ACLNN_SUCCESS) return rc;
+  if (min == nullptr && max == nullptr) {
+    return RaiseError(ACLNN_ERR_PARAM_NULLPTR, "%s: at least one of clipValueMin and clipValueMax must not be null",
+                      api);
+  }
+  aclDataType compute = self->dtype;
+  for (const aclScalar* bound : {min, max}) {
+    if (bound == nullptr) continue;
+    if ((rc = CheckScalar(api, bound, bound == min ? "clipValueMin" : "clipValueMax")) != ACLNN_SUCCESS) return rc;
+    compute = ScalarResultType(compute, bound);
+  }
+  if (self->viewDims != out->viewDims) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: %s shape %s differs from %s shape %s", api, outName,
+                      ShapeToString(out->viewDims).c_str(), selfName, ShapeToString(self->viewDims).c_str());
+  }
+  if (!kernels::EwSupports(EwOp::kClampMaxScalar, compute)) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: %s of dtype %s is not supported", api, selfName,
+                      DataTypeName(compute));
+  }
+  if ((rc = CheckResultCast(api, compute, out, outName, selfName)) != ACLNN_SUCCESS) return rc;
+  ExecutorBuilder plan(api);
+  if (out->Numel() > 0) {
+    const uint64_t n = static_cast<uint64_t>(out->Numel());
+    const DenseBuffer x = plan.Input(self, selfName, out->viewDims, compute);
+    const DenseBuffer y = plan.Output(out, outName, compute);
+    const bool hasMin = min != nullptr;
+    const bool hasMax = max != nullptr;
+    const ScalarValue lo = hasMin ? ToScalarValue(min) : ScalarValue();
+    const ScalarValue hi = hasMax ? ToScalarValue(max) : ScalarValue();
+    plan.AddStep([=](uint8_t* w, aclrtStream stream) {
+      const void* source = x.Resolve(w);
+      void* target = y.Resolve(w);
+      if (hasMin) {
+        const aclError err =
+            kernels::LaunchElementwise(EwOp::kClampMinScalar, compute, source, nullptr, target, n, lo, stream);
+        if (err != ACL_SUCCESS) return err;
+        source = target;
+      }
+      if (!hasMax) return ACL_SUCCESS;
+      return kernels::LaunchElementwise(EwOp::kClampMaxScalar, compute, source, nullptr, target, n, hi, stream);
+    });
+  }
+  return plan.Finish(ws, ex);
+}
+
+aclnnStatus ClampTensors(const char* api, const aclTensor* self, const aclTensor* min, const aclTensor* max,
+                         const aclTensor* out, uint64_t* ws, aclOpExecutor** ex) {
+  if (min == nullptr && max == nullptr) {
+    return RaiseError(ACLNN_ERR_PARAM_NULLPTR, "%s: at least one of clipValueMin and clipValueMax must not be null",
+                      api);
+  }
+  if (max == nullptr) return TensorTensor(api, EwOp::kMaximum, Promotion::kKeep, self, "self", min, "clipValueMin",
+                                          out, "out", ws, ex);
+  if (min == nullptr) return TensorTensor(api, EwOp::kMinimum, Promotion::kKeep, self, "self", max, "clipValueMax",
+                                          out, "out", ws, ex);
+  return Nary(api, EwOp::kClampTensor, Promotion::kKeep,
+              {{self, "self"}, {min, "clipValueMin"}, {max, "clipValueMax"}}, nullptr, nullptr, out, "out", ws, ex);
+}
+
+// aclnnDivMod's mode: 0 true division, 1 toward zero, 2 toward -inf.
+aclnnStatus DivModOp(const char* api, int32_t mode, EwOp* op, Promotion* p) {
+  switch (mode) {
+    case 0: *op = EwOp::kDiv; *p = Promotion::kIntToFloat; return ACLNN_SUCCESS;
+    case 1: *op = EwOp::kDivTrunc; *p = Promotion::kKeep; return ACLNN_SUCCESS;
+    case 2: *op = EwOp::kDivFloor; *p = Promotion::kKeep; return ACLNN_SUCCESS;
+    default:
+      return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: mode must be 0 (none), 1 (trunc) or 2 (floor), got %d", api,
+                        mode);
+  }
+}
+
+// other - alpha * self with a scalar other: the kernel's x0 - s * x1 over (other, self).
+aclnnStatus RsubScalar(const char* api, const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
+                       const aclTensor* out, uint64_t* ws, aclOpExecutor** ex) {
+  aclnnStatus rc;
+  if ((rc = CheckNotNull(api, self, "self")) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckScalar(api, other, "other")) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckScalar(api, alpha, "alpha")) != ACLNN_SUCCESS) return rc;
+  const aclDataType compute = ScalarResultType(self->dtype, other);
+  if (compute == ACL_BOOL) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: subtraction with two bool operands is not supported", api);
+  }
+  if (!IsFloatingType(compute) && alpha->IsFloating()) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: alpha must be an integer for an integral self and other", api);
+  }
+  return BinaryWithScalar(api, EwOp::kSub, Promotion::kKeep, {nullptr, other, "other"}, {self, nullptr, "self"}, out,
+                          "out", ToScalarValue(alpha), ws, ex);
+}
+
+aclnnStatus SameDtypes(const char* api, const aclTensor* self, const aclTensor* values) {
+  if (self != nullptr && values != nullptr && self->dtype != values->dtype) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: self (%s) and values (%s) must have the same dtype", api,
+                      DataTypeName(self->dtype), DataTypeName(values->dtype));
+  }
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace
+
+// aclnnX(self, other, out) over tensors
+#define ACLNN_EW_BINARY(NAME, OP, PROMOTION)                                                                    \
+  aclnnStatus aclnn##NAME##GetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,     \
+                                            uint64_t* workspaceSize, aclOpExecutor** executor) {                \
+    return TensorTensor("aclnn" #NAME, OP, PROMOTION, self, "self", other, "other", out, "out", workspaceSize,  \
+                        executor);                                                                              \
+  }                                                                                                             \
+  ACLNN_EW_LAUNCH(aclnn##NAME)
+// aclnnInplaceX(selfRef, other)
+#define ACLNN_EW_BINARY_INPLACE(NAME, OP, PROMOTION)                                                            \
+  aclnnStatus aclnnInplace##NAME##GetWorkspaceSize(aclTensor* selfRef, const aclTensor* other,                  \
+                                                   uint64_t* workspaceSize, aclOpExecutor** executor) {         \
+    return TensorTensor("aclnnInplace" #NAME, OP, PROMOTION, selfRef, "selfRef", other, "other", selfRef,      \
+                        "selfRef", workspaceSize, executor);                                                    \
+  }                                                                                                             \
+  ACLNN_EW_LAUNCH(aclnnInplace##NAME)
+// aclnnX(self, scalar other, out) and aclnnInplaceX(selfRef, scalar other)
+#define ACLNN_EW_TENSOR_SCALAR(NAME, INPLACE_NAME, OP, PROMOTION)                                                \
+  aclnnStatus aclnn##NAME##GetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,      \
+                                            uint64_t* workspaceSize, aclOpExecutor** executor) {                 \
+    return TensorScalar("aclnn" #NAME, OP, PROMOTION, self, "self", other, out, "out", workspaceSize, executor); \
+  }                                                                                                              \
+  ACLNN_EW_LAUNCH(aclnn##NAME)                                                                                   \
+  aclnnStatus aclnn##INPLACE_NAME##GetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,                 \
+                                                    uint64_t* workspaceSize, aclOpExecutor** executor) {        \
+    return TensorScalar("aclnn" #INPLACE_NAME, OP, PROMOTION, selfRef, "selfRef", other, selfRef, "selfRef",    \
+                        workspaceSize, executor);                                                                \
+  }                                                                                                              \
+  ACLNN_EW_LAUNCH(aclnn##INPLACE_NAME)
+
+// clamp
+aclnnStatus aclnnClampGetWorkspaceSize(const aclTensor* self, const aclScalar* clipValueMin,
+                                       const aclScalar* clipValueMax, aclTensor* out, uint64_t* workspaceSize,
+                                       aclOpExecutor** executor) {
+  return ClampScalars("aclnnClamp", self, "self", clipValueMin, clipValueMax, out, "out", workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnClamp)
+
+aclnnStatus aclnnClampTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* clipValueMin,
+                                             const aclTensor* clipValueMax, aclTensor* out, uint64_t* workspaceSize,
+                                             aclOpExecutor** executor) {
+  return ClampTensors("aclnnClampTensor", self, clipValueMin, clipValueMax, out, workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnClampTensor)
+
+aclnnStatus aclnnClampMaxGetWorkspaceSize(const aclTensor* self, const aclScalar* clipValueMax, aclTensor* out,
+                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
+  aclnnStatus rc = CheckNotNull("aclnnClampMax", clipValueMax, "clipValueMax");
+  if (rc != ACLNN_SUCCESS) return rc;
+  return ClampScalars("aclnnClampMax", self, "self", nullptr, clipValueMax, out, "out", workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnClampMax)
+
+aclnnStatus aclnnInplaceClampMaxGetWorkspaceSize(aclTensor* selfRef, const aclScalar* clipValueMax,
+                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
+  aclnnStatus rc = CheckNotNull("aclnnInplaceClampMax", clipValueMax, "clipValueMax");
+  if (rc != ACLNN_SUCCESS) return rc;
+  return ClampScalars("aclnnInplaceClampMax", selfRef, "selfRef", nullptr, clipValueMax, selfRef, "selfRef",
+                      workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnInplaceClampMax)
+
+aclnnStatus aclnnClampMaxTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* max, aclTensor* out,
+                                                uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return TensorTensor("aclnnClampMaxTensor", EwOp::kMinimum, Promotion::kKeep, self, "self", max, "max", out, "out",
+                      workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnClampMaxTensor)
+
+aclnnStatus aclnnInplaceClampMaxTensorGetWorkspaceSize(aclTensor* selfRef, const aclTensor* max,
+                                                       uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return TensorTensor("aclnnInplaceClampMaxTensor", EwOp::kMinimum, Promotion::kKeep, selfRef, "selfRef", max, "max",
+                      selfRef, "selfRef", workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnInplaceClampMaxTensor)
+
+// powers
+ACLNN_EW_BINARY(PowTensorTensor, EwOp::kPowTensorTensor, Promotion::kKeep)
+ACLNN_EW_BINARY_INPLACE(PowTensorTensor, EwOp::kPowTensorTensor, Promotion::kKeep)
+
+aclnnStatus aclnnPowScalarTensorGetWorkspaceSize(const aclScalar* self, const aclTensor* exponent, aclTensor* out,
+                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
+  const char* api = "aclnnPowScalarTensor";
+  aclnnStatus rc = CheckCommon(api, {{exponent, "exponent"}, {out, "out"}}, workspaceSize, executor);
+  if (rc != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckScalar(api, self, "self")) != ACLNN_SUCCESS) return rc;
+  return Elementwise(api, EwOp::kPowScalarTensor, {{exponent, "exponent"}}, ScalarResultType(exponent->dtype, self),
+                     out, "out", ToScalarValue(self), workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnPowScalarTensor)
+
+// the division family
+ACLNN_EW_BINARY(RemainderTensorTensor, EwOp::kRemainder, Promotion::kKeep)
+ACLNN_EW_BINARY_INPLACE(RemainderTensorTensor, EwOp::kRemainder, Promotion::kKeep)
+ACLNN_EW_TENSOR_SCALAR(RemainderTensorScalar, InplaceRemainderTensorScalar, EwOp::kRemainder, Promotion::kKeep)
+
+aclnnStatus aclnnRemainderScalarTensorGetWorkspaceSize(const aclScalar* self, const aclTensor* other, aclTensor* out,
+                                                       uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return ScalarTensor("aclnnRemainderScalarTensor", EwOp::kRemainder, Promotion::kKeep, self, other, out,
+                      workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnRemainderScalarTensor)
+
+ACLNN_EW_BINARY(FmodTensor, EwOp::kFmod, Promotion::kKeep)
+ACLNN_EW_BINARY_INPLACE(FmodTensor, EwOp::kFmod, Promotion::kKeep)
+ACLNN_EW_TENSOR_SCALAR(FmodScalar, InplaceFmodScalar, EwOp::kFmod, Promotion::kKeep)
+
+ACLNN_EW_BINARY(FloorDivide, EwOp::kDivFloor, Promotion::kKeep)
+ACLNN_EW_BINARY_INPLACE(FloorDivide, EwOp::kDivFloor, Promotion::kKeep)
+ACLNN_EW_TENSOR_SCALAR(FloorDivides, InplaceFloorDivides, EwOp::kDivFloor, Promotion::kKeep)
+
+aclnnStatus aclnnDivModGetWorkspaceSize(const aclTensor* self, const aclTensor* other, int32_t mode, aclTensor* out,
+                                        uint64_t* workspaceSize, aclOpExecutor** executor) {
+  EwOp op = EwOp::kDiv;
+  Promotion p = Promotion::kKeep;
+  aclnnStatus rc = DivModOp("aclnnDivMod", mode, &op, &p);
+  if (rc != ACLNN_SUCCESS) return rc;
+  return TensorTensor("aclnnDivMod", op, p, self, "self", other, "other", out, "out", workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnDivMod)
+
+aclnnStatus aclnnInplaceDivModGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, int32_t mode,
+                                               uint64_t* workspaceSize, aclOpExecutor** executor) {
+  EwOp op = EwOp::kDiv;
+  Promotion p = Promotion::kKeep;
+  aclnnStatus rc = DivModOp("aclnnInplaceDivMod", mode, &op, &p);
+  if (rc != ACLNN_SUCCESS) return rc;
+  return TensorTensor("aclnnInplaceDivMod", op, p, selfRef, "selfRef", other, "other", selfRef, "selfRef",
+                      workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnInplaceDivMod)
+
+aclnnStatus aclnnDivModsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, int32_t mode, aclTensor* out,
+                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
+  EwOp op = EwOp::kDiv;
+  Promotion p = Promotion::kKeep;
+  aclnnStatus rc = DivModOp("aclnnDivMods", mode, &op, &p);
+  if (rc != ACLNN_SUCCESS) return rc;
+  return TensorScalar("aclnnDivMods", op, p, self, "self", other, out, "out", workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnDivMods)
+
+aclnnStatus aclnnInplaceDivModsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, int32_t mode,
+                                                uint64_t* workspaceSize, aclOpExecutor** executor) {
+  EwOp op = EwOp::kDiv;
+  Promotion p = Promotion::kKeep;
+  aclnnStatus rc = DivModOp("aclnnInplaceDivMods", mode, &op, &p);
+  if (rc != ACLNN_SUCCESS) return rc;
+  return TensorScalar("aclnnInplaceDivMods", op, p, selfRef, "selfRef", other, selfRef, "selfRef", workspaceSize,
+                      executor);
+}
+ACLNN_EW_LAUNCH(aclnnInplaceDivMods)
+
+aclnnStatus aclnnRsubGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
+                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  aclnnStatus rc = CheckAlpha("aclnnRsub", self, other, alpha);
+  if (rc != ACLNN_SUCCESS) return rc;
+  return Nary("aclnnRsub", EwOp::kSub, Promotion::kKeep, {{other, "other"}, {self, "self"}}, alpha, "alpha", out,
+              "out", workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnRsub)
+
+aclnnStatus aclnnRsubsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
+                                       aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return RsubScalar("aclnnRsubs", self, other, alpha, out, workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnRsubs)
+
+// floating binary math
+ACLNN_EW_BINARY(Atan2, EwOp::kAtan2, Promotion::kIntToFloat)
+ACLNN_EW_BINARY_INPLACE(Atan2, EwOp::kAtan2, Promotion::kIntToFloat)
+ACLNN_EW_BINARY(Hypot, EwOp::kHypot, Promotion::kKeep)
+ACLNN_EW_BINARY(Copysign, EwOp::kCopysign, Promotion::kIntToFloat)
+ACLNN_EW_BINARY(LogAddExp, EwOp::kLogAddExp, Promotion::kKeep)
+ACLNN_EW_BINARY(LogAddExp2, EwOp::kLogAddExp2, Promotion::kKeep)
+ACLNN_EW_BINARY(NextAfter, EwOp::kNextafter, Promotion::kKeep)
+ACLNN_EW_BINARY(Igamma, EwOp::kIgamma, Promotion::kIntToFloat)
+ACLNN_EW_BINARY(Igammac, EwOp::kIgammac, Promotion::kIntToFloat)
+ACLNN_EW_BINARY(Zeta, EwOp::kZeta, Promotion::kIntToFloat)
+
+ACLNN_EW_BINARY(XLogYTensor, EwOp::kXlogy, Promotion::kIntToFloat)
+ACLNN_EW_BINARY_INPLACE(XLogYTensor, EwOp::kXlogy, Promotion::kIntToFloat)
+ACLNN_EW_TENSOR_SCALAR(XLogYScalarOther, InplaceXLogYScalarOther, EwOp::kXlogy, Promotion::kIntToFloat)
+
+aclnnStatus aclnnXLogYScalarSelfGetWorkspaceSize(const aclScalar* self, const aclTensor* other, aclTensor* out,
+                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return ScalarTensor("aclnnXLogYScalarSelf", EwOp::kXlogy, Promotion::kIntToFloat, self, other, out, workspaceSize,
+                      executor);
+}
+ACLNN_EW_LAUNCH(aclnnXLogYScalarSelf)
+
+ACLNN_EW_BINARY(XLog1pYTensor, EwOp::kXlog1py, Promotion::kIntToFloat)
+
+aclnnStatus aclnnXLog1pYScalarSelfGetWorkspaceSize(const aclScalar* self, const aclTensor* other, aclTensor* out,
+                                                   uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return ScalarTensor("aclnnXLog1pYScalarSelf", EwOp::kXlog1py, Promotion::kIntToFloat, self, other, out,
+                      workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnXLog1pYScalarSelf)
+
+aclnnStatus aclnnXLog1pYScalarOtherGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
+                                                    uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return TensorScalar("aclnnXLog1pYScalarOther", EwOp::kXlog1py, Promotion::kIntToFloat, self, "self", other, out,
+                      "out", workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnXLog1pYScalarOther)
+
+// every type
+ACLNN_EW_BINARY(Fmax, EwOp::kFmax, Promotion::kKeep)
+ACLNN_EW_BINARY(Fmin, EwOp::kFmin, Promotion::kKeep)
+
+aclnnStatus aclnnHeavisideGetWorkspaceSize(const aclTensor* self, const aclTensor* values, aclTensor* out,
+                                           uint64_t* workspaceSize, aclOpExecutor** executor) {
+  aclnnStatus rc = SameDtypes("aclnnHeaviside", self, values);
+  if (rc != ACLNN_SUCCESS) return rc;
+  return TensorTensor("aclnnHeaviside", EwOp::kHeaviside, Promotion::kKeep, self, "self", values, "values", out, "out",
+                      workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnHeaviside)
+
+// bitwise, shifts, logical, gcd / lcm
+ACLNN_EW_BINARY(BitwiseAndTensor, EwOp::kBitwiseAnd, Promotion::kKeep)
+ACLNN_EW_BINARY_INPLACE(BitwiseAndTensor, EwOp::kBitwiseAnd, Promotion::kKeep)
+ACLNN_EW_TENSOR_SCALAR(BitwiseAndScalar, InplaceBitwiseAndScalar, EwOp::kBitwiseAnd, Promotion::kKeep)
+ACLNN_EW_BINARY(BitwiseOrTensor, EwOp::kBitwiseOr, Promotion::kKeep)
+ACLNN_EW_BINARY_INPLACE(BitwiseOrTensor, EwOp::kBitwiseOr, Promotion::kKeep)
+ACLNN_EW_TENSOR_SCALAR(BitwiseOrScalar, InplaceBitwiseOrScalar, EwOp::kBitwiseOr, Promotion::kKeep)
+ACLNN_EW_BINARY(BitwiseXorTensor, EwOp::kBitwiseXor, Promotion::kKeep)
+ACLNN_EW_BINARY_INPLACE(BitwiseXorTensor, EwOp::kBitwiseXor, Promotion::kKeep)
+ACLNN_EW_TENSOR_SCALAR(BitwiseXorScalar, InplaceBitwiseXorScalar, EwOp::kBitwiseXor, Promotion::kKeep)
+
+ACLNN_EW_BINARY(LeftShift, EwOp::kLeftShift, Promotion::kKeep)
+ACLNN_EW_BINARY(RightShift, EwOp::kRightShift, Promotion::kKeep)
+
+aclnnStatus aclnnLeftShiftsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
+                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return TensorScalar("aclnnLeftShifts", EwOp::kLeftShift, Promotion::kKeep, self, "self", other, out, "out",
+                      workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnLeftShifts)
+
+aclnnStatus aclnnRightShiftsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
+                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return TensorScalar("aclnnRightShifts", EwOp::kRightShift, Promotion::kKeep, self, "self", other, out, "out",
+                      workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnRightShifts)
+
+ACLNN_EW_BINARY(LogicalAnd, EwOp::kLogicalAnd, Promotion::kKeep)
+ACLNN_EW_BINARY_INPLACE(LogicalAnd, EwOp::kLogicalAnd, Promotion::kKeep)
+ACLNN_EW_BINARY(LogicalOr, EwOp::kLogicalOr, Promotion::kKeep)
+ACLNN_EW_BINARY_INPLACE(LogicalOr, EwOp::kLogicalOr, Promotion::kKeep)
+ACLNN_EW_BINARY(LogicalXor, EwOp::kLogicalXor, Promotion::kKeep)
+ACLNN_EW_BINARY_INPLACE(LogicalXor, EwOp::kLogicalXor, Promotion::kKeep)
+
+ACLNN_EW_BINARY(Gcd, EwOp::kGcd, Promotion::kKeep)
+ACLNN_EW_BINARY(Lcm, EwOp::kLcm, Promotion::kKeep)
 
 // ---- activation backward ----
 aclnnStatus aclnnThresholdBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,

@@ -34,7 +34,7 @@ constexpr int kMaxInputs = 3;
 constexpr int kMaxScratchTiles = 3;
 
 // The columns of elementwise_ops.def.
-enum class EwTypes { kFloating, kNumeric, kAll };
+enum class EwTypes { kFloating, kNumeric, kAll, kIntegral, kIntegralAndBool };
 enum class EwResult { kSameType, kBool };
 enum class EwTiles { kComputeType, kStorageType };
 
@@ -72,6 +72,8 @@ constexpr bool TypesAllow(EwTypes types) {
     case EwTypes::kFloating: return AscendC::detail::kIsFloatLike<C>;
     case EwTypes::kNumeric: return !std::is_same<C, bool>::value;
     case EwTypes::kAll: return true;
+    case EwTypes::kIntegral: return std::is_integral<C>::value && !std::is_same<C, bool>::value;
+    case EwTypes::kIntegralAndBool: return std::is_integral<C>::value;
   }
   return false;
 }
@@ -503,6 +505,9 @@ __aicore__ inline void LerpTensor(const Operands<C>& o) {
   AscendC::Select(o.y, o.mask, lo, hi, SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
 }
 
+// binary and ternary math, bitwise and logical operators (rows of elementwise_binary_ops.def)
+#include "kernels/elementwise_binary_ops.inc"
+
 }  // namespace ew_ops
 
 // The operator `op` on one tile of compute-type (C) operands: the function of its row, when
@@ -692,6 +697,8 @@ bool EwSupports(EwOp op, aclDataType dtype) {
     case EwTypes::kFloating: return IsFloatingKernelType(dtype);
     case EwTypes::kNumeric: return dtype != ACL_BOOL;
     case EwTypes::kAll: return true;
+    case EwTypes::kIntegral: return !IsFloatingKernelType(dtype) && dtype != ACL_BOOL;
+    case EwTypes::kIntegralAndBool: return !IsFloatingKernelType(dtype);
   }
   return false;
 }
