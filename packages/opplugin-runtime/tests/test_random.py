@@ -277,3 +277,122 @@ def test_nn_dropout_module_trains_and_evaluates(ledger):
     model.eval()
     assert torch.equal(model(x).detach().cpu(), x.detach().cpu())
     no_fallback(ledger(), "native_dropout", "native_dropout_backward")
+
+
+# ---- further distributions: exponential_, cauchy_, log_normal_, geometric_, random_ ----
+
+def _two_sample_close(npu: torch.Tensor, cpu: torch.Tensor, quantiles=(0.1, 0.25, 0.5, 0.75, 0.9)) -> None:
+    """The quantiles of two samples of one distribution agree (a few standard errors)."""
+    q = torch.tensor(quantiles, dtype=torch.float64)
+    a, b = torch.quantile(npu[:100_000], q), torch.quantile(cpu[:100_000], q)
+    spread = (torch.quantile(cpu[:100_000], torch.tensor([0.9], dtype=torch.float64))
+              - torch.quantile(cpu[:100_000], torch.tensor([0.1], dtype=torch.float64))).abs()
+    assert ((a - b).abs() < 0.03 * spread + 1e-3).all(), (a, b)
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+@pytest.mark.parametrize("name,call", [
+    ("exponential_", lambda t: t.exponential_(1.5)),
+    ("cauchy_", lambda t: t.cauchy_(0.5, 2.0)),
+    ("log_normal_", lambda t: t.log_normal_(0.3, 0.4)),
+    ("geometric_", lambda t: t.geometric_(0.3)),
+])
+def test_continuous_distributions_match_cpu(ledger, dtype, name, call):
+    torch.manual_seed(21)
+    npu = call(torch.empty(N, device="npu", dtype=dtype)).cpu().double()
+    cpu_dtype = torch.float32 if dtype in (torch.float16, torch.bfloat16) else dtype
+    cpu = call(torch.empty(N, dtype=cpu_dtype)).to(dtype).double()
+    if name != "cauchy_":  # Cauchy's tails overflow float16 as on CPU
+        assert torch.isfinite(npu).all()
+    if name == "geometric_":  # discrete: quantiles sit on integers, compare the moments
+        assert npu.min() >= 1 and torch.equal(npu, npu.round())
+        assert abs(npu.mean() - cpu.mean()) < 7 * (0.7 / 0.09 / N) ** 0.5
+        assert abs(npu.var() / cpu.var() - 1) < 0.05
+    else:
+        _two_sample_close(npu, cpu)
+    if name in ("exponential_", "log_normal_"):
+        assert npu.min() >= 0
+    no_fallback(ledger(), name)
+
+
+@pytest.mark.parametrize("dtype,low,high", [(torch.int64, -3, 7), (torch.uint8, 0, 256), (torch.int16, -100, 100),
+                                            (torch.float32, 0, 17), (torch.bfloat16, -8, 8), (torch.bool, 0, 2)])
+def test_randint_covers_its_range_uniformly(ledger, dtype, low, high):
+    npu = torch.randint(low, high, (N,), device="npu", dtype=dtype).cpu()
+    assert npu.dtype == dtype
+    values = npu.to(torch.int64)
+    assert values.min() == low and values.max() == high - 1
+    counts = torch.bincount(values - low, minlength=high - low).double()
+    expected = N / (high - low)
+    assert (counts - expected).abs().max() < 7 * expected ** 0.5
+    no_fallback(ledger(), "random_.from")
+
+
+def test_random_without_bounds_uses_the_dtypes_range(ledger):
+    u8 = torch.empty(N, device="npu", dtype=torch.uint8).random_().cpu().to(torch.int64)
+    assert u8.min() == 0 and u8.max() == 255
+    half = torch.empty(N, device="npu", dtype=torch.float16).random_().cpu().double()
+    assert half.min() >= 0 and half.max() <= 2 ** 11 and torch.equal(half, half.round())
+    to = torch.empty(N, device="npu", dtype=torch.int32).random_(5).cpu()
+    assert set(to.unique().tolist()) == {0, 1, 2, 3, 4}
+    no_fallback(ledger(), "random_", "random_.to")
+
+
+@pytest.mark.parametrize("call", [
+    lambda t: t.exponential_(-1.0),
+    lambda t: t.cauchy_(0.0, 0.0),
+    lambda t: t.log_normal_(0.0, -2.0),
+    lambda t: t.geometric_(1.5),
+    lambda t: t.random_(5, 5),
+], ids=["exponential_", "cauchy_", "log_normal_", "geometric_", "random_"])
+def test_distribution_argument_errors_match_cpu(call):
+    with pytest.raises(RuntimeError) as cpu_error:
+        call(torch.empty(4))
+    with pytest.raises(RuntimeError) as npu_error:
+        call(torch.empty(4, device="npu"))
+    assert str(cpu_error.value).split("\n")[0] in str(npu_error.value)
+
+
+def test_normal_with_tensor_moments_matches_cpu(ledger):
+    torch.manual_seed(31)
+    mean = torch.linspace(-3, 3, 7).repeat(20_000, 1)
+    std = torch.linspace(0.5, 2, 7)
+    npu = torch.normal(mean.npu(), std.npu()).cpu().double()
+    cpu = torch.normal(mean, std).double()
+    assert npu.shape == cpu.shape == (20_000, 7)
+    torch.testing.assert_close(npu.mean(0), cpu.mean(0), atol=7 * 2 / 20_000 ** 0.5, rtol=0)
+    torch.testing.assert_close(npu.std(0), std.double(), atol=0.05, rtol=0)
+    scalar_std = torch.normal(mean.npu(), 0.25).cpu().double()
+    torch.testing.assert_close(scalar_std.std(0), torch.full((7,), 0.25, dtype=torch.float64), atol=0.01, rtol=0)
+    scalar_mean = torch.normal(2.0, std.npu().repeat(20_000, 1)).cpu().double()
+    torch.testing.assert_close(scalar_mean.mean(0), torch.full((7,), 2.0, dtype=torch.float64), atol=0.05, rtol=0)
+    no_fallback(ledger(), "normal.Tensor_Tensor", "normal.Tensor_float", "normal.float_Tensor")
+
+
+@pytest.mark.parametrize("replacement", [True, False])
+def test_multinomial_frequencies_match_the_weights(ledger, replacement):
+    weights = torch.tensor([[0.0, 1.0, 3.0, 6.0], [5.0, 0.0, 0.0, 5.0]])
+    draws = torch.multinomial(weights.npu(), 1, replacement=replacement)
+    assert draws.shape == (2, 1) and draws.dtype == torch.int64
+    many = torch.multinomial(weights.npu().repeat(10_000, 1), 2 if not replacement else 5,
+                             replacement=replacement).cpu()
+    first = many[0::2, 0]
+    freq = torch.bincount(first, minlength=4).double() / first.numel()
+    torch.testing.assert_close(freq, torch.tensor([0.0, 0.1, 0.3, 0.6], dtype=torch.float64), atol=0.02, rtol=0)
+    if not replacement:  # two distinct categories per row
+        assert (many[:, 0] != many[:, 1]).all()
+        assert set(many[1::2].reshape(-1).tolist()) == {0, 3}
+    no_fallback(ledger(), "multinomial")
+
+
+def test_randperm_is_a_permutation_and_reproducible(ledger):
+    torch.npu.manual_seed(5)
+    p = torch.randperm(1000, device="npu")
+    assert p.dtype == torch.int64
+    assert torch.equal(p.cpu().sort().values, torch.arange(1000))
+    torch.npu.manual_seed(5)
+    assert torch.equal(torch.randperm(1000, device="npu").cpu(), p.cpu())
+    assert not torch.equal(torch.randperm(1000, device="npu").cpu(), p.cpu())
+    as_float = torch.randperm(50, device="npu", dtype=torch.float32).cpu()
+    assert torch.equal(as_float.sort().values, torch.arange(50, dtype=torch.float32))
+    no_fallback(ledger(), "randperm.generator_out")

@@ -4,7 +4,11 @@
 // non-dense out is written back.
 #include "aclnnop/aclnn_gather.h"
 #include "aclnnop/aclnn_index_add.h"
+#include "aclnnop/aclnn_index_copy.h"
+#include "aclnnop/aclnn_index_fill.h"
+#include "aclnnop/aclnn_index_reduce.h"
 #include "aclnnop/aclnn_scatter.h"
+#include "aclnnop/aclnn_scatter_reduce.h"
 
 #include <vector>
 
@@ -13,6 +17,7 @@
 #include "common/dtype.h"
 #include "common/error.h"
 #include "kernels/index_kernel_api.h"
+#include "kernels/kernel_api.h"
 #include "meta/executor.h"
 
 using namespace ascendc_sim::aclnn;
@@ -104,8 +109,8 @@ aclnnStatus ScatterWorkspace(const char* api, ScatterKind kind, const aclTensor*
       (rc = CheckTensor(api, src, "src", kAllDtypes)) != ACLNN_SUCCESS) {
     return rc;
   }
-  if (reduce != 0 && reduce != 1) {
-    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: reduce %lld is not 0 (none) or 1 (add)",
+  if (reduce < 0 || reduce > 2 || (kind == ScatterKind::kAdd && reduce != 0)) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: reduce %lld is not 0 (none), 1 (add) or 2 (multiply)",
                       api, static_cast<long long>(reduce));
   }
   if (out->dtype != self->dtype || out->viewDims != self->viewDims ||
@@ -129,8 +134,11 @@ aclnnStatus ScatterWorkspace(const char* api, ScatterKind kind, const aclTensor*
       shape.mode = kind == ScatterKind::kValue ? k::GatherScatterMode::kScatterValue
                    : (kind == ScatterKind::kAdd || reduce == 1) ? k::GatherScatterMode::kScatterAdd
                                                                 : k::GatherScatterMode::kScatter;
-      if (kind == ScatterKind::kValue && reduce == 1) {
-        return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: reduce add of a value is not supported", api);
+      if (reduce == 2 || (kind == ScatterKind::kValue && reduce == 1)) {
+        // multiply (src or value), add of a value: the reducing scatter with self included
+        shape.mode = k::GatherScatterMode::kScatterReduce;
+        shape.reduce = reduce == 2 ? k::ScatterReduceOp::kProd : k::ScatterReduceOp::kSum;
+        shape.includeSelf = true;
       }
       shape.dtype = self->dtype;
       shape.indexDtype = index->dtype;
@@ -152,6 +160,107 @@ aclnnStatus ScatterWorkspace(const char* api, ScatterKind kind, const aclTensor*
         args.self = y.Resolve(ws);
         args.index = idx.Resolve(ws);
         args.src = s.dtype == ACL_DT_UNDEFINED ? nullptr : s.Resolve(ws);
+        return k::LaunchGatherScatter(args, stream);
+      });
+    }
+  }
+  return plan.Finish(workspaceSize, executor);
+}
+
+// aclnnScatterReduce (indexVector false: index has src's rank) and aclnnIndexReduce,
+// aclnnIndexCopy, aclnnIndexFill (indexVector: a 0-d/1-D index of source.size(dim)
+// entries; index_fill's value scalar stands in for a source of that shape).
+const k::ScatterReduceOp kReduceCodes[] = {k::ScatterReduceOp::kSum, k::ScatterReduceOp::kSum,
+                                           k::ScatterReduceOp::kProd, k::ScatterReduceOp::kMax,
+                                           k::ScatterReduceOp::kMin, k::ScatterReduceOp::kMean};
+
+aclnnStatus CheckReduceCode(const char* api, int64_t reduce) {
+  if (reduce >= 1 && reduce <= 5) return ACLNN_SUCCESS;
+  return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: reduce %lld is not 1 (sum), 2 (prod), 3 (amax), 4 (amin) or 5 "
+                    "(mean)", api, static_cast<long long>(reduce));
+}
+
+aclnnStatus ReduceWorkspace(const char* api, bool indexVector, const aclTensor* self, int64_t dim,
+                            const aclTensor* index, const aclTensor* src, const aclScalar* value,
+                            k::ScatterReduceOp op, bool includeSelf, aclTensor* out, uint64_t* workspaceSize,
+                            aclOpExecutor** executor) {
+  const char* srcName = indexVector ? "source" : "src";
+  const char* selfName = self == out ? "selfRef" : "self";
+  aclnnStatus rc;
+  if ((rc = CheckNotNull(api, self, selfName)) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckNotNull(api, index, "index")) != ACLNN_SUCCESS) return rc;
+  if (value == nullptr && (rc = CheckNotNull(api, src, srcName)) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckNotNull(api, out, "out")) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckPointers(api, workspaceSize, executor)) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckTensor(api, self, selfName, kAllDtypes)) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckTensor(api, index, "index", kIndexDtypes)) != ACLNN_SUCCESS) return rc;
+  if (src != nullptr && (rc = CheckTensor(api, src, srcName, kAllDtypes)) != ACLNN_SUCCESS) return rc;
+  if (out != self && (rc = CheckTensor(api, out, "out", kAllDtypes)) != ACLNN_SUCCESS) return rc;
+  if (src == nullptr) src = self;  // a value: the source's shape is self's with index.numel() along dim
+  if (out->dtype != self->dtype || out->viewDims != self->viewDims || src->dtype != self->dtype) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: out (and %s) must have self's shape %s and dtype %s", api,
+                      srcName, ShapeToString(self->viewDims).c_str(), DataTypeName(self->dtype));
+  }
+  if ((rc = CheckDim(api, &dim, self->viewDims.size())) != ACLNN_SUCCESS) return rc;
+  const std::vector<int64_t> selfShape = AtLeast1d(self->viewDims);
+  std::vector<int64_t> srcShape = AtLeast1d(src->viewDims);
+  std::vector<int64_t> indexShape = AtLeast1d(index->viewDims);
+  if (indexVector) {
+    if (index->viewDims.size() > 1) {
+      return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: index must be 0-d or 1-D, got %s", api,
+                        ShapeToString(index->viewDims).c_str());
+    }
+    std::vector<int64_t> expected = selfShape;
+    expected[dim] = index->Numel();
+    if (value != nullptr) srcShape = expected;
+    if (srcShape != expected) {
+      return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: source must have shape %s, got %s", api,
+                        ShapeToString(expected).c_str(), ShapeToString(src->viewDims).c_str());
+    }
+    indexShape = srcShape;  // every line of source uses the index vector
+  } else {
+    if ((rc = CheckIndexFits(api, indexShape, selfShape, "self", dim, true)) != ACLNN_SUCCESS) return rc;
+    if ((rc = CheckIndexFits(api, indexShape, srcShape, "src", dim, false)) != ACLNN_SUCCESS) return rc;
+  }
+  ExecutorBuilder plan(api);
+  if (out->Numel() > 0) {
+    const DenseBuffer y = OutFromSelf(plan, self, out);
+    if (index->Numel() > 0 && (value != nullptr || src->Numel() > 0)) {
+      k::GatherScatterArgs shape;
+      shape.mode = k::GatherScatterMode::kScatterReduce;
+      shape.reduce = op;
+      shape.includeSelf = includeSelf;
+      shape.indexAlongDim = indexVector;
+      shape.wrapNegative = value != nullptr;  // index_fill counts negative indices from the end
+      shape.dtype = self->dtype;
+      shape.indexDtype = index->dtype;
+      shape.ndim = static_cast<int32_t>(selfShape.size());
+      shape.dim = static_cast<int32_t>(dim);
+      FillShape(shape.indexShape, indexShape);
+      FillShape(shape.selfShape, selfShape);
+      FillShape(shape.srcShape, srcShape);
+      shape.op = api;
+      if (value != nullptr) {
+        shape.value = value->IsFloating() ? k::ScalarValue::Floating(value->ToDouble())
+                                          : k::ScalarValue::Integral(value->ToInt64());
+      }
+      const DenseBuffer idx = plan.Input(index, "index", index->viewDims, index->dtype);
+      DenseBuffer s;
+      if (value == nullptr) s = plan.Input(src, srcName, src->viewDims, self->dtype);
+      DenseBuffer counts;
+      const bool mean = shape.reduce == k::ScatterReduceOp::kMean;
+      if (mean) counts = plan.Scratch(out->Numel(), ACL_INT64);
+      const uint64_t numel = static_cast<uint64_t>(out->Numel());
+      plan.AddStep([shape, y, idx, s, counts, mean, numel](uint8_t* ws, aclrtStream stream) {
+        k::GatherScatterArgs args = shape;
+        args.self = y.Resolve(ws);
+        args.index = idx.Resolve(ws);
+        args.src = s.dtype == ACL_DT_UNDEFINED ? nullptr : s.Resolve(ws);
+        if (mean) {
+          args.counts = counts.Resolve(ws);
+          const aclError err = k::LaunchFill(ACL_INT64, args.counts, numel, k::ScalarValue::Integral(0), stream);
+          if (err != ACL_SUCCESS) return err;
+        }
         return k::LaunchGatherScatter(args, stream);
       });
     }
@@ -245,6 +354,82 @@ aclnnStatus aclnnScatterAddGetWorkspaceSize(const aclTensor* self, int64_t dim, 
 
 aclnnStatus aclnnScatterAdd(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
   return ascendc_sim::LaunchExecutor("aclnnScatterAdd", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnScatterReduceGetWorkspaceSize(const aclTensor* self, int64_t dim, const aclTensor* index,
+                                               const aclTensor* src, int64_t reduce, bool includeSelf,
+                                               aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  const aclnnStatus rc = CheckReduceCode("aclnnScatterReduce", reduce);
+  if (rc != ACLNN_SUCCESS) return rc;
+  return ReduceWorkspace("aclnnScatterReduce", false, self, dim, index, src, nullptr, kReduceCodes[reduce],
+                         includeSelf, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnScatterReduce(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  return ascendc_sim::LaunchExecutor("aclnnScatterReduce", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnIndexReduceGetWorkspaceSize(const aclTensor* self, int64_t dim, const aclTensor* index,
+                                             const aclTensor* source, int64_t reduce, bool includeSelf,
+                                             aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  const aclnnStatus rc = CheckReduceCode("aclnnIndexReduce", reduce);
+  if (rc != ACLNN_SUCCESS) return rc;
+  return ReduceWorkspace("aclnnIndexReduce", true, self, dim, index, source, nullptr, kReduceCodes[reduce],
+                         includeSelf, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnIndexReduce(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  return ascendc_sim::LaunchExecutor("aclnnIndexReduce", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnIndexCopyGetWorkspaceSize(const aclTensor* self, int64_t dim, const aclTensor* index,
+                                           const aclTensor* source, aclTensor* out, uint64_t* workspaceSize,
+                                           aclOpExecutor** executor) {
+  return ReduceWorkspace("aclnnIndexCopy", true, self, dim, index, source, nullptr, k::ScatterReduceOp::kReplace,
+                         true, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnIndexCopy(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  return ascendc_sim::LaunchExecutor("aclnnIndexCopy", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceIndexCopyGetWorkspaceSize(aclTensor* selfRef, int64_t dim, const aclTensor* index,
+                                                  const aclTensor* source, uint64_t* workspaceSize,
+                                                  aclOpExecutor** executor) {
+  return ReduceWorkspace("aclnnInplaceIndexCopy", true, selfRef, dim, index, source, nullptr,
+                         k::ScatterReduceOp::kReplace, true, selfRef, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceIndexCopy(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                  aclrtStream stream) {
+  return ascendc_sim::LaunchExecutor("aclnnInplaceIndexCopy", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnIndexFillGetWorkspaceSize(const aclTensor* self, int64_t dim, const aclTensor* index,
+                                           const aclScalar* value, aclTensor* out, uint64_t* workspaceSize,
+                                           aclOpExecutor** executor) {
+  const aclnnStatus rc = CheckNotNull("aclnnIndexFill", value, "value");
+  if (rc != ACLNN_SUCCESS) return rc;
+  return ReduceWorkspace("aclnnIndexFill", true, self, dim, index, nullptr, value, k::ScatterReduceOp::kReplace,
+                         true, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnIndexFill(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  return ascendc_sim::LaunchExecutor("aclnnIndexFill", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceIndexFillGetWorkspaceSize(aclTensor* selfRef, int64_t dim, const aclTensor* index,
+                                                  const aclScalar* value, uint64_t* workspaceSize,
+                                                  aclOpExecutor** executor) {
+  const aclnnStatus rc = CheckNotNull("aclnnInplaceIndexFill", value, "value");
+  if (rc != ACLNN_SUCCESS) return rc;
+  return ReduceWorkspace("aclnnInplaceIndexFill", true, selfRef, dim, index, nullptr, value,
+                         k::ScatterReduceOp::kReplace, true, selfRef, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceIndexFill(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                  aclrtStream stream) {
+  return ascendc_sim::LaunchExecutor("aclnnInplaceIndexFill", workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnIndexAddGetWorkspaceSize(const aclTensor* self, int64_t dim, const aclTensor* index,

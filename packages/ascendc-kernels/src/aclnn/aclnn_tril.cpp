@@ -1,8 +1,9 @@
-// aclnnTril / aclnnInplaceTril: self (any layout) is brought to a dense tile of
-// its dtype, the row kernel tril_custom keeps the lower triangle of each matrix
-// of the last two dimensions, and a non-contiguous out is written back by a
-// view-copy.
+// aclnnTril / aclnnInplaceTril (aclnnTriu / aclnnInplaceTriu): self (any layout)
+// is brought to a dense tile of its dtype, the row kernel tril_custom
+// (triu_custom) keeps the lower (upper) triangle of each matrix of the last two
+// dimensions, and a non-contiguous out is written back by a view-copy.
 #include "aclnnop/aclnn_tril.h"
+#include "aclnnop/aclnn_triu.h"
 
 #include "aclnn/aclnn_common.h"
 #include "aclnn/l0_ops.h"
@@ -17,7 +18,7 @@ namespace {
 
 aclnnStatus TrilWorkspace(const char* api, const aclTensor* self, const char* selfName, int64_t diagonal,
                           const aclTensor* out, const char* outName, uint64_t* workspaceSize,
-                          aclOpExecutor** executor) {
+                          aclOpExecutor** executor, bool upper = false) {
   aclnnStatus rc;
   if ((rc = CheckNotNull(api, self, selfName)) != ACLNN_SUCCESS) return rc;
   if ((rc = CheckNotNull(api, out, outName)) != ACLNN_SUCCESS) return rc;
@@ -46,8 +47,9 @@ aclnnStatus TrilWorkspace(const char* api, const aclTensor* self, const char* se
     const uint64_t batch = static_cast<uint64_t>(self->Numel()) / (m * n);
     const DenseBuffer x = plan.Input(self, selfName, self->viewDims, dtype);
     const DenseBuffer y = plan.Output(out, outName, dtype);
-    plan.AddStep([x, y, dtype, batch, m, n, diagonal](uint8_t* ws, aclrtStream stream) {
-      return kernels::LaunchTril(dtype, x.Resolve(ws), y.Resolve(ws), batch, m, n, diagonal, stream);
+    plan.AddStep([x, y, dtype, batch, m, n, diagonal, upper](uint8_t* ws, aclrtStream stream) {
+      return upper ? kernels::LaunchTriu(dtype, x.Resolve(ws), y.Resolve(ws), batch, m, n, diagonal, stream)
+                   : kernels::LaunchTril(dtype, x.Resolve(ws), y.Resolve(ws), batch, m, n, diagonal, stream);
     });
   }
   return plan.Finish(workspaceSize, executor);
@@ -76,6 +78,26 @@ aclnnStatus aclnnInplaceTrilGetWorkspaceSize(aclTensor* selfRef, int64_t diagona
 
 aclnnStatus aclnnInplaceTril(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
   return ascendc_sim::LaunchExecutor("aclnnInplaceTril", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnTriuGetWorkspaceSize(const aclTensor* self, int64_t diagonal, aclTensor* out,
+                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return ascendc_sim::aclnn::TrilWorkspace("aclnnTriu", self, "self", diagonal, out, "out", workspaceSize, executor,
+                                           true);
+}
+
+aclnnStatus aclnnTriu(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  return ascendc_sim::LaunchExecutor("aclnnTriu", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceTriuGetWorkspaceSize(aclTensor* selfRef, int64_t diagonal, uint64_t* workspaceSize,
+                                             aclOpExecutor** executor) {
+  return ascendc_sim::aclnn::TrilWorkspace("aclnnInplaceTriu", selfRef, "selfRef", diagonal, selfRef, "selfRef",
+                                           workspaceSize, executor, true);
+}
+
+aclnnStatus aclnnInplaceTriu(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  return ascendc_sim::LaunchExecutor("aclnnInplaceTriu", workspace, workspaceSize, executor, stream);
 }
 
 }  // extern "C"

@@ -11,6 +11,7 @@
 // inner] at rows index[k]; blocks take (outer, column chunk) units and stage the
 // rows in the unified buffer.
 #include <algorithm>
+#include <limits>
 #include <type_traits>
 
 #include "ascendc_sim/kernel/trap.h"
@@ -37,7 +38,63 @@ struct GatherScatterTiling {
   bool index64 = true;
   ScalarValue value;
   const char* op = "gather";
+  ScatterReduceOp reduce = ScatterReduceOp::kSum;
+  bool includeSelf = true;
+  bool indexAlongDim = false;
+  bool wrapNegative = false;
+  bool hasSrc = true;
 };
+
+template <typename T>
+using ComputeOf = typename std::conditional<
+    std::is_same<T, bool>::value, bool,
+    typename std::conditional<std::is_integral<T>::value, int64_t,
+                              typename std::conditional<std::is_same<T, double>::value, double, float>::type>::type>::type;
+
+template <typename C>
+__aicore__ inline bool IsNan(C v) {
+  if constexpr (std::is_floating_point<C>::value) {
+    return v != v;
+  } else {
+    return false;
+  }
+}
+
+// The reduction's starting value where self is not included.
+template <typename C>
+__aicore__ inline C ReduceIdentity(ScatterReduceOp op) {
+  switch (op) {
+    case ScatterReduceOp::kProd: return C(1);
+    case ScatterReduceOp::kMax:
+      if constexpr (std::is_floating_point<C>::value) return -std::numeric_limits<C>::infinity();
+      else return std::numeric_limits<C>::lowest();
+    case ScatterReduceOp::kMin:
+      if constexpr (std::is_floating_point<C>::value) return std::numeric_limits<C>::infinity();
+      else return std::numeric_limits<C>::max();
+    default: return C(0);
+  }
+}
+
+// acc (op)= v as CPU's scatter_reduce does (NaN propagates through amax/amin).
+template <typename C>
+__aicore__ inline C ReduceStep(ScatterReduceOp op, C acc, C v) {
+  switch (op) {
+    case ScatterReduceOp::kReplace:
+      return v;
+    case ScatterReduceOp::kProd:
+      if constexpr (std::is_same<C, bool>::value) return acc && v;
+      else return static_cast<C>(acc * v);
+    case ScatterReduceOp::kMax:
+      if (IsNan(v)) return v;
+      return acc < v ? v : acc;
+    case ScatterReduceOp::kMin:
+      if (IsNan(v)) return v;
+      return v < acc ? v : acc;
+    default:
+      if constexpr (std::is_same<C, bool>::value) return acc || v;
+      else return static_cast<C>(acc + v);
+  }
+}
 
 template <typename T>
 __aicore__ inline T AddValues(T a, T b) {
@@ -53,6 +110,62 @@ __aicore__ inline T AddValues(T a, T b) {
 }
 
 // gather: out (index's shape) = self at the index; scatter*: self at the index (op)= src (or value).
+// scatter_reduce over one line (the self positions along dim at selfBase, owned by
+// this block): the positions the index hits start from the identity unless self is
+// included, then take each value in index order; mean counts the values per
+// position in `counts` (zero before and after) and divides at the end.
+template <typename T>
+__aicore__ inline void ScatterReduceLine(T* selfData, int64_t* counts, const T* srcData, const GatherScatterTiling& t,
+                                         int64_t indexBase, int64_t selfBase, int64_t srcBase, GM_ADDR index) {
+  using A = AscendC::detail::Arith<T>;
+  using S = typename A::Storage;
+  using AC = typename A::Compute;
+  using C = ComputeOf<T>;
+  S* self = reinterpret_cast<S*>(selfData);
+  const S* src = reinterpret_cast<const S*>(srcData);
+  const C value = t.value.isFloating ? static_cast<C>(t.value.f) : static_cast<C>(t.value.i);
+  const bool mean = t.reduce == ScatterReduceOp::kMean;
+  const ScatterReduceOp step = mean ? ScatterReduceOp::kSum : t.reduce;
+  auto targetOf = [&](int64_t k) -> int64_t {
+    const int64_t at = t.indexAlongDim ? k : indexBase + k * t.indexStrides[t.dim];
+    int64_t i = t.index64 ? reinterpret_cast<const int64_t*>(index)[at]
+                          : static_cast<int64_t>(reinterpret_cast<const int32_t*>(index)[at]);
+    if (t.wrapNegative && i < 0 && i >= -t.dimSize) i += t.dimSize;
+    if (i < 0 || i >= t.dimSize) {
+      KernelFail("%s: index %lld is out of bounds for dimension %d with size %lld", t.op, static_cast<long long>(i),
+                 t.dim, static_cast<long long>(t.dimSize));
+    }
+    return selfBase + i * t.selfStrides[t.dim];
+  };
+  const int64_t n = t.indexShape[t.dim];
+  if (!t.includeSelf) {
+    for (int64_t k = 0; k < n; ++k) self[targetOf(k)] = A::Store(static_cast<AC>(ReduceIdentity<C>(step)));
+  }
+  for (int64_t k = 0; k < n; ++k) {
+    const int64_t at = targetOf(k);
+    const C v = t.hasSrc ? static_cast<C>(A::Load(src[srcBase + k * t.srcStrides[t.dim]])) : value;
+    self[at] = A::Store(static_cast<AC>(ReduceStep<C>(step, static_cast<C>(A::Load(self[at])), v)));
+    if (mean) ++counts[at];
+  }
+  if (!mean) return;
+  for (int64_t k = 0; k < n; ++k) {
+    const int64_t at = targetOf(k);
+    if (counts[at] == 0) continue;  // divided already
+    const int64_t count = counts[at] + (t.includeSelf ? 1 : 0);
+    counts[at] = 0;
+    const C acc = static_cast<C>(A::Load(self[at]));
+    C r;
+    if constexpr (std::is_same<C, bool>::value) {
+      r = acc;
+    } else if constexpr (std::is_integral<C>::value) {
+      r = acc / count - ((acc % count != 0) && (acc < 0) ? 1 : 0);  // floor division (count > 0)
+    } else {
+      r = acc / static_cast<C>(count);
+    }
+    self[at] = A::Store(static_cast<AC>(r));
+  }
+}
+
 template <typename T>
 __global__ __aicore__ void gather_scatter_custom(GM_ADDR self, GM_ADDR index, GM_ADDR src, GM_ADDR out,
                                                  GatherScatterTiling t) {
@@ -72,6 +185,11 @@ __global__ __aicore__ void gather_scatter_custom(GM_ADDR self, GM_ADDR index, GM
       indexBase += c * t.indexStrides[d];
       selfBase += c * t.selfStrides[d];
       srcBase += c * t.srcStrides[d];
+    }
+    if (t.mode == GatherScatterMode::kScatterReduce) {
+      ScatterReduceLine<T>(selfData, reinterpret_cast<int64_t*>(out), srcData, t, indexBase, selfBase, srcBase,
+                           index);
+      continue;
     }
     for (int64_t k = 0; k < t.indexShape[t.dim]; ++k) {
       const int64_t at = indexBase + k * t.indexStrides[t.dim];
@@ -94,6 +212,8 @@ __global__ __aicore__ void gather_scatter_custom(GM_ADDR self, GM_ADDR index, GM
           break;
         case GatherScatterMode::kScatterAdd:
           selfData[selfAt] = AddValues(selfData[selfAt], srcData[srcBase + k * t.srcStrides[t.dim]]);
+          break;
+        case GatherScatterMode::kScatterReduce:
           break;
       }
     }
@@ -178,6 +298,16 @@ aclError LaunchGatherScatter(const GatherScatterArgs& args, aclrtStream stream) 
   t.index64 = args.indexDtype == ACL_INT64;
   t.value = args.value;
   t.op = args.op;
+  t.reduce = args.reduce;
+  t.includeSelf = args.includeSelf;
+  t.indexAlongDim = args.indexAlongDim;
+  t.wrapNegative = args.wrapNegative;
+  t.hasSrc = args.src != nullptr;
+  if (args.mode == GatherScatterMode::kScatterReduce && args.reduce == ScatterReduceOp::kMean &&
+      args.counts == nullptr) {
+    return RaiseError(ACL_ERROR_INVALID_PARAM, "kernel 'gather_scatter_custom': %s: mean needs a counts buffer",
+                      args.op);
+  }
   int64_t si = 1, ss = 1, sr = 1, numel = 1;
   for (int32_t d = args.ndim - 1; d >= 0; --d) {
     t.indexShape[d] = args.indexShape[d];
@@ -198,7 +328,8 @@ aclError LaunchGatherScatter(const GatherScatterArgs& args, aclrtStream stream) 
   const void* self = args.self;
   const void* index = args.index;
   const void* src = args.src;
-  void* out = args.out;
+  // A reduction's counts travel in the `out` slot (a scatter has no out).
+  void* out = args.mode == GatherScatterMode::kScatterReduce ? args.counts : args.out;
   return DispatchKernelType(args.dtype, "gather_scatter_custom", [&](auto tag) -> aclError {
     using T = typename decltype(tag)::type;
     return LaunchKernel("gather_scatter_custom", blockDim, stream, gather_scatter_custom<T>, self, index, src, out, t);

@@ -58,6 +58,15 @@ ASCENDC_SIM_INTERNAL_API aclError LaunchBernoulli(aclDataType dtype, void* y, ui
 ASCENDC_SIM_INTERNAL_API aclError LaunchBernoulliTensor(aclDataType dtype, void* y, aclDataType probType,
                                                         const void* prob, uint64_t n, PhiloxArgs rng,
                                                         aclrtStream stream);
+// Distributions by inversion of element i's uniform draw (kernels/random_kernel.cpp):
+// kExponential (a = lambda), kCauchy (a = median, b = sigma), kLogNormal (a = mean,
+// b = std; float types) and kGeometric (a = p; also integer types).
+enum class RandomTransform { kExponential, kCauchy, kLogNormal, kGeometric };
+ASCENDC_SIM_INTERNAL_API aclError LaunchRandomTransform(aclDataType dtype, void* y, uint64_t n, RandomTransform kind,
+                                                        double a, double b, PhiloxArgs rng, aclrtStream stream);
+// y = from + (64 random bits of element i mod range), converted to dtype; range 0 is 2^64.
+ASCENDC_SIM_INTERNAL_API aclError LaunchRandomInteger(aclDataType dtype, void* y, uint64_t n, int64_t from,
+                                                      uint64_t range, PhiloxArgs rng, aclrtStream stream);
 // Dropout bit mask of `elements` into `maskBytes` bytes (bit 1 = keep, probability 1 - prob).
 ASCENDC_SIM_INTERNAL_API aclError LaunchDropoutGenMask(void* mask, uint64_t maskBytes, uint64_t elements,
                                                        double prob, PhiloxArgs rng, aclrtStream stream);
@@ -282,6 +291,9 @@ ASCENDC_SIM_INTERNAL_API aclError LaunchBatchNormGrad(const BatchNormGradArgs& a
 // y = tril(x, diagonal) for `batch` dense (m x n) matrices: element (i, j) kept
 // where j <= i + diagonal, else zero. Any kernel dtype.
 ASCENDC_SIM_INTERNAL_API aclError LaunchTril(aclDataType dtype, const void* x, void* y, uint64_t batch, uint64_t m,
+                                             uint64_t n, int64_t diagonal, aclrtStream stream);
+// y = triu(x, diagonal): element (i, j) kept where j >= i + diagonal, else zero.
+ASCENDC_SIM_INTERNAL_API aclError LaunchTriu(aclDataType dtype, const void* x, void* y, uint64_t batch, uint64_t m,
                                              uint64_t n, int64_t diagonal, aclrtStream stream);
 
 }  // namespace kernels

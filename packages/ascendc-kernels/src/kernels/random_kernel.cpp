@@ -4,6 +4,9 @@
 // variant first copies in the tile's probabilities) and copied out. Element i
 // reads Philox block i of the launch's (seed, offset), so the values do not
 // depend on the tiling or the number of cores.
+#include <math.h>
+
+#include <limits>
 #include <type_traits>
 
 #include "kernels/dtype_dispatch.h"
@@ -75,6 +78,79 @@ struct BernoulliDist {
     const PhiloxBlock b = Philox4x32_10(index, rng);
     const bool one = BernoulliDraw(b.w[0], kTensorProb ? tileProb : p);
     return A::Store(static_cast<C>(one ? 1 : 0));
+  }
+};
+
+// Distributions by inversion of element i's uniform draw u (24 bits for the
+// 16/32-bit types, 53 for double), computed in double and stored in T:
+// exponential(lambda) -log(1 - u) / lambda; cauchy(median, sigma) median +
+// sigma * tan(pi * (u - 1/2)); log-normal(mean, std) exp(mean + std * z);
+// geometric(p) ceil(log(1 - u) / log(1 - p)), at least 1.
+template <typename T>
+struct TransformDist {
+  static constexpr bool kReadsProb = false;
+  using Prob = float;
+  PhiloxArgs rng;
+  RandomTransform kind = RandomTransform::kExponential;
+  double a = 1.0;
+  double b = 0.0;
+
+  __aicore__ inline typename ArithOf<T>::Storage Draw(uint64_t index, double) const {
+    using A = ArithOf<T>;
+    using C = typename A::Compute;
+    const PhiloxBlock blk = Philox4x32_10(index, rng);
+    const double u = std::is_same<T, double>::value ? UniformDouble(blk.w[0], blk.w[1])
+                                                    : static_cast<double>(UniformFloat(blk.w[0]));
+    double v = 0.0;
+    switch (kind) {
+      case RandomTransform::kExponential:
+        v = -log1p(-u) / a;
+        break;
+      case RandomTransform::kCauchy:
+        v = a + b * tan(3.14159265358979323846 * (u - 0.5));
+        break;
+      case RandomTransform::kLogNormal:
+        v = exp(a + b * (std::is_same<T, double>::value ? NormalDouble(blk) : static_cast<double>(NormalFloat(blk))));
+        break;
+      case RandomTransform::kGeometric: {
+        // 1 - u in (0, 1]; p == 1 always gives 1.
+        const double q = log1p(-a);
+        v = a >= 1.0 ? 1.0 : ceil(log1p(-u) / q);
+        if (v < 1.0) v = 1.0;
+        break;
+      }
+    }
+    if constexpr (std::is_integral<C>::value) {
+      // An integral geometric draw past the type's range saturates (its probability is negligible).
+      const double top = static_cast<double>(std::numeric_limits<C>::max());
+      return A::Store(static_cast<C>(v < top ? v : top));
+    } else {
+      return A::Store(static_cast<C>(v));
+    }
+  }
+};
+
+// Integers: y = from + (64 random bits mod range); range 0 stands for 2^64.
+template <typename T>
+struct IntegerDist {
+  static constexpr bool kReadsProb = false;
+  using Prob = float;
+  PhiloxArgs rng;
+  int64_t from = 0;
+  uint64_t range = 0;
+
+  __aicore__ inline typename ArithOf<T>::Storage Draw(uint64_t index, double) const {
+    using A = ArithOf<T>;
+    using C = typename A::Compute;
+    const PhiloxBlock blk = Philox4x32_10(index, rng);
+    const uint64_t bits = static_cast<uint64_t>(blk.w[0]) << 32 | blk.w[1];
+    const uint64_t r = range == 0 ? bits : bits % range;
+    const int64_t v = static_cast<int64_t>(static_cast<uint64_t>(from) + r);
+    if constexpr (std::is_same<C, bool>::value) {
+      return A::Store(v != 0);
+    } else {
+      return A::Store(static_cast<C>(v));
+    }
   }
 };
 
@@ -176,6 +252,36 @@ aclError RejectType(const char* what, aclDataType dtype) {
 }
 
 }  // namespace
+
+aclError LaunchRandomTransform(aclDataType dtype, void* y, uint64_t n, RandomTransform kind, double a, double b,
+                               PhiloxArgs rng, aclrtStream stream) {
+  return DispatchKernelType(dtype, "random_custom", [&](auto tag) -> aclError {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same<T, bool>::value) {
+      return RejectType("distribution", dtype);
+    } else {
+      if (kind != RandomTransform::kGeometric && !kIsFloatKernelType<T>) return RejectType("distribution", dtype);
+      TransformDist<T> dist;
+      dist.rng = rng;
+      dist.kind = kind;
+      dist.a = a;
+      dist.b = b;
+      return LaunchRandom<T>(y, nullptr, n, dist, stream);
+    }
+  });
+}
+
+aclError LaunchRandomInteger(aclDataType dtype, void* y, uint64_t n, int64_t from, uint64_t range, PhiloxArgs rng,
+                             aclrtStream stream) {
+  return DispatchKernelType(dtype, "random_custom", [&](auto tag) -> aclError {
+    using T = typename decltype(tag)::type;
+    IntegerDist<T> dist;
+    dist.rng = rng;
+    dist.from = from;
+    dist.range = range;
+    return LaunchRandom<T>(y, nullptr, n, dist, stream);
+  });
+}
 
 aclError LaunchUniform(aclDataType dtype, void* y, uint64_t n, double from, double to, PhiloxArgs rng,
                        aclrtStream stream) {

@@ -7,13 +7,24 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <atomic>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "aclnn/acl_meta.h"
 #include "ascendc_sim/kernel/fp_types.h"
 #include "common/dtype.h"
+
+namespace ascendc_sim {
+// The shape of an output whose size depends on the data (aclnnNonzero, aclnnMaskedSelect),
+// set on the stream once the op has run; aclGetViewShape reports it after a synchronisation.
+struct ResultShape {
+  std::atomic<bool> ready{false};
+  std::vector<int64_t> dims;
+};
+}  // namespace ascendc_sim
 
 // A strided view: element i lives at data + (offset + sum(i_k * strides_k)) * itemsize.
 struct aclTensor {
@@ -24,6 +35,7 @@ struct aclTensor {
   aclFormat format = ACL_FORMAT_ND;
   std::vector<int64_t> storageDims;
   void* data = nullptr;  // start of the storage
+  std::shared_ptr<ascendc_sim::ResultShape> resultShape;  // data-dependent outputs only
 
   int64_t Numel() const {
     int64_t n = 1;

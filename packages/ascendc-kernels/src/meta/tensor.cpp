@@ -46,6 +46,7 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
   }
   // A recycled object: its vectors keep their capacity (no allocation per call).
   aclTensor* t = TensorPool::Acquire();
+  t->resultShape.reset();
   t->viewDims.assign(viewDims, viewDims + viewDimsNum);
   if (stride != nullptr) {
     t->strides.assign(stride, stride + viewDimsNum);
@@ -74,10 +75,13 @@ aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_
   if (tensor == nullptr || viewDims == nullptr || viewDimsNum == nullptr) {
     return RaiseError(ACLNN_ERR_PARAM_NULLPTR, "aclGetViewShape: tensor, viewDims and viewDimsNum must not be null");
   }
-  *viewDimsNum = tensor->viewDims.size();
-  *viewDims = new int64_t[tensor->viewDims.size() + 1];
-  if (!tensor->viewDims.empty()) {
-    memcpy(*viewDims, tensor->viewDims.data(), tensor->viewDims.size() * sizeof(int64_t));
+  // An output of data-dependent size reports the shape its op set when it ran.
+  const bool computed = tensor->resultShape != nullptr && tensor->resultShape->ready.load(std::memory_order_acquire);
+  const std::vector<int64_t>& dims = computed ? tensor->resultShape->dims : tensor->viewDims;
+  *viewDimsNum = dims.size();
+  *viewDims = new int64_t[dims.size() + 1];
+  if (!dims.empty()) {
+    memcpy(*viewDims, dims.data(), dims.size() * sizeof(int64_t));
   }
   return ACLNN_SUCCESS;
 }

@@ -6,6 +6,7 @@
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/_reshape_alias_native.h>
 #include <ATen/ops/as_strided_native.h>
+#include <ATen/ops/unfold_native.h>
 #include <ATen/ops/view_native.h>
 
 #include "npu/aten/NPUNativeFunctions.h"
@@ -27,6 +28,11 @@ at::Tensor NPUNativeFunctions::view(const at::Tensor& self, at::IntArrayRef size
 at::Tensor NPUNativeFunctions::_reshape_alias(const at::Tensor& self, at::IntArrayRef size, at::IntArrayRef stride) {
   convert_storage_to_base_format(self, "_reshape_alias");
   return at::native::_reshape_alias(self, size, stride);
+}
+
+at::Tensor NPUNativeFunctions::unfold(const at::Tensor& self, int64_t dimension, int64_t size, int64_t step) {
+  convert_storage_to_base_format(self, "unfold");
+  return at::native::unfold(self, dimension, size, step);
 }
 
 }  // namespace at_npu::native

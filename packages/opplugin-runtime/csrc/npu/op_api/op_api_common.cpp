@@ -162,6 +162,12 @@ void LaunchOpApi(const char* api, void* run, uint64_t workspace_size, aclOpExecu
   }
 }
 
+void SynchronizeAfter(const char* api) {
+  const aclError status = aclrtSynchronizeStream(c10_npu::getCurrentNPUStream().stream());
+  TORCH_CHECK(status == ACL_SUCCESS, api, " failed on the device with error ", status, ": ",
+              c10_npu::AclRecentErrorMessage());
+}
+
 aclTensor* CreateAclTensor(const char* api, size_t index, const at::Tensor& tensor) {
   if (!tensor.defined()) {
     return nullptr;

@@ -367,7 +367,67 @@ void ExecOpApi(const char* api, const OpApiSymbols& symbols, const Ts&... args) 
   LaunchOpApi(api, symbols.run, workspace_size, executor);
 }
 
+// The converted arguments of one EXEC_NPU_CMD_SYNC call, alive after its launch:
+// Get<i>() is the ACL object of argument i (e.g. the out aclTensor* whose view shape an
+// op with a data-dependent output set, read with aclGetViewShape).
+template <typename Tuple>
+class ConvertedParams {
+ public:
+  explicit ConvertedParams(Tuple&& converted) : converted_(std::move(converted)) {}
+  template <size_t I>
+  auto Get() const {
+    return std::get<I>(converted_).raw();
+  }
+
+ private:
+  Tuple converted_;
+};
+
+// Waits for the current stream; a failure of the queued work raises naming `api`.
+void SynchronizeAfter(const char* api);
+
+// ExecOpApi, then a wait for the current stream; the converted arguments are returned.
+template <size_t Declared = kNotDeclared, typename... Ts>
+auto ExecOpApiSync(const char* api, const OpApiSymbols& symbols, const Ts&... args) {
+  if (C10_UNLIKELY(!symbols.available())) {
+    ThrowOpApiMissing(api);
+  }
+  auto converted = ConvertArgs(api, std::index_sequence_for<Ts...>{}, args...);
+  uint64_t workspace_size = 0;
+  aclOpExecutor* executor = nullptr;
+  aclnnStatus status;
+#if NPU_ACLNN_DECLARED
+  if constexpr (Declared != kNotDeclared) {
+    using Api = typename declared::At<Declared>::type;
+    status = CallDeclared<Api>(symbols.get_workspace_size, converted, &workspace_size, &executor);
+  } else {
+    status = CallGetWorkspaceSize(symbols.get_workspace_size, converted, &workspace_size, &executor);
+  }
+#else
+  status = CallGetWorkspaceSize(symbols.get_workspace_size, converted, &workspace_size, &executor);
+#endif
+  if (C10_UNLIKELY(status != ACLNN_SUCCESS)) {
+    AclExecutorPtr discard(executor);
+    ThrowStatus(api, "GetWorkspaceSize", status);
+  }
+  LaunchOpApi(api, symbols.run, workspace_size, executor);
+  SynchronizeAfter(api);
+  return ConvertedParams<decltype(converted)>(std::move(converted));
+}
+
 }  // namespace at_npu::native::opapi_detail
+
+// EXEC_NPU_CMD for an op whose output size depends on the data (upstream's name): the
+// launch, then a wait for the current stream; returns the converted arguments, whose
+// Get<i>() gives argument i's ACL object (aclGetViewShape on the out tensor gives the
+// size the op produced).
+#define EXEC_NPU_CMD_SYNC(aclnn_api, ...)                                                            \
+  [&]() {                                                                                            \
+    static const ::at_npu::native::opapi_detail::OpApiSymbols npu_opapi_symbols_ =                  \
+        ::at_npu::native::opapi_detail::ResolveOpApi(#aclnn_api);                                    \
+    return ::at_npu::native::opapi_detail::ExecOpApiSync<                                            \
+        ::at_npu::native::opapi_detail::DeclaredIndex(#aclnn_api)>(#aclnn_api, npu_opapi_symbols_, __VA_ARGS__); \
+  }()
 
 #define EXEC_NPU_CMD(aclnn_api, ...)                                                        \
   do {                                                                                      \

@@ -1,0 +1,105 @@
+// advanced_index_custom: PyTorch's advanced indexing over a dense self. The result
+// ("out", ndim dimensions) walks self through per-dimension strides, except its
+// broadcast-index dimensions [bStart, bStart + bRank), where each index tensor (dense
+// int64 of the broadcast shape) gives the position along the self dimension it
+// indexes. Gather (index): blocks take ranges of out's elements. Put (index_put):
+// self at those positions = (or += with accumulate) values (dense, out's shape), in
+// out's row-major order on one block, so duplicates resolve as on CPU (the last value
+// wins, or all are summed). A negative index counts from the end; one outside the
+// dimension fails the kernel (a device-side assertion).
+#include <algorithm>
+#include <type_traits>
+
+#include "ascendc_sim/kernel/trap.h"
+#include "ascendc_sim/launch.h"
+#include "kernels/dtype_dispatch.h"
+#include "kernels/index_kernel_api.h"
+#include "kernels/kernel_helpers.h"
+
+namespace ascendc_sim {
+namespace kernels {
+namespace {
+
+struct AdvancedIndexTiling {
+  AdvancedIndexArgs a;
+  int64_t numel = 0, perBlock = 0;
+};
+
+// The offset in self of out's element `linear`.
+__aicore__ inline int64_t SelfOffset(const AdvancedIndexArgs& a, int64_t linear) {
+  int64_t rest = linear, offset = 0, bLinear = 0, bScale = 1;
+  for (int32_t d = a.ndim - 1; d >= 0; --d) {
+    const int64_t c = rest % a.shape[d];
+    rest /= a.shape[d];
+    offset += c * a.selfStrides[d];
+    if (d >= a.bStart && d < a.bStart + a.bRank) {
+      bLinear += c * bScale;
+      bScale *= a.shape[d];
+    }
+  }
+  for (int32_t j = 0; j < a.count; ++j) {
+    int64_t i = reinterpret_cast<const int64_t*>(a.indices[j])[bLinear];
+    const int64_t size = a.indexDimSize[j];
+    if (i < 0) i += size;
+    if (i < 0 || i >= size) {
+      KernelFail("%s: index %lld is out of bounds for dimension %d with size %lld", a.op,
+                 static_cast<long long>(i < 0 ? i - size : i), a.indexDim[j], static_cast<long long>(size));
+    }
+    offset += i * a.indexSelfStride[j];
+  }
+  return offset;
+}
+
+template <typename T>
+__global__ __aicore__ void advanced_index_custom(AdvancedIndexTiling t) {
+  const AdvancedIndexArgs& a = t.a;
+  const int64_t first = static_cast<int64_t>(AscendC::GetBlockIdx()) * t.perBlock;
+  const int64_t last = std::min(t.numel, first + t.perBlock);
+  using A = AscendC::detail::Arith<T>;
+  using S = typename A::Storage;
+  S* self = reinterpret_cast<S*>(a.self);
+  if (!a.put) {
+    S* out = reinterpret_cast<S*>(a.out);
+    for (int64_t k = first; k < last; ++k) out[k] = self[SelfOffset(a, k)];
+    return;
+  }
+  const S* values = reinterpret_cast<const S*>(a.values);
+  for (int64_t k = first; k < last; ++k) {
+    const int64_t at = SelfOffset(a, k);
+    if (!a.accumulate) {
+      self[at] = values[k];
+    } else if constexpr (std::is_same<T, bool>::value) {
+      self[at] = self[at] || values[k];
+    } else if constexpr (std::is_integral<T>::value) {
+      self[at] = static_cast<T>(static_cast<int64_t>(self[at]) + static_cast<int64_t>(values[k]));
+    } else {
+      self[at] = A::Store(A::Load(self[at]) + A::Load(values[k]));
+    }
+  }
+}
+
+}  // namespace
+
+aclError LaunchAdvancedIndex(const AdvancedIndexArgs& args, aclrtStream stream) {
+  if (args.ndim < 0 || args.ndim > kMaxViewDims || args.count < 1 || args.count > kMaxViewDims ||
+      args.bStart < 0 || args.bStart + args.bRank > args.ndim) {
+    return RaiseError(ACL_ERROR_INVALID_PARAM, "kernel 'advanced_index_custom': %d dimensions, %d indices", args.ndim,
+                      args.count);
+  }
+  AdvancedIndexTiling t;
+  t.a = args;
+  t.numel = 1;
+  for (int32_t d = 0; d < args.ndim; ++d) t.numel *= args.shape[d];
+  if (t.numel == 0) return ACL_SUCCESS;
+  const int64_t cores = std::max<uint32_t>(1, aclsimGetCoreNumAiv());
+  const int64_t blocks = args.put ? 1 : std::max<int64_t>(1, std::min<int64_t>(cores, t.numel / 16384));
+  t.perBlock = (t.numel + blocks - 1) / blocks;
+  const uint32_t blockDim = static_cast<uint32_t>((t.numel + t.perBlock - 1) / t.perBlock);
+  return DispatchKernelType(args.dtype, "advanced_index_custom", [&](auto tag) -> aclError {
+    using T = typename decltype(tag)::type;
+    return LaunchKernel("advanced_index_custom", blockDim, stream, advanced_index_custom<T>, t);
+  });
+}
+
+}  // namespace kernels
+}  // namespace ascendc_sim

@@ -1,0 +1,277 @@
+// Advanced indexing on the op_api path: index.Tensor (+ out=) with aclnnIndex,
+// _index_put_impl_ (index_put/index_put_ are composite over it) with aclnnIndexPutImpl,
+// take (+ out=) with aclnnTake and put_ with aclnnInplacePut. As ATen does, bool (and
+// uint8) masks become long indices first (nonzero on the npu), the index tensors must
+// broadcast together, and the errors are CPU's (IndexError where CPU raises one). An
+// index outside its dimension fails the device kernel, naming it. unfold_backward
+// (Tensor.unfold's gradient) sums the windows back with put_(accumulate) at the
+// positions the unfolded view reads.
+#define TORCH_ASSERT_ONLY_METHOD_OPERATORS
+#include <ATen/ExpandUtils.h>
+#include <ATen/core/List.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/arange.h>
+#include <ATen/ops/nonzero.h>
+#include <ATen/ops/zeros.h>
+#include <c10/core/WrapDimMinimal.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "npu/core/NPUGuard.h"
+#include "npu/op_common/OpPreparation.h"
+#include "npu/op_api/op_api_common.h"
+#include "op_plugin/ops/_index_put_impl.h"
+#include "op_plugin/ops/index.h"
+#include "op_plugin/ops/put.h"
+#include "op_plugin/ops/take.h"
+#include "op_plugin/ops/unfold_backward.h"
+
+namespace op_api {
+namespace {
+
+using at_npu::native::OpPreparation;
+
+void check_not_complex(const char* op, const at::Tensor& self) {
+  TORCH_CHECK(!self.is_complex(), op, ": complex tensors are not supported on npu");
+}
+
+// The index tensors after ATen's expansion: masks replaced by the long indices of their
+// true elements, each on self's device; an undefined tensor is None.
+std::vector<at::Tensor> expand_indices(const at::Tensor& self, const c10::List<c10::optional<at::Tensor>>& indices) {
+  TORCH_CHECK_INDEX(static_cast<int64_t>(indices.size()) <= self.dim(), "too many indices for tensor of dimension ",
+                    self.dim(), " (got ", indices.size(), ")");
+  std::vector<at::Tensor> result;
+  for (size_t k = 0; k < indices.size(); ++k) {
+    const c10::optional<at::Tensor> opt = indices.get(k);
+    if (!opt.has_value() || !opt->defined()) {
+      result.emplace_back();
+      continue;
+    }
+    at::Tensor index = opt->device() == self.device() ? *opt : opt->to(self.device());
+    const at::ScalarType t = index.scalar_type();
+    if (t == at::kBool || t == at::kByte) {
+      if (t == at::kByte) {
+        TORCH_WARN("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.");
+      }
+      const int64_t start = static_cast<int64_t>(result.size());
+      TORCH_CHECK_INDEX(start + index.dim() <= self.dim(), "too many indices for tensor of dimension ", self.dim());
+      for (int64_t j = 0; j < index.dim(); ++j) {
+        TORCH_CHECK_INDEX(index.size(j) == self.size(start + j), "The shape of the mask ", index.sizes(),
+                          " at index ", j, " does not match the shape of the indexed tensor ", self.sizes(),
+                          " at index ", start + j);
+      }
+      const at::Tensor nz = (t == at::kByte ? index.to(at::kBool) : index).nonzero();
+      for (int64_t j = 0; j < index.dim(); ++j) result.push_back(nz.select(1, j));
+      continue;
+    }
+    TORCH_CHECK_INDEX(t == at::kLong || t == at::kInt,
+                      "tensors used as indices must be long, int, byte or bool tensors");
+    result.push_back(index);
+  }
+  TORCH_CHECK_INDEX(static_cast<int64_t>(result.size()) <= self.dim(), "too many indices for tensor of dimension ",
+                    self.dim(), " (got ", result.size(), ")");
+  return result;
+}
+
+// The indexing result's shape (adjacent indexed dimensions are replaced in place by the
+// indices' broadcast shape, otherwise it comes first), with ATen's broadcast error.
+std::vector<int64_t> indexing_shape(const at::Tensor& self, const std::vector<at::Tensor>& indices) {
+  std::vector<int64_t> b;
+  std::vector<int64_t> positions;
+  bool first = true;
+  for (size_t k = 0; k < indices.size(); ++k) {
+    if (!indices[k].defined()) continue;
+    if (first) {
+      b = indices[k].sizes().vec();
+      first = false;
+    } else {
+      bool ok = true;
+      try {
+        b = at::infer_size(b, indices[k].sizes());
+      } catch (const c10::Error&) {
+        ok = false;
+      }
+      if (!ok) {
+        std::ostringstream shapes;
+        for (const at::Tensor& t : indices) {
+          if (t.defined()) shapes << t.sizes() << ", ";
+        }
+        std::string text = shapes.str();
+        if (text.size() >= 2) text.resize(text.size() - 2);
+        TORCH_CHECK_INDEX(false, "shape mismatch: indexing tensors could not be broadcast together with shapes ",
+                          text);
+      }
+    }
+    positions.push_back(static_cast<int64_t>(k));
+  }
+  TORCH_CHECK(!positions.empty(), "index: at least one index tensor must be given");
+  bool adjacent = true;
+  for (size_t j = 1; j < positions.size(); ++j) adjacent = adjacent && positions[j] == positions[j - 1] + 1;
+  std::vector<int64_t> shape;
+  auto indexed = [&](int64_t d) {
+    for (int64_t p : positions) {
+      if (p == d) return true;
+    }
+    return false;
+  };
+  if (adjacent) {
+    for (int64_t d = 0; d < positions.front(); ++d) shape.push_back(self.size(d));
+    shape.insert(shape.end(), b.begin(), b.end());
+    for (int64_t d = positions.back() + 1; d < self.dim(); ++d) shape.push_back(self.size(d));
+  } else {
+    shape = b;
+    for (int64_t d = 0; d < self.dim(); ++d) {
+      if (!indexed(d)) shape.push_back(self.size(d));
+    }
+  }
+  return shape;
+}
+
+// The aclnn index list: None as an empty bool tensor (aclnnIndex's placeholder).
+std::vector<at::Tensor> aclnn_index_list(const at::Tensor& self, const std::vector<at::Tensor>& indices) {
+  std::vector<at::Tensor> list;
+  at::Tensor none;
+  for (const at::Tensor& t : indices) {
+    if (t.defined()) {
+      list.push_back(t);
+      continue;
+    }
+    if (!none.defined()) none = at::empty({0}, self.options().dtype(at::kBool));
+    list.push_back(none);
+  }
+  return list;
+}
+
+at::Tensor& index_into(const at::Tensor& self, const std::vector<at::Tensor>& indices,
+                       const std::vector<int64_t>& shape, at::Tensor& out) {
+  int64_t numel = 1;
+  for (int64_t d : shape) numel *= d;
+  if (numel > 0) {
+    TORCH_CHECK_INDEX(self.numel() > 0, "index is out of bounds for dimension with size 0");
+    const std::vector<at::Tensor> list = aclnn_index_list(self, indices);
+    EXEC_NPU_CMD(aclnnIndex, self, list, out);
+  }
+  return out;
+}
+
+}  // namespace
+
+at::Tensor index(const at::Tensor& self, const c10::List<c10::optional<at::Tensor>>& indices) {
+  check_not_complex("index", self);
+  c10_npu::NPUGuard guard(self.device());
+  const std::vector<at::Tensor> expanded = expand_indices(self, indices);
+  bool any = false;
+  for (const at::Tensor& t : expanded) any = any || t.defined();
+  if (!any) return self.clone();
+  const std::vector<int64_t> shape = indexing_shape(self, expanded);
+  at::Tensor out = OpPreparation::apply_tensor_without_format(shape, self.options());
+  return index_into(self, expanded, shape, out);
+}
+
+at::Tensor& index_out(const at::Tensor& self, const c10::List<c10::optional<at::Tensor>>& indices, at::Tensor& out) {
+  check_not_complex("index", self);
+  TORCH_CHECK(out.scalar_type() == self.scalar_type(), "index_out: self (", self.scalar_type(), ") and result (",
+              out.scalar_type(), ") must have the same scalar type");
+  c10_npu::NPUGuard guard(self.device());
+  const std::vector<at::Tensor> expanded = expand_indices(self, indices);
+  bool any = false;
+  for (const at::Tensor& t : expanded) any = any || t.defined();
+  if (!any) {
+    if (!out.sizes().equals(self.sizes())) out.resize_(self.sizes());
+    out.copy_(self);
+    return out;
+  }
+  const std::vector<int64_t> shape = indexing_shape(self, expanded);
+  if (!out.sizes().equals(shape)) out.resize_(shape);
+  if (out.is_contiguous()) return index_into(self, expanded, shape, out);
+  at::Tensor dense = OpPreparation::apply_tensor_without_format(shape, self.options());
+  index_into(self, expanded, shape, dense);
+  out.copy_(dense);
+  return out;
+}
+
+at::Tensor& _index_put_impl_(at::Tensor& self, const c10::List<c10::optional<at::Tensor>>& indices,
+                             const at::Tensor& values, bool accumulate, bool unsafe) {
+  check_not_complex("index_put_", self);
+  TORCH_CHECK(self.scalar_type() == values.scalar_type(), "Index put requires the source and destination dtypes "
+              "match, got ", self.scalar_type(), " for the destination and ", values.scalar_type(), " for the source.");
+  c10_npu::NPUGuard guard(self.device());
+  const std::vector<at::Tensor> expanded = expand_indices(self, indices);
+  bool any = false;
+  for (const at::Tensor& t : expanded) any = any || t.defined();
+  const at::Tensor v = values.device() == self.device() ? values : values.to(self.device());
+  if (!any) {  // self[...] = values
+    if (accumulate) {
+      self.add_(v);
+    } else {
+      self.copy_(v);
+    }
+    return self;
+  }
+  const std::vector<int64_t> shape = indexing_shape(self, expanded);
+  TORCH_CHECK(at::is_expandable_to(v.sizes(), shape), "shape mismatch: value tensor of shape ", v.sizes(),
+              " cannot be broadcast to indexing result of shape ", c10::IntArrayRef(shape));
+  int64_t numel = 1;
+  for (int64_t d : shape) numel *= d;
+  if (numel == 0) return self;
+  TORCH_CHECK_INDEX(self.numel() > 0, "index is out of bounds for dimension with size 0");
+  const std::vector<at::Tensor> list = aclnn_index_list(self, expanded);
+  EXEC_NPU_CMD(aclnnIndexPutImpl, self, list, v, accumulate, unsafe);
+  return self;
+}
+
+at::Tensor take(const at::Tensor& self, const at::Tensor& index) {
+  check_not_complex("take", self);
+  TORCH_CHECK(index.scalar_type() == at::kLong, "take(): Expected a long tensor for index, but got ",
+              index.scalar_type());
+  TORCH_CHECK_INDEX(!(self.numel() == 0 && index.numel() != 0), "take(): tried to take from an empty tensor");
+  c10_npu::NPUGuard guard(self.device());
+  at::Tensor out = OpPreparation::apply_tensor_without_format(index.sizes(), self.options());
+  if (out.numel() > 0) EXEC_NPU_CMD(aclnnTake, self, index, out);
+  return out;
+}
+
+at::Tensor& take_out(const at::Tensor& self, const at::Tensor& index, at::Tensor& out) {
+  TORCH_CHECK(out.scalar_type() == self.scalar_type(), "take(): self and out expected to have the same dtype, but got "
+              "self.dtype = ", self.scalar_type(), " and out.dtype = ", out.scalar_type());
+  at::Tensor result = op_api::take(self, index);
+  if (!out.sizes().equals(result.sizes())) out.resize_(result.sizes());
+  out.copy_(result);
+  return out;
+}
+
+at::Tensor& put_(at::Tensor& self, const at::Tensor& index, const at::Tensor& source, bool accumulate) {
+  check_not_complex("put_", self);
+  TORCH_CHECK(index.scalar_type() == at::kLong, "put_(): Expected a long tensor for index, but got ",
+              index.scalar_type());
+  TORCH_CHECK(self.scalar_type() == source.scalar_type(), "put_(): self and source expected to have the same dtype, "
+              "but got self.dtype = ", self.scalar_type(), " and source.dtype = ", source.scalar_type());
+  TORCH_CHECK(source.numel() == index.numel(), "put_(): Expected source and index to have the same number of "
+              "elements, but got source.numel() = ", source.numel(), ", index.numel() = ", index.numel());
+  TORCH_CHECK_INDEX(!(self.numel() == 0 && index.numel() != 0), "put_(): Tried to put elements into an empty tensor");
+  c10_npu::NPUGuard guard(self.device());
+  if (index.numel() > 0) EXEC_NPU_CMD(aclnnInplacePut, self, index, source, accumulate);
+  return self;
+}
+
+at::Tensor unfold_backward(const at::Tensor& grad_in, at::IntArrayRef input_sizes, int64_t dim, int64_t size,
+                           int64_t step) {
+  check_not_complex("unfold_backward", grad_in);
+  dim = c10::maybe_wrap_dim(dim, static_cast<int64_t>(input_sizes.size()));
+  c10_npu::NPUGuard guard(grad_in.device());
+  at::Tensor result = at::zeros(input_sizes, grad_in.options());
+  if (grad_in.numel() == 0 || result.numel() == 0) return result;
+  // The input position every element of the unfolded view reads (windows overlap when step < size).
+  const at::Tensor positions = at::arange(result.numel(), grad_in.options().dtype(at::kLong))
+                                   .view(input_sizes)
+                                   .unfold(dim, size, step)
+                                   .contiguous();
+  TORCH_CHECK(positions.sizes().equals(grad_in.sizes()), "unfold_backward: grad_in has shape ", grad_in.sizes(),
+              ", expected ", positions.sizes());
+  return op_api::put_(result, positions, grad_in, /*accumulate=*/true);
+}
+
+}  // namespace op_api

@@ -1,0 +1,227 @@
+// exponential_, cauchy_, log_normal_, geometric_, random_ (from/to, to, none) and
+// normal with tensor moments (Tensor_float, float_Tensor, Tensor_Tensor and their out=)
+// on the op_api path: the device's counter-based random kernels (aclnnInplaceExponential,
+// aclnnInplaceCauchy, aclnnInplaceLogNormal, aclnnInplaceGeometric, aclnnInplaceRandom,
+// aclnnNormalTensorFloat/FloatTensor/TensorTensor) with a (seed, offset) pair reserved
+// from the npu generator. The values come from the
+// device's Philox stream, not CPU's mt19937; the argument checks are CPU's.
+#define TORCH_ASSERT_ONLY_METHOD_OPERATORS
+#include <ATen/ExpandUtils.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/amin.h>
+#include <c10/core/ScalarType.h>
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "npu/core/NPUGenerator.h"
+#include "npu/core/NPUGuard.h"
+#include "npu/op_common/OpPreparation.h"
+#include "npu/op_api/op_api_common.h"
+#include "op_plugin/ops/cauchy.h"
+#include "op_plugin/ops/exponential.h"
+#include "op_plugin/ops/geometric.h"
+#include "op_plugin/ops/log_normal.h"
+#include "op_plugin/ops/normal.h"
+#include "op_plugin/ops/random.h"
+
+namespace op_api {
+namespace {
+
+void check_floating(const char* op, const at::Tensor& self) {
+  TORCH_CHECK(at::isFloatingType(self.scalar_type()), op, " not implemented for '", toString(self.scalar_type()),
+              "'");
+}
+
+// The largest value random_ draws for a dtype without a `to` (CPU's: 2^digits for floats).
+int64_t random_inclusive_max(const at::Tensor& self) {
+  switch (self.scalar_type()) {
+    case at::kDouble: return int64_t{1} << std::numeric_limits<double>::digits;
+    case at::kFloat: return int64_t{1} << std::numeric_limits<float>::digits;
+    case at::kHalf: return int64_t{1} << 11;
+    case at::kBFloat16: return int64_t{1} << 8;
+    case at::kLong: return std::numeric_limits<int64_t>::max();
+    case at::kInt: return std::numeric_limits<int32_t>::max();
+    case at::kShort: return std::numeric_limits<int16_t>::max();
+    case at::kChar: return std::numeric_limits<int8_t>::max();
+    case at::kByte: return std::numeric_limits<uint8_t>::max();
+    case at::kBool: return 1;
+    default:
+      TORCH_CHECK(false, "random_: self has dtype ", self.scalar_type(), ", which is not supported on npu");
+  }
+}
+
+// CPU's bounds of [from, to - 1] for the dtype (floats: the representable range).
+void check_random_range(const at::Tensor& self, int64_t from, int64_t last) {
+  const at::ScalarType t = self.scalar_type();
+  double lo = 0.0, hi = 0.0;
+  switch (t) {
+    case at::kDouble: lo = std::numeric_limits<double>::lowest(); hi = std::numeric_limits<double>::max(); break;
+    case at::kFloat: lo = std::numeric_limits<float>::lowest(); hi = std::numeric_limits<float>::max(); break;
+    case at::kHalf: lo = -65504.0; hi = 65504.0; break;
+    case at::kBFloat16: lo = -3.38953139e38; hi = 3.38953139e38; break;
+    case at::kLong: return;
+    case at::kInt: lo = std::numeric_limits<int32_t>::min(); hi = std::numeric_limits<int32_t>::max(); break;
+    case at::kShort: lo = std::numeric_limits<int16_t>::min(); hi = std::numeric_limits<int16_t>::max(); break;
+    case at::kChar: lo = std::numeric_limits<int8_t>::min(); hi = std::numeric_limits<int8_t>::max(); break;
+    case at::kByte: lo = 0; hi = std::numeric_limits<uint8_t>::max(); break;
+    case at::kBool: lo = 0; hi = 1; break;
+    default:
+      TORCH_CHECK(false, "random_: self has dtype ", t, ", which is not supported on npu");
+  }
+  TORCH_CHECK(static_cast<double>(from) >= lo && static_cast<double>(from) <= hi, "from is out of bounds for ",
+              self.dtype());
+  TORCH_CHECK(static_cast<double>(last) >= lo && static_cast<double>(last) <= hi, "to - 1 is out of bounds for ",
+              self.dtype());
+}
+
+// Fills self with integers in [from, last] (inclusive).
+at::Tensor& random_inclusive(at::Tensor& self, int64_t from, int64_t last, c10::optional<at::Generator> generator) {
+  TORCH_CHECK(!self.is_complex(), "random_: complex tensors are not supported on npu");
+  c10_npu::NPUGuard guard(self.device());
+  if (self.numel() == 0) return self;
+  const auto [seed, offset] = c10_npu::philoxInputsFor(generator, self.device(), "random_");
+  // [from, last] as the half-open [from, last + 1); int64's top value is left out (2^-63 of the mass).
+  const int64_t to = last == std::numeric_limits<int64_t>::max() ? last : last + 1;
+  EXEC_NPU_CMD(aclnnInplaceRandom, self, from, to, static_cast<int64_t>(seed), static_cast<int64_t>(offset));
+  return self;
+}
+
+void check_normal_std(const at::Tensor& std) {
+  TORCH_CHECK(!std.is_complex(), "normal expects standard deviation to be non-complex");
+  if (std.numel() > 0) {
+    TORCH_CHECK(std.amin().item<double>() >= 0.0, "normal expects all elements of std >= 0.0");
+  }
+}
+
+// out (already of the result's shape and a floating dtype) = mean + std * z.
+at::Tensor& normal_into(const c10::optional<at::Tensor>& mean, double mean_value, const c10::optional<at::Tensor>& std,
+                        double std_value, c10::optional<at::Generator> generator, at::Tensor& out) {
+  TORCH_CHECK(at::isFloatingType(out.scalar_type()), "normal: out has dtype ", out.scalar_type(),
+              "; expected a floating point dtype");
+  c10_npu::NPUGuard guard(out.device());
+  if (out.numel() == 0) return out;
+  const auto [seed, offset] = c10_npu::philoxInputsFor(generator, out.device(), "normal");
+  const auto s = static_cast<int64_t>(seed);
+  const auto o = static_cast<int64_t>(offset);
+  if (mean.has_value() && std.has_value()) {
+    EXEC_NPU_CMD(aclnnNormalTensorTensor, *mean, *std, s, o, out);
+  } else if (mean.has_value()) {
+    EXEC_NPU_CMD(aclnnNormalTensorFloat, *mean, static_cast<float>(std_value), s, o, out);
+  } else {
+    EXEC_NPU_CMD(aclnnNormalFloatTensor, static_cast<float>(mean_value), *std, s, o, out);
+  }
+  return out;
+}
+
+void resize_for(at::Tensor& out, at::IntArrayRef shape) {
+  if (!out.sizes().equals(shape)) out.resize_(shape);
+}
+
+}  // namespace
+
+at::Tensor normal(const at::Tensor& mean, double std, c10::optional<at::Generator> generator) {
+  TORCH_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", std);
+  at::Tensor out = at_npu::native::OpPreparation::apply_tensor_without_format(mean.sizes(), mean.options());
+  return normal_into(mean, 0.0, c10::nullopt, std, generator, out);
+}
+
+at::Tensor& normal_out(const at::Tensor& mean, double std, c10::optional<at::Generator> generator, at::Tensor& out) {
+  TORCH_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", std);
+  resize_for(out, mean.sizes());
+  return normal_into(mean, 0.0, c10::nullopt, std, generator, out);
+}
+
+at::Tensor normal(double mean, const at::Tensor& std, c10::optional<at::Generator> generator) {
+  check_normal_std(std);
+  at::Tensor out = at_npu::native::OpPreparation::apply_tensor_without_format(std.sizes(), std.options());
+  return normal_into(c10::nullopt, mean, std, 0.0, generator, out);
+}
+
+at::Tensor& normal_out(double mean, const at::Tensor& std, c10::optional<at::Generator> generator, at::Tensor& out) {
+  check_normal_std(std);
+  resize_for(out, std.sizes());
+  return normal_into(c10::nullopt, mean, std, 0.0, generator, out);
+}
+
+at::Tensor normal(const at::Tensor& mean, const at::Tensor& std, c10::optional<at::Generator> generator) {
+  check_normal_std(std);
+  const std::vector<int64_t> shape = at::infer_size(mean.sizes(), std.sizes());
+  at::Tensor out = at_npu::native::OpPreparation::apply_tensor_without_format(shape, mean.options());
+  return normal_into(mean, 0.0, std, 0.0, generator, out);
+}
+
+at::Tensor& normal_out(const at::Tensor& mean, const at::Tensor& std, c10::optional<at::Generator> generator,
+                       at::Tensor& out) {
+  check_normal_std(std);
+  const std::vector<int64_t> shape = at::infer_size(mean.sizes(), std.sizes());
+  resize_for(out, shape);
+  return normal_into(mean, 0.0, std, 0.0, generator, out);
+}
+
+at::Tensor& exponential_(at::Tensor& self, double lambd, c10::optional<at::Generator> generator) {
+  TORCH_CHECK(lambd > 0.0, "exponential_ expects lambda > 0.0, but found lambda=", lambd);
+  check_floating("exponential", self);
+  c10_npu::NPUGuard guard(self.device());
+  if (self.numel() == 0) return self;
+  const auto [seed, offset] = c10_npu::philoxInputsFor(generator, self.device(), "exponential_");
+  EXEC_NPU_CMD(aclnnInplaceExponential, self, lambd, static_cast<int64_t>(seed), static_cast<int64_t>(offset));
+  return self;
+}
+
+at::Tensor& cauchy_(at::Tensor& self, double median, double sigma, c10::optional<at::Generator> generator) {
+  TORCH_CHECK(sigma > 0.0, "cauchy_ expects sigma > 0.0, but found sigma=", sigma);
+  check_floating("cauchy", self);
+  c10_npu::NPUGuard guard(self.device());
+  if (self.numel() == 0) return self;
+  const auto [seed, offset] = c10_npu::philoxInputsFor(generator, self.device(), "cauchy_");
+  EXEC_NPU_CMD(aclnnInplaceCauchy, self, median, sigma, static_cast<int64_t>(seed), static_cast<int64_t>(offset));
+  return self;
+}
+
+at::Tensor& log_normal_(at::Tensor& self, double mean, double std, c10::optional<at::Generator> generator) {
+  TORCH_CHECK(std > 0.0, "log_normal_ expects std > 0.0, but found std=", std);
+  check_floating("log_normal", self);
+  c10_npu::NPUGuard guard(self.device());
+  if (self.numel() == 0) return self;
+  const auto [seed, offset] = c10_npu::philoxInputsFor(generator, self.device(), "log_normal_");
+  EXEC_NPU_CMD(aclnnInplaceLogNormal, self, mean, std, static_cast<int64_t>(seed), static_cast<int64_t>(offset));
+  return self;
+}
+
+at::Tensor& geometric_(at::Tensor& self, double p, c10::optional<at::Generator> generator) {
+  TORCH_CHECK(0 < p && p < 1, "geometric_ expects p to be in (0, 1), but got p=", p);
+  TORCH_CHECK(!self.is_complex() && self.scalar_type() != at::kBool, "geometric_ not implemented for '",
+              toString(self.scalar_type()), "'");
+  c10_npu::NPUGuard guard(self.device());
+  if (self.numel() == 0) return self;
+  const auto [seed, offset] = c10_npu::philoxInputsFor(generator, self.device(), "geometric_");
+  EXEC_NPU_CMD(aclnnInplaceGeometric, self, p, static_cast<int64_t>(seed), static_cast<int64_t>(offset));
+  return self;
+}
+
+at::Tensor& random_(at::Tensor& self, int64_t from, c10::optional<int64_t> to,
+                    c10::optional<at::Generator> generator) {
+  int64_t last = 0;
+  if (to.has_value()) {
+    TORCH_CHECK(from < *to, "random_ expects 'from' to be less than 'to', but got from=", from, " >= to=", *to);
+    last = *to - 1;
+  } else {
+    last = random_inclusive_max(self);
+    TORCH_CHECK(from <= last, "random_ expects 'from' casted to dtype to be less than or equal to 'to_inc' casted to "
+                "dtype, but got from=", from, " > to_inc=", last);
+  }
+  check_random_range(self, from, last);
+  return random_inclusive(self, from, last, generator);
+}
+
+at::Tensor& random_(at::Tensor& self, int64_t to, c10::optional<at::Generator> generator) {
+  return op_api::random_(self, 0, to, generator);
+}
+
+at::Tensor& random_(at::Tensor& self, c10::optional<at::Generator> generator) {
+  return random_inclusive(self, 0, random_inclusive_max(self), generator);
+}
+
+}  // namespace op_api

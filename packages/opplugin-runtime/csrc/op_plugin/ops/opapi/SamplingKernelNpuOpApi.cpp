@@ -1,0 +1,72 @@
+// multinomial (+ out=) and randperm.generator_out on the op_api path: the device's
+// sampling kernels (aclnnMultinomial, aclnnRandperm) with a (seed, offset) pair
+// reserved from the npu generator. torch.randperm (the factory) is composite over
+// randperm.generator_out. Invalid weights (negative, inf, NaN, a zero row) fail the
+// device kernel, as a device-side assertion does on CUDA.
+#define TORCH_ASSERT_ONLY_METHOD_OPERATORS
+#include <ATen/core/Tensor.h>
+
+#include "npu/core/NPUGenerator.h"
+#include "npu/core/NPUGuard.h"
+#include "npu/op_common/OpPreparation.h"
+#include "npu/op_api/op_api_common.h"
+#include "op_plugin/ops/multinomial.h"
+#include "op_plugin/ops/randperm.h"
+
+namespace op_api {
+namespace {
+
+std::vector<int64_t> multinomial_shape(const at::Tensor& self, int64_t num_samples, bool replacement) {
+  TORCH_CHECK(self.dim() > 0 && self.dim() <= 2, "prob_dist must be 1 or 2 dim");
+  TORCH_CHECK(at::isFloatingType(self.scalar_type()),
+              "multinomial only supports floating-point dtypes for input, got: ", self.scalar_type());
+  TORCH_CHECK(num_samples > 0, "cannot sample n_sample <= 0 samples");
+  const int64_t n_categories = self.size(-1);
+  TORCH_CHECK(replacement || num_samples <= n_categories,
+              "cannot sample n_sample > prob_dist.size(-1) samples without replacement");
+  TORCH_CHECK(n_categories <= (int64_t{1} << 24), "number of categories cannot exceed 2^24");
+  if (self.dim() == 1) return {num_samples};
+  return {self.size(0), num_samples};
+}
+
+void run_multinomial(const at::Tensor& self, int64_t num_samples, bool replacement,
+                     c10::optional<at::Generator> generator, at::Tensor& out) {
+  c10_npu::NPUGuard guard(self.device());
+  if (self.numel() == 0 || out.numel() == 0) return;
+  const auto [seed, offset] = c10_npu::philoxInputsFor(generator, self.device(), "multinomial");
+  EXEC_NPU_CMD(aclnnMultinomial, self, num_samples, replacement, static_cast<int64_t>(seed),
+               static_cast<int64_t>(offset), out);
+}
+
+}  // namespace
+
+at::Tensor multinomial(const at::Tensor& self, int64_t num_samples, bool replacement,
+                       c10::optional<at::Generator> generator) {
+  const std::vector<int64_t> shape = multinomial_shape(self, num_samples, replacement);
+  at::Tensor out = at_npu::native::OpPreparation::apply_tensor_without_format(shape, self.options().dtype(at::kLong));
+  run_multinomial(self, num_samples, replacement, generator, out);
+  return out;
+}
+
+at::Tensor& multinomial_out(const at::Tensor& self, int64_t num_samples, bool replacement,
+                            c10::optional<at::Generator> generator, at::Tensor& out) {
+  TORCH_CHECK(out.scalar_type() == at::kLong, "multinomial expects Long tensor out, got: ", out.scalar_type());
+  const std::vector<int64_t> shape = multinomial_shape(self, num_samples, replacement);
+  if (!out.sizes().equals(shape)) out.resize_(shape);
+  run_multinomial(self, num_samples, replacement, generator, out);
+  return out;
+}
+
+at::Tensor& randperm_out(int64_t n, c10::optional<at::Generator> generator, at::Tensor& out) {
+  TORCH_CHECK(n >= 0, "n must be non-negative, got", n);
+  TORCH_CHECK(out.scalar_type() != at::kBool && !out.is_complex(), "randperm: out of dtype ", out.scalar_type(),
+              " is not supported on npu");
+  if (!out.sizes().equals({n})) out.resize_({n});
+  c10_npu::NPUGuard guard(out.device());
+  if (n == 0) return out;
+  const auto [seed, offset] = c10_npu::philoxInputsFor(generator, out.device(), "randperm");
+  EXEC_NPU_CMD(aclnnRandperm, n, static_cast<int64_t>(seed), static_cast<int64_t>(offset), out);
+  return out;
+}
+
+}  // namespace op_api

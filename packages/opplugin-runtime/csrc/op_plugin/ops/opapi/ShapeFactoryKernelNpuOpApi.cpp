@@ -1,0 +1,99 @@
+// flip and roll (aclnnFlip, aclnnRoll: view-copies of the input through reversed
+// strides or shifted blocks), eye.out / eye.m_out (aclnnEye) and linspace.out /
+// logspace.out (aclnnLinspace / aclnnLogSpace) on the op_api path, with CPU's checks
+// and resizing. flip.out and roll.out are composite over these; torch.eye, linspace
+// and logspace (the factories) are composite over the out= kernels.
+#define TORCH_ASSERT_ONLY_METHOD_OPERATORS
+#include <ATen/core/Tensor.h>
+#include <c10/core/WrapDimMinimal.h>
+
+#include <vector>
+
+#include "npu/core/NPUGuard.h"
+#include "npu/op_common/OpPreparation.h"
+#include "npu/op_api/op_api_common.h"
+#include "op_plugin/ops/eye.h"
+#include "op_plugin/ops/flip.h"
+#include "op_plugin/ops/linspace.h"
+#include "op_plugin/ops/logspace.h"
+#include "op_plugin/ops/roll.h"
+
+namespace op_api {
+namespace {
+
+using at_npu::native::OpPreparation;
+
+void check_not_complex(const char* op, const at::Tensor& self) {
+  TORCH_CHECK(!self.is_complex(), op, ": complex tensors are not supported on npu");
+}
+
+void resize_to(at::Tensor& out, at::IntArrayRef sizes) {
+  if (!out.sizes().equals(sizes)) out.resize_(sizes);
+}
+
+}  // namespace
+
+at::Tensor flip(const at::Tensor& self, at::IntArrayRef dims) {
+  check_not_complex("flip", self);
+  std::vector<bool> seen(std::max<int64_t>(self.dim(), 1), false);
+  for (int64_t d : dims) {
+    const int64_t w = c10::maybe_wrap_dim(d, self.dim());
+    TORCH_CHECK(!seen[w], "dim ", w, " appears multiple times in the list of dims");
+    seen[w] = true;
+  }
+  c10_npu::NPUGuard guard(self.device());
+  at::Tensor out = OpPreparation::apply_tensor_without_format(self.sizes(), self.options());
+  if (out.numel() > 0) EXEC_NPU_CMD(aclnnFlip, self, dims, out);
+  return out;
+}
+
+at::Tensor roll(const at::Tensor& self, at::IntArrayRef shifts, at::IntArrayRef dims) {
+  check_not_complex("roll", self);
+  TORCH_CHECK(!shifts.empty(), "`shifts` required");
+  if (dims.empty()) {
+    TORCH_CHECK(shifts.size() == 1, "shifts and dimensions must align. shifts: ", shifts.size(), ", dims:", dims.size());
+  } else {
+    TORCH_CHECK(shifts.size() == dims.size(), "shifts and dimensions must align. shifts: ", shifts.size(),
+                ", dims:", dims.size());
+    for (int64_t d : dims) (void)c10::maybe_wrap_dim(d, self.dim());
+  }
+  c10_npu::NPUGuard guard(self.device());
+  at::Tensor out = OpPreparation::apply_tensor_without_format(self.sizes(), self.options());
+  if (out.numel() > 0) EXEC_NPU_CMD(aclnnRoll, self, shifts, dims, out);
+  return out;
+}
+
+at::Tensor& eye_out(int64_t n, int64_t m, at::Tensor& out) {
+  TORCH_CHECK(n >= 0, "n must be greater or equal to 0, got ", n);
+  TORCH_CHECK(m >= 0, "m must be greater or equal to 0, got ", m);
+  check_not_complex("eye", out);
+  resize_to(out, {n, m});
+  c10_npu::NPUGuard guard(out.device());
+  if (out.numel() > 0) EXEC_NPU_CMD(aclnnEye, n, m, out);
+  return out;
+}
+
+at::Tensor& eye_out(int64_t n, at::Tensor& out) { return op_api::eye_out(n, n, out); }
+
+at::Tensor& linspace_out(const at::Scalar& start, const at::Scalar& end, int64_t steps, at::Tensor& out) {
+  TORCH_CHECK(steps >= 0, "number of steps must be non-negative");
+  TORCH_CHECK(out.scalar_type() != at::kBool && !out.is_complex(), "linspace: out of dtype ", out.scalar_type(),
+              " is not supported on npu");
+  resize_to(out, {steps});
+  c10_npu::NPUGuard guard(out.device());
+  if (steps > 0) EXEC_NPU_CMD(aclnnLinspace, start, end, steps, out);
+  return out;
+}
+
+at::Tensor& logspace_out(const at::Scalar& start, const at::Scalar& end, int64_t steps, double base,
+                         at::Tensor& out) {
+  TORCH_CHECK(steps >= 0, "number of steps must be non-negative");
+  TORCH_CHECK(out.scalar_type() != at::kBool && !out.is_complex(), "logspace: out of dtype ", out.scalar_type(),
+              " is not supported on npu");
+  resize_to(out, {steps});
+  c10_npu::NPUGuard guard(out.device());
+  if (steps > 0) EXEC_NPU_CMD(aclnnLogSpace, start, end, steps, base, out);
+  return out;
+}
+
+}  // namespace op_api
