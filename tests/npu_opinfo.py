@@ -57,6 +57,9 @@ OPINFO_TO_ATEN: dict[str, tuple[str, ...]] = {
     "bernoulli": ("bernoulli", "bernoulli_"),
     "masked_fill": ("masked_fill_",),
     "clamp": ("clamp", "clamp_min", "clamp_max"),
+    "cummax": ("_cummax_helper",),
+    "cummin": ("_cummin_helper",),
+    "logcumsumexp": ("_logcumsumexp",),
 }
 
 # Tolerances per dtype (assert_close rtol, atol); integral and bool results must be equal.

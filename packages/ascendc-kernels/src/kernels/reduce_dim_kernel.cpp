@@ -1,0 +1,310 @@
+// reduce_dim_custom<C>: the reductions of reduce_dim_api.h over rows of x (C = float,
+// double or int64_t, the compute type). A block takes a run of rows; each row is
+// streamed through the unified buffer in chunks of kRowChunk elements by a
+// double-buffered VECIN queue (DataCopyPad), reduced by the scalar unit in the
+// accumulation type (float32 for float, as CANN accumulates 16-bit inputs; double;
+// int64 for sums and products of integers, double for their norms); variance and mean
+// by Welford's online update in double, as PyTorch's CPU kernels.
+#include <math.h>
+
+#include <type_traits>
+
+#include "kernels/dtype_dispatch.h"
+#include "kernels/reduce_dim_api.h"
+#include "kernels/row_pipeline.h"
+
+namespace ascendc_sim {
+namespace kernels {
+namespace {
+
+using namespace AscendC;
+
+struct DimReduceTiling {
+  DimReduceArgs args;
+  uint64_t rowsPerBlock = 0;
+  uint32_t blockDim = 0;
+};
+
+template <typename C>
+__aicore__ inline bool IsNan(C v) {
+  if constexpr (std::is_floating_point<C>::value) {
+    return v != v;
+  } else {
+    (void)v;
+    return false;
+  }
+}
+
+template <typename C>
+class DimReduceKernel {
+ public:
+  // Real: the type of norms and variances (float for float, double otherwise).
+  using Real = typename std::conditional<std::is_same<C, float>::value, float, double>::type;
+
+  __aicore__ inline void Init(GM_ADDR x, GM_ADDR x2, GM_ADDR y0, GM_ADDR y1, const DimReduceTiling& tiling) {
+    t_ = tiling;
+    const DimReduceArgs& a = t_.args;
+    firstRow_ = static_cast<uint64_t>(GetBlockIdx()) * t_.rowsPerBlock;
+    rowCount_ = std::min<uint64_t>(t_.rowsPerBlock, a.rows - std::min(a.rows, firstRow_));
+    xGm_.SetGlobalBuffer(reinterpret_cast<__gm__ C*>(x), a.rows * a.cols);
+    if (x2 != nullptr) x2Gm_.SetGlobalBuffer(reinterpret_cast<__gm__ C*>(x2), a.rows * a.cols);
+    if (y0 != nullptr) y0_ = true, SetOut0(y0);
+    if (y1 != nullptr) y1_ = true, SetOut1(y1);
+    const uint32_t width = static_cast<uint32_t>(std::min<uint64_t>(std::max<uint64_t>(a.cols, 1), kRowChunk));
+    pipe_.InitBuffer(inQueue_, 2, TileRowPitch<C>(width) * sizeof(C));
+    if (x2 != nullptr) pipe_.InitBuffer(in2Queue_, 2, TileRowPitch<C>(width) * sizeof(C));
+  }
+
+  __aicore__ inline void Process() {
+    for (uint64_t r = 0; r < rowCount_; ++r) Row(firstRow_ + r);
+  }
+
+ private:
+  __aicore__ inline void SetOut0(GM_ADDR y) {
+    const DimReduceOp op = t_.args.op;
+    if (op == DimReduceOp::kAny || op == DimReduceOp::kEqual) {
+      y0Int_.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(y), t_.args.rows);
+    } else {
+      y0Gm_.SetGlobalBuffer(reinterpret_cast<__gm__ C*>(y), t_.args.rows);
+    }
+  }
+  __aicore__ inline void SetOut1(GM_ADDR y) {
+    const DimReduceOp op = t_.args.op;
+    if (op == DimReduceOp::kArgMax || op == DimReduceOp::kArgMin) {
+      y1Int_.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(y), t_.args.rows);
+    } else {
+      y1Gm_.SetGlobalBuffer(reinterpret_cast<__gm__ C*>(y), t_.args.rows);
+    }
+  }
+
+  __aicore__ inline void CopyIn(TQue<TPosition::VECIN, 2>& queue, const GlobalTensor<C>& src, uint64_t row,
+                                uint64_t chunk) {
+    const uint64_t cols = t_.args.cols;
+    const uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(kRowChunk, cols - chunk * kRowChunk));
+    LocalTensor<C> x = queue.AllocTensor<C>();
+    DataCopyExtParams copy{1, static_cast<uint32_t>(len * sizeof(C)), 0, 0, 0};
+    DataCopyPad(x, src[row * cols + chunk * kRowChunk], copy, DataCopyPadExtParams<C>{});
+    queue.EnQue(x);
+  }
+
+  // Calls f(value, column) for every element of `row`, chunk by chunk (the next
+  // chunk's copy is queued before this one is consumed).
+  template <typename F>
+  __aicore__ inline void ForEach(uint64_t row, F&& f) {
+    const uint64_t cols = t_.args.cols;
+    if (cols == 0) return;
+    const uint64_t chunks = (cols + kRowChunk - 1) / kRowChunk;
+    CopyIn(inQueue_, xGm_, row, 0);
+    for (uint64_t k = 0; k < chunks; ++k) {
+      if (k + 1 < chunks) CopyIn(inQueue_, xGm_, row, k + 1);
+      const uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(kRowChunk, cols - k * kRowChunk));
+      LocalTensor<C> x = inQueue_.DeQue<C>();
+      for (uint32_t c = 0; c < len; ++c) f(x.GetValue(c), k * kRowChunk + c);
+      inQueue_.FreeTensor(x);
+    }
+  }
+
+  __aicore__ inline void Row(uint64_t row) {
+    const DimReduceArgs& a = t_.args;
+    switch (a.op) {
+      case DimReduceOp::kSum:
+      case DimReduceOp::kNanSum: {
+        using Acc = typename std::conditional<std::is_same<C, int64_t>::value, int64_t, C>::type;
+        Acc acc = Acc(0);
+        const bool skipNan = a.op == DimReduceOp::kNanSum;
+        ForEach(row, [&](C v, uint64_t) {
+          if (!(skipNan && IsNan(v))) acc += v;
+        });
+        y0Gm_.SetValue(row, static_cast<C>(acc));
+        return;
+      }
+      case DimReduceOp::kProd: {
+        C acc = C(1);
+        ForEach(row, [&](C v, uint64_t) {
+          if constexpr (std::is_same<C, int64_t>::value) {  // wraps around as PyTorch's int64 product
+            acc = static_cast<int64_t>(static_cast<uint64_t>(acc) * static_cast<uint64_t>(v));
+          } else {
+            acc *= v;
+          }
+        });
+        y0Gm_.SetValue(row, acc);
+        return;
+      }
+      case DimReduceOp::kVar: {
+        // Welford's online update in double, as PyTorch's CPU kernels (an infinity makes
+        // the mean and the variance NaN there too).
+        double mean = 0.0, m2 = 0.0, n = 0.0;
+        ForEach(row, [&](C v, uint64_t) {
+          const double x = static_cast<double>(v);
+          n += 1.0;
+          const double delta = x - mean;
+          mean += delta / n;
+          m2 += delta * (x - mean);
+        });
+        const double dof = n > a.correction ? n - a.correction : 0.0;
+        double var = m2 / dof;
+        if (a.cols == 0) var = mean = NAN;
+        if (a.takeSqrt) var = sqrt(var);
+        if (y0_) y0Gm_.SetValue(row, static_cast<C>(var));
+        if (y1_) y1Gm_.SetValue(row, static_cast<C>(mean));
+        return;
+      }
+      case DimReduceOp::kAny: {
+        bool any = false;
+        ForEach(row, [&](C v, uint64_t) { any = any || v != C(0); });
+        y0Int_.SetValue(row, any ? 1 : 0);
+        return;
+      }
+      case DimReduceOp::kArgMax:
+      case DimReduceOp::kArgMin: {
+        const bool isMax = a.op == DimReduceOp::kArgMax;
+        C best = C(0);
+        int64_t at = 0;
+        bool first = true;
+        ForEach(row, [&](C v, uint64_t c) {
+          // The first NaN wins for good; otherwise a strictly better value replaces.
+          if (first || (!IsNan(best) && (IsNan(v) || (isMax ? v > best : v < best)))) {
+            best = v;
+            at = static_cast<int64_t>(c);
+            first = false;
+          }
+        });
+        if (y0_) y0Gm_.SetValue(row, best);
+        if (y1_) y1Int_.SetValue(row, at);
+        return;
+      }
+      case DimReduceOp::kMinMax: {
+        C lo = C(0), hi = C(0);
+        bool first = true;
+        ForEach(row, [&](C v, uint64_t) {
+          if (first) {
+            lo = hi = v;
+            first = false;
+            return;
+          }
+          if (!IsNan(lo) && (IsNan(v) || v < lo)) lo = v;
+          if (!IsNan(hi) && (IsNan(v) || v > hi)) hi = v;
+        });
+        if (y0_) y0Gm_.SetValue(row, lo);
+        if (y1_) y1Gm_.SetValue(row, hi);
+        return;
+      }
+      case DimReduceOp::kNorm: {
+        y0Gm_.SetValue(row, static_cast<C>(Norm(row)));
+        return;
+      }
+      case DimReduceOp::kEqual: {
+        y0Int_.SetValue(row, Equal(row) ? 1 : 0);
+        return;
+      }
+    }
+  }
+
+  __aicore__ inline Real Norm(uint64_t row) {
+    const double p = t_.args.p;
+    if (t_.args.cols == 1 && p != 0) {  // |x| whatever p is (NaN included), as PyTorch's CPU kernels
+      Real m = 0;
+      ForEach(row, [&](C v, uint64_t) { m = fabs(static_cast<Real>(v)); });
+      return m;
+    }
+    if (isinf(p)) {
+      Real acc = p > 0 ? Real(0) : Real(INFINITY);
+      bool nan = false;
+      ForEach(row, [&](C v, uint64_t) {
+        const Real m = fabs(static_cast<Real>(v));
+        if (m != m) nan = true;
+        acc = p > 0 ? (m > acc ? m : acc) : (m < acc ? m : acc);
+      });
+      return nan ? Real(NAN) : acc;
+    }
+    Real acc = 0;
+    if (p == 0) {
+      ForEach(row, [&](C v, uint64_t) { acc += v != C(0) ? Real(1) : Real(0); });
+      return acc;
+    }
+    if (p == 1) {
+      ForEach(row, [&](C v, uint64_t) { acc += fabs(static_cast<Real>(v)); });
+      return acc;
+    }
+    if (p == 2) {
+      ForEach(row, [&](C v, uint64_t) { acc += static_cast<Real>(v) * static_cast<Real>(v); });
+      return sqrt(acc);
+    }
+    const Real rp = static_cast<Real>(p);
+    ForEach(row, [&](C v, uint64_t) { acc += pow(fabs(static_cast<Real>(v)), rp); });
+    return pow(acc, Real(1) / rp);
+  }
+
+  __aicore__ inline bool Equal(uint64_t row) {
+    const uint64_t cols = t_.args.cols;
+    bool equal = true;
+    const uint64_t chunks = (cols + kRowChunk - 1) / kRowChunk;
+    for (uint64_t k = 0; k < chunks && equal; ++k) {
+      CopyIn(inQueue_, xGm_, row, k);
+      CopyIn(in2Queue_, x2Gm_, row, k);
+      const uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(kRowChunk, cols - k * kRowChunk));
+      LocalTensor<C> x = inQueue_.DeQue<C>();
+      LocalTensor<C> y = in2Queue_.DeQue<C>();
+      for (uint32_t c = 0; c < len && equal; ++c) equal = x.GetValue(c) == y.GetValue(c);
+      inQueue_.FreeTensor(x);
+      in2Queue_.FreeTensor(y);
+    }
+    return equal;
+  }
+
+  DimReduceTiling t_;
+  uint64_t firstRow_ = 0, rowCount_ = 0;
+  bool y0_ = false, y1_ = false;
+  TPipe pipe_;
+  TQue<TPosition::VECIN, 2> inQueue_, in2Queue_;
+  GlobalTensor<C> xGm_, x2Gm_, y0Gm_, y1Gm_;
+  GlobalTensor<int64_t> y0Int_, y1Int_;
+};
+
+template <typename C>
+__global__ __aicore__ void reduce_dim_custom(GM_ADDR x, GM_ADDR x2, GM_ADDR y0, GM_ADDR y1, DimReduceTiling tiling) {
+  DimReduceKernel<C> op;
+  op.Init(x, x2, y0, y1, tiling);
+  op.Process();
+}
+
+}  // namespace
+
+aclError LaunchDimReduce(const DimReduceArgs& args, aclrtStream stream) {
+  if (args.rows == 0) return ACL_SUCCESS;
+  const bool needsElements = args.op == DimReduceOp::kArgMax || args.op == DimReduceOp::kArgMin ||
+                             args.op == DimReduceOp::kMinMax;
+  if (needsElements && args.cols == 0) {
+    return RaiseError(ACL_ERROR_INVALID_PARAM, "kernel 'reduce_dim_custom': an extreme of no elements");
+  }
+  if (args.op == DimReduceOp::kEqual && args.x2 == nullptr) {
+    return RaiseError(ACL_ERROR_INVALID_PARAM, "kernel 'reduce_dim_custom': equal needs a second input");
+  }
+  DimReduceTiling t;
+  t.args = args;
+  const uint64_t cores = std::max<uint32_t>(1, aclsimGetCoreNumAiv());
+  const uint64_t bytes = args.rows * std::max<uint64_t>(args.cols, 1) * 8;
+  const uint64_t wanted = std::max<uint64_t>(1, std::min<uint64_t>({cores, args.rows, bytes / (64 * 1024)}));
+  t.rowsPerBlock = (args.rows + wanted - 1) / wanted;
+  t.blockDim = static_cast<uint32_t>((args.rows + t.rowsPerBlock - 1) / t.rowsPerBlock);
+  auto x = const_cast<void*>(args.x);
+  auto x2 = const_cast<void*>(args.x2);
+  switch (args.dtype) {
+    case ACL_FLOAT:
+      return LaunchKernel("reduce_dim_custom", t.blockDim, stream, reduce_dim_custom<float>, x, x2, args.y0, args.y1,
+                          t);
+    case ACL_DOUBLE:
+      return LaunchKernel("reduce_dim_custom", t.blockDim, stream, reduce_dim_custom<double>, x, x2, args.y0,
+                          args.y1, t);
+    case ACL_INT64:
+      return LaunchKernel("reduce_dim_custom", t.blockDim, stream, reduce_dim_custom<int64_t>, x, x2, args.y0,
+                          args.y1, t);
+    default:
+      return RaiseError(ACL_ERROR_UNSUPPORTED_DATA_TYPE,
+                        "kernel 'reduce_dim_custom' computes in float, double or int64, not %s",
+                        DataTypeName(args.dtype));
+  }
+}
+
+}  // namespace kernels
+}  // namespace ascendc_sim
