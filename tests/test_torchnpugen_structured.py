@@ -72,3 +72,13 @@ def test_outputs_land_on_the_inputs_device() -> None:
     x = torch.randn(3, device="npu:1")
     assert torch.clamp_min(x, 0).device == x.device
     assert torch.npu.current_device() == 0  # the structured class's guard restored the device
+
+
+def test_a_structured_op_with_symint_array_arguments_forwards_them_to_its_kernel() -> None:
+    # upsample_nearest2d.out takes SymInt[2] output_size: impl() sees at::ArrayRef<int64_t>,
+    # the op-plugin kernel at::IntArrayRef.
+    assert _has_npu_kernel("aten::upsample_nearest2d.out")
+    x = torch.arange(6.0).reshape(1, 1, 2, 3)
+    torch.npu.set_fallback_mode("error")
+    got = torch.nn.functional.interpolate(x.npu(), size=(3, 5), mode="nearest")
+    torch.testing.assert_close(got.cpu(), torch.nn.functional.interpolate(x, size=(3, 5), mode="nearest"))

@@ -18,6 +18,7 @@ from typing import Sequence
 
 import torchgen.api.structured as structured_api
 from torchgen.api.translate import translate
+from torchgen.api.types import ArrayRefCType, BaseCType, Expr, NamedCType, intArrayRefT, longT
 from torchgen.context import native_function_manager
 from torchgen.dest.native_functions import gen_structured
 
@@ -45,7 +46,15 @@ def _impl_definition(group: StructuredGroup) -> str:
         impl_args = structured_api.impl_arguments(g)
         outs = {a.name for a in g.out.func.arguments.out}
         kernel_args = kernel_signature(group.out).arguments()
-        inputs = iter(translate(impl_args, [b for b in kernel_args if b.name not in outs], method=False))
+        # impl() takes a SymInt[] argument as at::ArrayRef<int64_t>, the kernel as at::IntArrayRef:
+        # the same C++ type, which translate() knows under the second name only.
+        context: list = list(impl_args)
+        context += [
+            Expr(expr=b.name, type=NamedCType(b.nctype.name, BaseCType(intArrayRefT)))
+            for b in impl_args
+            if b.nctype.type == ArrayRefCType(BaseCType(longT))
+        ]
+        inputs = iter(translate(context, [b for b in kernel_args if b.name not in outs], method=False))
         # impl() sees its outputs as const Tensor&; the op-plugin kernel writes them.
         exprs = [
             f"const_cast<at::Tensor&>({b.name})" if b.name in outs else cpp_spelling(next(inputs).expr)

@@ -1,0 +1,478 @@
+// The pooling and padding ops PyTorch does not declare structured (their checks and output
+// sizes are written here, as CPU's): avg_pool2d (its meta function precomputes values the
+// generated structured kernels cannot take), adaptive average pooling 2-D/3-D (+backward), 3-D max
+// pooling with indices (+backward), max unpooling 2-D/3-D, reflection_pad2d (+backward) and the
+// backward of replication_pad2d/3d. The structured ones (avg_pool, adaptive max pooling, the
+// upsample family, the other pads) are generated from yaml/op_plugin_functions.yaml.
+#define TORCH_ASSERT_ONLY_METHOD_OPERATORS
+#include <ATen/core/Tensor.h>
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "npu/core/NPUGuard.h"
+#include "npu/op_api/op_api_common.h"
+#include "npu/op_common/OpPreparation.h"
+#include "op_plugin/ops/_adaptive_avg_pool2d.h"
+#include "op_plugin/ops/_adaptive_avg_pool2d_backward.h"
+#include "op_plugin/ops/_adaptive_avg_pool3d.h"
+#include "op_plugin/ops/_adaptive_avg_pool3d_backward.h"
+#include "op_plugin/ops/adaptive_avg_pool2d.h"
+#include "op_plugin/ops/adaptive_avg_pool3d.h"
+#include "op_plugin/ops/adaptive_avg_pool3d_backward.h"
+#include "op_plugin/ops/avg_pool2d.h"
+#include "op_plugin/ops/max_pool3d_with_indices.h"
+#include "op_plugin/ops/max_pool3d_with_indices_backward.h"
+#include "op_plugin/ops/max_unpool2d.h"
+#include "op_plugin/ops/max_unpool3d.h"
+#include "op_plugin/ops/reflection_pad2d.h"
+#include "op_plugin/ops/reflection_pad2d_backward.h"
+#include "op_plugin/ops/replication_pad2d_backward.h"
+#include "op_plugin/ops/replication_pad3d_backward.h"
+
+namespace op_api {
+namespace {
+
+using at_npu::native::OpPreparation;
+
+void check_floating(const char* op, const at::Tensor& self) {
+  const at::ScalarType dtype = self.scalar_type();
+  TORCH_CHECK(dtype == at::kFloat || dtype == at::kHalf || dtype == at::kBFloat16 || dtype == at::kDouble, op,
+              ": self of dtype ", dtype, " is not supported on npu (float32, float16, bfloat16, float64)");
+}
+
+// self has `spatial` trailing dimensions after one optional batch and one channel dimension,
+// none of the non-batch ones empty (CPU's message).
+void check_pool_input(const char* op, const at::Tensor& self, int64_t spatial) {
+  const int64_t dim = self.dim();
+  TORCH_CHECK(dim == spatial + 1 || dim == spatial + 2, op, "(): Expected ", spatial + 1, "D or ", spatial + 2,
+              "D tensor, but got ", self.sizes());
+  for (int64_t d = dim - spatial - 1; d < dim; ++d) {
+    TORCH_CHECK(self.size(d) > 0, op, "(): Expected input to have non-zero size for non-batch dimensions, but input has sizes ",
+                self.sizes(), " with dimension ", d, " being empty");
+  }
+}
+
+std::vector<int64_t> with_spatial(const at::Tensor& self, at::IntArrayRef sizes) {
+  std::vector<int64_t> shape(self.sizes().begin(), self.sizes().end() - static_cast<int64_t>(sizes.size()));
+  shape.insert(shape.end(), sizes.begin(), sizes.end());
+  return shape;
+}
+
+std::vector<int64_t> adaptive_avg_shape(const char* op, const at::Tensor& self, at::IntArrayRef output_size,
+                                        int64_t spatial) {
+  TORCH_CHECK(static_cast<int64_t>(output_size.size()) == spatial, op, ": output_size must be ", spatial, "D");
+  check_pool_input(op, self, spatial);
+  for (int64_t v : output_size) TORCH_CHECK(v >= 0, op, ": elements of output_size must be greater than or equal to 0");
+  return with_spatial(self, output_size);
+}
+
+at::Tensor& adaptive_avg_run(const at::Tensor& self, at::IntArrayRef output_size, int64_t spatial, at::Tensor& out) {
+  if (out.numel() == 0) return out;
+  if (spatial == 2) {
+    EXEC_NPU_CMD(aclnnAdaptiveAvgPool2d, self, output_size, out);
+  } else {
+    EXEC_NPU_CMD(aclnnAdaptiveAvgPool3d, self, output_size, out);
+  }
+  return out;
+}
+
+at::Tensor& adaptive_avg_backward_run(const at::Tensor& grad_output, const at::Tensor& self, int64_t spatial,
+                                      at::Tensor& grad_input) {
+  const char* op = spatial == 2 ? "adaptive_avg_pool2d_backward" : "adaptive_avg_pool3d_backward";
+  check_floating(op, self);
+  TORCH_CHECK(grad_output.dim() == self.dim(), op, ": grad_output and self must have the same number of dimensions");
+  TORCH_CHECK(grad_output.scalar_type() == self.scalar_type(), op, ": expected dtype ", self.scalar_type(),
+              " for `grad_output` but got dtype ", grad_output.scalar_type());
+  if (grad_input.numel() == 0) return grad_input;
+  if (spatial == 2) {
+    EXEC_NPU_CMD(aclnnAdaptiveAvgPool2dBackward, grad_output, self, grad_input);
+  } else {
+    EXEC_NPU_CMD(aclnnAdaptiveAvgPool3dBackward, grad_output, self, grad_input);
+  }
+  return grad_input;
+}
+
+int64_t pooled_size(int64_t in, int64_t kernel, int64_t pad, int64_t stride, int64_t dilation, bool ceil_mode) {
+  const int64_t numerator = in + 2 * pad - dilation * (kernel - 1) - 1 + (ceil_mode ? stride - 1 : 0);
+  int64_t out = (numerator >= 0 ? numerator / stride : -((-numerator + stride - 1) / stride)) + 1;
+  if (ceil_mode && (out - 1) * stride >= in + pad) --out;
+  return out;
+}
+
+int64_t pick(at::IntArrayRef values, size_t i) { return values.size() == 1 ? values[0] : values[i]; }
+
+// max_pool3d_with_indices' output shape, checked like CPU.
+std::vector<int64_t> max_pool3d_shape(const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+                                      at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode) {
+  const char* op = "max_pool3d";
+  TORCH_CHECK(kernel_size.size() == 1 || kernel_size.size() == 3, op,
+              ": kernel_size must either be a single int, or a tuple of three ints");
+  TORCH_CHECK(stride.empty() || stride.size() == 1 || stride.size() == 3, op,
+              ": stride must either be omitted, a single int, or a tuple of three ints");
+  TORCH_CHECK(padding.size() == 1 || padding.size() == 3, op,
+              ": padding must either be a single int, or a tuple of three ints");
+  TORCH_CHECK(dilation.size() == 1 || dilation.size() == 3, op,
+              ": dilation must be either a single int, or a tuple of three ints");
+  check_pool_input(op, self, 3);
+  std::vector<int64_t> sizes;
+  for (size_t i = 0; i < 3; ++i) {
+    const int64_t k = pick(kernel_size, i), s = stride.empty() ? k : pick(stride, i), p = pick(padding, i),
+                  d = pick(dilation, i);
+    TORCH_CHECK(k > 0, op, ": kernel size should be greater than zero, but got ", kernel_size);
+    TORCH_CHECK(s > 0, op, ": stride should be greater than zero, but got ", stride);
+    TORCH_CHECK(d > 0, op, ": dilation should be greater than zero, but got ", dilation);
+    TORCH_CHECK(p >= 0 && p <= k / 2, op, ": pad should be smaller than or equal to half of kernel size, but got ",
+                "kernel_size=", kernel_size, ", padding=", padding);
+    const int64_t in = self.size(self.dim() - 3 + static_cast<int64_t>(i));
+    const int64_t out = pooled_size(in, k, p, s, d, ceil_mode);
+    TORCH_CHECK(out >= 1, op, ": Given input size ", self.sizes(), ", calculated output size is too small");
+    sizes.push_back(out);
+  }
+  return with_spatial(self, sizes);
+}
+
+// avg_pool2d's output shape, checked like CPU.
+std::vector<int64_t> avg_pool2d_shape(const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+                                      at::IntArrayRef padding, bool ceil_mode, c10::optional<int64_t> divisor_override) {
+  const char* op = "avg_pool2d";
+  TORCH_CHECK(kernel_size.size() == 1 || kernel_size.size() == 2, op,
+              ": kernel_size must either be a single int, or a tuple of two ints");
+  TORCH_CHECK(stride.empty() || stride.size() == 1 || stride.size() == 2, op,
+              ": stride must either be omitted, a single int, or a tuple of two ints");
+  TORCH_CHECK(padding.size() == 1 || padding.size() == 2, op,
+              ": padding must either be a single int, or a tuple of two ints");
+  TORCH_CHECK(!divisor_override.has_value() || divisor_override.value() != 0, "divisor must be not zero");
+  TORCH_CHECK((self.dim() == 3 || self.dim() == 4) && self.size(-1) != 0 && self.size(-2) != 0 &&
+                  self.size(-3) != 0,
+              "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:",
+              self.sizes());
+  std::vector<int64_t> sizes;
+  for (size_t i = 0; i < 2; ++i) {
+    const int64_t k = pick(kernel_size, i), s = stride.empty() ? k : pick(stride, i), p = pick(padding, i);
+    TORCH_CHECK(k > 0, "kernel size should be greater than zero, but got kernel_size: ", kernel_size);
+    TORCH_CHECK(s > 0, "stride should be greater than zero, but got stride: ", stride);
+    TORCH_CHECK(p >= 0 && p <= k / 2, "pad should be smaller than or equal to half of kernel size, but got padW = ",
+                pick(padding, 1), ", padH = ", pick(padding, 0), ", kW = ", pick(kernel_size, 1), ", kH = ",
+                pick(kernel_size, 0));
+    const int64_t in = self.size(self.dim() - 2 + static_cast<int64_t>(i));
+    const int64_t out = pooled_size(in, k, p, s, 1, ceil_mode);
+    TORCH_CHECK(out >= 1, "Given input size: (", self.sizes(), "). Calculated output size is too small");
+    sizes.push_back(out);
+  }
+  return with_spatial(self, sizes);
+}
+
+at::Tensor& avg_pool2d_run(const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+                           at::IntArrayRef padding, bool ceil_mode, bool count_include_pad,
+                           c10::optional<int64_t> divisor_override, at::Tensor& out) {
+  if (out.numel() == 0) return out;
+  const int64_t divisor = divisor_override.value_or(0);
+  const int8_t cube_math_type = 0;
+  EXEC_NPU_CMD(aclnnAvgPool2d, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor,
+               cube_math_type, out);
+  return out;
+}
+
+std::vector<int64_t> max_unpool_shape(const char* op, const at::Tensor& self, const at::Tensor& indices,
+                                      at::IntArrayRef output_size, int64_t spatial) {
+  TORCH_CHECK(indices.scalar_type() == at::kLong, op, ": elements in indices should be type int64 but got: ",
+              indices.scalar_type());
+  TORCH_CHECK(static_cast<int64_t>(output_size.size()) == spatial, op, ": There should be exactly ", spatial,
+              " elements (height, width) in output_size, but got ", output_size.size(), " elements.");
+  TORCH_CHECK(self.dim() == spatial + 1 || self.dim() == spatial + 2, op, ": Input to max_unpooling", spatial,
+              "d should be a ", spatial + 1, "d or ", spatial + 2, "d Tensor, but got a tensor with ", self.dim(),
+              " dimensions.");
+  TORCH_CHECK(self.sizes() == indices.sizes(), op, ": Expected shape of indices to be same as that of the input tensor (",
+              self.sizes(), ") but got indices tensor with shape: ", indices.sizes());
+  for (int64_t d = 1; d < self.dim(); ++d) {
+    TORCH_CHECK(self.size(d) > 0, op, ": Expected input to have non-zero size for non-batch dimensions, but got ",
+                self.sizes(), " with dimension ", d, " being empty.");
+  }
+  return with_spatial(self, output_size);
+}
+
+at::Tensor& max_unpool_run(const at::Tensor& self, const at::Tensor& indices, at::IntArrayRef output_size,
+                           at::IntArrayRef stride, at::IntArrayRef padding, int64_t spatial, at::Tensor& out) {
+  if (out.numel() == 0) return out;
+  if (spatial == 2) {
+    EXEC_NPU_CMD(aclnnMaxUnpool2d, self, indices, output_size, out);
+  } else {
+    EXEC_NPU_CMD(aclnnMaxUnpool3d, self, indices, output_size, stride, padding, out);
+  }
+  return out;
+}
+
+void check_max_unpool3d_args(at::IntArrayRef stride, at::IntArrayRef padding) {
+  TORCH_CHECK(stride.size() == 3, "max_unpool3d: There should be exactly three elements (depth, height, width) in stride, but got: ",
+              stride.size(), " elements.");
+  TORCH_CHECK(padding.size() == 3, "max_unpool3d: There should be exactly three elements (depth, height, width) in padding, but got: ",
+              padding.size(), " elements.");
+  for (int64_t s : stride) TORCH_CHECK(s > 0, "max_unpool3d: strides should be greater than zero, but got stride: ", stride);
+}
+
+std::vector<int64_t> reflection_pad2d_shape(const at::Tensor& self, at::IntArrayRef padding) {
+  const char* op = "reflection_pad2d";
+  TORCH_CHECK(padding.size() == 4, op, ": padding size is expected to be 4");
+  TORCH_CHECK(self.dim() == 3 || self.dim() == 4, op, ": Expected 3D or 4D (batch mode) tensor with possibly 0 batch size "
+              "and other non-zero dimensions for input, but got: ", self.sizes());
+  for (int64_t d = self.dim() - 3; d < self.dim(); ++d) {
+    TORCH_CHECK(self.size(d) != 0, op, ": Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other "
+                "non-zero dimensions for input, but got: ", self.sizes());
+  }
+  const int64_t h = self.size(-2), w = self.size(-1);
+  TORCH_CHECK(padding[0] < w && padding[1] < w, "Argument #4: Padding size should be less than the corresponding input "
+              "dimension, but got: padding (", padding[0], ", ", padding[1], ") at dimension ", self.dim() - 1,
+              " of input ", self.sizes());
+  TORCH_CHECK(padding[2] < h && padding[3] < h, "Argument #6: Padding size should be less than the corresponding input "
+              "dimension, but got: padding (", padding[2], ", ", padding[3], ") at dimension ", self.dim() - 2,
+              " of input ", self.sizes());
+  const int64_t oh = h + padding[2] + padding[3], ow = w + padding[0] + padding[1];
+  TORCH_CHECK(ow >= 1 || oh >= 1, "input (H: ", h, ", W: ", w, ") is too small. Calculated output H: ", oh, " W: ", ow);
+  TORCH_CHECK(ow >= 1 && oh >= 1, "input (H: ", h, ", W: ", w, ") is too small. Calculated output H: ", oh, " W: ", ow);
+  const std::vector<int64_t> sizes = {oh, ow};
+  return with_spatial(self, sizes);
+}
+
+void check_pad_backward(const char* op, const at::Tensor& grad_output, const at::Tensor& self, at::IntArrayRef padding,
+                        int64_t spatial) {
+  TORCH_CHECK(static_cast<int64_t>(padding.size()) == 2 * spatial, op, ": padding size is expected to be ", 2 * spatial);
+  TORCH_CHECK(grad_output.dim() == self.dim(), op, ": grad_output and self must have the same number of dimensions");
+  for (int64_t i = 0; i < spatial; ++i) {
+    const int64_t d = self.dim() - 1 - i;
+    const int64_t expected = self.size(d) + padding[2 * i] + padding[2 * i + 1];
+    TORCH_CHECK(grad_output.size(d) == expected, op, ": grad_output size ", d, " should be ", expected, ", got ",
+                grad_output.size(d));
+  }
+}
+
+}  // namespace
+
+at::Tensor& avg_pool2d_out(const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+                           at::IntArrayRef padding, bool ceil_mode, bool count_include_pad,
+                           c10::optional<int64_t> divisor_override, at::Tensor& out) {
+  const std::vector<int64_t> shape = avg_pool2d_shape(self, kernel_size, stride, padding, ceil_mode, divisor_override);
+  check_floating("avg_pool2d", self);
+  c10_npu::NPUGuard guard(self.device());
+  OpPreparation::check_tensor({self}, out, self.scalar_type(), shape);
+  return avg_pool2d_run(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out);
+}
+
+at::Tensor avg_pool2d(const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+                      at::IntArrayRef padding, bool ceil_mode, bool count_include_pad,
+                      c10::optional<int64_t> divisor_override) {
+  const std::vector<int64_t> shape = avg_pool2d_shape(self, kernel_size, stride, padding, ceil_mode, divisor_override);
+  check_floating("avg_pool2d", self);
+  c10_npu::NPUGuard guard(self.device());
+  at::Tensor out = OpPreparation::apply_tensor_without_format(shape, self.options());
+  return avg_pool2d_run(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out);
+}
+
+at::Tensor& adaptive_avg_pool2d_out(const at::Tensor& self, at::IntArrayRef output_size, at::Tensor& out) {
+  const std::vector<int64_t> shape = adaptive_avg_shape("adaptive_avg_pool2d", self, output_size, 2);
+  check_floating("adaptive_avg_pool2d", self);
+  c10_npu::NPUGuard guard(self.device());
+  OpPreparation::check_tensor({self}, out, self.scalar_type(), shape);
+  return adaptive_avg_run(self, output_size, 2, out);
+}
+
+at::Tensor _adaptive_avg_pool2d(const at::Tensor& self, at::IntArrayRef output_size) {
+  const std::vector<int64_t> shape = adaptive_avg_shape("adaptive_avg_pool2d", self, output_size, 2);
+  check_floating("adaptive_avg_pool2d", self);
+  c10_npu::NPUGuard guard(self.device());
+  at::Tensor out = OpPreparation::apply_tensor_without_format(shape, self.options());
+  return adaptive_avg_run(self, output_size, 2, out);
+}
+
+at::Tensor _adaptive_avg_pool2d_backward(const at::Tensor& grad_output, const at::Tensor& self) {
+  c10_npu::NPUGuard guard(self.device());
+  at::Tensor grad_input = OpPreparation::apply_tensor_without_format(self.sizes(), self.options());
+  return adaptive_avg_backward_run(grad_output, self, 2, grad_input);
+}
+
+at::Tensor& adaptive_avg_pool3d_out(const at::Tensor& self, at::IntArrayRef output_size, at::Tensor& out) {
+  const std::vector<int64_t> shape = adaptive_avg_shape("adaptive_avg_pool3d", self, output_size, 3);
+  check_floating("adaptive_avg_pool3d", self);
+  c10_npu::NPUGuard guard(self.device());
+  OpPreparation::check_tensor({self}, out, self.scalar_type(), shape);
+  return adaptive_avg_run(self, output_size, 3, out);
+}
+
+at::Tensor _adaptive_avg_pool3d(const at::Tensor& self, at::IntArrayRef output_size) {
+  const std::vector<int64_t> shape = adaptive_avg_shape("adaptive_avg_pool3d", self, output_size, 3);
+  check_floating("adaptive_avg_pool3d", self);
+  c10_npu::NPUGuard guard(self.device());
+  at::Tensor out = OpPreparation::apply_tensor_without_format(shape, self.options());
+  return adaptive_avg_run(self, output_size, 3, out);
+}
+
+at::Tensor& adaptive_avg_pool3d_backward_out(const at::Tensor& grad_output, const at::Tensor& self,
+                                             at::Tensor& grad_input) {
+  c10_npu::NPUGuard guard(self.device());
+  OpPreparation::check_tensor({grad_output, self}, grad_input, self.scalar_type(), self.sizes());
+  return adaptive_avg_backward_run(grad_output, self, 3, grad_input);
+}
+
+at::Tensor _adaptive_avg_pool3d_backward(const at::Tensor& grad_output, const at::Tensor& self) {
+  c10_npu::NPUGuard guard(self.device());
+  at::Tensor grad_input = OpPreparation::apply_tensor_without_format(self.sizes(), self.options());
+  return adaptive_avg_backward_run(grad_output, self, 3, grad_input);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&> max_pool3d_with_indices_out(const at::Tensor& self,
+                                                                    at::IntArrayRef kernel_size,
+                                                                    at::IntArrayRef stride, at::IntArrayRef padding,
+                                                                    at::IntArrayRef dilation, bool ceil_mode,
+                                                                    at::Tensor& out, at::Tensor& indices) {
+  const std::vector<int64_t> shape = max_pool3d_shape(self, kernel_size, stride, padding, dilation, ceil_mode);
+  check_floating("max_pool3d_with_indices", self);
+  c10_npu::NPUGuard guard(self.device());
+  OpPreparation::check_tensor({self}, out, self.scalar_type(), shape);
+  OpPreparation::check_tensor({self}, indices, at::kLong, shape);
+  if (out.numel() > 0) {
+    EXEC_NPU_CMD(aclnnMaxPool3dWithArgmax, self, kernel_size, stride, padding, dilation, ceil_mode, out, indices);
+  }
+  return std::tie(out, indices);
+}
+
+::std::tuple<at::Tensor, at::Tensor> max_pool3d_with_indices(const at::Tensor& self, at::IntArrayRef kernel_size,
+                                                              at::IntArrayRef stride, at::IntArrayRef padding,
+                                                              at::IntArrayRef dilation, bool ceil_mode) {
+  const std::vector<int64_t> shape = max_pool3d_shape(self, kernel_size, stride, padding, dilation, ceil_mode);
+  check_floating("max_pool3d_with_indices", self);
+  c10_npu::NPUGuard guard(self.device());
+  at::Tensor out = OpPreparation::apply_tensor_without_format(shape, self.options());
+  at::Tensor indices = OpPreparation::apply_tensor_without_format(shape, self.options().dtype(at::kLong));
+  if (out.numel() > 0) {
+    EXEC_NPU_CMD(aclnnMaxPool3dWithArgmax, self, kernel_size, stride, padding, dilation, ceil_mode, out, indices);
+  }
+  return std::make_tuple(out, indices);
+}
+
+at::Tensor& max_pool3d_with_indices_backward_out(const at::Tensor& grad_output, const at::Tensor& self,
+                                                 at::IntArrayRef kernel_size, at::IntArrayRef stride,
+                                                 at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode,
+                                                 const at::Tensor& indices, at::Tensor& grad_input) {
+  const std::vector<int64_t> shape = max_pool3d_shape(self, kernel_size, stride, padding, dilation, ceil_mode);
+  check_floating("max_pool3d_with_indices_backward", self);
+  TORCH_CHECK(grad_output.sizes() == at::IntArrayRef(shape) && indices.sizes() == at::IntArrayRef(shape),
+              "max_pool3d_with_indices_backward: grad_output ", grad_output.sizes(), " and indices ", indices.sizes(),
+              " must have the pooled shape ", at::IntArrayRef(shape));
+  c10_npu::NPUGuard guard(self.device());
+  OpPreparation::check_tensor({grad_output, self, indices}, grad_input, self.scalar_type(), self.sizes());
+  if (grad_input.numel() > 0) {
+    EXEC_NPU_CMD(aclnnMaxPool3dWithArgmaxBackward, grad_output, self, indices, kernel_size, stride, padding, dilation,
+                 ceil_mode, grad_input);
+  }
+  return grad_input;
+}
+
+at::Tensor max_pool3d_with_indices_backward(const at::Tensor& grad_output, const at::Tensor& self,
+                                            at::IntArrayRef kernel_size, at::IntArrayRef stride,
+                                            at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode,
+                                            const at::Tensor& indices) {
+  c10_npu::NPUGuard guard(self.device());
+  at::Tensor grad_input = OpPreparation::apply_tensor_without_format(self.sizes(), self.options());
+  return max_pool3d_with_indices_backward_out(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode,
+                                              indices, grad_input);
+}
+
+at::Tensor& max_unpool2d_out(const at::Tensor& self, const at::Tensor& indices, at::IntArrayRef output_size,
+                             at::Tensor& out) {
+  const std::vector<int64_t> shape = max_unpool_shape("max_unpool2d", self, indices, output_size, 2);
+  c10_npu::NPUGuard guard(self.device());
+  OpPreparation::check_tensor({self, indices}, out, self.scalar_type(), shape);
+  return max_unpool_run(self, indices, output_size, {}, {}, 2, out);
+}
+
+at::Tensor max_unpool2d(const at::Tensor& self, const at::Tensor& indices, at::IntArrayRef output_size) {
+  const std::vector<int64_t> shape = max_unpool_shape("max_unpool2d", self, indices, output_size, 2);
+  c10_npu::NPUGuard guard(self.device());
+  at::Tensor out = OpPreparation::apply_tensor_without_format(shape, self.options());
+  return max_unpool_run(self, indices, output_size, {}, {}, 2, out);
+}
+
+at::Tensor& max_unpool3d_out(const at::Tensor& self, const at::Tensor& indices, at::IntArrayRef output_size,
+                             at::IntArrayRef stride, at::IntArrayRef padding, at::Tensor& out) {
+  const std::vector<int64_t> shape = max_unpool_shape("max_unpool3d", self, indices, output_size, 3);
+  check_max_unpool3d_args(stride, padding);
+  c10_npu::NPUGuard guard(self.device());
+  OpPreparation::check_tensor({self, indices}, out, self.scalar_type(), shape);
+  return max_unpool_run(self, indices, output_size, stride, padding, 3, out);
+}
+
+at::Tensor max_unpool3d(const at::Tensor& self, const at::Tensor& indices, at::IntArrayRef output_size,
+                        at::IntArrayRef stride, at::IntArrayRef padding) {
+  const std::vector<int64_t> shape = max_unpool_shape("max_unpool3d", self, indices, output_size, 3);
+  check_max_unpool3d_args(stride, padding);
+  c10_npu::NPUGuard guard(self.device());
+  at::Tensor out = OpPreparation::apply_tensor_without_format(shape, self.options());
+  return max_unpool_run(self, indices, output_size, stride, padding, 3, out);
+}
+
+at::Tensor& reflection_pad2d_out(const at::Tensor& self, at::IntArrayRef padding, at::Tensor& out) {
+  const std::vector<int64_t> shape = reflection_pad2d_shape(self, padding);
+  c10_npu::NPUGuard guard(self.device());
+  OpPreparation::check_tensor({self}, out, self.scalar_type(), shape);
+  if (out.numel() > 0) EXEC_NPU_CMD(aclnnReflectionPad2d, self, padding, out);
+  return out;
+}
+
+at::Tensor reflection_pad2d(const at::Tensor& self, at::IntArrayRef padding) {
+  const std::vector<int64_t> shape = reflection_pad2d_shape(self, padding);
+  c10_npu::NPUGuard guard(self.device());
+  at::Tensor out = OpPreparation::apply_tensor_without_format(shape, self.options());
+  if (out.numel() > 0) EXEC_NPU_CMD(aclnnReflectionPad2d, self, padding, out);
+  return out;
+}
+
+at::Tensor& reflection_pad2d_backward_out(const at::Tensor& grad_output, const at::Tensor& self,
+                                          at::IntArrayRef padding, at::Tensor& grad_input) {
+  check_pad_backward("reflection_pad2d_backward", grad_output, self, padding, 2);
+  check_floating("reflection_pad2d_backward", self);
+  c10_npu::NPUGuard guard(self.device());
+  OpPreparation::check_tensor({grad_output, self}, grad_input, self.scalar_type(), self.sizes());
+  if (grad_input.numel() > 0) EXEC_NPU_CMD(aclnnReflectionPad2dBackward, grad_output, self, padding, grad_input);
+  return grad_input;
+}
+
+at::Tensor reflection_pad2d_backward(const at::Tensor& grad_output, const at::Tensor& self, at::IntArrayRef padding) {
+  c10_npu::NPUGuard guard(self.device());
+  at::Tensor grad_input = OpPreparation::apply_tensor_without_format(self.sizes(), self.options());
+  return reflection_pad2d_backward_out(grad_output, self, padding, grad_input);
+}
+
+at::Tensor& replication_pad2d_backward_out(const at::Tensor& grad_output, const at::Tensor& self,
+                                           at::IntArrayRef padding, at::Tensor& grad_input) {
+  check_pad_backward("replication_pad2d_backward", grad_output, self, padding, 2);
+  check_floating("replication_pad2d_backward", self);
+  c10_npu::NPUGuard guard(self.device());
+  OpPreparation::check_tensor({grad_output, self}, grad_input, self.scalar_type(), self.sizes());
+  if (grad_input.numel() > 0) EXEC_NPU_CMD(aclnnReplicationPad2dBackward, grad_output, self, padding, grad_input);
+  return grad_input;
+}
+
+at::Tensor replication_pad2d_backward(const at::Tensor& grad_output, const at::Tensor& self, at::IntArrayRef padding) {
+  c10_npu::NPUGuard guard(self.device());
+  at::Tensor grad_input = OpPreparation::apply_tensor_without_format(self.sizes(), self.options());
+  return replication_pad2d_backward_out(grad_output, self, padding, grad_input);
+}
+
+at::Tensor& replication_pad3d_backward_out(const at::Tensor& grad_output, const at::Tensor& self,
+                                           at::IntArrayRef padding, at::Tensor& grad_input) {
+  check_pad_backward("replication_pad3d_backward", grad_output, self, padding, 3);
+  check_floating("replication_pad3d_backward", self);
+  c10_npu::NPUGuard guard(self.device());
+  OpPreparation::check_tensor({grad_output, self}, grad_input, self.scalar_type(), self.sizes());
+  if (grad_input.numel() > 0) EXEC_NPU_CMD(aclnnReplicationPad3dBackward, grad_output, self, padding, grad_input);
+  return grad_input;
+}
+
+at::Tensor replication_pad3d_backward(const at::Tensor& grad_output, const at::Tensor& self, at::IntArrayRef padding) {
+  c10_npu::NPUGuard guard(self.device());
+  at::Tensor grad_input = OpPreparation::apply_tensor_without_format(self.sizes(), self.options());
+  return replication_pad3d_backward_out(grad_output, self, padding, grad_input);
+}
+
+}  // namespace op_api
