@@ -6,6 +6,8 @@
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/_reshape_alias_native.h>
 #include <ATen/ops/as_strided_native.h>
+#include <ATen/ops/view_as_complex_native.h>
+#include <ATen/ops/view_as_real_native.h>
 #include <ATen/ops/view_native.h>
 
 #include "npu/aten/NPUNativeFunctions.h"
@@ -27,6 +29,17 @@ at::Tensor NPUNativeFunctions::view(const at::Tensor& self, at::IntArrayRef size
 at::Tensor NPUNativeFunctions::_reshape_alias(const at::Tensor& self, at::IntArrayRef size, at::IntArrayRef stride) {
   convert_storage_to_base_format(self, "_reshape_alias");
   return at::native::_reshape_alias(self, size, stride);
+}
+
+// A complex tensor as its (real, imaginary) pairs and back: views of the same storage.
+at::Tensor NPUNativeFunctions::view_as_real(const at::Tensor& self) {
+  convert_storage_to_base_format(self, "view_as_real");
+  return at::native::view_as_real(self);
+}
+
+at::Tensor NPUNativeFunctions::view_as_complex(const at::Tensor& self) {
+  convert_storage_to_base_format(self, "view_as_complex");
+  return at::native::view_as_complex(self);
 }
 
 }  // namespace at_npu::native
