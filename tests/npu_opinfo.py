@@ -79,6 +79,9 @@ OPINFO_TO_ATEN: dict[str, tuple[str, ...]] = {
     "cummin": ("_cummin_helper",),
     "logcumsumexp": ("_logcumsumexp",),
 }
+# torch.fft's functions compose the three transforms (real to complex, complex to complex and back).
+OPINFO_TO_ATEN.update({f"fft.{kind}{suffix}": ("_fft_r2c", "_fft_c2c", "_fft_c2r")
+                       for kind in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft") for suffix in ("", "2", "n")})
 
 # Tolerances per dtype (assert_close rtol, atol); integral and bool results must be equal.
 TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
@@ -86,6 +89,8 @@ TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
     torch.float64: (1e-7, 1e-7),
     torch.float16: (1e-3, 1e-3),
     torch.bfloat16: (1.6e-2, 1e-2),
+    torch.complex64: (1e-4, 1e-5),
+    torch.complex128: (1e-7, 1e-7),
 }
 
 TESTS = ("forward", "special", "layouts", "inplace", "out", "backward", "ab", "*")

@@ -50,7 +50,16 @@ BACKWARD = [o for o in SELECTED if o.supports_autograd]
 WITH_OUT = [o for o in SELECTED if o.supports_out]
 SKIPS = npu_opinfo.load_skips()
 QUICK_DTYPES = (torch.float32, torch.int64, torch.bool)
-# Every real dtype (the device kernels take no complex dtype; complex is CPU-only here).
+# complex64 runs in one quick forward check, for the OpInfos whose npu kernels take complex operands
+# (the complex elementwise kernel, the FFT, complex/polar/conj_physical); other OpInfos keep real dtypes.
+COMPLEX_DTYPES = (torch.complex64,)
+COMPLEX_READY = frozenset({
+    "add", "sub", "mul", "div", "neg", "abs", "exp", "log", "sqrt", "reciprocal", "eq", "ne",
+    "complex", "polar", "conj_physical", "view_as_real", "real", "imag", "conj", "resolve_conj", "resolve_neg",
+    "sgn", "angle", "isnan",
+} | {f"fft.{kind}{suffix}" for kind in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft") for suffix in ("", "2", "n")})
+COMPLEX = [o for o in SELECTED if o.name in COMPLEX_READY]
+# Every real dtype (complex64 only in the complex check above).
 ALL_DTYPES = (torch.float32, torch.float16, torch.bfloat16, torch.float64, torch.int8, torch.uint8, torch.int16,
               torch.int32, torch.int64, torch.bool)
 MAX_SAMPLES = 8
@@ -76,6 +85,10 @@ class TestNpuOpInfo(TestCase):
 
     @ops(SELECTED, dtypes=OpDTypes.supported, allowed_dtypes=QUICK_DTYPES)
     def test_forward(self, device: str, dtype: torch.dtype, op) -> None:
+        self._check(device, dtype, op, "forward", MAX_SAMPLES)
+
+    @ops(COMPLEX, dtypes=OpDTypes.supported, allowed_dtypes=COMPLEX_DTYPES)
+    def test_forward_complex(self, device: str, dtype: torch.dtype, op) -> None:
         self._check(device, dtype, op, "forward", MAX_SAMPLES)
 
     @ops(INPLACE, dtypes=OpDTypes.supported, allowed_dtypes=QUICK_DTYPES)

@@ -39,6 +39,8 @@ ACL_UINT64 = 10
 ACL_DOUBLE = 11
 ACL_BOOL = 12
 ACL_BF16 = 27
+ACL_COMPLEX64 = 16
+ACL_COMPLEX128 = 17
 
 ACL_FORMAT_NCHW = 0
 ACL_FORMAT_ND = 2
@@ -97,6 +99,8 @@ _NP_TO_ACL = {
     np.dtype(np.int32): ACL_INT32,
     np.dtype(np.int64): ACL_INT64,
     np.dtype(np.bool_): ACL_BOOL,
+    np.dtype(np.complex64): ACL_COMPLEX64,
+    np.dtype(np.complex128): ACL_COMPLEX128,
 }
 _ACL_TO_NP = {v: k for k, v in _NP_TO_ACL.items()}
 _ACL_TO_NP[ACL_BF16] = np.dtype(np.uint16)
@@ -452,7 +456,8 @@ class Scalar:
 
     def __init__(self, value: Any, acl_type: Optional[int] = None) -> None:
         if acl_type is None:
-            acl_type = ACL_BOOL if isinstance(value, bool) else ACL_INT64 if isinstance(value, int) else ACL_DOUBLE
+            acl_type = (ACL_BOOL if isinstance(value, bool) else ACL_INT64 if isinstance(value, int)
+                        else ACL_COMPLEX128 if isinstance(value, complex) else ACL_DOUBLE)
         if acl_type == ACL_BF16:
             raw = float_to_bf16_bits(np.array([value], dtype=np.float32))
         else:

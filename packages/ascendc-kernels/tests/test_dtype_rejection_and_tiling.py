@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 F32, I32, U32, BOOL = sim.ACL_FLOAT, sim.ACL_INT32, sim.ACL_UINT32, sim.ACL_BOOL
-I64, U8, C64 = sim.ACL_INT64, sim.ACL_UINT8, 16  # 16: ACL_COMPLEX64 (no kernel takes complex types)
+I64, U8, C64 = sim.ACL_INT64, sim.ACL_UINT8, sim.ACL_COMPLEX64
 
 _vp, _i64, _u64 = ctypes.c_void_p, ctypes.c_int64, ctypes.c_uint64
 # Prototypes that testing.py's _ACLNN_ARGS does not set (as in test_aclnn_index.py).
@@ -237,6 +237,14 @@ CASES = {
     "aclnnInplaceTril": ("selfRef", "ACL_UINT32", lambda a: [a.t(U32), 0]),
     "aclnnIsNegInf": ("self", "ACL_UINT32", lambda a: [a.t(U32), a.t(BOOL)]),
     "aclnnAll": ("self", "ACL_UINT32", lambda a: [a.t(U32), sim.IntArray([1]), False, a.t(BOOL, (2,))]),
+    # --- complex: FFT, complex numbers from real parts, angle and sgn ---
+    "aclnnFftC2C": ("self", "ACL_FLOAT", lambda a: [a.t(F32), sim.IntArray([1]), 0, True, a.t(C64)]),
+    "aclnnFftR2C": ("self", "ACL_INT32", lambda a: [a.t(I32), sim.IntArray([1]), 0, True, a.t(C64, (2, 3))]),
+    "aclnnFftC2R": ("self", "ACL_FLOAT", lambda a: [a.t(F32), sim.IntArray([1]), 0, 4, a.t(F32)]),
+    "aclnnComplex": ("real", "ACL_INT32", lambda a: [a.t(I32), a.t(I32), a.t(C64)]),
+    "aclnnPolar": ("angle", "ACL_UINT32", lambda a: [a.t(F32), a.t(U32), a.t(C64)]),
+    "aclnnAngleV2": ("self", "ACL_UINT32", lambda a: [a.t(U32), a.t(F32)]),
+    "aclnnSgn": ("self", "ACL_UINT32", lambda a: [a.t(U32), a.t(U32)]),
 }
 
 

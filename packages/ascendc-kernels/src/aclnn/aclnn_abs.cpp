@@ -2,6 +2,7 @@
 #include "aclnnop/aclnn_abs.h"
 
 #include "aclnn/aclnn_common.h"
+#include "aclnn/aclnn_complex.h"
 #include "aclnn/l0_ops.h"
 #include "aclnn/type_promotion.h"
 #include "common/error.h"
@@ -16,6 +17,10 @@ extern "C" {
 aclnnStatus aclnnAbsGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
                                      aclOpExecutor** executor) {
   const char* api = "aclnnAbs";
+  if (AnyComplex({self})) {
+    return ComplexUnary(api, ascendc_sim::kernels::CxOp::kAbs, self, "self", nullptr, out, "out", workspaceSize,
+                        executor);
+  }
   aclnnStatus rc;
   if ((rc = CheckNotNull(api, self, "self")) != ACLNN_SUCCESS) return rc;
   if ((rc = CheckNotNull(api, out, "out")) != ACLNN_SUCCESS) return rc;

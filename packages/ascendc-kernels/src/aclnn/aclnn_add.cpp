@@ -3,6 +3,7 @@
 #include "aclnnop/aclnn_add.h"
 
 #include "aclnn/aclnn_common.h"
+#include "aclnn/aclnn_complex.h"
 #include "aclnn/l0_ops.h"
 #include "aclnn/type_promotion.h"
 #include "common/dtype.h"
@@ -86,6 +87,10 @@ extern "C" {
 
 aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  if (ascendc_sim::aclnn::AnyComplex({self, other, out}, alpha)) {
+    return ascendc_sim::aclnn::ComplexBinary("aclnnAdd", ascendc_sim::kernels::CxOp::kAdd, self, "self", other,
+                                             "other", alpha, out, "out", workspaceSize, executor);
+  }
   return ascendc_sim::aclnn::AddWorkspace("aclnnAdd", self, "self", other, alpha, out, "out", "self and other",
                                           workspaceSize, executor);
 }
@@ -96,6 +101,11 @@ aclnnStatus aclnnAdd(void* workspace, uint64_t workspaceSize, aclOpExecutor* exe
 
 aclnnStatus aclnnInplaceAddGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha,
                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
+  if (ascendc_sim::aclnn::AnyComplex({selfRef, other}, alpha)) {
+    return ascendc_sim::aclnn::ComplexBinary("aclnnInplaceAdd", ascendc_sim::kernels::CxOp::kAdd, selfRef,
+                                             "selfRef", other, "other", alpha, selfRef, "selfRef", workspaceSize,
+                                             executor);
+  }
   return ascendc_sim::aclnn::AddWorkspace("aclnnInplaceAdd", selfRef, "selfRef", other, alpha, selfRef, "selfRef",
                                           "selfRef and other", workspaceSize, executor);
 }

@@ -25,7 +25,7 @@ aclnnStatus aclnnCatGetWorkspaceSize(const aclTensorList* tensors, int64_t dim, 
   if ((rc = CheckNotNull(api, out, "out")) != ACLNN_SUCCESS) return rc;
   if ((rc = CheckNotNull(api, workspaceSize, "workspaceSize")) != ACLNN_SUCCESS) return rc;
   if ((rc = CheckNotNull(api, executor, "executor")) != ACLNN_SUCCESS) return rc;
-  if ((rc = CheckTensor(api, out, "out", kAllDtypes)) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckTensor(api, out, "out", kCopyDtypes)) != ACLNN_SUCCESS) return rc;
   if (tensors->tensors.empty()) return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: tensors must not be empty", api);
   const int64_t rank = static_cast<int64_t>(out->viewDims.size());
   if (rank == 0) return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: out must have at least one dimension", api);
@@ -41,7 +41,7 @@ aclnnStatus aclnnCatGetWorkspaceSize(const aclTensorList* tensors, int64_t dim, 
     names.push_back("tensors[" + std::to_string(i) + "]");
     const aclTensor* t = tensors->tensors[i];
     if ((rc = CheckNotNull(api, t, names[i].c_str())) != ACLNN_SUCCESS) return rc;
-    if ((rc = CheckTensor(api, t, names[i].c_str(), kAllDtypes)) != ACLNN_SUCCESS) return rc;
+    if ((rc = CheckTensor(api, t, names[i].c_str(), kCopyDtypes)) != ACLNN_SUCCESS) return rc;
     if (t->viewDims.size() == 1 && t->viewDims[0] == 0) continue;  // legacy empty tensor: skipped
     bool same = static_cast<int64_t>(t->viewDims.size()) == rank;
     for (int64_t k = 0; same && k < rank; ++k) same = k == dim || t->viewDims[k] == out->viewDims[k];

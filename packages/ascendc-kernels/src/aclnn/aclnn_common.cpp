@@ -14,6 +14,9 @@ namespace aclnn {
 
 const std::initializer_list<aclDataType> kAllDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16,  ACL_DOUBLE, ACL_INT8,
                                                        ACL_UINT8, ACL_INT16,   ACL_INT32, ACL_INT64,  ACL_BOOL};
+const std::initializer_list<aclDataType> kCopyDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16,  ACL_DOUBLE,    ACL_INT8,
+                                                        ACL_UINT8, ACL_INT16,   ACL_INT32, ACL_INT64,     ACL_BOOL,
+                                                        ACL_COMPLEX64, ACL_COMPLEX128};
 const std::initializer_list<aclDataType> kNumericDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16,  ACL_DOUBLE, ACL_INT8,
                                                            ACL_UINT8, ACL_INT16,   ACL_INT32, ACL_INT64};
 

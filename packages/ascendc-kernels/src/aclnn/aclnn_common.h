@@ -15,6 +15,8 @@ namespace aclnn {
 
 // bool, int8/16/32/64, uint8, float16, bfloat16, float, double
 extern const std::initializer_list<aclDataType> kAllDtypes;
+// kAllDtypes and complex64/complex128: what the data-movement apis (copy, fill, cat) take
+extern const std::initializer_list<aclDataType> kCopyDtypes;
 // the above without bool
 extern const std::initializer_list<aclDataType> kNumericDtypes;
 

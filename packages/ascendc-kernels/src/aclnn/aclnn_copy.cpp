@@ -19,8 +19,8 @@ aclnnStatus aclnnInplaceCopyGetWorkspaceSize(aclTensor* selfRef, const aclTensor
   if ((rc = CheckNotNull(api, src, "src")) != ACLNN_SUCCESS) return rc;
   if ((rc = CheckNotNull(api, workspaceSize, "workspaceSize")) != ACLNN_SUCCESS) return rc;
   if ((rc = CheckNotNull(api, executor, "executor")) != ACLNN_SUCCESS) return rc;
-  if ((rc = CheckTensor(api, selfRef, "selfRef", kAllDtypes)) != ACLNN_SUCCESS) return rc;
-  if ((rc = CheckTensor(api, src, "src", kAllDtypes)) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckTensor(api, selfRef, "selfRef", kCopyDtypes)) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckTensor(api, src, "src", kCopyDtypes)) != ACLNN_SUCCESS) return rc;
   if (!BroadcastsTo(src->viewDims, selfRef->viewDims)) {
     return ascendc_sim::RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: src shape %s cannot broadcast to selfRef shape %s",
                                    api, ascendc_sim::ShapeToString(src->viewDims).c_str(),

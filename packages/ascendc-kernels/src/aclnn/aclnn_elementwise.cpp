@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "aclnn/aclnn_common.h"
+#include "aclnn/aclnn_complex.h"
 #include "aclnn/l0_ops.h"
 #include "aclnn/type_promotion.h"
 #include "aclnnop/aclnn_activation_backward.h"
@@ -142,6 +143,10 @@ aclDataType Promote(aclDataType t, Promotion p) {
 // y = op(self)
 aclnnStatus Unary(const char* api, EwOp op, Promotion p, const aclTensor* self, const char* selfName,
                   const aclTensor* out, const char* outName, uint64_t* ws, aclOpExecutor** ex) {
+  kernels::CxOp cx;
+  if (AnyComplex({self, out}) && ComplexOpOf(op, &cx)) {
+    return ComplexUnary(api, cx, self, selfName, nullptr, out, outName, ws, ex);
+  }
   aclnnStatus rc = CheckCommon(api, {{self, selfName}, {out, outName}}, ws, ex);
   if (rc != ACLNN_SUCCESS) return rc;
   return Elementwise(api, op, {{self, selfName}}, Promote(self->dtype, p), out, outName, ScalarValue(), ws, ex);
@@ -151,6 +156,10 @@ aclnnStatus Unary(const char* api, EwOp op, Promotion p, const aclTensor* self, 
 aclnnStatus UnaryScalar(const char* api, EwOp op, Promotion p, const aclTensor* self, const char* selfName,
                         const aclScalar* s, const char* sName, const aclTensor* out, const char* outName,
                         uint64_t* ws, aclOpExecutor** ex) {
+  kernels::CxOp cx;
+  if (AnyComplex({self, out}, s) && ComplexOpOf(op, &cx)) {
+    return ComplexUnary(api, cx, self, selfName, s, out, outName, ws, ex);
+  }
   aclnnStatus rc = CheckCommon(api, {{self, selfName}, {out, outName}}, ws, ex);
   if (rc != ACLNN_SUCCESS) return rc;
   if ((rc = CheckScalar(api, s, sName)) != ACLNN_SUCCESS) return rc;
@@ -184,6 +193,10 @@ aclnnStatus Nary(const char* api, EwOp op, Promotion p, std::initializer_list<Op
                  const char* sName, const aclTensor* out, const char* outName, uint64_t* ws, aclOpExecutor** ex) {
   std::vector<Operand> all(inputs);
   all.push_back({out, outName});
+  kernels::CxOp cx;
+  if (all.size() == 3 && AnyComplex({all[0].tensor, all[1].tensor, out}, s) && ComplexOpOf(op, &cx)) {
+    return ComplexBinary(api, cx, all[0].tensor, all[0].name, all[1].tensor, all[1].name, s, out, outName, ws, ex);
+  }
   aclnnStatus rc;
   for (const Operand& t : all) {
     if ((rc = CheckNotNull(api, t.tensor, t.name)) != ACLNN_SUCCESS) return rc;
@@ -215,6 +228,7 @@ aclnnStatus CheckBoolMask(const char* api, const aclTensor* mask, const char* na
 
 // The alpha of sub must be a number of the result's category (at::native::alpha_check).
 aclnnStatus CheckAlpha(const char* api, const aclTensor* self, const aclTensor* other, const aclScalar* alpha) {
+  if (AnyComplex({self, other}, alpha)) return ACLNN_SUCCESS;  // the complex path checks its operands
   aclnnStatus rc;
   if ((rc = CheckScalar(api, alpha, "alpha")) != ACLNN_SUCCESS) return rc;
   if (self == nullptr || other == nullptr) return ACLNN_SUCCESS;
@@ -304,8 +318,8 @@ namespace {
 // pow(self, exponent) into out; `api`, `selfName` name the entry point and argument in messages.
 aclnnStatus PowTensorScalar(const char* api, const aclTensor* self, const char* selfName, const aclScalar* exponent,
                             aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
-  if (self != nullptr && exponent != nullptr && !IsFloatingType(self->dtype) && !exponent->IsFloating() &&
-      exponent->ToInt64() < 0) {
+  if (self != nullptr && exponent != nullptr && !IsFloatingType(self->dtype) && !IsComplexType(self->dtype) &&
+      !exponent->IsFloating() && !exponent->IsComplex() && exponent->ToInt64() < 0) {
     return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: integers to negative integer powers are not allowed", api);
   }
   return UnaryScalar(api, EwOp::kPowScalar, Promotion::kKeep, self, selfName, exponent, "exponent", out,

@@ -2,6 +2,7 @@
 #include "aclnnop/aclnn_mul.h"
 
 #include "aclnn/aclnn_common.h"
+#include "aclnn/aclnn_complex.h"
 #include "aclnn/l0_ops.h"
 #include "aclnn/type_promotion.h"
 #include "common/error.h"
@@ -16,6 +17,10 @@ extern "C" {
 aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
   const char* api = "aclnnMul";
+  if (AnyComplex({self, other, out})) {
+    return ComplexBinary(api, ascendc_sim::kernels::CxOp::kMul, self, "self", other, "other", nullptr, out, "out",
+                         workspaceSize, executor);
+  }
   aclnnStatus rc;
   if ((rc = CheckNotNull(api, self, "self")) != ACLNN_SUCCESS) return rc;
   if ((rc = CheckNotNull(api, other, "other")) != ACLNN_SUCCESS) return rc;

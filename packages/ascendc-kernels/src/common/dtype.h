@@ -90,6 +90,17 @@ inline bool IsIntegralType(aclDataType dt, bool includeBool) {
 // bool dtypes): bool, int8/16/32/64, uint8, float16, bfloat16, float, double.
 inline bool IsKernelType(aclDataType dt) { return IsFloatingType(dt) || IsIntegralType(dt, true); }
 
+// PyTorch's complex dtypes the simulator holds: complex64 (two floats) and complex128 (two doubles).
+inline bool IsComplexType(aclDataType dt) { return dt == ACL_COMPLEX64 || dt == ACL_COMPLEX128; }
+
+// The real type of a complex type's parts (ACL_DT_UNDEFINED for a type that is not complex).
+inline aclDataType ComplexPartType(aclDataType dt) {
+  return dt == ACL_COMPLEX64 ? ACL_FLOAT : dt == ACL_COMPLEX128 ? ACL_DOUBLE : ACL_DT_UNDEFINED;
+}
+
+// The types the data-movement kernels (fill, cast, view copy) handle: the kernel types and the complex ones.
+inline bool IsCopyType(aclDataType dt) { return IsKernelType(dt) || IsComplexType(dt); }
+
 inline const char* FormatName(aclFormat f) {
   switch (f) {
     case ACL_FORMAT_UNDEFINED: return "ACL_FORMAT_UNDEFINED";

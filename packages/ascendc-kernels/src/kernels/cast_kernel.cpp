@@ -89,8 +89,8 @@ aclError LaunchCast(aclDataType srcType, const void* x, aclDataType dstType, voi
   const ElementwiseTiling tiling = ComputeElementwiseTiling(
       n, static_cast<uint32_t>(BUFFER_NUM * (srcBytes + dstBytes)),
       static_cast<uint32_t>(srcBytes > dstBytes ? srcBytes : dstBytes));
-  return DispatchElementBytes(srcBytes, "cast_custom", [&](auto srcSize) -> aclError {
-    return DispatchElementBytes(dstBytes, "cast_custom", [&](auto dstSize) -> aclError {
+  return DispatchCopyElementBytes(srcBytes, "cast_custom", [&](auto srcSize) -> aclError {
+    return DispatchCopyElementBytes(dstBytes, "cast_custom", [&](auto dstSize) -> aclError {
       return LaunchKernel("cast_custom", tiling.blockDim, stream,
                           cast_custom<decltype(srcSize)::value, decltype(dstSize)::value>, x, y, tiling, params);
     });

@@ -32,6 +32,15 @@ template <>
 struct ElementOfSize<8> {
   using type = uint64_t;
 };
+// A complex128 element: moved as two 8-byte words.
+struct Element16 {
+  uint64_t lo = 0;
+  uint64_t hi = 0;
+};
+template <>
+struct ElementOfSize<16> {
+  using type = Element16;
+};
 
 // Calls f(std::integral_constant<size_t, bytes>{}) for 1, 2, 4 or 8 bytes.
 template <typename F>
@@ -44,6 +53,13 @@ aclError DispatchElementBytes(size_t bytes, const char* kernel, F&& f) {
     default:
       return RaiseError(ACL_ERROR_UNSUPPORTED_DATA_TYPE, "kernel '%s': no %zu-byte elements", kernel, bytes);
   }
+}
+
+// As DispatchElementBytes, with the 16-byte elements of complex128 too (data-movement kernels).
+template <typename F>
+aclError DispatchCopyElementBytes(size_t bytes, const char* kernel, F&& f) {
+  if (bytes == 16) return f(std::integral_constant<size_t, 16>{});
+  return DispatchElementBytes(bytes, kernel, f);
 }
 
 }  // namespace kernels

@@ -215,7 +215,7 @@ aclError LaunchViewCopy(const ViewCopyArgs& args, aclrtStream stream) {
       return RaiseError(ACL_ERROR_UNSUPPORTED_DATA_TYPE, "kernel 'view_copy' cannot convert %s to %s",
                         DataTypeName(args.src.dtype), DataTypeName(args.dst.dtype));
     }
-  } else if (!IsKernelType(args.src.dtype)) {
+  } else if (!IsCopyType(args.src.dtype)) {
     return RaiseError(ACL_ERROR_UNSUPPORTED_DATA_TYPE, "kernel 'view_copy' does not support data type %s",
                       DataTypeName(args.src.dtype));
   }
@@ -229,8 +229,8 @@ aclError LaunchViewCopy(const ViewCopyArgs& args, aclrtStream stream) {
   t.tiling = ComputeElementwiseTiling(total, ubPerElement, static_cast<uint32_t>(std::max(srcBytes, dstBytes)));
   const void* src = args.src.data;
   void* dst = args.dst.data;
-  return DispatchElementBytes(srcBytes, "view_copy", [&](auto srcSize) -> aclError {
-    return DispatchElementBytes(dstBytes, "view_copy", [&](auto dstSize) -> aclError {
+  return DispatchCopyElementBytes(srcBytes, "view_copy", [&](auto srcSize) -> aclError {
+    return DispatchCopyElementBytes(dstBytes, "view_copy", [&](auto dstSize) -> aclError {
       constexpr size_t SB = decltype(srcSize)::value;
       constexpr size_t DB = decltype(dstSize)::value;
       if constexpr (SB != DB) {

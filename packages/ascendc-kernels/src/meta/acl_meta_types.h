@@ -93,6 +93,22 @@ struct aclScalar {
   }
   bool IsFloating() const { return ascendc_sim::IsFloatingType(dtype); }
   bool IsBool() const { return dtype == ACL_BOOL; }
+  bool IsComplex() const { return ascendc_sim::IsComplexType(dtype); }
+  // The value as a complex number (a real value has imaginary part 0).
+  void ToComplex(double* re, double* im) const {
+    if (dtype == ACL_COMPLEX64) {
+      *re = Read<float>();
+      float part;
+      memcpy(&part, value + sizeof(float), sizeof(float));
+      *im = part;
+    } else if (dtype == ACL_COMPLEX128) {
+      *re = Read<double>();
+      memcpy(im, value + sizeof(double), sizeof(double));
+    } else {
+      *re = ToDouble();
+      *im = 0.0;
+    }
+  }
 
  private:
   template <typename T>

@@ -174,6 +174,9 @@ at::Tensor& npu_copy_(at::Tensor& self, const at::Tensor& src, bool non_blocking
   if (self.is_same(src) || self.numel() == 0) {
     return self;
   }
+  if (!self.is_complex() && src.is_complex()) {
+    TORCH_WARN_ONCE("Casting complex values to real discards the imaginary part");  // as ATen's copy_
+  }
   const bool self_npu = self.device().is_privateuseone();
   const bool src_npu = src.device().is_privateuseone();
   TORCH_CHECK((self_npu || self.device().is_cpu()) && (src_npu || src.device().is_cpu()),

@@ -7,6 +7,8 @@
 #include <ATen/ops/_reshape_alias_native.h>
 #include <ATen/ops/as_strided_native.h>
 #include <ATen/ops/unfold_native.h>
+#include <ATen/ops/view_as_complex_native.h>
+#include <ATen/ops/view_as_real_native.h>
 #include <ATen/ops/view_native.h>
 
 #include "npu/aten/NPUNativeFunctions.h"
@@ -33,6 +35,17 @@ at::Tensor NPUNativeFunctions::_reshape_alias(const at::Tensor& self, at::IntArr
 at::Tensor NPUNativeFunctions::unfold(const at::Tensor& self, int64_t dimension, int64_t size, int64_t step) {
   convert_storage_to_base_format(self, "unfold");
   return at::native::unfold(self, dimension, size, step);
+}
+
+// A complex tensor as its (real, imaginary) pairs and back: views of the same storage.
+at::Tensor NPUNativeFunctions::view_as_real(const at::Tensor& self) {
+  convert_storage_to_base_format(self, "view_as_real");
+  return at::native::view_as_real(self);
+}
+
+at::Tensor NPUNativeFunctions::view_as_complex(const at::Tensor& self) {
+  convert_storage_to_base_format(self, "view_as_complex");
+  return at::native::view_as_complex(self);
 }
 
 }  // namespace at_npu::native
