@@ -218,6 +218,7 @@ _ASCENDCL_PROTOTYPES = {
     "aclopSetAttrInt": (ctypes.c_int, [_vp, ctypes.c_char_p, _i64]),
     "aclopSetAttrFloat": (ctypes.c_int, [_vp, ctypes.c_char_p, ctypes.c_float]),
     "aclopSetAttrString": (ctypes.c_int, [_vp, ctypes.c_char_p, ctypes.c_char_p]),
+    "aclopSetAttrListInt": (ctypes.c_int, [_vp, ctypes.c_char_p, ctypes.c_int, _vp]),
     "aclopCompileAndExecute": (
         ctypes.c_int,
         [ctypes.c_char_p, ctypes.c_int, _pp, _pp, ctypes.c_int, _pp, _pp, _vp, ctypes.c_int, ctypes.c_int,
@@ -543,7 +544,7 @@ def run_aclop(op_type: str, inputs: Iterable[tuple], outputs: Iterable[tuple], a
 
     `shape` is the storage shape in `fmt`; `origin` (default: `shape`) the logical shape.
 
-    attrs: name -> bool | int | float | str (floats set with aclopSetAttrFloat).
+    attrs: name -> bool | int | float | str | list of ints (floats set with aclopSetAttrFloat).
     """
     libs = load()
     descs, buffers, keep = [], [], []
@@ -582,6 +583,9 @@ def run_aclop(op_type: str, inputs: Iterable[tuple], outputs: Iterable[tuple], a
             check(libs.aclopSetAttrInt(attr, key, value))
         elif isinstance(value, float):
             check(libs.aclopSetAttrFloat(attr, key, value))
+        elif isinstance(value, (list, tuple)):
+            values = _int64_array(value)
+            check(libs.aclopSetAttrListInt(attr, key, len(value), ctypes.cast(values, _vp)))
         else:
             check(libs.aclopSetAttrString(attr, key, str(value).encode()))
 

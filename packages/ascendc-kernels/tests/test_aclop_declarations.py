@@ -25,8 +25,8 @@ ACL_NAMES = {"float": "ACL_FLOAT", "float16": "ACL_FLOAT16", "bfloat16": "ACL_BF
              "int8": "ACL_INT8", "uint8": "ACL_UINT8", "int16": "ACL_INT16", "int32": "ACL_INT32",
              "int64": "ACL_INT64", "bool": "ACL_BOOL"}
 # A value of the wrong kind for each attribute type (run_aclop picks aclopSetAttr* by the value's type).
-WRONG_KIND = {"bool": "text", "int": "text", "float": "text", "string": 1}
-A_KIND = {"bool": "a bool", "int": "an int", "float": "a float", "string": "a string"}
+WRONG_KIND = {"bool": "text", "int": "text", "float": "text", "string": 1, "ints": "text"}
+A_KIND = {"bool": "a bool", "int": "an int", "float": "a float", "string": "a string", "ints": "a list of ints"}
 
 
 def write_decls(tmp_path: Path, files: dict[str, str]) -> Path:
@@ -41,10 +41,16 @@ def declared() -> list[aclop_abi.OpType]:
     return aclop_abi.op_types(aclop_abi.load())
 
 
+def operand_dtype(operand: aclop_abi.Operand, dtype: str) -> str:
+    """`dtype` for an operand declared like another or accepting it, else the operand's own first dtype
+    (an index, mask or condition operand keeps its declared type)."""
+    return dtype if operand.like or dtype in operand.dtypes or not operand.dtypes else operand.dtypes[0]
+
+
 def call(op: aclop_abi.OpType, dtype: str, attrs: dict | None = None) -> int:
     """The op on (4,)-shaped ND operands of `dtype`, its required inputs only."""
-    arrays = [sim.DeviceArray.empty((4,), ACL_TYPES[dtype]) for _ in range(op.min_inputs + len(op.outputs))]
-    operands = [(a, (4,), ACL_TYPES[dtype]) for a in arrays]
+    operands = [(sim.DeviceArray.empty((4,), ACL_TYPES[t]), (4,), ACL_TYPES[t])
+                for t in [dtype] + [operand_dtype(o, dtype) for o in (*op.inputs[1:op.min_inputs], *op.outputs)]]
     return sim.run_aclop(op.name, operands[: op.min_inputs], operands[op.min_inputs:], attrs)
 
 
@@ -106,8 +112,8 @@ def test_like_operands_must_share_the_dtype(acl):
         if not like or len(op.inputs[0].dtypes) < 2:
             continue
         first, second = op.inputs[0].dtypes[:2]
-        inputs = [(sim.DeviceArray.empty((4,), ACL_TYPES[first]), (4,), ACL_TYPES[first])
-                  for _ in range(op.min_inputs)]
+        inputs = [(sim.DeviceArray.empty((4,), ACL_TYPES[t]), (4,), ACL_TYPES[t])
+                  for t in [first] + [operand_dtype(o, first) for o in op.inputs[1:op.min_inputs]]]
         y = sim.DeviceArray.empty((4,), ACL_TYPES[second])
         assert sim.run_aclop(op.name, inputs, [(y, (4,), ACL_TYPES[second])]) == sim.ACL_ERROR_INVALID_PARAM
         ref = next(o for o in (*op.inputs, *op.outputs) if o.name == like[0].like)

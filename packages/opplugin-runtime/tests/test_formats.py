@@ -1,6 +1,6 @@
 """Internal storage formats: npu_format_cast / get_npu_format, the TransData re-layout
-in device memory, copies and views of FRACTAL_NZ / NC1HWC0 tensors, and the dual path
-sending internal-format inputs to acl_op."""
+in device memory, copies and views of FRACTAL_NZ / NC1HWC0 / FRACTAL_Z / NDC1HWC0 /
+FRACTAL_Z_3D tensors, and the dual path sending internal-format inputs to acl_op."""
 
 from __future__ import annotations
 
@@ -237,13 +237,15 @@ def test_bad_format_ids_name_the_op_and_argument():
         torch.npu.npu_format_cast(x, 7)
     with pytest.raises(RuntimeError, match=r"npu_format_cast_: acl_format=-1 is not a supported npu format"):
         torch.npu.npu_format_cast_(x, -1)
-    # CANN formats the device cannot hold are named (upstream's tests ask for FRACTAL_Z weights).
-    for fmt in (Format.FRACTAL_Z, Format.NHWC, Format.NCDHW, Format.NDC1HWC0, Format.FRACTAL_Z_3D):
+    # CANN formats the device cannot hold are named.
+    for fmt in (Format.NHWC, Format.NC1HWC0_C04, Format.HWCN, Format.NDHWC):
         with pytest.raises(RuntimeError, match=rf"npu_format_cast: acl_format={int(fmt)} is {fmt.name}, a CANN "
                            "format the npu device cannot hold"):
             torch.npu.npu_format_cast(x, fmt)
     with pytest.raises(RuntimeError, match=r"npu_format_cast: a tensor of shape \[2, 2, 2, 2, 2\] has no NC1HWC0"):
         torch.npu.npu_format_cast(torch.ones(2, 2, 2, 2, 2).npu(), HD)
+    with pytest.raises(RuntimeError, match=r"npu_format_cast: a tensor of shape \[2, 2\] has no NDC1HWC0 layout \(5 "):
+        torch.npu.npu_format_cast(torch.ones(2, 2).npu(), int(Format.NDC1HWC0))
     with pytest.raises(RuntimeError, match=r"npu_format_cast: dtype Double has no FRACTAL_NZ layout"):
         torch.npu.npu_format_cast(torch.ones(4, 4, dtype=torch.float64).npu(), NZ)
     with pytest.raises(RuntimeError, match=r"npu_format_cast: a 0-dimensional tensor has no FRACTAL_NZ layout"):
@@ -273,3 +275,112 @@ def test_aclnn_only_device_rejects_internal_format_inputs(run_python):
     assert lines[1].startswith("ERROR: add.Tensor: acl_op kernels cannot run on this aclnn-only device")
     assert "base-format inputs" in lines[1]
     assert lines[2] == "70.0"
+
+
+FZ, NCDHW, NDC1HWC0, FZ3D = int(Format.FRACTAL_Z), int(Format.NCDHW), int(Format.NDC1HWC0), int(Format.FRACTAL_Z_3D)
+
+
+def fz_layout(a: np.ndarray, c0: int) -> np.ndarray:
+    """CANN's FRACTAL_Z of NCHW: [C1 * H * W, N1, 16, C0], N padded to 16s and C to C0s."""
+    s = (1, a.shape[0]) if a.ndim == 1 else a.shape
+    n, c, h, w = tuple(s) + (1,) * (4 - len(s))
+    c1, n1 = ceil_div(c, c0), ceil_div(n, 16)
+    padded = np.zeros((n1 * 16, c1 * c0, h, w), a.dtype)
+    padded[:n, :c] = a.reshape(n, c, h, w)
+    split = padded.reshape(n1, 16, c1, c0, h, w)
+    return split.transpose(2, 4, 5, 0, 1, 3).reshape(c1 * h * w, n1, 16, c0)
+
+
+def ndc1hwc0_layout(a: np.ndarray, c0: int) -> np.ndarray:
+    """NDC1HWC0 of NCDHW: [N, D, C1, H, W, C0]."""
+    n, c, d, h, w = a.shape
+    c1 = ceil_div(c, c0)
+    padded = np.zeros((n, c1 * c0, d, h, w), a.dtype)
+    padded[:, :c] = a
+    return padded.reshape(n, c1, c0, d, h, w).transpose(0, 3, 1, 4, 5, 2)
+
+
+def fz3d_layout(a: np.ndarray, c0: int) -> np.ndarray:
+    """FRACTAL_Z_3D of NCDHW: [D * C1 * H * W, N1, 16, C0]."""
+    n, c, d, h, w = a.shape
+    c1, n1 = ceil_div(c, c0), ceil_div(n, 16)
+    padded = np.zeros((n1 * 16, c1 * c0, d, h, w), a.dtype)
+    padded[:n, :c] = a
+    split = padded.reshape(n1, 16, c1, c0, d, h, w)
+    return split.transpose(4, 2, 5, 6, 0, 1, 3).reshape(d * c1 * h * w, n1, 16, c0)
+
+
+CONV_FORMATS = [
+    (FZ, NCHW, fz_layout, [(16, 16, 3, 3), (5, 7, 2, 3), (33, 20, 1, 1), (40, 3), (7,)]),
+    (NDC1HWC0, NCDHW, ndc1hwc0_layout, [(2, 16, 3, 4, 5), (1, 5, 2, 3, 3), (3, 20, 1, 2, 2)]),
+    (FZ3D, NCDHW, fz3d_layout, [(16, 16, 2, 3, 3), (5, 7, 2, 2, 3), (20, 33, 1, 1, 1)]),
+]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("fmt,base,layout,shape", [(f, b, lay, s) for f, b, lay, shapes in CONV_FORMATS
+                                                   for s in shapes],
+                         ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else str(v))
+def test_convolution_formats_round_trip_with_cann_storage(dtype, fmt, base, layout, shape):
+    cpu = sample(shape, dtype, seed=5)
+    t = torch.npu.npu_format_cast(cpu.npu(), fmt)
+    assert torch.npu.get_npu_format(t) == Format(fmt)
+    assert t.shape == cpu.shape and t.dtype == dtype
+    expected = np.ascontiguousarray(layout(cpu.numpy(), c0_of(dtype)))
+    # the storage size is CANN's (padding included) and the bytes are CANN's layout
+    assert torch.ops.npu.get_storage_size(t) == expected.size
+    assert t.untyped_storage().nbytes() == expected.size * cpu.element_size()
+    np.testing.assert_array_equal(raw_storage_bytes(t), as_bits(expected))
+    torch.testing.assert_close(t.cpu(), cpu, rtol=0, atol=0)
+    # the cast back gives the origin format (NCHW / NCDHW), as CANN
+    back = torch.npu.npu_format_cast(t, base)
+    assert torch.npu.get_npu_format(back) == Format(base)
+    torch.testing.assert_close(back.cpu(), cpu, rtol=0, atol=0)
+
+
+def test_cast_between_internal_formats_goes_through_the_origin_format():
+    cpu = sample((4, 20, 3, 3), torch.float32, seed=6)
+    fz = torch.npu.npu_format_cast(torch.npu.npu_format_cast(cpu.npu(), HD), FZ)
+    assert torch.npu.get_npu_format(fz) == Format.FRACTAL_Z
+    torch.testing.assert_close(fz.cpu(), cpu, rtol=0, atol=0)
+    back = torch.npu.npu_format_cast(fz, HD)
+    assert torch.npu.get_npu_format(back) == Format.NC1HWC0
+    assert torch.npu.get_npu_format(torch.npu.npu_format_cast(back, NCHW)) == Format.NCHW
+    torch.testing.assert_close(back.cpu(), cpu, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("fmt,shape", [(FZ, (4, 20, 3, 3)), (NDC1HWC0, (2, 20, 2, 3, 3)), (FZ3D, (4, 20, 2, 3, 3)),
+                                       (HD, (2, 20, 5, 3))])
+def test_ops_on_convolution_format_inputs_match_cpu(ledger, assert_same, fmt, shape):
+    a, b = sample(shape, torch.float32, 1) / 100, sample(shape, torch.float32, 2) / 100
+    close = {"rtol": 1e-5, "atol": 1e-5}  # sums and products: another summation order than CPU's
+    x, y = torch.npu.npu_format_cast(a.npu(), fmt), torch.npu.npu_format_cast(b.npu(), fmt)
+    # elementwise with equal formats: on the stored layout, the format kept
+    got = torch.add(x, y)
+    assert torch.npu.get_npu_format(got) == Format(fmt)
+    assert_same(got, a + b)
+    got = torch.relu(x)
+    assert ledger()["relu"]["acl_op"] == 1
+    assert torch.npu.get_npu_format(got) == Format(fmt)
+    assert_same(got, torch.relu(a))
+    assert_same(x * y, a * b)
+    # ops that depend on the layout read the base format (TransData first)
+    assert_same(torch.exp(x), torch.exp(a))
+    assert_same(x - y, a - b)
+    assert_same(torch.sum(x, dim=1), torch.sum(a, dim=1), **close)
+    assert_same(torch.amax(x, dim=(0, -1), keepdim=True), torch.amax(a, dim=(0, -1), keepdim=True))
+    assert_same(torch.mean(x), torch.mean(a), **close)
+    assert_same(torch.softmax(x, dim=1), torch.softmax(a, dim=1), **close)
+    assert_same(torch.gt(x, y), torch.gt(a, b))
+    flat_x, flat_a = x.reshape(shape[0], -1), a.reshape(shape[0], -1)
+    assert_same(flat_x @ flat_a.t().npu(), flat_a @ flat_a.t(), **close)
+
+
+@pytest.mark.parametrize("fmt", [FZ, HD])
+def test_matmul_reads_convolution_format_operands(assert_same, fmt):
+    a, b = sample((24, 40), torch.float32, 3) / 100, sample((40, 8), torch.float32, 4) / 100
+    x = torch.npu.npu_format_cast(a.npu(), fmt)
+    assert torch.npu.get_npu_format(x) == Format(fmt)
+    close = {"rtol": 1e-5, "atol": 1e-5}
+    assert_same(torch.mm(x, b.npu()), a @ b, **close)
+    assert_same(torch.addmm(torch.ones(8).npu(), x, b.npu()), torch.addmm(torch.ones(8), a, b), **close)

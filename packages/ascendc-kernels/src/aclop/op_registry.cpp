@@ -96,6 +96,20 @@ aclError OpContext::GetBoolAttr(const char* name, bool* out) const {
   return ACL_SUCCESS;
 }
 
+aclError OpContext::GetIntListAttr(const char* name, std::vector<int64_t>* out) const {
+  if (!HasAttr(name)) {
+    return const_cast<OpContext*>(this)->Fail(ACL_ERROR_INVALID_PARAM, "required int list attribute '%s' is missing",
+                                              name);
+  }
+  const auto* list = std::get_if<std::vector<int64_t>>(&attr_->values.at(name));
+  if (list == nullptr) {
+    return const_cast<OpContext*>(this)->Fail(ACL_ERROR_INVALID_PARAM, "attribute '%s' must be a list of ints",
+                                              name);
+  }
+  *out = *list;
+  return ACL_SUCCESS;
+}
+
 aclError OpContext::GetStringAttr(const char* name, std::string* out) const {
   if (!HasAttr(name)) {
     return const_cast<OpContext*>(this)->Fail(ACL_ERROR_INVALID_PARAM, "required string attribute '%s' is missing",

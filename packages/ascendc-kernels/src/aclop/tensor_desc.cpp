@@ -1,7 +1,18 @@
 // aclTensorDesc and aclDataBuffer.
 #include "aclop/aclop_types.h"
+#include "aclop/format_shape.h"
 #include "common/dtype.h"
 #include "common/error.h"
+
+namespace {
+
+// The formats a descriptor may carry: the known ones and the 3-D convolution layouts TransData converts.
+bool IsDescFormat(aclFormat format) {
+  return ascendc_sim::IsKnownFormat(format) || format == ascendc_sim::aclop::kFormatNdc1hwc0 ||
+         format == ascendc_sim::aclop::kFormatFractalZ3d;
+}
+
+}  // namespace
 
 using ascendc_sim::RaiseError;
 
@@ -29,7 +40,7 @@ aclTensorDesc* aclCreateTensorDesc(aclDataType dataType, int numDims, const int6
     RaiseError(ACL_ERROR_UNSUPPORTED_DATA_TYPE, "aclCreateTensorDesc: unknown data type %d", static_cast<int>(dataType));
     return nullptr;
   }
-  if (!ascendc_sim::IsKnownFormat(format)) {
+  if (!IsDescFormat(format)) {
     RaiseError(ACL_ERROR_INVALID_PARAM, "aclCreateTensorDesc: unknown format %d", static_cast<int>(format));
     return nullptr;
   }
@@ -46,7 +57,7 @@ void aclDestroyTensorDesc(const aclTensorDesc* desc) { delete desc; }
 
 aclError aclSetTensorFormat(aclTensorDesc* desc, aclFormat format) {
   if (desc == nullptr) return RaiseError(ACL_ERROR_INVALID_PARAM, "aclSetTensorFormat: desc is null");
-  if (!ascendc_sim::IsKnownFormat(format)) {
+  if (!IsDescFormat(format)) {
     return RaiseError(ACL_ERROR_INVALID_PARAM, "aclSetTensorFormat: unknown format %d", static_cast<int>(format));
   }
   desc->format = format;
@@ -63,7 +74,7 @@ aclError aclSetTensorShape(aclTensorDesc* desc, int numDims, const int64_t* dims
 
 aclError aclSetTensorOriginFormat(aclTensorDesc* desc, aclFormat format) {
   if (desc == nullptr) return RaiseError(ACL_ERROR_INVALID_PARAM, "aclSetTensorOriginFormat: desc is null");
-  if (!ascendc_sim::IsKnownFormat(format)) {
+  if (!IsDescFormat(format)) {
     return RaiseError(ACL_ERROR_INVALID_PARAM, "aclSetTensorOriginFormat: unknown format %d", static_cast<int>(format));
   }
   desc->originFormat = format;

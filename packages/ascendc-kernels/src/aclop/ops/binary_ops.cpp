@@ -1,8 +1,10 @@
-// acl_op types with two inputs and numpy broadcasting: Add, Mul, Axpy, LogicalAnd, LogicalOr (declared in
+// acl_op types with two inputs and numpy broadcasting: Add, Mul, Axpy, LogicalAnd, LogicalOr, Sub, RealDiv,
+// Maximum, Minimum (declared in
 // abi/aclop/binary.decl, which checks their dtypes and reads their attributes).
 #include <math.h>
 
 #include "aclop/declared_ops.h"
+#include "aclop/ops/elementwise_run.h"
 #include "common/dtype.h"
 #include "common/error.h"
 #include "kernels/elementwise_api.h"
@@ -58,6 +60,20 @@ aclError RunAxpy(OpContext& ctx, const AxpyAttrs& attrs) {
                                          ? kernels::ScalarValue::Floating(attrs.alpha)
                                          : kernels::ScalarValue::Integral(static_cast<int64_t>(attrs.alpha));
   return RunBroadcastBinary(ctx, kernels::EwOp::kAxpy, alpha);
+}
+
+aclError RunSub(OpContext& ctx, const SubAttrs&) {
+  return RunBroadcastBinary(ctx, kernels::EwOp::kSub, ScalarFor(ctx.inputs[0].dtype(), 1.0));
+}
+
+aclError RunRealDiv(OpContext& ctx, const RealDivAttrs&) { return RunBroadcastBinary(ctx, kernels::EwOp::kDiv, {}); }
+
+aclError RunMaximum(OpContext& ctx, const MaximumAttrs&) {
+  return RunBroadcastBinary(ctx, kernels::EwOp::kMaximum, {});
+}
+
+aclError RunMinimum(OpContext& ctx, const MinimumAttrs&) {
+  return RunBroadcastBinary(ctx, kernels::EwOp::kMinimum, {});
 }
 
 }  // namespace aclop

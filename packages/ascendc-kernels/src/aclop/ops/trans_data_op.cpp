@@ -1,10 +1,13 @@
 // The acl op "TransData": converts dense data between a base format and an
-// internal one (ND/NCHW <-> FRACTAL_NZ, NCHW/ND <-> NC1HWC0). Input and output
+// internal one (ND/NCHW <-> FRACTAL_NZ, NCHW/ND <-> NC1HWC0, NCHW <-> FRACTAL_Z, NCDHW <-> NDC1HWC0
+// and FRACTAL_Z_3D). Input and output
 // carry the same origin (logical) shape; each descriptor's storage shape must be
 // the one its format infers. Optional string attributes src_format/dst_format
 // ("ND", "NCHW", "NC1HWC0", "FRACTAL_NZ"), when given, must name the
 // descriptors' formats. "Identity" converts likewise between two formats and copies within one.
 // Declared in abi/aclop/trans_data.decl.
+#include <utility>
+
 #include "aclop/declared_ops.h"
 #include "aclop/format_shape.h"
 #include "common/dtype.h"
@@ -13,6 +16,66 @@
 
 namespace ascendc_sim {
 namespace aclop {
+
+const char* LayoutFormatName(aclFormat format) {
+  if (format == kFormatNdc1hwc0) return "ACL_FORMAT_NDC1HWC0";
+  if (format == kFormatFractalZ3d) return "ACL_FRACTAL_Z_3D";
+  return FormatName(format);
+}
+
+bool IsSplitLayoutFormat(aclFormat format) {
+  return format == ACL_FORMAT_FRACTAL_Z || format == kFormatNdc1hwc0 || format == kFormatFractalZ3d;
+}
+
+bool SplitLayoutOf(aclFormat format, const std::vector<int64_t>& origin, int64_t c0, SplitLayout* out,
+                   std::string* why) {
+  auto ceil = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
+  const bool is3d = format != ACL_FORMAT_FRACTAL_Z;
+  std::vector<int64_t> shape = origin;  // NCHW or NCDHW
+  if (is3d) {
+    if (shape.size() != 5) {
+      *why = StrFormat("shape %s has no %s layout (5 dimensions, read as NCDHW)", ShapeToString(origin).c_str(),
+                       LayoutFormatName(format));
+      return false;
+    }
+  } else {
+    if (shape.empty() || shape.size() > 4) {
+      *why = StrFormat("shape %s has no %s layout (1 to 4 dimensions, read as NCHW)", ShapeToString(origin).c_str(),
+                       LayoutFormatName(format));
+      return false;
+    }
+    if (shape.size() == 1) shape = {1, shape[0]};
+    shape.resize(4, 1);
+  }
+  const bool fractal = format != kFormatNdc1hwc0;
+  const int64_t n = shape[0];
+  const int64_t c1 = ceil(shape[1], c0);
+  const int64_t no = ceil(n, 16);
+  out->padded = shape;
+  out->padded[0] = fractal ? no * 16 : n;
+  out->padded[1] = c1 * c0;
+  // split: [No, 16, C1, C0, spatial...] (fractal) or [N, C1, C0, spatial...]
+  out->split.clear();
+  if (fractal) {
+    out->split = {no, 16};
+  } else {
+    out->split = {n};
+  }
+  out->split.insert(out->split.end(), {c1, c0});
+  out->split.insert(out->split.end(), shape.begin() + 2, shape.end());
+  out->splitStrides.assign(out->split.size(), 1);
+  for (size_t k = out->split.size(); k-- > 1;) out->splitStrides[k - 1] = out->splitStrides[k] * out->split[k];
+  const size_t nd = fractal ? 2 : 1;  // the dimensions N splits into
+  const size_t c1i = nd, c0i = nd + 1, sp = nd + 2;  // C1, C0 and the first spatial dimension
+  if (format == ACL_FORMAT_FRACTAL_Z) {
+    out->perm = {c1i, sp, sp + 1, 0, 1, c0i};  // [C1, H, W, No, 16, C0]
+  } else if (format == kFormatFractalZ3d) {
+    out->perm = {sp, c1i, sp + 1, sp + 2, 0, 1, c0i};  // [D, C1, H, W, No, 16, C0]
+  } else {
+    out->perm = {0, sp, c1i, sp + 1, sp + 2, c0i};  // [N, D, C1, H, W, C0]
+  }
+  return true;
+}
 
 bool InferStorageShape(aclFormat format, const std::vector<int64_t>& origin, aclDataType dtype,
                        std::vector<int64_t>* out, std::string* why) {
@@ -23,10 +86,24 @@ bool InferStorageShape(aclFormat format, const std::vector<int64_t>& origin, acl
   const int64_t c0 = kernels::TransDataC0(dtype);
   if (c0 == 0) {
     *why = StrFormat("data type %s has no %s layout (1-, 2- and 4-byte types only)", DataTypeName(dtype),
-                     FormatName(format));
+                     LayoutFormatName(format));
     return false;
   }
   auto ceil = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
+  if (IsSplitLayoutFormat(format)) {
+    SplitLayout layout;
+    if (!SplitLayoutOf(format, origin, c0, &layout, why)) return false;
+    std::vector<int64_t> dims;
+    for (size_t k : layout.perm) dims.push_back(layout.split[k]);
+    if (format == kFormatNdc1hwc0) {
+      *out = dims;
+    } else {  // fractal: the leading dimensions fold into one, then [No, 16, C0]
+      int64_t lead = 1;
+      for (size_t k = 0; k + 3 < dims.size(); ++k) lead *= dims[k];
+      *out = {lead, dims[dims.size() - 3], 16, c0};
+    }
+    return true;
+  }
   if (format == ACL_FORMAT_FRACTAL_NZ) {
     if (origin.empty()) {
       *why = "a 0-dimensional shape has no ACL_FORMAT_FRACTAL_NZ layout";
@@ -49,7 +126,7 @@ bool InferStorageShape(aclFormat format, const std::vector<int64_t>& origin, acl
     *out = {nchw[0], ceil(nchw[1], c0), nchw[2], nchw[3], c0};
     return true;
   }
-  *why = StrFormat("format %s is not supported", FormatName(format));
+  *why = StrFormat("format %s is not supported", LayoutFormatName(format));
   return false;
 }
 
@@ -57,12 +134,16 @@ namespace {
 
 // The formats a string attribute may name.
 const char* ShortFormatName(aclFormat f) {
-  switch (f) {
+  switch (static_cast<int>(f)) {  // int: the 3-D layouts are not in the enum
     case ACL_FORMAT_ND: return "ND";
     case ACL_FORMAT_NCHW: return "NCHW";
     case ACL_FORMAT_NC1HWC0: return "NC1HWC0";
     case ACL_FORMAT_FRACTAL_NZ: return "FRACTAL_NZ";
-    default: return FormatName(f);
+    case ACL_FORMAT_FRACTAL_Z: return "FRACTAL_Z";
+    case kFormatNdc1hwc0: return "NDC1HWC0";
+    case kFormatFractalZ3d: return "FRACTAL_Z_3D";
+    case ACL_FORMAT_NCDHW: return "NCDHW";
+    default: return LayoutFormatName(f);
   }
 }
 
@@ -82,9 +163,86 @@ aclError CheckStorageShape(OpContext& ctx, const OpOperand& t, const char* role)
   if (expected != t.shape()) {
     return ctx.Fail(ACL_ERROR_INVALID_PARAM, "%s has storage shape %s but origin shape %s in %s needs %s", role,
                     ShapeToString(t.shape()).c_str(), ShapeToString(t.desc->originDims).c_str(),
-                    FormatName(t.format()), ShapeToString(expected).c_str());
+                    LayoutFormatName(t.format()), ShapeToString(expected).c_str());
   }
   return ACL_SUCCESS;
+}
+
+// Dense `origin`-shaped data <-> a split-permute layout (FRACTAL_Z, NDC1HWC0, FRACTAL_Z_3D) by the view
+// copy kernel: into the layout, the origin goes into a zeroed padded buffer (unless nothing pads), which is
+// then copied permuted into the storage; out of it, the reverse.
+aclError ConvertSplitLayout(OpContext& ctx, aclFormat format, bool toInternal, const std::vector<int64_t>& origin,
+                            aclDataType dtype, const void* src, void* dst) {
+  SplitLayout layout;
+  std::string why;
+  if (!SplitLayoutOf(format, origin, kernels::TransDataC0(dtype), &layout, &why)) {
+    return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED, "%s", why.c_str());
+  }
+  int64_t paddedNumel = 1;
+  for (int64_t d : layout.padded) paddedNumel *= d;
+  int64_t originNumel = 1;
+  for (int64_t d : origin) originNumel *= d;
+  if (originNumel == 0) {
+    return toInternal ? kernels::LaunchFill(dtype, dst, static_cast<uint64_t>(paddedNumel),
+                                            kernels::ScalarValue::Integral(0), ctx.stream())
+                      : ACL_SUCCESS;
+  }
+  const bool padding = paddedNumel != originNumel;
+  const size_t rank = layout.padded.size();
+  // The origin region of the padded buffer: origin (as NCHW/NCDHW) with the padded buffer's strides.
+  kernels::ViewCopyArgs region;
+  region.ndim = static_cast<int32_t>(rank);
+  {
+    int64_t dense = 1, padded = 1;
+    for (size_t k = rank; k-- > 0;) {
+      const int64_t size = k < 2 ? (k == 0 ? (origin.size() == 1 ? 1 : origin[0])
+                                           : (origin.size() == 1 ? origin[0] : origin[1]))
+                                 : (k < origin.size() ? origin[k] : 1);
+      region.shape[k] = size;
+      region.src.strides[k] = dense;   // dense origin
+      region.dst.strides[k] = padded;  // padded buffer
+      dense *= size;
+      padded *= layout.padded[k];
+    }
+  }
+  // The permuted copy between the padded buffer and the storage, in storage order.
+  kernels::ViewCopyArgs permuted;
+  permuted.ndim = static_cast<int32_t>(layout.perm.size());
+  {
+    int64_t stride = 1;
+    for (size_t i = layout.perm.size(); i-- > 0;) {
+      permuted.shape[i] = layout.split[layout.perm[i]];
+      permuted.src.strides[i] = layout.splitStrides[layout.perm[i]];  // in the padded buffer
+      permuted.dst.strides[i] = stride;                                // in the storage
+      stride *= permuted.shape[i];
+    }
+  }
+  void* paddedData = nullptr;
+  aclError rc = ACL_SUCCESS;
+  if (padding) {
+    rc = ctx.AllocTemp(static_cast<size_t>(paddedNumel) * DataTypeSize(dtype), &paddedData);
+    if (rc != ACL_SUCCESS) return rc;
+  }
+  auto launch = [&](kernels::ViewCopyArgs args, const void* from, void* to, bool swap) {
+    if (swap) std::swap(args.src.strides, args.dst.strides);
+    args.src.data = const_cast<void*>(from);
+    args.src.dtype = dtype;
+    args.dst.data = to;
+    args.dst.dtype = dtype;
+    return kernels::LaunchViewCopy(args, ctx.stream());
+  };
+  if (toInternal) {
+    if (padding) {
+      rc = kernels::LaunchFill(dtype, paddedData, static_cast<uint64_t>(paddedNumel),
+                               kernels::ScalarValue::Integral(0), ctx.stream());
+      if (rc == ACL_SUCCESS) rc = launch(region, src, paddedData, false);
+      if (rc != ACL_SUCCESS) return rc;
+    }
+    return launch(permuted, padding ? paddedData : src, dst, false);
+  }
+  rc = launch(permuted, src, padding ? paddedData : dst, true);
+  if (rc != ACL_SUCCESS || !padding) return rc;
+  return launch(region, paddedData, dst, true);
 }
 
 // y = x re-laid from x's storage format into y's (a plain copy when the two lay the bytes out alike).
@@ -102,7 +260,8 @@ aclError ConvertLayout(OpContext& ctx) {
   const bool toBase = IsBaseFormat(to);
   const aclFormat internal = fromBase ? to : from;
   const bool supported =
-      fromBase != toBase && (internal == ACL_FORMAT_FRACTAL_NZ || internal == ACL_FORMAT_NC1HWC0) &&
+      fromBase != toBase &&
+      (internal == ACL_FORMAT_FRACTAL_NZ || internal == ACL_FORMAT_NC1HWC0 || IsSplitLayoutFormat(internal)) &&
       (fromBase ? from : to) != ACL_FORMAT_UNDEFINED;
   if (from == to || (fromBase && toBase)) {
     // Same bytes in both: a plain copy.
@@ -113,14 +272,17 @@ aclError ConvertLayout(OpContext& ctx) {
   }
   if (!supported) {
     return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED,
-                    "conversion from %s to %s is not supported (supported: a base format <-> ACL_FORMAT_FRACTAL_NZ "
-                    "or ACL_FORMAT_NC1HWC0)",
-                    FormatName(from), FormatName(to));
+                    "conversion from %s to %s is not supported (supported: a base format <-> ACL_FORMAT_FRACTAL_NZ, "
+                    "ACL_FORMAT_NC1HWC0, ACL_FORMAT_FRACTAL_Z, kFormatNdc1hwc0 or kFormatFractalZ3d)",
+                    LayoutFormatName(from), LayoutFormatName(to));
   }
   rc = CheckStorageShape(ctx, x, "input x");
   if (rc == ACL_SUCCESS) rc = CheckStorageShape(ctx, y, "output y");
   if (rc != ACL_SUCCESS) return rc;
   const std::vector<int64_t>& origin = x.desc->originDims;
+  if (IsSplitLayoutFormat(internal)) {
+    return ConvertSplitLayout(ctx, internal, fromBase, origin, x.dtype(), x.data, y.data);
+  }
   kernels::TransDataArgs args;
   args.dtype = x.dtype();
   args.src = x.data;

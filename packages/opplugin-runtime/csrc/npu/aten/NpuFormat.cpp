@@ -13,12 +13,13 @@ namespace at_npu::native {
 namespace {
 
 // The format a cast gives when internal formats are forbidden: the base format of the
-// requested one (NC1HWC0 -> NCHW, FRACTAL_NZ -> ND), with a warning once per process.
+// requested one (NC1HWC0, FRACTAL_Z -> NCHW, NDC1HWC0, FRACTAL_Z_3D -> NCDHW, FRACTAL_NZ -> ND), with a
+// warning once per process.
 aclFormat AllowedFormat(aclFormat format, const char* op) {
   if (env::IsAllowInternalFormat() || FormatHelper::IsBaseFormatType(format)) {
     return format;
   }
-  const aclFormat base = format == ACL_FORMAT_NC1HWC0 ? ACL_FORMAT_NCHW : ACL_FORMAT_ND;
+  const aclFormat base = FormatHelper::GetOriginFormat(format);
   TORCH_WARN_ONCE(op, ": torch.npu.config.allow_internal_format is False, so the tensor keeps the base format ",
                   FormatHelper::GetFormatName(base), " instead of ", FormatHelper::GetFormatName(format));
   return base;

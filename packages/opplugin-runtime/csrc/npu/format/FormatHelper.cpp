@@ -5,6 +5,18 @@
 #include "npu/core/NPUStorageImpl.h"
 
 namespace at_npu::native {
+namespace {
+
+// CANN's aclFormat numbers of the 3-D convolution layouts (acl_base.h's ACL_FORMAT_NDC1HWC0 and
+// ACL_FRACTAL_Z_3D). The device holds, besides the base formats: NC1HWC0 and FRACTAL_Z (origin NCHW;
+// FRACTAL_Z [N, C, H, W] -> [ceil(C/C0) * H * W, ceil(N/16), 16, C0]), NDC1HWC0 [N, C, D, H, W] ->
+// [N, D, ceil(C/C0), H, W, C0] and FRACTAL_Z_3D -> [D * ceil(C/C0) * H * W, ceil(N/16), 16, C0] (origin
+// NCDHW), FRACTAL_NZ (origin ND).
+constexpr aclFormat kFormatNdc1hwc0 = static_cast<aclFormat>(32);
+constexpr aclFormat kFormatFractalZ3d = static_cast<aclFormat>(33);
+
+}  // namespace
+
 
 aclFormat FormatHelper::GetFormat(const at::Tensor& tensor) {
   if (!tensor.defined() || !tensor.device().is_privateuseone() || !tensor.has_storage()) {
@@ -67,7 +79,7 @@ bool FormatHelper::IsOpInputBaseFormat(const c10::List<c10::optional<at::Tensor>
 }
 
 const char* FormatHelper::GetFormatName(aclFormat format) {
-  switch (format) {
+  switch (static_cast<int>(format)) {  // int: the 3-D layouts are not in the enum
     case ACL_FORMAT_UNDEFINED:
       return "UNDEFINED";
     case ACL_FORMAT_NCHW:
@@ -84,6 +96,10 @@ const char* FormatHelper::GetFormatName(aclFormat format) {
       return "NCDHW";
     case ACL_FORMAT_FRACTAL_NZ:
       return "FRACTAL_NZ";
+    case kFormatNdc1hwc0:
+      return "NDC1HWC0";
+    case kFormatFractalZ3d:
+      return "FRACTAL_Z_3D";
     case ACL_FORMAT_NCL:
       return "NCL";
   }
@@ -92,22 +108,23 @@ const char* FormatHelper::GetFormatName(aclFormat format) {
 
 bool FormatHelper::IsSupportedFormat(int64_t acl_format) {
   return acl_format == ACL_FORMAT_ND || acl_format == ACL_FORMAT_NCHW || acl_format == ACL_FORMAT_NC1HWC0 ||
-         acl_format == ACL_FORMAT_FRACTAL_NZ;
+         acl_format == ACL_FORMAT_FRACTAL_NZ || acl_format == ACL_FORMAT_FRACTAL_Z || acl_format == ACL_FORMAT_NCDHW ||
+         acl_format == kFormatNdc1hwc0 || acl_format == kFormatFractalZ3d;
 }
 
 namespace {
+
+// The formats the device holds, as torch_npu.Format numbers them.
+constexpr const char* kHeldFormats =
+    "ND=2, NCHW=0, NCDHW=30, NC1HWC0=3, FRACTAL_Z=4, FRACTAL_NZ=29, NDC1HWC0=32, FRACTAL_Z_3D=33";
 
 // CANN's storage formats that the simulated device does not hold (names as torch_npu.Format).
 const char* UnheldFormatName(int64_t acl_format) {
   switch (acl_format) {
     case 1: return "NHWC";
-    case 4: return "FRACTAL_Z";
     case 12: return "NC1HWC0_C04";
     case 16: return "HWCN";
     case 27: return "NDHWC";
-    case 30: return "NCDHW";
-    case 32: return "NDC1HWC0";
-    case 33: return "FRACTAL_Z_3D";
     case 35: return "NC";
     case 47: return "NCL";
     case 50: return "FRACTAL_NZ_C0_16";
@@ -125,9 +142,9 @@ aclFormat FormatHelper::CheckSupportedFormat(int64_t acl_format, const char* op,
   if (!IsSupportedFormat(acl_format)) {
     const char* name = UnheldFormatName(acl_format);
     TORCH_CHECK(name == nullptr, op, ": ", arg, "=", acl_format, " is ", name,
-                ", a CANN format the npu device cannot hold (it holds ND=2, NCHW=0, NC1HWC0=3, FRACTAL_NZ=29)");
+                ", a CANN format the npu device cannot hold (it holds ", kHeldFormats, ")");
     TORCH_CHECK(false, op, ": ", arg, "=", acl_format,
-                " is not a supported npu format (supported: ND=2, NCHW=0, NC1HWC0=3, FRACTAL_NZ=29)");
+                " is not a supported npu format (supported: ", kHeldFormats, ")");
   }
   return static_cast<aclFormat>(acl_format);
 }
@@ -157,12 +174,24 @@ c10::SmallVector<int64_t, 5> FormatHelper::GetStorageSizes(aclFormat format, c10
   if (IsBaseFormatType(format)) {
     return c10::SmallVector<int64_t, 5>(sizes.begin(), sizes.end());
   }
-  TORCH_CHECK(format == ACL_FORMAT_FRACTAL_NZ || format == ACL_FORMAT_NC1HWC0, op, ": format ", GetFormatName(format),
-              " has no storage layout on the npu device");
+  TORCH_CHECK(format == ACL_FORMAT_FRACTAL_NZ || format == ACL_FORMAT_NC1HWC0 || format == ACL_FORMAT_FRACTAL_Z ||
+                  format == kFormatNdc1hwc0 || format == kFormatFractalZ3d,
+              op, ": format ", GetFormatName(format), " has no storage layout on the npu device");
   const int64_t c0 = CubeC0(dtype);
   TORCH_CHECK(c0 != 0, op, ": dtype ", dtype, " has no ", GetFormatName(format),
               " layout (1-, 2- and 4-byte dtypes only)");
   c10::SmallVector<int64_t, 5> out;
+  if (format == kFormatNdc1hwc0 || format == kFormatFractalZ3d) {
+    TORCH_CHECK(sizes.size() == 5, op, ": a tensor of shape ", sizes, " has no ", GetFormatName(format),
+                " layout (5 dimensions, read as NCDHW)");
+    const int64_t n = sizes[0], c1 = CeilDiv(sizes[1], c0), d = sizes[2], h = sizes[3], w = sizes[4];
+    if (format == kFormatNdc1hwc0) {
+      out = {n, d, c1, h, w, c0};
+    } else {
+      out = {d * c1 * h * w, CeilDiv(n, 16), 16, c0};
+    }
+    return out;
+  }
   if (format == ACL_FORMAT_FRACTAL_NZ) {
     TORCH_CHECK(!sizes.empty(), op, ": a 0-dimensional tensor has no FRACTAL_NZ layout");
     const size_t rank = sizes.size();
@@ -172,8 +201,8 @@ c10::SmallVector<int64_t, 5> FormatHelper::GetStorageSizes(aclFormat format, c10
     out.append({CeilDiv(n, c0), CeilDiv(m, 16), 16, c0});
     return out;
   }
-  TORCH_CHECK(!sizes.empty() && sizes.size() <= 4, op, ": a tensor of shape ", sizes,
-              " has no NC1HWC0 layout (1 to 4 dimensions, read as NCHW)");
+  TORCH_CHECK(!sizes.empty() && sizes.size() <= 4, op, ": a tensor of shape ", sizes, " has no ",
+              GetFormatName(format), " layout (1 to 4 dimensions, read as NCHW)");
   c10::SmallVector<int64_t, 5> nchw;
   if (sizes.size() == 1) {
     nchw = {1, sizes[0]};
@@ -181,12 +210,25 @@ c10::SmallVector<int64_t, 5> FormatHelper::GetStorageSizes(aclFormat format, c10
     nchw.assign(sizes.begin(), sizes.end());
   }
   nchw.resize(4, 1);
-  out = {nchw[0], CeilDiv(nchw[1], c0), nchw[2], nchw[3], c0};
+  if (format == ACL_FORMAT_FRACTAL_Z) {
+    out = {CeilDiv(nchw[1], c0) * nchw[2] * nchw[3], CeilDiv(nchw[0], 16), 16, c0};
+  } else {
+    out = {nchw[0], CeilDiv(nchw[1], c0), nchw[2], nchw[3], c0};
+  }
   return out;
 }
 
 aclFormat FormatHelper::GetOriginFormat(aclFormat internal_format) {
-  return internal_format == ACL_FORMAT_NC1HWC0 ? ACL_FORMAT_NCHW : ACL_FORMAT_ND;
+  switch (static_cast<int>(internal_format)) {
+    case ACL_FORMAT_NC1HWC0:
+    case ACL_FORMAT_FRACTAL_Z:
+      return ACL_FORMAT_NCHW;
+    case kFormatNdc1hwc0:
+    case kFormatFractalZ3d:
+      return ACL_FORMAT_NCDHW;
+    default:
+      return ACL_FORMAT_ND;
+  }
 }
 
 bool FormatHelper::IsInternalFormatTensor(const at::Tensor& tensor) {

@@ -1,6 +1,8 @@
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include "op_plugin/utils/AclOpUtils.h"
 
+#include <ATen/ops/scalar_tensor.h>
+
 #include "npu/op_common/AclDataType.h"
 #include "npu/format/FormatCast.h"
 #include "npu/format/FormatHelper.h"
@@ -25,7 +27,7 @@ at::Tensor cast_for_acl_op(const at::Tensor& tensor, c10::ScalarType dtype) {
   return result;
 }
 
-aclFormat elementwise_internal_format(std::initializer_list<at::Tensor> tensors) {
+aclFormat elementwise_internal_format(c10::ArrayRef<at::Tensor> tensors) {
   using at_npu::native::FormatHelper;
   const at::Tensor* first = nullptr;
   for (const at::Tensor& tensor : tensors) {
@@ -57,6 +59,46 @@ void AddInputAs(at_npu::native::OpCommand& cmd, const at::Tensor& input, c10::Sc
   } else {
     cmd.Input(cast_for_acl_op(input, dtype));
   }
+}
+
+at::Tensor& elementwise_acl_op_out(const char* type, const std::vector<at::Tensor>& inputs,
+                                   c10::ScalarType compute_dtype, c10::ScalarType result_dtype, at::Tensor& out,
+                                   const std::function<void(at_npu::native::OpCommand&)>& attrs, bool layout_free) {
+  using at_npu::native::FormatHelper;
+  std::vector<at::Tensor> operands(inputs);
+  operands.push_back(out);
+  // An internal format holds the storage shape of its dtype: only a result of the inputs' dtype shares it.
+  const aclFormat format =
+      layout_free && result_dtype == compute_dtype ? elementwise_internal_format(operands) : ACL_FORMAT_ND;
+  if (out.scalar_type() != result_dtype || (format == ACL_FORMAT_ND && !FormatHelper::IsOpInputBaseFormat(out))) {
+    at::Tensor temp = at_npu::native::OpPreparation::apply_tensor_without_format(
+        out.sizes(), out.options().dtype(result_dtype));
+    elementwise_acl_op_out(type, inputs, compute_dtype, result_dtype, temp, attrs, layout_free);
+    out.copy_(temp);
+    return out;
+  }
+  if (out.numel() == 0) {
+    return out;
+  }
+  at_npu::native::OpCommand cmd;
+  cmd.Name(type);
+  for (const at::Tensor& input : inputs) {
+    AddInputAs(cmd, input, compute_dtype, format);
+  }
+  cmd.Output(out);
+  if (attrs) {
+    attrs(cmd);
+  }
+  cmd.Run();
+  return out;
+}
+
+at::Tensor scalar_operand(const c10::Scalar& value) {
+  return at::scalar_tensor(value, at::TensorOptions().dtype(value.type()));
+}
+
+c10::ScalarType unary_float_dtype(const at::Tensor& self) {
+  return at::isFloatingType(self.scalar_type()) ? self.scalar_type() : c10::typeMetaToScalarType(at::get_default_dtype());
 }
 
 }  // namespace op_plugin::utils

@@ -1,8 +1,12 @@
 // Input preparation for acl_op kernels.
 #pragma once
 
+#include <functional>
+#include <vector>
+
 #include <ATen/core/Tensor.h>
 #include <c10/core/ScalarType.h>
+#include <c10/util/ArrayRef.h>
 
 #include "acl/acl_base.h"
 #include "npu/acl_op/OpCommand.h"
@@ -17,7 +21,7 @@ at::Tensor cast_for_acl_op(const at::Tensor& tensor, c10::ScalarType dtype);
 // equal shapes, so that an elementwise acl op can run on their padded storage
 // (the padding is zero and stays zero for Add, Mul, Axpy, Abs, Cast); else
 // ACL_FORMAT_ND: the op runs on base-format operands.
-aclFormat elementwise_internal_format(std::initializer_list<at::Tensor> tensors);
+aclFormat elementwise_internal_format(c10::ArrayRef<at::Tensor> tensors);
 
 // A new result of `sizes` and `options` in `format` (ND: a plain tensor).
 at::Tensor apply_result(c10::IntArrayRef sizes, const c10::TensorOptions& options, aclFormat format);
@@ -28,5 +32,24 @@ at::Tensor apply_result(c10::IntArrayRef sizes, const c10::TensorOptions& option
 // `format` an internal-format input is converted to its base format first.
 void AddInputAs(at_npu::native::OpCommand& cmd, const at::Tensor& input, c10::ScalarType dtype,
                 aclFormat format = ACL_FORMAT_ND);
+
+// out <- the elementwise acl op `type` of `inputs` (npu tensors, or 0-dim CPU scalars that become
+// host constants, e.g. scalar_operand), each cast to `compute_dtype`; the op's result has
+// `result_dtype` (compute_dtype, or bool for a compare) and out's shape (the executor broadcasts).
+// Inputs and out sharing an internal format and shape run on their storage; otherwise on
+// base-format operands. An out of another dtype or an internal format the op cannot write gets
+// the values through copy_. `attrs` adds the op's attributes. An op whose result depends on the
+// layout (tril) passes `layout_free` false: it always runs on base formats.
+at::Tensor& elementwise_acl_op_out(const char* type, const std::vector<at::Tensor>& inputs,
+                                   c10::ScalarType compute_dtype, c10::ScalarType result_dtype, at::Tensor& out,
+                                   const std::function<void(at_npu::native::OpCommand&)>& attrs = nullptr,
+                                   bool layout_free = true);
+
+// `value` as a 0-dim CPU tensor: an operand elementwise_acl_op_out passes as a host constant.
+at::Tensor scalar_operand(const c10::Scalar& value);
+
+// The dtype a float-producing unary op (exp, sqrt, ...) computes `self` in: self's dtype when it is
+// floating, else the default float dtype (integral inputs promote as in ATen).
+c10::ScalarType unary_float_dtype(const at::Tensor& self);
 
 }  // namespace op_plugin::utils

@@ -9,6 +9,7 @@
 #include <ATen/core/Tensor.h>
 
 #include "npu/core/NPUGuard.h"
+#include "npu/format/FormatCast.h"
 #include "npu/format/FormatHelper.h"
 #include "npu/acl_op/OpCommand.h"
 #include "npu/op_common/OpPreparation.h"
@@ -25,7 +26,13 @@ using at_npu::native::OpPreparation;
 
 // The operand as the op reads it: the dense storage view of a transposed matrix
 // (with *transposed set), else the tensor itself (OpCommand makes it contiguous).
+// An internal format MatMulV2 does not read (FRACTAL_Z, NC1HWC0, ...) is converted to its base format first.
 at::Tensor as_stored(const at::Tensor& t, bool* transposed) {
+  const aclFormat format = at_npu::native::FormatHelper::GetFormat(t);
+  if (!at_npu::native::FormatHelper::IsBaseFormatType(format) && format != ACL_FORMAT_FRACTAL_NZ) {
+    *transposed = false;
+    return at_npu::native::to_base_format(t, "matmul");
+  }
   *transposed = at_npu::native::FormatHelper::IsOpInputBaseFormat(t) && op_plugin::utils::is_transposed_matrix(t);
   return *transposed ? t.transpose(-1, -2) : t;
 }

@@ -1,0 +1,116 @@
+// The elementwise acl_op types' shared steps (elementwise_run.h).
+#include "aclop/ops/elementwise_run.h"
+
+#include <string.h>
+
+#include "aclop/aclop_types.h"
+#include "common/dtype.h"
+#include "common/error.h"
+
+namespace ascendc_sim {
+namespace aclop {
+namespace {
+
+// IEEE binary16 / bfloat16 bits as float.
+float HalfBitsToFloat(uint16_t h) {
+  const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+  uint32_t exponent = (h >> 10) & 0x1fu;
+  uint32_t mantissa = h & 0x3ffu;
+  uint32_t bits;
+  if (exponent == 0x1fu) {
+    bits = sign | 0x7f800000u | (mantissa << 13);
+  } else if (exponent != 0) {
+    bits = sign | ((exponent + 112u) << 23) | (mantissa << 13);
+  } else if (mantissa == 0) {
+    bits = sign;
+  } else {  // subnormal: normalize
+    exponent = 113;
+    while ((mantissa & 0x400u) == 0) {
+      mantissa <<= 1;
+      --exponent;
+    }
+    bits = sign | (exponent << 23) | ((mantissa & 0x3ffu) << 13);
+  }
+  float f;
+  memcpy(&f, &bits, sizeof(f));
+  return f;
+}
+
+float Bf16BitsToFloat(uint16_t b) {
+  const uint32_t bits = static_cast<uint32_t>(b) << 16;
+  float f;
+  memcpy(&f, &bits, sizeof(f));
+  return f;
+}
+
+template <typename T>
+T Load(const uint8_t* p) {
+  T v;
+  memcpy(&v, p, sizeof(T));
+  return v;
+}
+
+}  // namespace
+
+kernels::ScalarValue ScalarFor(aclDataType dtype, double v) {
+  return IsFloatingType(dtype) ? kernels::ScalarValue::Floating(v)
+                               : kernels::ScalarValue::Integral(static_cast<int64_t>(v));
+}
+
+aclError RunElementwiseBroadcast(OpContext& ctx, kernels::EwOp op, int arity, kernels::ScalarValue s) {
+  const OpOperand& y = ctx.outputs[0];
+  std::vector<int64_t> shape = ctx.inputs[0].shape();
+  for (int i = 1; i < arity; ++i) {
+    std::vector<int64_t> next;
+    if (!BroadcastShapes(shape, ctx.inputs[i].shape(), &next)) {
+      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input %d of shape %s does not broadcast with %s", i,
+                      ShapeToString(ctx.inputs[i].shape()).c_str(), ShapeToString(shape).c_str());
+    }
+    shape = next;
+  }
+  if (shape != y.shape()) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "output y has shape %s but the inputs broadcast to %s",
+                    ShapeToString(y.shape()).c_str(), ShapeToString(shape).c_str());
+  }
+  kernels::EwArgs args;
+  args.op = op;
+  args.dtype = ctx.inputs[0].dtype();
+  args.y = y.data;
+  args.n = static_cast<uint64_t>(y.Numel());
+  args.s = s;
+  for (int i = 0; i < arity; ++i) {
+    void* data = nullptr;
+    const aclError rc = ctx.BroadcastInput(static_cast<size_t>(i), shape, &data);
+    if (rc != ACL_SUCCESS) return rc;
+    args.x[i] = data;
+  }
+  return kernels::LaunchElementwise(args, ctx.stream());
+}
+
+aclError ConstantScalarInput(OpContext& ctx, size_t index, const char* name, kernels::ScalarValue* out) {
+  const OpOperand& t = ctx.inputs[index];
+  if (!t.desc->isConst || t.Numel() != 1) {
+    return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED,
+                    "input %s must be a constant of one element (shape %s%s); a device tensor is not supported", name,
+                    ShapeToString(t.shape()).c_str(), t.desc->isConst ? "" : ", not constant");
+  }
+  const uint8_t* p = t.desc->constData.data();
+  switch (t.dtype()) {
+    case ACL_FLOAT: *out = kernels::ScalarValue::Floating(Load<float>(p)); break;
+    case ACL_DOUBLE: *out = kernels::ScalarValue::Floating(Load<double>(p)); break;
+    case ACL_FLOAT16: *out = kernels::ScalarValue::Floating(HalfBitsToFloat(Load<uint16_t>(p))); break;
+    case ACL_BF16: *out = kernels::ScalarValue::Floating(Bf16BitsToFloat(Load<uint16_t>(p))); break;
+    case ACL_INT8: *out = kernels::ScalarValue::Integral(Load<int8_t>(p)); break;
+    case ACL_UINT8: *out = kernels::ScalarValue::Integral(Load<uint8_t>(p)); break;
+    case ACL_INT16: *out = kernels::ScalarValue::Integral(Load<int16_t>(p)); break;
+    case ACL_INT32: *out = kernels::ScalarValue::Integral(Load<int32_t>(p)); break;
+    case ACL_INT64: *out = kernels::ScalarValue::Integral(Load<int64_t>(p)); break;
+    case ACL_BOOL: *out = kernels::ScalarValue::Integral(Load<uint8_t>(p) != 0 ? 1 : 0); break;
+    default:
+      return ctx.Fail(ACL_ERROR_UNSUPPORTED_DATA_TYPE, "input %s has data type %s", name, DataTypeName(t.dtype()));
+  }
+  return ACL_SUCCESS;
+}
+
+}  // namespace aclop
+}  // namespace ascendc_sim

@@ -1,0 +1,27 @@
+// Shared by the elementwise acl_op types: the inputs broadcast to y's shape and
+// run through one operator of the elementwise kernel, and the host value of a
+// one-element constant input (a scalar operand such as Pow's exponent).
+#ifndef ASCENDC_SIM_ACLOP_OPS_ELEMENTWISE_RUN_H
+#define ASCENDC_SIM_ACLOP_OPS_ELEMENTWISE_RUN_H
+
+#include "aclop/op_registry.h"
+#include "kernels/elementwise_api.h"
+
+namespace ascendc_sim {
+namespace aclop {
+
+// y = op(x0[, x1[, x2]]) over the first `arity` inputs, broadcast (numpy rules) to y's
+// shape, which must be their broadcast shape; `s` is the operator's scalar parameter.
+aclError RunElementwiseBroadcast(OpContext& ctx, kernels::EwOp op, int arity, kernels::ScalarValue s);
+
+// The value of input `index`, which must be a constant of one element, as a scalar
+// parameter of the elementwise kernel (integral for the integral dtypes).
+aclError ConstantScalarInput(OpContext& ctx, size_t index, const char* name, kernels::ScalarValue* out);
+
+// `v` as a scalar parameter for inputs of `dtype`: floating for the floating dtypes, else integral.
+kernels::ScalarValue ScalarFor(aclDataType dtype, double v);
+
+}  // namespace aclop
+}  // namespace ascendc_sim
+
+#endif  // ASCENDC_SIM_ACLOP_OPS_ELEMENTWISE_RUN_H

@@ -1,0 +1,170 @@
+// acl_op reductions ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceAll (declared in abi/aclop/reduce.decl,
+// which checks their dtypes and reads keep_dims). The axes are a constant input. float32/float16/bfloat16
+// run on reduce_custom (x permuted so that the reduced dimensions are the trailing ones, then one row per
+// kept multi-index); other dtypes, and all(), on reduce_exact_custom, which reads x's permuted view in place
+// and accumulates in int64 or double, cast to y's dtype afterwards.
+#include <math.h>
+#include <string.h>
+
+#include "aclop/declared_ops.h"
+#include "common/dtype.h"
+#include "common/error.h"
+#include "kernels/kernel_api.h"
+
+namespace ascendc_sim {
+namespace aclop {
+namespace {
+
+using kernels::RowReduceOp;
+
+bool IsVectorFloat(aclDataType t) { return t == ACL_FLOAT || t == ACL_FLOAT16 || t == ACL_BF16; }
+
+// The reduced dimensions named by the constant input axes (every one when it is empty).
+aclError ReducedDims(OpContext& ctx, std::vector<bool>* reduced) {
+  const OpOperand& axes = ctx.inputs[1];
+  const size_t rank = ctx.inputs[0].shape().size();
+  if (!axes.desc->isConst) {
+    return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED, "input axes must be a constant; a device tensor is not supported");
+  }
+  if (axes.shape().size() > 1) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input axes of shape %s must be 0-D or 1-D",
+                    ShapeToString(axes.shape()).c_str());
+  }
+  const int64_t count = axes.Numel();
+  reduced->assign(rank, count == 0);
+  std::vector<bool> named(rank, false);
+  const uint8_t* p = axes.desc->constData.data();
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t d;
+    if (axes.dtype() == ACL_INT32) {
+      int32_t v;
+      memcpy(&v, p + i * 4, 4);
+      d = v;
+    } else {
+      memcpy(&d, p + i * 8, 8);
+    }
+    const int64_t span = rank == 0 ? 1 : static_cast<int64_t>(rank);
+    if (d < -span || d >= span) {
+      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "axis %lld is out of range for a %zu-D x", static_cast<long long>(d),
+                      rank);
+    }
+    if (rank == 0) continue;
+    const size_t k = static_cast<size_t>(d < 0 ? d + span : d);
+    if (named[k]) return ctx.Fail(ACL_ERROR_INVALID_PARAM, "axis %zu appears more than once", k);
+    named[k] = (*reduced)[k] = true;
+  }
+  return ACL_SUCCESS;
+}
+
+aclError RunReduce(OpContext& ctx, RowReduceOp op, bool keepDims) {
+  const OpOperand& x = ctx.inputs[0];
+  const OpOperand& y = ctx.outputs[0];
+  std::vector<bool> reduced;
+  aclError rc = ReducedDims(ctx, &reduced);
+  if (rc != ACL_SUCCESS) return rc;
+  const std::vector<int64_t>& shape = x.shape();
+  const size_t rank = shape.size();
+  if (rank > static_cast<size_t>(kernels::kMaxViewDims)) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input x has %zu dimensions; at most %d are supported", rank,
+                    kernels::kMaxViewDims);
+  }
+  // Contiguous strides of x; the kept dimensions first, then the reduced ones.
+  std::vector<int64_t> strides(rank, 1);
+  for (size_t k = rank; k-- > 1;) strides[k - 1] = strides[k] * shape[k];
+  std::vector<int64_t> expected;
+  kernels::StridedRows layout;
+  uint64_t rows = 1, cols = 1;
+  for (size_t k = 0; k < rank; ++k) {
+    if (!reduced[k]) {
+      expected.push_back(shape[k]);
+      layout.keptSizes[layout.keptDims] = shape[k];
+      layout.keptStrides[layout.keptDims++] = strides[k];
+      rows *= static_cast<uint64_t>(shape[k]);
+    } else {
+      if (keepDims) expected.push_back(1);
+      layout.reducedSizes[layout.reducedDims] = shape[k];
+      layout.reducedStrides[layout.reducedDims++] = strides[k];
+      cols *= static_cast<uint64_t>(shape[k]);
+    }
+  }
+  if (y.shape() != expected) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "output y has shape %s, expected %s", ShapeToString(y.shape()).c_str(),
+                    ShapeToString(expected).c_str());
+  }
+  if (rows == 0) return ACL_SUCCESS;
+  if (cols == 0) {
+    if (op == RowReduceOp::kMax || op == RowReduceOp::kMin) {
+      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "cannot reduce over a dimension of size 0 (the %s of no elements)",
+                      op == RowReduceOp::kMax ? "maximum" : "minimum");
+    }
+    const double empty = op == RowReduceOp::kMean ? NAN : op == RowReduceOp::kAll ? 1.0 : 0.0;
+    return kernels::LaunchFill(y.dtype(), y.data, rows, kernels::ScalarValue::Floating(empty), ctx.stream());
+  }
+  if (IsVectorFloat(x.dtype()) && op != RowReduceOp::kAll) {
+    void* dense = x.data;
+    bool trailing = true;  // the reduced dimensions already are the last ones
+    for (size_t k = 1; k < rank; ++k) trailing = trailing && !(reduced[k - 1] && !reduced[k]);
+    if (!trailing) {
+      kernels::ViewCopyArgs args;
+      args.ndim = static_cast<int32_t>(rank);
+      int32_t i = 0;
+      for (int32_t k = 0; k < layout.keptDims; ++k, ++i) {
+        args.shape[i] = layout.keptSizes[k];
+        args.src.strides[i] = layout.keptStrides[k];
+      }
+      for (int32_t k = 0; k < layout.reducedDims; ++k, ++i) {
+        args.shape[i] = layout.reducedSizes[k];
+        args.src.strides[i] = layout.reducedStrides[k];
+      }
+      int64_t stride = 1;
+      for (int32_t k = args.ndim; k-- > 0;) {
+        args.dst.strides[k] = stride;
+        stride *= args.shape[k];
+      }
+      rc = ctx.AllocTemp(rows * cols * DataTypeSize(x.dtype()), &dense);
+      if (rc != ACL_SUCCESS) return rc;
+      args.src.data = x.data;
+      args.src.dtype = x.dtype();
+      args.dst.data = dense;
+      args.dst.dtype = x.dtype();
+      if ((rc = kernels::LaunchViewCopy(args, ctx.stream())) != ACL_SUCCESS) return rc;
+    }
+    return kernels::LaunchRowReduce(x.dtype(), dense, y.dtype(), y.data, rows, cols, op, ctx.stream());
+  }
+  // Exact: x read in place through the permuted layout, the int64/double accumulator cast to y's dtype.
+  if (layout.reducedDims == 0) {  // a 0-D x: one row of one element
+    layout.reducedSizes[0] = 1;
+    layout.reducedStrides[0] = 1;
+    layout.reducedDims = 1;
+  }
+  const aclDataType acc = kernels::ExactReduceAccType(x.dtype(), op);
+  void* accData = y.data;
+  if (acc != y.dtype()) {
+    rc = ctx.AllocTemp(rows * DataTypeSize(acc), &accData);
+    if (rc != ACL_SUCCESS) return rc;
+  }
+  rc = kernels::LaunchStridedReduceExact(x.dtype(), x.data, layout, accData, op, ctx.stream());
+  if (rc != ACL_SUCCESS || accData == y.data) return rc;
+  return kernels::LaunchCast(acc, accData, y.dtype(), y.data, rows, ctx.stream());
+}
+
+}  // namespace
+
+aclError RunReduceSum(OpContext& ctx, const ReduceSumAttrs& attrs) {
+  return RunReduce(ctx, RowReduceOp::kSum, attrs.keep_dims);
+}
+aclError RunReduceMean(OpContext& ctx, const ReduceMeanAttrs& attrs) {
+  return RunReduce(ctx, RowReduceOp::kMean, attrs.keep_dims);
+}
+aclError RunReduceMax(OpContext& ctx, const ReduceMaxAttrs& attrs) {
+  return RunReduce(ctx, RowReduceOp::kMax, attrs.keep_dims);
+}
+aclError RunReduceMin(OpContext& ctx, const ReduceMinAttrs& attrs) {
+  return RunReduce(ctx, RowReduceOp::kMin, attrs.keep_dims);
+}
+aclError RunReduceAll(OpContext& ctx, const ReduceAllAttrs& attrs) {
+  return RunReduce(ctx, RowReduceOp::kAll, attrs.keep_dims);
+}
+
+}  // namespace aclop
+}  // namespace ascendc_sim

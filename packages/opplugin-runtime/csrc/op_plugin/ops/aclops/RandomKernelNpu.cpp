@@ -1,0 +1,128 @@
+// uniform_, normal_, bernoulli_.float and bernoulli_.Tensor on the acl_op path: "StatelessRandomUniformV2" /
+// "StatelessRandomNormalV2" (key = [seed], counter = [offset, 0], alg 1: Philox) scaled into place by "Muls"
+// and "Add", and "StatelessBernoulli", with a (seed, offset) pair reserved from the npu generator as the
+// op_api kernels do. Checks and messages are the op_api kernels'.
+#define TORCH_ASSERT_ONLY_METHOD_OPERATORS
+#include <limits>
+
+#include <ATen/core/Tensor.h>
+
+#include "npu/acl_op/OpCommand.h"
+#include "npu/core/NPUGenerator.h"
+#include "npu/core/NPUGuard.h"
+#include "npu/format/FormatHelper.h"
+#include "npu/op_common/OpPreparation.h"
+#include "op_plugin/AclOpsInterface.h"
+#include "op_plugin/utils/AclOpUtils.h"
+
+namespace acl_op {
+namespace {
+
+using at_npu::native::OpCommand;
+using at_npu::native::OpPreparation;
+
+void check_floating(const char* op, const at::Tensor& self) {
+  TORCH_CHECK(at::isFloatingType(self.scalar_type()), op, ": self has dtype ", self.scalar_type(),
+              "; expected a floating point dtype (float, half, bfloat16, double)");
+}
+
+// self <- fill(result) where `fill` writes a dense base-format tensor of self's shape and dtype.
+template <typename Fill>
+at::Tensor& fill_self(at::Tensor& self, Fill fill) {
+  const bool direct = self.is_contiguous() && at_npu::native::FormatHelper::IsOpInputBaseFormat(self);
+  at::Tensor result = direct ? self : OpPreparation::apply_tensor_without_format(self.sizes(), self.options());
+  fill(result);
+  if (!direct) {
+    self.copy_(result);
+  }
+  return self;
+}
+
+// result <- the stateless standard draw `type` (uniform [0, 1) or normal), then result * scale + shift.
+void stateless_draw(const char* type, at::Tensor& result, uint64_t seed, uint64_t offset, double scale,
+                    double shift) {
+  const int64_t key[] = {static_cast<int64_t>(seed)};
+  const int64_t counter[] = {static_cast<int64_t>(offset), 0};
+  OpCommand cmd;
+  cmd.Name(type)
+      .Input(result.sizes(), at::kLong)
+      .Input(at::IntArrayRef(key), at::kLong)
+      .Input(at::IntArrayRef(counter), at::kLong)
+      .Input(at::Scalar(1), at::kInt)
+      .Output(result)
+      .Run();
+  if (scale != 1.0) {
+    OpCommand muls;
+    muls.Name("Muls").Input(result).Output(result).Attr("value", static_cast<float>(scale)).Run();
+  }
+  if (shift != 0.0) {
+    OpCommand add;
+    add.Name("Add").Input(result).Input(at::Scalar(shift), result.scalar_type()).Output(result).Run();
+  }
+}
+
+}  // namespace
+
+at::Tensor& uniform_(at::Tensor& self, double from, double to, c10::optional<at::Generator> generator) {
+  check_floating("uniform_", self);
+  TORCH_CHECK(from <= to, "uniform_ expects to return a [from, to) range, but found from=", from, " > to=", to);
+  TORCH_CHECK(to - from <= std::numeric_limits<double>::max(), "uniform_ expects to-from to be finite, but found to=",
+              to, " and from=", from);
+  c10_npu::NPUGuard guard(self.device());
+  if (self.numel() == 0) return self;
+  const auto [seed, offset] = c10_npu::philoxInputsFor(generator, self.device(), "uniform_");
+  return fill_self(self, [&, s = seed, o = offset](at::Tensor& result) {
+    stateless_draw("StatelessRandomUniformV2", result, s, o, to - from, from);
+  });
+}
+
+at::Tensor& normal_(at::Tensor& self, double mean, double std, c10::optional<at::Generator> generator) {
+  check_floating("normal_", self);
+  TORCH_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", std);
+  c10_npu::NPUGuard guard(self.device());
+  if (self.numel() == 0) return self;
+  const auto [seed, offset] = c10_npu::philoxInputsFor(generator, self.device(), "normal_");
+  return fill_self(self, [&, s = seed, o = offset](at::Tensor& result) {
+    stateless_draw("StatelessRandomNormalV2", result, s, o, std, mean);
+  });
+}
+
+at::Tensor& bernoulli_(at::Tensor& self, double p, c10::optional<at::Generator> generator) {
+  TORCH_CHECK(0 <= p && p <= 1, "bernoulli_ expects p to be in [0, 1], but got p=", p);
+  c10_npu::NPUGuard guard(self.device());
+  if (self.numel() == 0) return self;
+  const auto [seed, offset] = c10_npu::philoxInputsFor(generator, self.device(), "bernoulli_");
+  return fill_self(self, [&, s = seed, o = offset](at::Tensor& result) {
+    OpCommand cmd;
+    cmd.Name("StatelessBernoulli")
+        .Input(result.sizes(), at::kLong)
+        .Input(at::Scalar(p), at::kDouble)
+        .Input(at::Scalar(static_cast<int64_t>(s)), at::kLong)
+        .Input(at::Scalar(static_cast<int64_t>(o)), at::kLong)
+        .Output(result)
+        .Run();
+  });
+}
+
+at::Tensor& bernoulli_(at::Tensor& self, const at::Tensor& p, c10::optional<at::Generator> generator) {
+  TORCH_CHECK(at::isFloatingType(p.scalar_type()), "bernoulli_: p has dtype ", p.scalar_type(),
+              "; expected a floating point dtype");
+  c10_npu::NPUGuard guard(self.device());
+  const at::Tensor p_npu = p.device() == self.device() ? p : p.to(self.device());
+  const at::Tensor p_expanded = p_npu.expand(self.sizes());  // raises like CPU when p does not broadcast
+  if (self.numel() == 0) return self;
+  const auto [seed, offset] = c10_npu::philoxInputsFor(generator, self.device(), "bernoulli_");
+  // The kernel reads float or double probabilities.
+  const at::ScalarType prob_dtype = p.scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
+  return fill_self(self, [&, s = seed, o = offset](at::Tensor& result) {
+    OpCommand cmd;
+    cmd.Name("StatelessBernoulli").Input(result.sizes(), at::kLong);
+    op_plugin::utils::AddInputAs(cmd, p_expanded.contiguous(), prob_dtype);
+    cmd.Input(at::Scalar(static_cast<int64_t>(s)), at::kLong)
+        .Input(at::Scalar(static_cast<int64_t>(o)), at::kLong)
+        .Output(result)
+        .Run();
+  });
+}
+
+}  // namespace acl_op

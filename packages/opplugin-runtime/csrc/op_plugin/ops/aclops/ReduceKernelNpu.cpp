@@ -1,0 +1,244 @@
+// Reductions on the acl_op path: sum / mean ("ReduceSum" / "ReduceMean"), amax / amin ("ReduceMax" /
+// "ReduceMin"), all ("ReduceAll"); the reduced dimensions are a constant input, keep_dims an attribute.
+// self is cast to the result dtype first (float16/bfloat16 accumulate in float32 on the device),
+// output dtypes and errors follow ATen's CPU kernels as the op_api kernels do.
+#define TORCH_ASSERT_ONLY_METHOD_OPERATORS
+#include <bitset>
+#include <vector>
+
+#include <ATen/WrapDimUtilsMulti.h>
+#include <ATen/core/Tensor.h>
+#include <c10/core/WrapDimMinimal.h>
+
+#include "npu/acl_op/OpCommand.h"
+#include "npu/core/NPUGuard.h"
+#include "npu/format/FormatHelper.h"
+#include "npu/op_common/OpPreparation.h"
+#include "op_plugin/AclOpsInterface.h"
+#include "op_plugin/utils/AclOpUtils.h"
+
+namespace acl_op {
+namespace {
+
+using at_npu::native::OpCommand;
+using at_npu::native::OpPreparation;
+
+// The reduced dimensions (wrapped, repeats refused as ATen does; none given: all) and the output shape.
+struct Reduction {
+  std::vector<int64_t> dims;  // empty: every dimension
+  c10::SmallVector<int64_t, 8> out_size;
+};
+
+Reduction reduction_of(const char* op, const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim) {
+  Reduction r;
+  const int64_t ndim = self.dim();
+  std::bitset<at::dim_bitset_size> reduced;
+  if (!dim.has_value() || dim->empty()) {
+    for (int64_t d = 0; d < ndim; ++d) reduced.set(static_cast<size_t>(d));
+  } else {
+    reduced = at::dim_list_to_bitset(*dim, ndim);
+    for (int64_t d : *dim) r.dims.push_back(c10::maybe_wrap_dim(d, ndim));
+  }
+  for (int64_t d = 0; d < ndim; ++d) {
+    if (!reduced[static_cast<size_t>(d)]) {
+      r.out_size.push_back(self.size(d));
+    } else if (keepdim) {
+      r.out_size.push_back(1);
+    }
+  }
+  TORCH_CHECK(!at::isComplexType(self.scalar_type()), op, ": complex self (", self.scalar_type(),
+              ") is not supported on npu");
+  return r;
+}
+
+// out (sized, any dtype) <- type(self cast to `dtype`) over `dims`; an out of another dtype or format
+// gets the values through copy_.
+void reduce_nocheck(const char* type, const at::Tensor& self, const std::vector<int64_t>& dims, bool keepdim,
+                    at::ScalarType dtype, at::Tensor& out) {
+  if (out.scalar_type() != dtype || !at_npu::native::FormatHelper::IsOpInputBaseFormat(out)) {
+    at::Tensor temp = OpPreparation::apply_tensor_without_format(out.sizes(), out.options().dtype(dtype));
+    reduce_nocheck(type, self, dims, keepdim, dtype, temp);
+    out.copy_(temp);
+    return;
+  }
+  if (out.numel() == 0) {
+    return;
+  }
+  OpCommand cmd;
+  cmd.Name(type);
+  op_plugin::utils::AddInputAs(cmd, self, dtype);
+  cmd.Input(at::IntArrayRef(dims)).Output(out).Attr("keep_dims", keepdim).Run();
+}
+
+at::ScalarType sum_dtype(const at::Tensor& self, c10::optional<at::ScalarType> dtype) {
+  if (dtype.has_value()) return *dtype;
+  return at::isIntegralType(self.scalar_type(), /*includeBool=*/true) ? at::kLong : self.scalar_type();
+}
+
+at::ScalarType mean_dtype(const char* op, const at::Tensor& self, c10::optional<at::ScalarType> dtype) {
+  const at::ScalarType result = dtype.value_or(self.scalar_type());
+  TORCH_CHECK(at::isFloatingType(result) || at::isComplexType(result), op,
+              "(): could not infer output dtype. ", dtype.has_value() ? "Optional" : "Input",
+              " dtype must be either a floating point or complex dtype. Got: ", result);
+  return result;
+}
+
+// amax/amin: ATen refuses to reduce a dimension of size 0 (IndexError).
+void check_extreme_dims(const char* op, const at::Tensor& self, const Reduction& r) {
+  if (self.numel() != 0) return;
+  TORCH_CHECK_INDEX(!r.dims.empty() || self.dim() == 0, op,
+                    "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim "
+                    "with the 'dim' argument.");
+  for (int64_t d : r.dims) {
+    TORCH_CHECK_INDEX(self.size(d) != 0, op, "(): Expected reduction dim ", d, " to have non-zero size.");
+  }
+}
+
+at::Tensor& extreme_out(const char* op, const char* type, const at::Tensor& self, at::IntArrayRef dim, bool keepdim,
+                        at::Tensor& out) {
+  c10_npu::NPUGuard guard(self.device());
+  const Reduction r = reduction_of(op, self, dim, keepdim);
+  check_extreme_dims(op, self, r);
+  TORCH_CHECK(out.scalar_type() == self.scalar_type(), op, ": expected out dtype ", self.scalar_type(), " but got ",
+              out.scalar_type());
+  OpPreparation::check_tensor({self}, out, self.scalar_type(), r.out_size);
+  reduce_nocheck(type, self, r.dims, keepdim, self.scalar_type(), out);
+  return out;
+}
+
+at::Tensor extreme(const char* op, const char* type, const at::Tensor& self, at::IntArrayRef dim, bool keepdim) {
+  c10_npu::NPUGuard guard(self.device());
+  const Reduction r = reduction_of(op, self, dim, keepdim);
+  check_extreme_dims(op, self, r);
+  at::Tensor out = OpPreparation::apply_tensor_without_format(r.out_size, self.options());
+  reduce_nocheck(type, self, r.dims, keepdim, self.scalar_type(), out);
+  return out;
+}
+
+void check_all_self(const at::Tensor& self) {
+  TORCH_CHECK(!at::isComplexType(self.scalar_type()), "all: complex self (", self.scalar_type(),
+              ") is not supported on npu");
+}
+
+void check_all_out(const at::Tensor& self, const at::Tensor& out) {
+  const at::ScalarType t = out.scalar_type();
+  TORCH_CHECK(t == at::kBool || (t == at::kByte && self.scalar_type() == at::kByte),
+              "all: out must be bool (or uint8 for a uint8 self), got ", t);
+}
+
+at::ScalarType all_result_type(const at::Tensor& self) {
+  return self.scalar_type() == at::kByte ? at::kByte : at::kBool;
+}
+
+c10::SmallVector<int64_t, 8> all_dim_size(const at::Tensor& self, int64_t dim, bool keepdim) {
+  c10::SmallVector<int64_t, 8> size;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (d != dim) {
+      size.push_back(self.size(d));
+    } else if (keepdim) {
+      size.push_back(1);
+    }
+  }
+  return size;
+}
+
+// "ReduceAll" over bool (self != 0), written to out (bool or uint8) through reduce_nocheck.
+void all_nocheck(const at::Tensor& self, const std::vector<int64_t>& dims, bool keepdim, at::Tensor& out) {
+  reduce_nocheck("ReduceAll", self, dims, keepdim, at::kBool, out);
+}
+
+}  // namespace
+
+at::Tensor& sum_out(const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim,
+                    c10::optional<at::ScalarType> dtype, at::Tensor& out) {
+  c10_npu::NPUGuard guard(self.device());
+  const Reduction r = reduction_of("sum", self, dim, keepdim);
+  const at::ScalarType result_type = dtype.value_or(out.scalar_type());
+  OpPreparation::check_tensor({self}, out, result_type, r.out_size);
+  TORCH_CHECK(out.scalar_type() == result_type, "sum: expected out dtype ", result_type, " but got ",
+              out.scalar_type());
+  reduce_nocheck("ReduceSum", self, r.dims, keepdim, result_type, out);
+  return out;
+}
+
+at::Tensor sum(const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim,
+               c10::optional<at::ScalarType> dtype) {
+  c10_npu::NPUGuard guard(self.device());
+  const Reduction r = reduction_of("sum", self, dim, keepdim);
+  const at::ScalarType result_type = sum_dtype(self, dtype);
+  at::Tensor out = OpPreparation::apply_tensor_without_format(r.out_size, self.options().dtype(result_type));
+  reduce_nocheck("ReduceSum", self, r.dims, keepdim, result_type, out);
+  return out;
+}
+
+at::Tensor& mean_out(const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim,
+                     c10::optional<at::ScalarType> dtype, at::Tensor& out) {
+  c10_npu::NPUGuard guard(self.device());
+  const Reduction r = reduction_of("mean", self, dim, keepdim);
+  const at::ScalarType result_type = mean_dtype("mean", self, dtype.has_value() ? dtype : out.scalar_type());
+  OpPreparation::check_tensor({self}, out, result_type, r.out_size);
+  reduce_nocheck("ReduceMean", self, r.dims, keepdim, result_type, out);
+  return out;
+}
+
+at::Tensor mean(const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim,
+                c10::optional<at::ScalarType> dtype) {
+  c10_npu::NPUGuard guard(self.device());
+  const Reduction r = reduction_of("mean", self, dim, keepdim);
+  const at::ScalarType result_type = mean_dtype("mean", self, dtype);
+  at::Tensor out = OpPreparation::apply_tensor_without_format(r.out_size, self.options().dtype(result_type));
+  reduce_nocheck("ReduceMean", self, r.dims, keepdim, result_type, out);
+  return out;
+}
+
+at::Tensor& amax_out(const at::Tensor& self, at::IntArrayRef dim, bool keepdim, at::Tensor& out) {
+  return extreme_out("amax", "ReduceMax", self, dim, keepdim, out);
+}
+at::Tensor amax(const at::Tensor& self, at::IntArrayRef dim, bool keepdim) {
+  return extreme("amax", "ReduceMax", self, dim, keepdim);
+}
+at::Tensor& amin_out(const at::Tensor& self, at::IntArrayRef dim, bool keepdim, at::Tensor& out) {
+  return extreme_out("amin", "ReduceMin", self, dim, keepdim, out);
+}
+at::Tensor amin(const at::Tensor& self, at::IntArrayRef dim, bool keepdim) {
+  return extreme("amin", "ReduceMin", self, dim, keepdim);
+}
+
+at::Tensor& all_out(const at::Tensor& self, int64_t dim, bool keepdim, at::Tensor& out) {
+  c10_npu::NPUGuard guard(self.device());
+  check_all_self(self);
+  check_all_out(self, out);
+  const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
+  OpPreparation::check_tensor({self}, out, out.scalar_type(), all_dim_size(self, wrapped, keepdim));
+  all_nocheck(self, self.dim() == 0 ? std::vector<int64_t>{} : std::vector<int64_t>{wrapped}, keepdim, out);
+  return out;
+}
+
+at::Tensor all(const at::Tensor& self, int64_t dim, bool keepdim) {
+  c10_npu::NPUGuard guard(self.device());
+  check_all_self(self);
+  const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
+  at::Tensor out = OpPreparation::apply_tensor_without_format(all_dim_size(self, wrapped, keepdim),
+                                                              self.options().dtype(all_result_type(self)));
+  all_nocheck(self, self.dim() == 0 ? std::vector<int64_t>{} : std::vector<int64_t>{wrapped}, keepdim, out);
+  return out;
+}
+
+at::Tensor& all_out(const at::Tensor& self, at::Tensor& out) {
+  c10_npu::NPUGuard guard(self.device());
+  check_all_self(self);
+  check_all_out(self, out);
+  OpPreparation::check_tensor({self}, out, out.scalar_type(), c10::IntArrayRef{});
+  all_nocheck(self, {}, false, out);
+  return out;
+}
+
+at::Tensor all(const at::Tensor& self) {
+  c10_npu::NPUGuard guard(self.device());
+  check_all_self(self);
+  at::Tensor out = OpPreparation::apply_tensor_without_format({}, self.options().dtype(all_result_type(self)));
+  all_nocheck(self, {}, false, out);
+  return out;
+}
+
+}  // namespace acl_op
