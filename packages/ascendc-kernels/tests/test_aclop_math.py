@@ -240,3 +240,34 @@ def test_stateless_random_types(acl):
     assert sim.run_aclop("StatelessRandomUniformV2", [shape, key, counter, const(2, sim.ACL_INT32)],
                          [op_in(out_of((64, 64)))]) == sim.ACL_ERROR_FEATURE_UNSUPPORTED
     assert "only 1 (Philox) is supported" in sim.recent_error()
+
+
+def test_gather_scatter_and_index_add_types(acl):
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    idx = np.array([[0, 3], [2, 1], [1, 1]], np.int64)
+    (y,) = run("GatherElements", [op_in(dev(x)), op_in(dev(idx))], [out_of((3, 2))], {"dim": 1})
+    np.testing.assert_array_equal(y, np.take_along_axis(x, idx, 1))
+    src = -np.arange(6, dtype=np.float32).reshape(3, 2) - 1
+    (s,) = run("ScatterElements", [op_in(dev(x)), op_in(dev(idx)), op_in(dev(src))], [out_of((3, 4))], {"axis": 1})
+    expected = x.copy()
+    np.put_along_axis(expected, idx, src, 1)
+    np.testing.assert_array_equal(s, expected)
+    (a,) = run("ScatterElements", [op_in(dev(x)), op_in(dev(idx)), op_in(dev(src))], [out_of((3, 4))],
+               {"axis": 1, "reduction": "add"})
+    expected = x.copy()
+    for i in range(3):
+        for j in range(2):
+            expected[i, idx[i, j]] += src[i, j]
+    np.testing.assert_array_equal(a, expected)
+    (v,) = run("ScatterElements", [op_in(dev(x)), op_in(dev(idx)), const(9.0)], [out_of((3, 4))], {"axis": 1})
+    expected = x.copy()
+    np.put_along_axis(expected, idx, 9.0, 1)
+    np.testing.assert_array_equal(v, expected)
+    rows = np.array([2, 0, 2], np.int64)
+    upd = np.ones((3, 4), np.float32)
+    (ia,) = run("InplaceIndexAdd", [op_in(dev(x)), op_in(dev(rows)), op_in(dev(upd)), const(0.5)], [out_of((3, 4))],
+                {"axis": 0})
+    expected = x.copy()
+    for k, r in enumerate(rows):
+        expected[r] += 0.5 * upd[k]
+    np.testing.assert_array_equal(ia, expected)
