@@ -282,3 +282,19 @@ def from_device_pair(api, a, b, acl_type):
     out = sim.DeviceArray.empty(a.shape, acl_type)
     sim.check(sim.run_aclnn(api, x.tensor(), y.tensor(), out.tensor()))
     return from_device(out)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])
+def test_frexp_mantissa_and_int32_exponent(acl, dtype):
+    x = np.array([0.75, -3.0, 1e-4, 0.0, -0.0, np.inf, -np.inf, np.nan, 1024.0, 5.5], dtype=dtype)
+    acl_type = sim.acl_dtype(x.dtype)
+    device = to_device(x, acl_type)
+    mantissa = sim.DeviceArray.empty(x.shape, acl_type)
+    exponent = sim.DeviceArray.empty(x.shape, sim.ACL_INT32)
+    sim.check(sim.run_aclnn("aclnnFrexp", device.tensor(), mantissa.tensor(), exponent.tensor()))
+    expected_m, expected_e = np.frexp(x)
+    np.testing.assert_array_equal(from_device(mantissa), expected_m)
+    np.testing.assert_array_equal(from_device(exponent), np.where(np.isfinite(x), expected_e, 0))
+    wrong = sim.DeviceArray.empty(x.shape, sim.ACL_INT64)
+    rc, _, _ = sim.aclnn_workspace("aclnnFrexp", device.tensor(), mantissa.tensor(), wrong.tensor())
+    assert rc == sim.ACLNN_ERR_PARAM_INVALID and "int32" in sim.recent_error()

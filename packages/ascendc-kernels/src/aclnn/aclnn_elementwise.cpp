@@ -974,6 +974,46 @@ ACLNN_EW_BINARY_INPLACE(LogicalXor, EwOp::kLogicalXor, Promotion::kKeep)
 ACLNN_EW_BINARY(Gcd, EwOp::kGcd, Promotion::kKeep)
 ACLNN_EW_BINARY(Lcm, EwOp::kLcm, Promotion::kKeep)
 
+// frexp: two launches over self, the exponent through a tile of self's dtype cast to exponentOut's.
+aclnnStatus aclnnFrexpGetWorkspaceSize(const aclTensor* self, aclTensor* mantissaOut, aclTensor* exponentOut,
+                                       uint64_t* workspaceSize, aclOpExecutor** executor) {
+  const char* api = "aclnnFrexp";
+  aclnnStatus rc = CheckCommon(api, {{self, "self"}, {mantissaOut, "mantissaOut"}, {exponentOut, "exponentOut"}},
+                               workspaceSize, executor);
+  if (rc != ACLNN_SUCCESS) return rc;
+  if (!IsFloatingType(self->dtype)) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: self must be floating, got %s", api, DataTypeName(self->dtype));
+  }
+  if (exponentOut->dtype != ACL_INT32) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: exponentOut must be int32, got %s", api,
+                      DataTypeName(exponentOut->dtype));
+  }
+  for (const aclTensor* out : {static_cast<const aclTensor*>(mantissaOut), static_cast<const aclTensor*>(exponentOut)}) {
+    if (out->viewDims != self->viewDims) {
+      return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: output shape %s differs from self shape %s", api,
+                        ShapeToString(out->viewDims).c_str(), ShapeToString(self->viewDims).c_str());
+    }
+  }
+  if ((rc = CheckResultCast(api, self->dtype, mantissaOut, "mantissaOut", "self")) != ACLNN_SUCCESS) return rc;
+  ExecutorBuilder plan(api);
+  if (self->Numel() > 0) {
+    const uint64_t n = static_cast<uint64_t>(self->Numel());
+    const aclDataType dtype = self->dtype;
+    const DenseBuffer x = plan.Input(self, "self", self->viewDims, dtype);
+    const DenseBuffer mantissa = plan.Output(mantissaOut, "mantissaOut", dtype);
+    const DenseBuffer exponent = plan.Output(exponentOut, "exponentOut", dtype);
+    plan.AddStep([=](uint8_t* w, aclrtStream stream) {
+      const aclError err = kernels::LaunchElementwise(EwOp::kFrexpMantissa, dtype, x.Resolve(w), nullptr,
+                                                      mantissa.Resolve(w), n, ScalarValue(), stream);
+      if (err != ACL_SUCCESS) return err;
+      return kernels::LaunchElementwise(EwOp::kFrexpExponent, dtype, x.Resolve(w), nullptr, exponent.Resolve(w), n,
+                                        ScalarValue(), stream);
+    });
+  }
+  return plan.Finish(workspaceSize, executor);
+}
+ACLNN_EW_LAUNCH(aclnnFrexp)
+
 // ---- activation backward ----
 aclnnStatus aclnnThresholdBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
                                                    const aclScalar* threshold, aclTensor* gradInput,
