@@ -166,3 +166,19 @@ def test_kthvalue_median_and_nanmedian(acl):
     one = sim.DeviceArray.empty((), sim.ACL_FLOAT)
     _run("aclnnNanMedian", dx.tensor(), one.tensor())
     assert one.to_numpy() == 2
+
+
+@pytest.mark.parametrize("p", [1.0, 2.0, 3.5, np.inf])
+def test_renorm_scales_the_slices_above_maxnorm(acl, p):
+    x = np.random.default_rng(11).uniform(-2, 2, (4, 3, 2500)).astype(np.float32)
+    x[:, 1, :] *= 0.001  # slices of dim 1 are the rows; the middle one stays below maxnorm
+    norms = np.linalg.norm(np.moveaxis(x, 1, 0).reshape(3, -1).astype(np.float64), ord=p, axis=1)
+    maxnorm = float(norms[1] * 2)
+    factor = np.where(norms > maxnorm, maxnorm / (norms + 1e-7), 1.0)
+    want = x * factor.reshape(1, 3, 1)
+    dx, out = sim.DeviceArray.from_numpy(x), sim.DeviceArray.empty(x.shape, sim.ACL_FLOAT)
+    _run("aclnnRenorm", dx.tensor(), sim.Scalar(p), 1, sim.Scalar(maxnorm), out.tensor())
+    np.testing.assert_allclose(out.to_numpy(), want, rtol=1e-4, atol=1e-6)
+    np.testing.assert_array_equal(out.to_numpy()[:, 1, :], x[:, 1, :])
+    rc, _, _ = sim.aclnn_workspace("aclnnRenorm", dx.tensor(), sim.Scalar(0.0), 1, sim.Scalar(1.0), out.tensor())
+    assert rc == sim.ACLNN_ERR_PARAM_INVALID and "aclnnRenorm: p = 0 is not positive" in sim.recent_error()

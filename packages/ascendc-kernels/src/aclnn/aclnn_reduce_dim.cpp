@@ -14,6 +14,7 @@
 #include "aclnnop/aclnn_median.h"
 #include "aclnnop/aclnn_norm.h"
 #include "aclnnop/aclnn_prod.h"
+#include "aclnnop/aclnn_renorm.h"
 #include "aclnnop/aclnn_sort.h"
 #include "aclnnop/aclnn_var.h"
 
@@ -650,6 +651,57 @@ aclnnStatus aclnnEqualGetWorkspaceSize(const aclTensor* self, const aclTensor* o
   return plan.Finish(workspaceSize, executor);
 }
 ASCENDC_SIM_ACLNN_LAUNCH(aclnnEqual)
+
+// ---- renorm ----
+aclnnStatus aclnnRenormGetWorkspaceSize(const aclTensor* self, const aclScalar* p, int64_t dim, const aclScalar* maxNorm,
+                                        aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  const char* api = "aclnnRenorm";
+  aclnnStatus rc;
+  if ((rc = CheckCommon(api, self, workspaceSize, executor)) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckNotNull(api, p, "p")) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckNotNull(api, maxNorm, "maxNorm")) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckTensor(api, self, "self", kFloatDtypes)) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckOut(api, out, "out", self->viewDims, kFloatDtypes)) != ACLNN_SUCCESS) return rc;
+  if ((rc = CheckSameDtype(api, out, "out", self->dtype)) != ACLNN_SUCCESS) return rc;
+  const double pv = p->ToDouble(), maxnorm = maxNorm->ToDouble();
+  if (!(pv > 0)) return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: p = %g is not positive", api, pv);
+  if (!(maxnorm >= 0)) return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: maxNorm = %g is negative", api, maxnorm);
+  const int64_t rank = static_cast<int64_t>(self->viewDims.size());
+  if (dim < -std::max<int64_t>(rank, 1) || dim >= std::max<int64_t>(rank, 1)) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: dim %lld is out of range for a %lld-D self", api,
+                      static_cast<long long>(dim), static_cast<long long>(rank));
+  }
+  // Rows: the slices along dim (kept), their elements the other dimensions (reduced).
+  std::vector<int64_t> others;
+  const int64_t wrapped = rank == 0 ? 0 : (dim < 0 ? dim + rank : dim);
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d != wrapped) others.push_back(d);
+  }
+  Reduced r;
+  if ((rc = PlanDims(api, self, others, false, true, &r)) != ACLNN_SUCCESS) return rc;
+  const aclTensor outView = Permuted(out, r);
+  const aclDataType compute = ComputeTypeOf(self->dtype);
+  ExecutorBuilder plan(api);
+  if (r.rows * r.cols > 0) {
+    const DenseBuffer x = plan.Input(&r.view, "self", r.view.viewDims, compute);
+    const DenseBuffer y = plan.Output(&outView, "out", compute);
+    DimReduceArgs args;
+    args.op = DimReduceOp::kRenorm;
+    args.dtype = compute;
+    args.rows = r.rows;
+    args.cols = r.cols;
+    args.p = pv;
+    args.maxnorm = maxnorm;
+    plan.AddStep([args, x, y](uint8_t* ws, aclrtStream stream) {
+      DimReduceArgs a = args;
+      a.x = x.Resolve(ws);
+      a.y0 = y.Resolve(ws);
+      return ascendc_sim::kernels::LaunchDimReduce(a, stream);
+    });
+  }
+  return plan.Finish(workspaceSize, executor);
+}
+ASCENDC_SIM_ACLNN_LAUNCH(aclnnRenorm)
 
 // ---- scans ----
 aclnnStatus aclnnCumsumGetWorkspaceSize(const aclTensor* self, int64_t dim, aclDataType dtype, aclTensor* out,

@@ -28,9 +28,11 @@ namespace kernels {
 //   kNorm: y0[r] = (sum |x|^p)^(1/p); p = 0: count of nonzeros, +-inf: max/min |x|; one
 //         element: |x| for every p but 0
 //   kEqual: y0[0] = 1 when x and x2 (both rows x cols) are equal everywhere (one row)
+//   kRenorm: y0 (rows x cols) = row r scaled by maxnorm / (norm + 1e-7) when its p-norm
+//         is above maxnorm (torch.renorm), else copied
 // An empty row gives the identity (0, 1, NaN for kVar); kArgMax/kArgMin/kMinMax need cols > 0.
 enum class DimReduceOp : int32_t {
-  kSum, kProd, kNanSum, kVar, kAny, kArgMax, kArgMin, kMinMax, kNorm, kEqual
+  kSum, kProd, kNanSum, kVar, kAny, kArgMax, kArgMin, kMinMax, kNorm, kEqual, kRenorm
 };
 struct DimReduceArgs {
   DimReduceOp op = DimReduceOp::kSum;
@@ -43,7 +45,8 @@ struct DimReduceArgs {
   uint64_t cols = 0;
   double correction = 1.0;  // kVar
   bool takeSqrt = false;    // kVar: standard deviation
-  double p = 2.0;           // kNorm
+  double p = 2.0;           // kNorm, kRenorm
+  double maxnorm = 0.0;     // kRenorm
 };
 ASCENDC_SIM_INTERNAL_API aclError LaunchDimReduce(const DimReduceArgs& args, aclrtStream stream);
 

@@ -49,10 +49,12 @@ class DimReduceKernel {
     xGm_.SetGlobalBuffer(reinterpret_cast<__gm__ C*>(x), a.rows * a.cols);
     if (x2 != nullptr) x2Gm_.SetGlobalBuffer(reinterpret_cast<__gm__ C*>(x2), a.rows * a.cols);
     if (y0 != nullptr) y0_ = true, SetOut0(y0);
+    if (a.op == DimReduceOp::kRenorm) y0Gm_.SetGlobalBuffer(reinterpret_cast<__gm__ C*>(y0), a.rows * a.cols);
     if (y1 != nullptr) y1_ = true, SetOut1(y1);
     const uint32_t width = static_cast<uint32_t>(std::min<uint64_t>(std::max<uint64_t>(a.cols, 1), kRowChunk));
     pipe_.InitBuffer(inQueue_, 2, TileRowPitch<C>(width) * sizeof(C));
     if (x2 != nullptr) pipe_.InitBuffer(in2Queue_, 2, TileRowPitch<C>(width) * sizeof(C));
+    if (a.op == DimReduceOp::kRenorm) pipe_.InitBuffer(outQueue_, 2, TileRowPitch<C>(width) * sizeof(C));
   }
 
   __aicore__ inline void Process() {
@@ -197,6 +199,9 @@ class DimReduceKernel {
         y0Int_.SetValue(row, Equal(row) ? 1 : 0);
         return;
       }
+      case DimReduceOp::kRenorm:
+        Renorm(row);
+        return;
     }
   }
 
@@ -235,6 +240,28 @@ class DimReduceKernel {
     return pow(acc, Real(1) / rp);
   }
 
+  // Second pass over the row: each chunk scaled in the unified buffer and copied out.
+  __aicore__ inline void Renorm(uint64_t row) {
+    const Real norm = Norm(row);
+    const Real maxnorm = static_cast<Real>(t_.args.maxnorm);
+    const Real factor = norm > maxnorm ? maxnorm / (norm + Real(1e-7)) : Real(1);
+    const uint64_t cols = t_.args.cols;
+    const uint64_t chunks = (cols + kRowChunk - 1) / kRowChunk;
+    for (uint64_t k = 0; k < chunks; ++k) {
+      CopyIn(inQueue_, xGm_, row, k);
+      const uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(kRowChunk, cols - k * kRowChunk));
+      LocalTensor<C> x = inQueue_.DeQue<C>();
+      LocalTensor<C> y = outQueue_.AllocTensor<C>();
+      for (uint32_t c = 0; c < len; ++c) y.SetValue(c, static_cast<C>(static_cast<Real>(x.GetValue(c)) * factor));
+      inQueue_.FreeTensor(x);
+      outQueue_.EnQue(y);
+      y = outQueue_.DeQue<C>();
+      DataCopyExtParams copy{1, static_cast<uint32_t>(len * sizeof(C)), 0, 0, 0};
+      DataCopyPad(y0Gm_[row * cols + k * kRowChunk], y, copy);
+      outQueue_.FreeTensor(y);
+    }
+  }
+
   __aicore__ inline bool Equal(uint64_t row) {
     const uint64_t cols = t_.args.cols;
     bool equal = true;
@@ -257,6 +284,7 @@ class DimReduceKernel {
   bool y0_ = false, y1_ = false;
   TPipe pipe_;
   TQue<TPosition::VECIN, 2> inQueue_, in2Queue_;
+  TQue<TPosition::VECOUT, 2> outQueue_;
   GlobalTensor<C> xGm_, x2Gm_, y0Gm_, y1Gm_;
   GlobalTensor<int64_t> y0Int_, y1Int_;
 };

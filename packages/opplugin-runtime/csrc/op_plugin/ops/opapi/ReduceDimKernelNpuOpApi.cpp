@@ -1,7 +1,7 @@
 // Reductions, scans and sorts on the op_api path: var/std (+ _mean), prod, any, argmax/argmin,
 // max/min (full and with indices), aminmax, norm / linalg_vector_norm, nansum, count_nonzero,
 // equal, trace, cumsum/cumprod, _cummax_helper/_cummin_helper, _logcumsumexp, sort, topk,
-// kthvalue, median, nanmedian. Result dtypes, shapes and errors follow ATen's CPU kernels (the
+// kthvalue, median, nanmedian, renorm. Result dtypes, shapes and errors follow ATen's CPU kernels (the
 // structured groups get them from ATen's meta functions and receive sized outputs); the device
 // computes through the aclnn entry points of reduce_dim_api.h's kernels.
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
@@ -38,6 +38,7 @@
 #include "op_plugin/ops/nansum.h"
 #include "op_plugin/ops/norm.h"
 #include "op_plugin/ops/prod.h"
+#include "op_plugin/ops/renorm.h"
 #include "op_plugin/ops/sort.h"
 #include "op_plugin/ops/std.h"
 #include "op_plugin/ops/std_mean.h"
@@ -681,6 +682,18 @@ at::Tensor trace(const at::Tensor& self) {
   at::Tensor out =
       OpPreparation::apply_tensor_without_format(Shape{}, self.options().dtype(integral_to_long(self.scalar_type())));
   EXEC_NPU_CMD(aclnnTrace, self, out);
+  return out;
+}
+
+// ---- renorm (structured: the meta function checks p, maxnorm and dim and sizes out) ----
+
+at::Tensor& renorm_out(const at::Tensor& self, const at::Scalar& p, int64_t dim, const at::Scalar& maxnorm,
+                       at::Tensor& out) {
+  c10_npu::NPUGuard guard(self.device());
+  check_real("renorm", self);
+  const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
+  if (self.numel() == 0) return out;
+  EXEC_NPU_CMD(aclnnRenorm, self, p, wrapped, maxnorm, out);
   return out;
 }
 
