@@ -57,6 +57,10 @@ OPINFO_TO_ATEN: dict[str, tuple[str, ...]] = {
     "bernoulli": ("bernoulli", "bernoulli_"),
     "masked_fill": ("masked_fill_",),
     "clamp": ("clamp", "clamp_min", "clamp_max"),
+    "nn.functional.logsigmoid": ("log_sigmoid_forward", "log_sigmoid_backward"),
+    "nn.functional.celu": ("elu", "elu_backward"),
+    "nn.functional.selu": ("elu", "elu_backward"),
+    "nn.functional.relu6": ("hardtanh", "hardtanh_backward"),
 }
 
 # Tolerances per dtype (assert_close rtol, atol); integral and bool results must be equal.
