@@ -78,6 +78,10 @@ OPINFO_TO_ATEN: dict[str, tuple[str, ...]] = {
     "cummax": ("_cummax_helper",),
     "cummin": ("_cummin_helper",),
     "logcumsumexp": ("_logcumsumexp",),
+    "nn.functional.logsigmoid": ("log_sigmoid_forward", "log_sigmoid_backward"),
+    "nn.functional.celu": ("elu", "elu_backward"),
+    "nn.functional.selu": ("elu", "elu_backward"),
+    "nn.functional.relu6": ("hardtanh", "hardtanh_backward"),
 }
 # torch.fft's functions compose the three transforms (real to complex, complex to complex and back).
 OPINFO_TO_ATEN.update({f"fft.{kind}{suffix}": ("_fft_r2c", "_fft_c2c", "_fft_c2r")

@@ -31,6 +31,8 @@
 #include "ascendc_sim/kernel/vector_ops.h"
 #include "ascendc_sim/kernel/compare_reduce.h"
 #include "ascendc_sim/kernel/bitwise_ops.h"
+#include "ascendc_sim/kernel/math_ops.h"
+#include "ascendc_sim/kernel/special_math.h"
 #include "ascendc_sim/kernel/cube_ops.h"
 #include "ascendc_sim/launch_kernel.h"
 

@@ -37,6 +37,8 @@ struct EwArgs {
   void* y = nullptr;
   uint64_t n = 0;
   ScalarValue s;
+  ScalarValue s2;  // the second and third parameters of the operators that take them
+  ScalarValue s3;
 };
 
 // Queues the operator over n elements (nothing for 0); an unsupported dtype is

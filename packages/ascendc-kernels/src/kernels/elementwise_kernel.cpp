@@ -15,6 +15,7 @@
 #include <math.h>
 
 #include <cmath>
+#include <limits>
 #include <type_traits>
 
 #include "kernels/dtype_dispatch.h"
@@ -85,6 +86,8 @@ struct EwKernelParams {
   int32_t scratch = 0;
   bool onStorage = false;  // kStorageType and a dtype whose compute type differs
   ScalarValue s;
+  ScalarValue s2;
+  ScalarValue s3;
 };
 
 // The operands of one tile step, all of type C: the result y, the inputs x[0..arity),
@@ -97,6 +100,8 @@ struct Operands {
   LocalTensor<uint8_t> mask;
   uint32_t n = 0;
   C s{};              // the scalar parameter in C
+  C s2{};             // the second and third ones (operators with several parameters)
+  C s3{};
   ScalarValue scalar;  // as the caller gave it (exponents, lerp weights)
 };
 
@@ -508,6 +513,415 @@ __aicore__ inline void LerpTensor(const Operands<C>& o) {
 // binary and ternary math, bitwise and logical operators (rows of elementwise_binary_ops.def)
 #include "kernels/elementwise_binary_ops.inc"
 
+// ---- unary math (Ascend C's math library instructions) ----
+template <typename C> __aicore__ inline void Sin(const Operands<C>& o) { AscendC::Sin(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Cos(const Operands<C>& o) { AscendC::Cos(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Tan(const Operands<C>& o) { AscendC::Tan(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Asin(const Operands<C>& o) { AscendC::Asin(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Acos(const Operands<C>& o) { AscendC::Acos(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Atan(const Operands<C>& o) { AscendC::Atan(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Sinh(const Operands<C>& o) { AscendC::Sinh(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Cosh(const Operands<C>& o) { AscendC::Cosh(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Asinh(const Operands<C>& o) { AscendC::Asinh(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Acosh(const Operands<C>& o) { AscendC::Acosh(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Atanh(const Operands<C>& o) { AscendC::Atanh(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Erf(const Operands<C>& o) { AscendC::Erf(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Erfc(const Operands<C>& o) { AscendC::Erfc(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Erfinv(const Operands<C>& o) { AscendC::Erfinv(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Expm1(const Operands<C>& o) { AscendC::Expm1(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Log1p(const Operands<C>& o) { AscendC::Log1p(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Log2(const Operands<C>& o) { AscendC::Log2(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Log10(const Operands<C>& o) { AscendC::Log10(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Exp2(const Operands<C>& o) { AscendC::Exp2(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Ceil(const Operands<C>& o) { AscendC::Ceil(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Floor(const Operands<C>& o) { AscendC::Floor(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Round(const Operands<C>& o) { AscendC::Round(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Trunc(const Operands<C>& o) { AscendC::Trunc(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Frac(const Operands<C>& o) { AscendC::Frac(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Lgamma(const Operands<C>& o) { AscendC::Lgamma(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Digamma(const Operands<C>& o) { AscendC::Digamma(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Sign(const Operands<C>& o) { AscendC::Sign(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void BitwiseNot(const Operands<C>& o) { AscendC::Not(o.y, o.x[0], o.n); }
+
+// ATen's rounding to s decimals: rint(x * 10^s) / 10^s, or rint(x / 10^-s) * 10^-s for s < 0.
+template <typename C>
+__aicore__ inline void RoundDecimals(const Operands<C>& o) {
+  const int64_t decimals = o.scalar.i;
+  const C tenPow = static_cast<C>(std::pow(10.0, static_cast<double>(decimals < 0 ? -decimals : decimals)));
+  AscendC::Duplicate(o.t[0], tenPow, o.n);
+  if (decimals >= 0) {
+    AscendC::Muls(o.y, o.x[0], tenPow, o.n);
+    AscendC::Round(o.y, o.y, o.n);
+    AscendC::Div(o.y, o.y, o.t[0], o.n);
+  } else {
+    AscendC::Div(o.y, o.x[0], o.t[0], o.n);
+    AscendC::Round(o.y, o.y, o.n);
+    AscendC::Muls(o.y, o.y, tenPow, o.n);
+  }
+}
+
+// sin(pi x) / (pi x), 1 at 0.
+template <typename C>
+__aicore__ inline void Sinc(const Operands<C>& o) {
+  AscendC::Muls(o.t[0], o.x[0], static_cast<C>(M_PI), o.n);
+  AscendC::Sin(o.t[1], o.t[0], o.n);
+  AscendC::Div(o.y, o.t[1], o.t[0], o.n);
+  AscendC::CompareScalar(o.mask, o.x[0], C(0), CMPMODE::EQ, o.n);
+  AscendC::Duplicate(o.t[0], C(1), o.n);
+  AscendC::Select(o.y, o.mask, o.t[0], o.y, SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+}
+
+// The argument of a real number: pi below 0, else 0; NaN stays NaN.
+template <typename C>
+__aicore__ inline void Angle(const Operands<C>& o) {
+  AscendC::CompareScalar(o.mask, o.x[0], C(0), CMPMODE::LT, o.n);
+  AscendC::Duplicate(o.t[0], static_cast<C>(M_PI), o.n);
+  AscendC::Select(o.y, o.mask, o.t[0], C(0), SELMODE::VSEL_TENSOR_SCALAR_MODE, o.n);
+  AscendC::Compare(o.mask, o.x[0], o.x[0], CMPMODE::NE, o.n);
+  AscendC::Select(o.y, o.mask, o.x[0], o.y, SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+}
+
+// log(z / (1 - z)), z = x clamped to [eps, 1 - eps] when eps >= 0 (NaN stays NaN).
+template <typename C>
+__aicore__ inline void Logit(const Operands<C>& o) {
+  const LocalTensor<C>& z = o.t[0];
+  if (o.scalar.f >= 0) {
+    AscendC::Maxs(z, o.x[0], o.s, o.n);
+    AscendC::Mins(o.y, z, static_cast<C>(C(1) - o.s), o.n);
+    AscendC::Compare(o.mask, o.x[0], o.x[0], CMPMODE::NE, o.n);
+    AscendC::Select(z, o.mask, o.x[0], o.y, SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+  } else {
+    AscendC::Muls(z, o.x[0], C(1), o.n);
+  }
+  AscendC::Muls(o.y, z, C(-1), o.n);
+  AscendC::Adds(o.y, o.y, C(1), o.n);
+  AscendC::Div(o.y, z, o.y, o.n);
+  AscendC::Ln(o.y, o.y, o.n);
+}
+
+// NaN -> s, +inf -> s2, -inf -> s3.
+template <typename C>
+__aicore__ inline void NanToNum(const Operands<C>& o) {
+  AscendC::Compare(o.mask, o.x[0], o.x[0], CMPMODE::NE, o.n);
+  AscendC::Duplicate(o.t[0], o.s, o.n);
+  AscendC::Select(o.y, o.mask, o.t[0], o.x[0], SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+  AscendC::CompareScalar(o.mask, o.x[0], static_cast<C>(INFINITY), CMPMODE::EQ, o.n);
+  AscendC::Duplicate(o.t[0], o.s2, o.n);
+  AscendC::Select(o.y, o.mask, o.t[0], o.y, SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+  AscendC::CompareScalar(o.mask, o.x[0], static_cast<C>(-INFINITY), CMPMODE::EQ, o.n);
+  AscendC::Duplicate(o.t[0], o.s3, o.n);
+  AscendC::Select(o.y, o.mask, o.t[0], o.y, SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+}
+
+template <typename C>
+__aicore__ inline void IsNan(const Operands<C>& o) {
+  AscendC::Compare(o.mask, o.x[0], o.x[0], CMPMODE::NE, o.n);
+  MaskToValues(o.y, o);
+}
+template <typename C> __aicore__ inline void Signbit(const Operands<C>& o) { AscendC::Signbit(o.y, o.x[0], o.n); }
+
+// ---- activations ----
+// x <= s ? s2 : x (NaN stays NaN)
+template <typename C>
+__aicore__ inline void Threshold(const Operands<C>& o) {
+  AscendC::CompareScalar(o.mask, o.x[0], o.s, CMPMODE::LE, o.n);
+  AscendC::Duplicate(o.t[0], o.s2, o.n);
+  AscendC::Select(o.y, o.mask, o.t[0], o.x[0], SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+}
+
+// x > 0 ? scale x : alpha scale (exp(input_scale x) - 1)
+template <typename C>
+__aicore__ inline void Elu(const Operands<C>& o) {
+  AscendC::Muls(o.t[0], o.x[0], o.s3, o.n);
+  AscendC::Expm1(o.t[0], o.t[0], o.n);
+  AscendC::Muls(o.t[0], o.t[0], static_cast<C>(o.s * o.s2), o.n);
+  AscendC::Muls(o.t[1], o.x[0], o.s2, o.n);
+  AscendC::CompareScalar(o.mask, o.x[0], C(0), CMPMODE::LE, o.n);
+  AscendC::Select(o.y, o.mask, o.t[0], o.t[1], SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+}
+
+// grad * (x <= 0 ? input_scale alpha scale exp(input_scale x) : scale), x1 = self
+template <typename C>
+__aicore__ inline void EluBackward(const Operands<C>& o) {
+  AscendC::Muls(o.t[0], o.x[1], o.s3, o.n);
+  AscendC::Exp(o.t[0], o.t[0], o.n);
+  AscendC::Muls(o.t[0], o.t[0], static_cast<C>(o.s * o.s2), o.n);
+  AscendC::Muls(o.t[0], o.t[0], o.s3, o.n);
+  AscendC::Mul(o.t[0], o.t[0], o.x[0], o.n);
+  AscendC::Muls(o.t[1], o.x[0], o.s2, o.n);
+  AscendC::CompareScalar(o.mask, o.x[1], C(0), CMPMODE::LE, o.n);
+  AscendC::Select(o.y, o.mask, o.t[0], o.t[1], SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+}
+
+// the same from the result y = x1: grad * (y <= 0 ? input_scale (y + alpha scale) : scale)
+template <typename C>
+__aicore__ inline void EluBackwardResult(const Operands<C>& o) {
+  AscendC::Adds(o.t[0], o.x[1], static_cast<C>(o.s * o.s2), o.n);
+  AscendC::Muls(o.t[0], o.t[0], o.s3, o.n);
+  AscendC::Mul(o.t[0], o.t[0], o.x[0], o.n);
+  AscendC::Muls(o.y, o.x[0], o.s2, o.n);
+  AscendC::CompareScalar(o.mask, o.x[1], C(0), CMPMODE::LE, o.n);
+  AscendC::Select(o.y, o.mask, o.t[0], o.y, SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+}
+
+// min(max(x, s), s2), NaN stays NaN (Maxs keeps it; Mins would not); a NaN bound gives NaN, as clamp
+template <typename C>
+__aicore__ inline void Hardtanh(const Operands<C>& o) {
+  if constexpr (!std::is_integral<C>::value) {
+    if (std::isnan(static_cast<double>(o.s)) || std::isnan(static_cast<double>(o.s2))) {
+      AscendC::Duplicate(o.y, std::numeric_limits<C>::quiet_NaN(), o.n);
+      return;
+    }
+  }
+  AscendC::Maxs(o.y, o.x[0], o.s, o.n);
+  AscendC::CompareScalar(o.mask, o.y, o.s2, CMPMODE::GT, o.n);
+  AscendC::Duplicate(o.t[0], o.s2, o.n);
+  AscendC::Select(o.y, o.mask, o.t[0], o.y, SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+}
+
+// 0 where x <= min or x >= max, else grad (NaN x: grad)
+template <typename C>
+__aicore__ inline void HardtanhBackward(const Operands<C>& o) {
+  AscendC::Duplicate(o.t[0], C(0), o.n);
+  AscendC::CompareScalar(o.mask, o.x[1], o.s, CMPMODE::LE, o.n);
+  AscendC::Select(o.y, o.mask, o.t[0], o.x[0], SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+  AscendC::CompareScalar(o.mask, o.x[1], o.s2, CMPMODE::GE, o.n);
+  AscendC::Select(o.y, o.mask, o.t[0], o.y, SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+}
+
+template <typename C>
+__aicore__ inline void LeakyRelu(const Operands<C>& o) {
+  AscendC::Muls(o.t[0], o.x[0], o.s, o.n);
+  AscendC::CompareScalar(o.mask, o.x[0], C(0), CMPMODE::GT, o.n);
+  AscendC::Select(o.y, o.mask, o.x[0], o.t[0], SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+}
+
+template <typename C>
+__aicore__ inline void LeakyReluBackward(const Operands<C>& o) {
+  AscendC::Muls(o.t[0], o.x[0], o.s, o.n);
+  AscendC::CompareScalar(o.mask, o.x[1], C(0), CMPMODE::GT, o.n);
+  AscendC::Select(o.y, o.mask, o.x[0], o.t[0], SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+}
+
+// dst = min(max(x + 3, 0), 6) with NaN propagating; six is scratch
+template <typename C>
+__aicore__ inline void Relu6Shifted(const LocalTensor<C>& dst, const LocalTensor<C>& x, const LocalTensor<C>& six,
+                                    const Operands<C>& o) {
+  AscendC::Adds(dst, x, C(3), o.n);
+  AscendC::Maxs(dst, dst, C(0), o.n);
+  AscendC::CompareScalar(o.mask, dst, C(6), CMPMODE::GT, o.n);
+  AscendC::Duplicate(six, C(6), o.n);
+  AscendC::Select(dst, o.mask, six, dst, SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+}
+template <typename C>
+__aicore__ inline void Hardsigmoid(const Operands<C>& o) {  // min(max(x + 3, 0), 6) / 6
+  Relu6Shifted(o.y, o.x[0], o.t[0], o);
+  AscendC::Muls(o.y, o.y, static_cast<C>(1.0 / 6.0), o.n);
+}
+
+template <typename C>
+__aicore__ inline void HardsigmoidBackward(const Operands<C>& o) {  // grad / 6 where -3 < x < 3, else 0
+  AscendC::Muls(o.t[0], o.x[0], static_cast<C>(1.0 / 6.0), o.n);
+  AscendC::CompareScalar(o.mask, o.x[1], C(-3), CMPMODE::GT, o.n);
+  AscendC::Select(o.y, o.mask, o.t[0], C(0), SELMODE::VSEL_TENSOR_SCALAR_MODE, o.n);
+  AscendC::CompareScalar(o.mask, o.x[1], C(3), CMPMODE::LT, o.n);
+  AscendC::Select(o.y, o.mask, o.y, C(0), SELMODE::VSEL_TENSOR_SCALAR_MODE, o.n);
+}
+
+template <typename C>
+__aicore__ inline void Hardswish(const Operands<C>& o) {  // x * min(max(x + 3, 0), 6) / 6
+  Relu6Shifted(o.t[0], o.x[0], o.t[1], o);
+  AscendC::Mul(o.y, o.x[0], o.t[0], o.n);
+  AscendC::Muls(o.y, o.y, static_cast<C>(1.0 / 6.0), o.n);
+}
+
+// x < -3: 0; x <= 3: grad (x / 3 + 1/2); else (x > 3 or NaN) grad
+template <typename C>
+__aicore__ inline void HardswishBackward(const Operands<C>& o) {
+  AscendC::Muls(o.t[0], o.x[1], static_cast<C>(1.0 / 3.0), o.n);
+  AscendC::Adds(o.t[0], o.t[0], C(0.5), o.n);
+  AscendC::Mul(o.t[0], o.t[0], o.x[0], o.n);
+  AscendC::CompareScalar(o.mask, o.x[1], C(3), CMPMODE::LE, o.n);
+  AscendC::Select(o.y, o.mask, o.t[0], o.x[0], SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+  AscendC::CompareScalar(o.mask, o.x[1], C(-3), CMPMODE::LT, o.n);
+  AscendC::Duplicate(o.t[1], C(0), o.n);
+  AscendC::Select(o.y, o.mask, o.t[1], o.y, SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+}
+
+// -s <= x <= s ? 0 : x
+template <typename C>
+__aicore__ inline void Hardshrink(const Operands<C>& o) {
+  AscendC::Abs(o.t[0], o.x[0], o.n);
+  AscendC::CompareScalar(o.mask, o.t[0], o.s, CMPMODE::LE, o.n);
+  AscendC::Duplicate(o.t[0], C(0), o.n);
+  AscendC::Select(o.y, o.mask, o.t[0], o.x[0], SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+}
+
+// x > s ? x - s : (x < -s ? x + s : 0), NaN stays NaN (+0 in between, as CPU's vectorised loop)
+template <typename C>
+__aicore__ inline void Softshrink(const Operands<C>& o) {
+  AscendC::Muls(o.y, o.x[0], C(0), o.n);
+  AscendC::Abs(o.y, o.y, o.n);
+  AscendC::Adds(o.t[0], o.x[0], static_cast<C>(-o.s), o.n);
+  AscendC::CompareScalar(o.mask, o.x[0], o.s, CMPMODE::GT, o.n);
+  AscendC::Select(o.y, o.mask, o.t[0], o.y, SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+  AscendC::Adds(o.t[0], o.x[0], o.s, o.n);
+  AscendC::CompareScalar(o.mask, o.x[0], static_cast<C>(-o.s), CMPMODE::LT, o.n);
+  AscendC::Select(o.y, o.mask, o.t[0], o.y, SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+}
+
+// -s <= x1 <= s ? 0 : x0 (hardshrink and softshrink alike)
+template <typename C>
+__aicore__ inline void ShrinkBackward(const Operands<C>& o) {
+  AscendC::Abs(o.t[0], o.x[1], o.n);
+  AscendC::CompareScalar(o.mask, o.t[0], o.s, CMPMODE::LE, o.n);
+  AscendC::Duplicate(o.t[0], C(0), o.n);
+  AscendC::Select(o.y, o.mask, o.t[0], o.x[0], SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+}
+
+// x beta > threshold ? x : log1p(exp(x beta)) / beta
+template <typename C>
+__aicore__ inline void SmoothRelu(const Operands<C>& o) {  // softplus
+  AscendC::Muls(o.t[0], o.x[0], o.s, o.n);
+  AscendC::Exp(o.t[1], o.t[0], o.n);
+  AscendC::Log1p(o.t[1], o.t[1], o.n);
+  AscendC::Duplicate(o.y, o.s, o.n);
+  AscendC::Div(o.t[1], o.t[1], o.y, o.n);
+  AscendC::CompareScalar(o.mask, o.t[0], o.s2, CMPMODE::GT, o.n);
+  AscendC::Select(o.y, o.mask, o.x[0], o.t[1], SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+}
+
+// x beta > threshold ? grad : grad z / (z + 1), z = exp(x beta)
+template <typename C>
+__aicore__ inline void SmoothReluBackward(const Operands<C>& o) {  // softplus_backward
+  AscendC::Muls(o.t[0], o.x[1], o.s, o.n);
+  AscendC::Exp(o.t[1], o.t[0], o.n);
+  AscendC::Adds(o.y, o.t[1], C(1), o.n);
+  AscendC::Div(o.t[1], o.t[1], o.y, o.n);
+  AscendC::Mul(o.t[1], o.t[1], o.x[0], o.n);
+  AscendC::CompareScalar(o.mask, o.t[0], o.s2, CMPMODE::GT, o.n);
+  AscendC::Select(o.y, o.mask, o.x[0], o.t[1], SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+}
+
+// dst = tanh(log1p(exp(x)))
+template <typename C>
+__aicore__ inline void TanhSoftplusInto(const LocalTensor<C>& dst, const LocalTensor<C>& x, uint32_t n) {
+  AscendC::Exp(dst, x, n);
+  AscendC::Log1p(dst, dst, n);
+  AscendC::Tanh(dst, dst, n);
+}
+
+template <typename C>
+__aicore__ inline void Mish(const Operands<C>& o) {
+  TanhSoftplusInto(o.t[0], o.x[0], o.n);
+  AscendC::Mul(o.y, o.x[0], o.t[0], o.n);
+}
+
+// grad (t + x sigmoid(x) (1 - t^2)), t = tanh(softplus(x))
+template <typename C>
+__aicore__ inline void MishBackward(const Operands<C>& o) {
+  TanhSoftplusInto(o.t[0], o.x[1], o.n);
+  SigmoidInto(o.t[1], o.x[1], o.t[2], o.n);
+  AscendC::Mul(o.t[2], o.t[0], o.t[0], o.n);
+  AscendC::Muls(o.t[2], o.t[2], C(-1), o.n);
+  AscendC::Adds(o.t[2], o.t[2], C(1), o.n);
+  AscendC::Mul(o.t[2], o.t[2], o.t[1], o.n);
+  AscendC::Mul(o.t[2], o.t[2], o.x[1], o.n);
+  AscendC::Add(o.t[2], o.t[2], o.t[0], o.n);
+  AscendC::Mul(o.y, o.t[2], o.x[0], o.n);
+}
+
+// min(x, 0) - log1p(exp(-|x|))
+template <typename C>
+__aicore__ inline void LogSigmoid(const Operands<C>& o) {
+  AscendC::Abs(o.t[0], o.x[0], o.n);
+  AscendC::Muls(o.t[0], o.t[0], C(-1), o.n);
+  AscendC::Exp(o.t[0], o.t[0], o.n);
+  AscendC::Log1p(o.t[0], o.t[0], o.n);
+  AscendC::Mins(o.t[1], o.x[0], C(0), o.n);
+  AscendC::Sub(o.y, o.t[1], o.t[0], o.n);
+}
+
+// grad (m - sign z / (1 + z)), z = exp(-|x|), (m, sign) = (1, 1) below 0, else (0, -1)
+template <typename C>
+__aicore__ inline void LogSigmoidBackward(const Operands<C>& o) {
+  AscendC::Abs(o.t[0], o.x[1], o.n);
+  AscendC::Muls(o.t[0], o.t[0], C(-1), o.n);
+  AscendC::Exp(o.t[0], o.t[0], o.n);
+  AscendC::Adds(o.t[1], o.t[0], C(1), o.n);
+  AscendC::Div(o.t[0], o.t[0], o.t[1], o.n);  // z / (1 + z)
+  AscendC::Muls(o.t[1], o.t[0], C(-1), o.n);
+  AscendC::Adds(o.t[1], o.t[1], C(1), o.n);  // below 0: 1 - z / (1 + z)
+  AscendC::CompareScalar(o.mask, o.x[1], C(0), CMPMODE::LT, o.n);
+  AscendC::Select(o.t[2], o.mask, o.t[1], o.t[0], SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+  AscendC::Mul(o.y, o.t[2], o.x[0], o.n);
+}
+
+
+// grad / (x (1 - x)); outside [eps, 1 - eps] 0 when eps >= 0, outside [0, 1] NaN when eps < 0
+template <typename C>
+__aicore__ inline void LogitBackward(const Operands<C>& o) {
+  const bool clamped = o.scalar.f >= 0;
+  const C lo = clamped ? o.s : C(0);
+  const C hi = clamped ? static_cast<C>(C(1) - o.s) : C(1);
+  AscendC::Muls(o.t[0], o.x[1], C(-1), o.n);
+  AscendC::Adds(o.t[0], o.t[0], C(1), o.n);
+  AscendC::Mul(o.t[0], o.t[0], o.x[1], o.n);
+  AscendC::Div(o.y, o.x[0], o.t[0], o.n);
+  AscendC::Duplicate(o.t[1], clamped ? C(0) : std::numeric_limits<C>::quiet_NaN(), o.n);
+  AscendC::CompareScalar(o.mask, o.x[1], lo, CMPMODE::LT, o.n);
+  AscendC::Select(o.y, o.mask, o.t[1], o.y, SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+  AscendC::CompareScalar(o.mask, o.x[1], hi, CMPMODE::GT, o.n);
+  AscendC::Select(o.y, o.mask, o.t[1], o.y, SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
+}
+
+
+// ---- special functions (the simulator's special-function instructions) ----
+template <typename C> __aicore__ inline void BesselJ0(const Operands<C>& o) { AscendC::BesselJ0(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void BesselJ1(const Operands<C>& o) { AscendC::BesselJ1(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void BesselY0(const Operands<C>& o) { AscendC::BesselY0(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void BesselY1(const Operands<C>& o) { AscendC::BesselY1(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void BesselI0(const Operands<C>& o) { AscendC::BesselI0(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void BesselI1(const Operands<C>& o) { AscendC::BesselI1(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void BesselI0e(const Operands<C>& o) { AscendC::BesselI0e(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void BesselI1e(const Operands<C>& o) { AscendC::BesselI1e(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void BesselK0(const Operands<C>& o) { AscendC::BesselK0(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void BesselK1(const Operands<C>& o) { AscendC::BesselK1(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void BesselK0e(const Operands<C>& o) { AscendC::BesselK0e(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void BesselK1e(const Operands<C>& o) { AscendC::BesselK1e(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void SphericalBesselJ0(const Operands<C>& o) { AscendC::SphericalBesselJ0(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void AiryAi(const Operands<C>& o) { AscendC::AiryAi(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Erfcx(const Operands<C>& o) { AscendC::Erfcx(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Ndtri(const Operands<C>& o) { AscendC::Ndtri(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void LogNdtr(const Operands<C>& o) { AscendC::LogNdtr(o.y, o.x[0], o.n); }
+template <typename C> __aicore__ inline void Entr(const Operands<C>& o) { AscendC::Entr(o.y, o.x[0], o.n); }
+template <typename C>
+__aicore__ inline void Polygamma(const Operands<C>& o) {
+  AscendC::Polygamma(o.y, o.x[0], o.scalar.i, o.n);
+}
+
+
+// ---- glu: a sigmoid(b) over the two halves of the input, and its gradients ----
+template <typename C>
+__aicore__ inline void Glu(const Operands<C>& o) {
+  SigmoidInto(o.y, o.x[1], o.t[0], o.n);
+  AscendC::Mul(o.y, o.x[0], o.y, o.n);
+}
+template <typename C>
+__aicore__ inline void GluBackwardFirst(const Operands<C>& o) {
+  SigmoidInto(o.y, o.x[1], o.t[0], o.n);
+  AscendC::Mul(o.y, o.x[0], o.y, o.n);
+}
+template <typename C>
+__aicore__ inline void GluBackwardSecond(const Operands<C>& o) {
+  SigmoidInto(o.t[0], o.x[2], o.t[1], o.n);
+  AscendC::Muls(o.t[1], o.t[0], C(-1), o.n);
+  AscendC::Adds(o.t[1], o.t[1], C(1), o.n);
+  AscendC::Mul(o.t[1], o.t[1], o.t[0], o.n);
+  AscendC::Mul(o.t[1], o.t[1], o.x[1], o.n);
+  AscendC::Mul(o.y, o.t[1], o.x[0], o.n);
+}
+
 }  // namespace ew_ops
 
 // The operator `op` on one tile of compute-type (C) operands: the function of its row, when
@@ -613,6 +1027,8 @@ class ElementwiseKernel {
     Operands<C> o;
     o.n = count;
     o.s = ScalarAs<T>(params_.s);
+    o.s2 = ScalarAs<T>(params_.s2);
+    o.s3 = ScalarAs<T>(params_.s3);
     o.scalar = params_.s;
     for (int i = 0; i < params_.arity; ++i) {
       if constexpr (std::is_same<T, C>::value) {
@@ -716,6 +1132,8 @@ aclError LaunchElementwise(const EwArgs& args, aclrtStream stream) {
   params.arity = info.inputs;
   params.scratch = info.scratch;
   params.s = args.s;
+  params.s2 = args.s2;
+  params.s3 = args.s3;
   return DispatchKernelType(args.dtype, info.kernel, [&](auto tag) -> aclError {
     using T = typename decltype(tag)::type;
     using C = typename AscendC::detail::Arith<T>::Compute;
