@@ -58,6 +58,7 @@ def _avg_pool2d(x, k, s, p, ceil_mode, count_include_pad, divisor):
     ((1, 2, 7, 9), (3, 3), (2, 2), (1, 1), True, False, 0),
     ((1, 2, 7, 9), (3, 2), (2, 1), (1, 1), True, True, 0),
     ((2, 1, 6, 5), (3, 3), (1, 2), (1, 0), False, True, 5),
+    ((1, 1, 4, 4), (2, 2), (2, 2), (0, 0), False, True, -2),
 ])
 def test_avg_pool2d_and_backward_match_numpy(acl, xs, k, s, p, ceil_mode, count_include_pad, divisor):
     rng = np.random.default_rng(sum(xs))

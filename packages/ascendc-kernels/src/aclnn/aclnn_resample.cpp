@@ -210,7 +210,6 @@ aclnnStatus AvgPool(const char* api, int spatial, const aclTensor* gradOutput, c
                     uint64_t* workspaceSize, aclOpExecutor** executor) {
   RETURN_IF_ERROR(CheckNotNull(api, workspaceSize, "workspaceSize"));
   RETURN_IF_ERROR(CheckNotNull(api, executor, "executor"));
-  if (divisorOverride < 0) return Invalid(api, "divisorOverride must not be negative");
   k::ResampleArgs args;
   std::vector<int64_t> outShape;
   RETURN_IF_ERROR(PoolAxes(api, self, spatial, kernelSize, stride, padding, nullptr, ceilMode,

@@ -6,7 +6,7 @@
 // The sum family is separable: along each axis an output coordinate o reads `taps` input
 // coordinates with weights (the axis' rule, below), so
 //   y[p, od, oh, ow] = (sum_d wd * (sum_h wh * (sum_w ww * x[p, id, ih, iw]))) / divisor
-// with divisor = divisorOverride when it is positive, else the product of the axes' divisors (1
+// with divisor = divisorOverride when it is not 0 (PyTorch allows a negative one), else the product of the axes' divisors (1
 // for interpolation and padding; an empty window makes the output 0). A first kernel writes the
 // per-axis tap tables into a workspace region, the second reads them; the backward kernel adds
 // every gradOutput element, with the same weights, into a float32 (float64 for double) gradient.

@@ -365,7 +365,7 @@ __global__ __aicore__ void resample_custom(GM_ADDR x, GM_ADDR y, GM_ADDR taps, R
           }
           acc += dW[i] * accH;
         }
-        const int64_t divisor = a.divisorOverride > 0 ? a.divisorOverride : div;
+        const int64_t divisor = a.divisorOverride != 0 ? a.divisorOverride : div;
         values.SetValue(e, static_cast<T>(divisor == 1 ? acc : acc / static_cast<C>(divisor)));
       }
       outQueue.EnQue(values);
@@ -423,7 +423,7 @@ __global__ __aicore__ void resample_backward_custom(GM_ADDR gradOutput, GM_ADDR 
             const int64_t ow = c0 + e;
             const int64_t div = rowDiv * tw.div[ow];
             if (div == 0) continue;
-            const int64_t divisor = a.divisorOverride > 0 ? a.divisorOverride : div;
+            const int64_t divisor = a.divisorOverride != 0 ? a.divisorOverride : div;
             const C v = divisor == 1 ? static_cast<C>(g.GetValue(e))
                                      : static_cast<C>(g.GetValue(e)) / static_cast<C>(divisor);
             const int64_t* wIdx = tw.idx + ow * tw.k;
@@ -624,7 +624,7 @@ bool CopyOnly(const ResampleArgs& a) {
       return false;
     }
   }
-  return a.divisorOverride <= 0;
+  return a.divisorOverride == 0;
 }
 
 int64_t OutPlane(const ResampleArgs& a) { return a.axis[0].out * a.axis[1].out * a.axis[2].out; }
