@@ -304,7 +304,6 @@ CASES = {
     "aclnnInplaceTrunc": ("selfRef", "ACL_UINT32", lambda a: [a.t(U32)]),
     "aclnnSign": ("self", "ACL_UINT32", lambda a: [a.t(U32), a.t(F32)]),
     "aclnnBitwiseNot": ("self", "ACL_UINT32", lambda a: [a.t(U32), a.t(F32)]),
-    "aclnnAngleV2": ("self", "ACL_UINT32", lambda a: [a.t(U32), a.t(F32)]),
     "aclnnLogit": ("self", "ACL_UINT32", lambda a: [a.t(U32), 0.5, a.t(F32)]),
     "aclnnNanToNum": ("self", "ACL_UINT32", lambda a: [a.t(U32), 0.5, 0.5, 0.5, a.t(F32)]),
     "aclnnInplaceNanToNum": ("selfRef", "ACL_UINT32", lambda a: [a.t(U32), 0.5, 0.5, 0.5]),

@@ -163,13 +163,6 @@ aclnnStatus aclnnBitwiseNotGetWorkspaceSize(const aclTensor* self, aclTensor* ou
 }
 ACLNN_UNARY_LAUNCH(aclnnBitwiseNot)
 
-aclnnStatus aclnnAngleV2GetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
-                                         aclOpExecutor** executor) {
-  return UnaryMath("aclnnAngleV2", EwOp::kAngle, OnIntegral::kToFloat, self, "self", out, "out", EwScalars(),
-                   workspaceSize, executor);
-}
-ACLNN_UNARY_LAUNCH(aclnnAngleV2)
-
 aclnnStatus aclnnLogitGetWorkspaceSize(const aclTensor* self, double eps, aclTensor* out, uint64_t* workspaceSize,
                                        aclOpExecutor** executor) {
   EwScalars scalars;
