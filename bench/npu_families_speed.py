@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +24,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 import opplugin_runtime  # noqa: E402, F401  (registers torch.npu)
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
+from npu_conv_pool_speed import per_call_ms  # noqa: E402  (bench/ is the script's directory)
 
 TARGET = 0.8
 
@@ -129,17 +128,6 @@ FAMILIES: dict[str, list[tuple[str, Callable[[dict[str, Any]], Any]]]] = {
         ("bce_with_logits", lambda o: F.binary_cross_entropy_with_logits(o["x"], o["unit"].abs())),
     ],
 }
-
-
-def per_call_ms(fn: Callable[[], Any], iters: int, rounds: int, sync: Callable[[], Any]) -> float:
-    samples = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        for _ in range(iters):
-            fn()
-        sync()
-        samples.append((time.perf_counter() - start) * 1e3 / iters)
-    return statistics.median(samples)
 
 
 def falls_back(fn: Callable[[], Any]) -> list[str]:

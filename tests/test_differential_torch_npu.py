@@ -46,8 +46,6 @@ UPSTREAM_DEVIATIONS = {
                           "unless torch_npu.npu.use_compatible_impl(True) or on an aclnn-only SoC",
     "nn.functional.gelu (backward)": "op-plugin's gelu_backward calls aclnnGeluBackward (the erf form) whatever "
                                      "`approximate` says, unless use_compatible_impl(True) or an aclnn-only SoC",
-    "native_batch_norm": "in eval mode upstream returns save_mean and save_invstd of the channels' size "
-                         "where CPU returns empty tensors",
 }
 # A worker that crashed is started again after the operator it was running, at most this often.
 MAX_RESTARTS = 20

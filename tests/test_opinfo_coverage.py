@@ -23,18 +23,27 @@ from torch.testing._internal.common_methods_invocations import op_db
 npu_opinfo.accept_privateuse1_device_type(op_db)
 
 MAX_SAMPLES = 4
-# Native OpInfos, as a share of those CPU supports at the dtype, below which this test fails.
-FLOORS = {torch.float32: 0.38, torch.float16: 0.44, torch.bfloat16: 0.43}
+DTYPES = (torch.float32, torch.float16, torch.bfloat16)
+# Per label (its torch's op_db and the label's declared operators): the native OpInfos, as a share
+# of those CPU supports at the dtype, below which this test fails. A label without floors prints
+# its figures only (nox -s prove runs them all; CI proves v2.13 and v2.1).
+FLOORS = {
+    "v2.13": {torch.float32: 0.38, torch.float16: 0.44, torch.bfloat16: 0.43},
+    "v2.1": {torch.float32: 0.37, torch.float16: 0.48, torch.bfloat16: 0.45},
+}
 RESULTS = Path(os.environ.get("NPU_TEST_RESULTS", npu_opinfo.REPO / "build" / "test-results" / npu_opinfo.label()))
 
 
-@pytest.mark.parametrize("dtype", list(FLOORS), ids=npu_opinfo.dtype_name)
+@pytest.mark.parametrize("dtype", DTYPES, ids=npu_opinfo.dtype_name)
 def test_opinfo_coverage(dtype: torch.dtype) -> None:
     report = npu_coverage.run(op_db, dtype, MAX_SAMPLES, npu_opinfo.label())
     npu_coverage.write(report, RESULTS)
     npu_opinfo.NOTES.extend(npu_coverage.summary(report))
-    assert report.ratio >= FLOORS[dtype], (
-        f"{report.headline()}; the floor is {100 * FLOORS[dtype]:.0f}%. OpInfos that differ from CPU: "
+    floor = FLOORS.get(npu_opinfo.label(), {}).get(dtype)
+    if floor is None:
+        return
+    assert report.ratio >= floor, (
+        f"{report.headline()}; the floor is {100 * floor:.0f}%. OpInfos that differ from CPU: "
         + ", ".join(f"{o.opinfo} ({o.detail[:120]})" for o in npu_coverage.failing(report.outcomes,
                                                                                   npu_coverage.MISMATCH)[:20]))
 
