@@ -242,8 +242,10 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "Add": ("jit", "a + b"), "Mul": ("jit", "a * b"), "Abs": ("jit", "a.abs()"), "Cast": ("jit", "a.half()"),
     "ZerosLike": ("jit", "torch.zeros_like(a)"), "OnesLike": ("default", "F.nll_loss(F.log_softmax(a, -1), target)"),
     "BatchMatMul": ("default", "torch.bmm(a.unsqueeze(0), c.t().unsqueeze(0))"),
-    "LogicalAnd": ("default", "(a > 0) & (b > 0)"), "LogicalOr": ("default", "(a > 0) | (b > 0)"),
-    "LogicalNot": ("default", "~(a > 0)"),
+    "LogicalAnd": ("jit", "(a > 0) & (b > 0)"), "LogicalOr": ("jit", "(a > 0) | (b > 0)"),
+    "LogicalNot": ("jit", "~(a > 0)"),
+    "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
+    "aclnnBitwiseNot": ("default", "~(a > 0)"),
     "Identity": ("default", "(setattr(torch.npu.config, 'allow_internal_format', True), "
                             "torch_npu.npu_format_cast(a, 29).cpu())[1] if dev == 'npu' else a"),  # ND -> NZ -> ND
 }
@@ -262,6 +264,94 @@ NOT_CALLED_BY_UPSTREAM = {
     "Fills": "fill_ under jit_compile runs the acl_op Fill (not simulated)",
     "Muls": "mul with a scalar under jit_compile runs the acl_op Mul",
     "TransData": "npu_format_cast runs the acl_op Identity between the two formats",
+}
+
+# The entry points of the operator families added at upstream's scale that no expression above
+# runs through upstream's torch_npu yet (each is compared with CPU through this project's runtime:
+# the OpInfo suite and the kernels' own tests). Moving one into REACHED_THROUGH_UPSTREAM (or
+# NOT_CALLED_BY_UPSTREAM) removes it here; the set only shrinks.
+NOT_YET_RUN_THROUGH_UPSTREAM = {
+    "Addcdiv", "Addcmul", "ClipByValueV2", "EmbeddingDenseGrad", "Equal", "Exp", "GatherElements", "GatherV2",
+    "GeluGradV2", "GeluV2", "Greater", "GreaterEqual", "InplaceIndexAdd", "Lerp", "Less", "LessEqual", "Log",
+    "LogSoftmaxGrad", "LogSoftmaxV2", "MaskedFill", "Maximum", "Minimum", "Neg", "NotEqual", "Pow", "Range",
+    "RealDiv", "Reciprocal", "ReduceAll", "ReduceMax", "ReduceMean", "ReduceMin", "ReduceSum", "Relu", "Rsqrt",
+    "ScatterElements", "Select", "Sigmoid", "SigmoidGrad", "SiluGrad", "SoftmaxGrad", "SoftmaxV2", "Sqrt",
+    "StatelessBernoulli", "StatelessRandomNormalV2", "StatelessRandomUniformV2", "Sub", "Swish", "Tanh",
+    "TanhGrad", "ThresholdGradV2D", "Tril", "aclnnAcos", "aclnnAcosh", "aclnnAdaptiveAvgPool2d",
+    "aclnnAdaptiveAvgPool2dBackward", "aclnnAdaptiveAvgPool3d", "aclnnAdaptiveAvgPool3dBackward",
+    "aclnnAdaptiveMaxPool2d", "aclnnAdaptiveMaxPool2dBackward", "aclnnAdaptiveMaxPool3d",
+    "aclnnAdaptiveMaxPool3dBackward", "aclnnAiryAi", "aclnnAminmax", "aclnnAminmaxAll", "aclnnAminmaxDim",
+    "aclnnAngleV2", "aclnnAny", "aclnnArgMax", "aclnnArgMin", "aclnnAsin", "aclnnAsinh", "aclnnAtan", "aclnnAtan2",
+    "aclnnAtanh", "aclnnAvgPool2d", "aclnnAvgPool2dBackward", "aclnnAvgPool3d", "aclnnAvgPool3dBackward",
+    "aclnnBesselJ0", "aclnnBesselJ1", "aclnnBesselY0", "aclnnBesselY1", "aclnnBinaryCrossEntropy",
+    "aclnnBinaryCrossEntropyBackward", "aclnnBitwiseAndScalar", "aclnnBitwiseOrScalar", "aclnnBitwiseXorScalar",
+    "aclnnBitwiseXorTensor", "aclnnBucketize", "aclnnCeil", "aclnnChebyshevPolynomialT",
+    "aclnnChebyshevPolynomialU", "aclnnChebyshevPolynomialV", "aclnnChebyshevPolynomialW", "aclnnClamp",
+    "aclnnClampMax", "aclnnClampMaxTensor", "aclnnClampTensor", "aclnnComplex", "aclnnCopysign", "aclnnCos",
+    "aclnnCosh", "aclnnCummax", "aclnnCummin", "aclnnCumprod", "aclnnCumsum", "aclnnDigamma", "aclnnDivMod",
+    "aclnnDivMods", "aclnnElu", "aclnnEluBackward", "aclnnEntr", "aclnnEqual", "aclnnErf", "aclnnErfc",
+    "aclnnErfcx", "aclnnErfinv", "aclnnExp2", "aclnnExpm1", "aclnnEye", "aclnnFftC2C", "aclnnFftC2R",
+    "aclnnFftR2C", "aclnnFlip", "aclnnFloor", "aclnnFloorDivide", "aclnnFloorDivides", "aclnnFmax", "aclnnFmin",
+    "aclnnFmodScalar", "aclnnFmodTensor", "aclnnFrac", "aclnnFrexp", "aclnnGcd", "aclnnGlu", "aclnnGluBackward",
+    "aclnnHardshrink", "aclnnHardshrinkBackward", "aclnnHardsigmoid", "aclnnHardsigmoidBackward", "aclnnHardswish",
+    "aclnnHardswishBackward", "aclnnHardtanh", "aclnnHardtanhBackward", "aclnnHeaviside",
+    "aclnnHermitePolynomialH", "aclnnHermitePolynomialHe", "aclnnHistc", "aclnnHuberLoss",
+    "aclnnHuberLossBackward", "aclnnHypot", "aclnnI0", "aclnnI0e", "aclnnI1", "aclnnI1e", "aclnnIgamma",
+    "aclnnIgammac", "aclnnIndex", "aclnnIndexCopy", "aclnnIndexFill", "aclnnIndexPutImpl", "aclnnIndexReduce",
+    "aclnnInplaceAcos", "aclnnInplaceAcosh", "aclnnInplaceAsin", "aclnnInplaceAsinh", "aclnnInplaceAtan",
+    "aclnnInplaceAtan2", "aclnnInplaceAtanh", "aclnnInplaceBitwiseAndScalar", "aclnnInplaceBitwiseAndTensor",
+    "aclnnInplaceBitwiseOrScalar", "aclnnInplaceBitwiseOrTensor", "aclnnInplaceBitwiseXorScalar",
+    "aclnnInplaceBitwiseXorTensor", "aclnnInplaceCauchy", "aclnnInplaceCeil", "aclnnInplaceClampMax",
+    "aclnnInplaceClampMaxTensor", "aclnnInplaceCos", "aclnnInplaceCosh", "aclnnInplaceDigamma",
+    "aclnnInplaceDivMod", "aclnnInplaceDivMods", "aclnnInplaceElu", "aclnnInplaceErf", "aclnnInplaceErfc",
+    "aclnnInplaceErfinv", "aclnnInplaceExp2", "aclnnInplaceExpm1", "aclnnInplaceExponential",
+    "aclnnInplaceFillTensor", "aclnnInplaceFloor", "aclnnInplaceFloorDivide", "aclnnInplaceFloorDivides",
+    "aclnnInplaceFmodScalar", "aclnnInplaceFmodTensor", "aclnnInplaceFrac", "aclnnInplaceGeometric",
+    "aclnnInplaceHardsigmoid", "aclnnInplaceHardswish", "aclnnInplaceHardtanh", "aclnnInplaceI0",
+    "aclnnInplaceIndexCopy", "aclnnInplaceIndexFill", "aclnnInplaceLeakyRelu", "aclnnInplaceLgamma",
+    "aclnnInplaceLog10", "aclnnInplaceLog1p", "aclnnInplaceLog2", "aclnnInplaceLogNormal",
+    "aclnnInplaceLogicalAnd", "aclnnInplaceLogicalOr", "aclnnInplaceLogicalXor", "aclnnInplaceMaskedScatter",
+    "aclnnInplaceMish", "aclnnInplaceNanToNum", "aclnnInplacePowTensorTensor", "aclnnInplacePut",
+    "aclnnInplaceRandom", "aclnnInplaceRemainderTensorScalar", "aclnnInplaceRemainderTensorTensor",
+    "aclnnInplaceRound", "aclnnInplaceRoundDecimals", "aclnnInplaceSin", "aclnnInplaceSinc", "aclnnInplaceSinh",
+    "aclnnInplaceTan", "aclnnInplaceThreshold", "aclnnInplaceTriu", "aclnnInplaceTrunc",
+    "aclnnInplaceXLogYScalarOther", "aclnnInplaceXLogYTensor", "aclnnIsPosInf", "aclnnKthvalue",
+    "aclnnLaguerrePolynomialL", "aclnnLcm", "aclnnLeakyRelu", "aclnnLeakyReluBackward", "aclnnLeftShift",
+    "aclnnLeftShifts", "aclnnLgamma", "aclnnLinalgVectorNorm", "aclnnLinspace", "aclnnLog10", "aclnnLog1p",
+    "aclnnLog2", "aclnnLogAddExp", "aclnnLogAddExp2", "aclnnLogCumsumExp", "aclnnLogNdtr",
+    "aclnnLogSigmoidBackward", "aclnnLogSigmoidForward", "aclnnLogSpace", "aclnnLogicalAnd", "aclnnLogicalOr",
+    "aclnnLogicalXor", "aclnnLogit", "aclnnLogitGrad", "aclnnMaskedSelect", "aclnnMax", "aclnnMaxDim",
+    "aclnnMaxPool3dWithArgmax", "aclnnMaxPool3dWithArgmaxBackward", "aclnnMaxUnpool2d", "aclnnMaxUnpool3d",
+    "aclnnMedian", "aclnnMedianDim", "aclnnMin", "aclnnMinDim", "aclnnMish", "aclnnMishBackward",
+    "aclnnModifiedBesselK0", "aclnnModifiedBesselK1", "aclnnMseLoss", "aclnnMseLossBackward", "aclnnMultinomial",
+    "aclnnNLLLoss2d", "aclnnNLLLoss2dBackward", "aclnnNanMedian", "aclnnNanMedianDim", "aclnnNanToNum",
+    "aclnnNdtri", "aclnnNextAfter", "aclnnNonzero", "aclnnNorm", "aclnnNormalFloatTensor",
+    "aclnnNormalTensorFloat", "aclnnNormalTensorTensor", "aclnnPolar", "aclnnPolygamma", "aclnnPowScalarTensor",
+    "aclnnPowTensorTensor", "aclnnProd", "aclnnProdDim", "aclnnRandperm", "aclnnReduceNansum",
+    "aclnnReflectionPad1d", "aclnnReflectionPad1dBackward", "aclnnReflectionPad2d", "aclnnReflectionPad2dBackward",
+    "aclnnReflectionPad3d", "aclnnReflectionPad3dBackward", "aclnnRemainderScalarTensor",
+    "aclnnRemainderTensorScalar", "aclnnRemainderTensorTensor", "aclnnRenorm", "aclnnRepeatInterleaveTensor",
+    "aclnnReplicationPad1d", "aclnnReplicationPad1dBackward", "aclnnReplicationPad2d",
+    "aclnnReplicationPad2dBackward", "aclnnReplicationPad3d", "aclnnReplicationPad3dBackward", "aclnnRightShift",
+    "aclnnRightShifts", "aclnnRoll", "aclnnRound", "aclnnRoundDecimals", "aclnnRsub", "aclnnRsubs",
+    "aclnnScaledModifiedBesselK0", "aclnnScaledModifiedBesselK1", "aclnnScatterReduce", "aclnnSearchSorted",
+    "aclnnSgn", "aclnnShiftedChebyshevPolynomialT", "aclnnShiftedChebyshevPolynomialU",
+    "aclnnShiftedChebyshevPolynomialV", "aclnnShiftedChebyshevPolynomialW", "aclnnSign", "aclnnSignbit",
+    "aclnnSin", "aclnnSinc", "aclnnSinh", "aclnnSmoothL1Loss", "aclnnSmoothL1LossBackward", "aclnnSoftplus",
+    "aclnnSoftplusBackward", "aclnnSoftshrink", "aclnnSoftshrinkBackward", "aclnnSort", "aclnnSphericalBesselJ0",
+    "aclnnStd", "aclnnStdMeanCorrection", "aclnnTake", "aclnnTan", "aclnnThnnFusedGruCell",
+    "aclnnThnnFusedGruCellBackward", "aclnnThnnFusedLstmCell", "aclnnThnnFusedLstmCellBackward", "aclnnThreshold",
+    "aclnnTopk", "aclnnTrace", "aclnnTriu", "aclnnTrunc", "aclnnUnique2", "aclnnUniqueConsecutive",
+    "aclnnUpsampleBicubic2d", "aclnnUpsampleBicubic2dAA", "aclnnUpsampleBicubic2dAAGrad",
+    "aclnnUpsampleBicubic2dBackward", "aclnnUpsampleBilinear2d", "aclnnUpsampleBilinear2dAA",
+    "aclnnUpsampleBilinear2dAABackward", "aclnnUpsampleBilinear2dBackward", "aclnnUpsampleLinear1d",
+    "aclnnUpsampleLinear1dBackward", "aclnnUpsampleNearest1dBackward", "aclnnUpsampleNearest1dV2",
+    "aclnnUpsampleNearest2dBackward", "aclnnUpsampleNearest2dV2", "aclnnUpsampleNearest3d",
+    "aclnnUpsampleNearest3dBackward", "aclnnUpsampleNearestExact1d", "aclnnUpsampleNearestExact1dBackward",
+    "aclnnUpsampleNearestExact2d", "aclnnUpsampleNearestExact2dBackward", "aclnnUpsampleNearestExact3d",
+    "aclnnUpsampleNearestExact3dBackward", "aclnnUpsampleTrilinear3d", "aclnnUpsampleTrilinear3dBackward",
+    "aclnnVar", "aclnnVarCorrection", "aclnnVarMean", "aclnnXLog1pYScalarOther", "aclnnXLog1pYScalarSelf",
+    "aclnnXLog1pYTensor", "aclnnXLogYScalarOther", "aclnnXLogYScalarSelf", "aclnnXLogYTensor", "aclnnZeta",
 }
 
 # Entry points upstream calls with other arguments than CANN's declaration, so that their results
@@ -289,8 +379,9 @@ def simulator_entry_points() -> set[str]:
 
 def test_the_entry_point_tables_name_each_of_the_simulators_entry_points_once() -> None:
     implemented = simulator_entry_points()
-    listed = set(REACHED_THROUGH_UPSTREAM) | set(NOT_CALLED_BY_UPSTREAM)
+    listed = set(REACHED_THROUGH_UPSTREAM) | set(NOT_CALLED_BY_UPSTREAM) | NOT_YET_RUN_THROUGH_UPSTREAM
     assert not set(REACHED_THROUGH_UPSTREAM) & set(NOT_CALLED_BY_UPSTREAM)
+    assert not (set(REACHED_THROUGH_UPSTREAM) | set(NOT_CALLED_BY_UPSTREAM)) & NOT_YET_RUN_THROUGH_UPSTREAM
     assert set(UPSTREAM_CALL_DEVIATIONS) <= set(REACHED_THROUGH_UPSTREAM)
     assert not implemented - listed, f"entry points in neither table: {sorted(implemented - listed)}"
     assert not listed - implemented, f"entries the simulator does not implement: {sorted(listed - implemented)}"
@@ -328,8 +419,10 @@ def test_upstream_reaches_the_simulators_entry_points_with_cpus_results(upstream
 
 
 @pytest.mark.parametrize(("expression", "mode", "missing"), [
-    ("a.sin()", "default", "op type 'Sin' is not registered"),  # no aclnnSin: upstream falls back to acl_op Sin
-    ("a.clamp(-0.5, 0.5)", "default", "op type 'ClipByValueV2' is not registered"),
+    # no aclnnCdist / aclnnGridSampler2D: upstream falls back to the acl_op types, not simulated either
+    ("torch.cdist(a, b)", "default", "op type 'Cdist' is not registered"),
+    ("torch.nn.functional.grid_sample(a.view(1, 1, 4, 5), b.view(1, 2, 5, 2).tanh(), align_corners=False)",
+     "default", "op type 'GridSampler2D' is not registered"),
     # no aclnnMaxPool2dWithMask: DO_COMPATIBILITY falls back to the acl_op, which the simulator lacks too
     ("torch.nn.functional.max_pool2d(a.view(1, 1, 4, 5), 2)", "default",
      "op type 'MaxPoolWithArgmaxV1' is not registered"),

@@ -64,7 +64,16 @@ namespace at_npu { namespace native { struct OpPreparation {
 #include <c10/util/SmallVector.h>
 namespace op_infer {
 c10::SmallVector<int64_t, 8> broadcast_ops_npu_output_size(const at::Tensor&, const at::Tensor&);
+c10::SmallVector<int64_t, 8> broadcast_ops_npu_output_size(c10::IntArrayRef, c10::IntArrayRef);
 c10::SmallVector<int64_t, 8> input_same_output_size(const at::Tensor&);
+// the dtype helpers of npu/op_infer/InferDtype.h that dtype: expressions call
+at::ScalarType abs_out_dtype(const at::Tensor&);
+at::ScalarType angle_out_dtype(const at::Tensor&);
+at::ScalarType polar_out_dtype(const at::Tensor&, const at::Tensor&);
+at::ScalarType clamp_out_dtype(const at::Tensor&, const c10::optional<at::Tensor>&,
+                               const c10::optional<at::Tensor>&);
+at::ScalarType clamp_scalar_out_dtype(const at::Tensor&, const c10::optional<at::Scalar>&,
+                                      const c10::optional<at::Scalar>&);
 }
 namespace op_plugin { namespace utils {} }
 """,

@@ -98,7 +98,7 @@ at::Tensor abs(const at::Tensor& self) {{
   // abs  acl_op: all_version  op_api: all_version  gen_opapi via abs.out  {s("abs(")}
   DO_COMPATIBILITY(aclnnAbs, acl_op::abs(self));
   auto output_size_0 = self.sizes();
-  auto output_dtype_0 = self.scalar_type();
+  auto output_dtype_0 = c10::toRealValueType(self.scalar_type());
   at::Tensor out = at_npu::native::OpPreparation::apply_tensor_without_format(
       output_size_0, self.options().dtype(output_dtype_0));
   EXEC_NPU_CMD(aclnnAbs, self, out);
@@ -116,7 +116,7 @@ at::Tensor& abs_out(const at::Tensor& self, at::Tensor& out) {{
   // abs.out  acl_op: all_version  op_api: all_version  gen_opapi  {s("abs.out(")}
   DO_COMPATIBILITY(aclnnAbs, acl_op::abs_out(self, out));
   auto output_size_0 = self.sizes();
-  auto output_dtype_0 = self.scalar_type();
+  auto output_dtype_0 = c10::toRealValueType(self.scalar_type());
   at_npu::native::OpPreparation::check_tensor({{self}}, out, output_dtype_0, output_size_0);
   EXEC_NPU_CMD(aclnnAbs, self, out);
 #if __has_include(<ATen/NamedTensorUtils.h>)

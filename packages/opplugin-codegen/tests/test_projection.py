@@ -33,7 +33,7 @@ def test_project_yaml_v2_13() -> None:
         "impl_ns": "acl_op, op_api",
         "yaml_source": _source(PROJECT_YAML, "abs(Tensor self)"),
     }
-    assert by_func["clamp_min(Tensor self, Scalar min) -> Tensor"]["impl_ns"] == "op_api"
+    assert by_func["vdot(Tensor self, Tensor other) -> Tensor"]["impl_ns"] == "op_api"
     assert by_func["add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"] == {
         "func": "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
         "impl_ns": "acl_op, op_api",
@@ -61,7 +61,7 @@ def test_project_yaml_v2_1() -> None:
         "abs_(Tensor(a!) self) -> Tensor(a!)",
     ):
         assert v21[func]["impl_ns"] == "acl_op, op_api"
-    assert v21["clamp_min(Tensor self, Scalar min) -> Tensor"]["impl_ns"] == "op_api"
+    assert v21["vdot(Tensor self, Tensor other) -> Tensor"]["impl_ns"] == "op_api"
     assert v21["mul.Tensor(Tensor self, Tensor other) -> Tensor"]["impl_ns"] == "acl_op, op_api"
     text = render_label(load_model(PROJECT_YAML), "v2.1")[PROJECTION]
     assert text.splitlines()[0] == (

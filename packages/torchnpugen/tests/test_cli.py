@@ -39,7 +39,7 @@ def test_generate_succeeds(workspace):
     inductor = workspace["npu"] / "inductor"
     assert (sorted(p.name for p in inductor.iterdir()) if inductor.is_dir() else []) == shim
     assert (workspace["npu"] / "custom_ops.py").is_file()
-    assert "33 ops" in result.stdout
+    assert "36 ops" in result.stdout
 
 
 def test_invalid_inputs_exit_1(workspace):

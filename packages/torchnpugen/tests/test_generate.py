@@ -23,7 +23,8 @@ from torchnpugen_testlib import (
 
 PROJECT_RUNTIME_OPS = [
     "empty.memory_format", "empty_strided", "_copy_from", "_copy_from_and_resize", "copy_", "as_strided",
-    "view", "_reshape_alias", "resize_", "_local_scalar_dense", "set_.source_Storage",
+    "view", "_reshape_alias", "unfold", "view_as_real", "view_as_complex", "resize_", "_local_scalar_dense",
+    "set_.source_Storage",
     "set_.source_Storage_storage_offset", "set_.source_Tensor", "set_", "fill_.Scalar", "zero_",
 ]  # fmt: skip
 PROJECT_PLUGIN_OPS = [

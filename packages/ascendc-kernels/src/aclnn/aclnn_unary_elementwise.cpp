@@ -25,6 +25,7 @@ namespace {
 enum class OnIntegral {
   kToFloat,   // computes in float32
   kIdentity,  // returns self (rounding: integers are already whole)
+  kReject,    // fails (torch's round with decimals takes floating types only)
 };
 
 aclnnStatus UnaryMath(const char* api, EwOp op, OnIntegral integral, const aclTensor* self, const char* selfName,
@@ -34,6 +35,10 @@ aclnnStatus UnaryMath(const char* api, EwOp op, OnIntegral integral, const aclTe
   if (rc != ACLNN_SUCCESS) return rc;
   if (!IsFloatingType(self->dtype) && integral == OnIntegral::kIdentity) {
     return PlanCopy(api, {self, selfName}, out, outName, ws, ex);
+  }
+  if (!IsFloatingType(self->dtype) && integral == OnIntegral::kReject) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: %s of dtype %s is not supported (floating types only)", api,
+                      selfName, DataTypeName(self->dtype));
   }
   return PlanElementwise(api, op, {{self, selfName}}, FloatingCompute(self->dtype), out, outName, scalars, ws, ex);
 }
@@ -123,7 +128,7 @@ aclnnStatus aclnnRoundDecimalsGetWorkspaceSize(const aclTensor* self, int64_t de
                                                uint64_t* workspaceSize, aclOpExecutor** executor) {
   EwScalars scalars;
   scalars.s = ScalarValue::Integral(decimals);
-  return UnaryMath("aclnnRoundDecimals", EwOp::kRoundDecimals, OnIntegral::kIdentity, self, "self", out, "out",
+  return UnaryMath("aclnnRoundDecimals", EwOp::kRoundDecimals, OnIntegral::kReject, self, "self", out, "out",
                    scalars, workspaceSize, executor);
 }
 ACLNN_UNARY_LAUNCH(aclnnRoundDecimals)
@@ -132,7 +137,7 @@ aclnnStatus aclnnInplaceRoundDecimalsGetWorkspaceSize(aclTensor* selfRef, int64_
                                                       aclOpExecutor** executor) {
   EwScalars scalars;
   scalars.s = ScalarValue::Integral(decimals);
-  return UnaryMath("aclnnInplaceRoundDecimals", EwOp::kRoundDecimals, OnIntegral::kIdentity, selfRef, "selfRef",
+  return UnaryMath("aclnnInplaceRoundDecimals", EwOp::kRoundDecimals, OnIntegral::kReject, selfRef, "selfRef",
                    selfRef, "selfRef", scalars, workspaceSize, executor);
 }
 ACLNN_UNARY_LAUNCH(aclnnInplaceRoundDecimals)

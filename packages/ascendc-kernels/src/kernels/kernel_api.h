@@ -247,6 +247,39 @@ struct NllLossGradArgs {
 };
 ASCENDC_SIM_INTERNAL_API aclError LaunchNllLossGrad(const NllLossGradArgs& args, aclrtStream stream);
 
+// The elementwise losses of x against target (both dense, n elements of dtype; weight optional,
+// binary cross entropy only): reduction 0 none (y: n), 1 mean, 2 sum (y: 1 element). param is
+// smooth_l1's beta or huber's delta.
+enum class PointwiseLossKind : int32_t { kMse, kSmoothL1, kHuber, kBinaryCrossEntropy };
+struct PointwiseLossArgs {
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  PointwiseLossKind kind = PointwiseLossKind::kMse;
+  uint64_t n = 0;
+  int64_t reduction = 1;
+  float param = 0.0f;
+  const void* x = nullptr;
+  const void* target = nullptr;
+  const void* weight = nullptr;
+  void* y = nullptr;
+};
+ASCENDC_SIM_INTERNAL_API aclError LaunchPointwiseLoss(const PointwiseLossArgs& args, aclrtStream stream);
+// gradInput (n) = the gradient of the loss with respect to x for gradOutput (n elements: a
+// reduced loss's gradient broadcast); a mean's gradient is divided by meanCount.
+struct PointwiseLossGradArgs {
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  PointwiseLossKind kind = PointwiseLossKind::kMse;
+  uint64_t n = 0;
+  int64_t reduction = 1;
+  float param = 0.0f;
+  const void* gradOutput = nullptr;
+  const void* x = nullptr;
+  const void* target = nullptr;
+  const void* weight = nullptr;
+  void* gradInput = nullptr;
+  uint64_t meanCount = 0;
+};
+ASCENDC_SIM_INTERNAL_API aclError LaunchPointwiseLossGrad(const PointwiseLossGradArgs& args, aclrtStream stream);
+
 // Batch norm of x viewed as (n, c, l) per channel (batch_norm_custom): training
 // uses the batch statistics (saveMean/saveInvstd written when not null; the
 // running stats, when given, updated into runningMeanOut/runningVarOut with

@@ -10,7 +10,8 @@ before any file is rendered, so an error never leaves half-written output.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Sequence
 
@@ -125,10 +126,15 @@ class StructuredGroup:
     g: NativeFunctionsGroup
     out: RegisteredOp
     members: tuple[RegisteredOp, ...]  # the declared functional / in-place ops
+    #: the structured_<name> class's name where two groups' out= kernels share a C++ name
+    #: (overloads: isin.Tensor_Tensor_out and isin.Tensor_Scalar_out are both isin_out)
+    class_base: str = ""
 
     @property
     def kernel(self) -> str:
-        return self.out.kernel
+        """The base of the structured_<kernel> class: the out= kernel's C++ name, qualified by
+        its overload name where another structured group has the same kernel name."""
+        return self.class_base or self.out.kernel
 
 
 @dataclass(frozen=True)
@@ -465,7 +471,12 @@ def _resolve_structured(
         g = NativeFunctionsGroup.from_dict({k: v for k, v in functions.items() if v is not None})
         assert g is not None and g.structured, name
         groups.append(StructuredGroup(g, out_op, tuple(members[name])))
-    return groups
+    kernel_names = Counter(group.out.kernel for group in groups)
+    return [
+        replace(group, class_base=f"{group.g.out.func.name.name}_{group.g.out.func.name.overload_name}")
+        if kernel_names[group.out.kernel] > 1 else group
+        for group in groups
+    ]
 
 
 # --------------------------------------------------------------------------- custom npu:: operators

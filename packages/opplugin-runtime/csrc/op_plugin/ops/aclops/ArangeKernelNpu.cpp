@@ -13,7 +13,7 @@
 #include "npu/core/TorchCompat.h"
 #include "npu/format/FormatHelper.h"
 #include "npu/op_common/OpPreparation.h"
-#include "op_plugin/AclOpsInterface.h"
+#include "op_plugin/ops/arange.h"
 
 namespace acl_op {
 

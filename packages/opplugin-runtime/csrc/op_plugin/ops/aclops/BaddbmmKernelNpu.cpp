@@ -10,7 +10,9 @@
 #include "npu/format/FormatCast.h"
 #include "npu/format/FormatHelper.h"
 #include "npu/op_common/OpPreparation.h"
-#include "op_plugin/AclOpsInterface.h"
+#include "op_plugin/ops/baddbmm.h"
+#include "op_plugin/ops/dot.h"
+#include "op_plugin/ops/mv.h"
 #include "op_plugin/utils/MatmulUtils.h"
 
 namespace acl_op {

@@ -10,7 +10,10 @@
 #include "npu/core/NPUGuard.h"
 #include "npu/format/FormatHelper.h"
 #include "npu/op_common/OpPreparation.h"
-#include "op_plugin/AclOpsInterface.h"
+#include "op_plugin/ops/gather.h"
+#include "op_plugin/ops/index_add.h"
+#include "op_plugin/ops/scatter.h"
+#include "op_plugin/ops/scatter_add.h"
 #include "op_plugin/utils/AclOpUtils.h"
 
 namespace acl_op {

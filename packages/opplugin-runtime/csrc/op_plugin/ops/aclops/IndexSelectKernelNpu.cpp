@@ -11,7 +11,8 @@
 #include "npu/core/NPUGuard.h"
 #include "npu/format/FormatHelper.h"
 #include "npu/op_common/OpPreparation.h"
-#include "op_plugin/AclOpsInterface.h"
+#include "op_plugin/ops/embedding_dense_backward.h"
+#include "op_plugin/ops/index_select.h"
 #include "op_plugin/utils/AclOpUtils.h"
 
 namespace acl_op {

@@ -12,7 +12,9 @@
 #include "npu/core/NPUGuard.h"
 #include "npu/format/FormatHelper.h"
 #include "npu/op_common/OpPreparation.h"
-#include "op_plugin/AclOpsInterface.h"
+#include "op_plugin/ops/bernoulli.h"
+#include "op_plugin/ops/normal.h"
+#include "op_plugin/ops/uniform.h"
 #include "op_plugin/utils/AclOpUtils.h"
 
 namespace acl_op {

@@ -14,7 +14,11 @@
 #include "npu/core/NPUGuard.h"
 #include "npu/format/FormatHelper.h"
 #include "npu/op_common/OpPreparation.h"
-#include "op_plugin/AclOpsInterface.h"
+#include "op_plugin/ops/all.h"
+#include "op_plugin/ops/amax.h"
+#include "op_plugin/ops/amin.h"
+#include "op_plugin/ops/mean.h"
+#include "op_plugin/ops/sum.h"
 #include "op_plugin/utils/AclOpUtils.h"
 
 namespace acl_op {
@@ -73,6 +77,11 @@ void reduce_nocheck(const char* type, const at::Tensor& self, const std::vector<
 at::ScalarType sum_dtype(const at::Tensor& self, c10::optional<at::ScalarType> dtype) {
   if (dtype.has_value()) return *dtype;
   return at::isIntegralType(self.scalar_type(), /*includeBool=*/true) ? at::kLong : self.scalar_type();
+}
+
+// ReduceSum has no bool type: a bool sum (dtype=torch.bool) is summed in int64 and cast (nonzero: true).
+at::ScalarType sum_compute_type(at::ScalarType result) {
+  return result == at::kBool ? at::kLong : result;
 }
 
 at::ScalarType mean_dtype(const char* op, const at::Tensor& self, c10::optional<at::ScalarType> dtype) {
@@ -157,7 +166,7 @@ at::Tensor& sum_out(const at::Tensor& self, at::OptionalIntArrayRef dim, bool ke
   OpPreparation::check_tensor({self}, out, result_type, r.out_size);
   TORCH_CHECK(out.scalar_type() == result_type, "sum: expected out dtype ", result_type, " but got ",
               out.scalar_type());
-  reduce_nocheck("ReduceSum", self, r.dims, keepdim, result_type, out);
+  reduce_nocheck("ReduceSum", self, r.dims, keepdim, sum_compute_type(result_type), out);
   return out;
 }
 
@@ -167,7 +176,7 @@ at::Tensor sum(const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim
   const Reduction r = reduction_of("sum", self, dim, keepdim);
   const at::ScalarType result_type = sum_dtype(self, dtype);
   at::Tensor out = OpPreparation::apply_tensor_without_format(r.out_size, self.options().dtype(result_type));
-  reduce_nocheck("ReduceSum", self, r.dims, keepdim, result_type, out);
+  reduce_nocheck("ReduceSum", self, r.dims, keepdim, sum_compute_type(result_type), out);
   return out;
 }
 

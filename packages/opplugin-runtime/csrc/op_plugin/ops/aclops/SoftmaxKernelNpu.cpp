@@ -10,7 +10,10 @@
 #include "npu/core/NPUGuard.h"
 #include "npu/format/FormatHelper.h"
 #include "npu/op_common/OpPreparation.h"
-#include "op_plugin/AclOpsInterface.h"
+#include "op_plugin/ops/_log_softmax.h"
+#include "op_plugin/ops/_log_softmax_backward_data.h"
+#include "op_plugin/ops/_softmax.h"
+#include "op_plugin/ops/_softmax_backward_data.h"
 #include "op_plugin/utils/AclOpUtils.h"
 
 namespace acl_op {

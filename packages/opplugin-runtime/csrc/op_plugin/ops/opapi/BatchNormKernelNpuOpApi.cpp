@@ -2,7 +2,8 @@
 // native_batch_norm / native_batch_norm_backward (what nn.BatchNorm reaches on
 // torch 2.1 through _batch_norm_impl_index) and, from the label where ATen's
 // batch_norm calls them, _batch_norm_with_update / _batch_norm_no_update /
-// batch_norm_backward. Training updates the running stats in place as CPU does
+// batch_norm_backward; _native_batch_norm_legit (with running stats, or .no_stats), the
+// form export and functionalization use. Training updates the running stats in place as CPU does
 // (momentum, unbiased variance); saved mean/invstd are float32 [C] in both modes,
 // as ATen's meta functions, CUDA and upstream torch_npu give them (CPU returns
 // them empty in evaluation): the statistics the input was normalized with.
@@ -19,6 +20,7 @@
 #include "npu/op_api/op_api_common.h"
 #include "op_plugin/ops/_batch_norm_no_update.h"
 #include "op_plugin/ops/_batch_norm_with_update.h"
+#include "op_plugin/ops/_native_batch_norm_legit.h"
 #include "op_plugin/ops/batch_norm_backward.h"
 #include "op_plugin/ops/native_batch_norm.h"
 #include "op_plugin/ops/native_batch_norm_backward.h"
@@ -139,6 +141,21 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> native_batch_norm_backward(
   return batch_norm_grads("native_batch_norm_backward", grad_out, input, defined_or_empty(weight),
                           defined_or_empty(running_mean), defined_or_empty(running_var), defined_or_empty(save_mean),
                           defined_or_empty(save_invstd), train, eps, output_mask);
+}
+
+std::tuple<at::Tensor, at::Tensor, at::Tensor> _native_batch_norm_legit(
+    const at::Tensor& input, const c10::optional<at::Tensor>& weight, const c10::optional<at::Tensor>& bias,
+    at::Tensor& running_mean, at::Tensor& running_var, bool training, double momentum, double eps) {
+  return batch_norm_forward("_native_batch_norm_legit", input, defined_or_empty(weight), defined_or_empty(bias),
+                            running_mean, running_var, training, momentum, eps);
+}
+
+std::tuple<at::Tensor, at::Tensor, at::Tensor> _native_batch_norm_legit(const at::Tensor& input,
+                                                                        const c10::optional<at::Tensor>& weight,
+                                                                        const c10::optional<at::Tensor>& bias,
+                                                                        bool training, double momentum, double eps) {
+  return batch_norm_forward("_native_batch_norm_legit", input, defined_or_empty(weight), defined_or_empty(bias),
+                            at::Tensor(), at::Tensor(), training, momentum, eps);
 }
 
 #if OP_API_LIVE(_batch_norm_with_update)

@@ -127,7 +127,7 @@ at::Tensor& histc_out(const at::Tensor& self, int64_t bins, const at::Scalar& mi
   TORCH_CHECK(bins > 0, "torch.histc(): bins must be > 0, but got ", bins, " for dimension 0");
   TORCH_CHECK(at::isFloatingType(self.scalar_type()), "torch.histc: input tensor of dtype ", self.scalar_type(),
               " is not supported on npu (floating types only)");
-  TORCH_CHECK(out.scalar_type() == self.scalar_type(), "torch.histc: input tensor and hist tensor should have the same "
+  TORCH_CHECK(out.scalar_type() == self.scalar_type(), "torch.histc: input tensor and out (hist) tensor should have the same "
               "dtype, but got input ", self.scalar_type(), " and hist ", out.scalar_type());
   double lo = min.to<double>();
   double hi = max.to<double>();

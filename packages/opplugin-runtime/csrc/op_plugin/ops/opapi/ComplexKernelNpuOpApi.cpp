@@ -105,6 +105,8 @@ at::Tensor& polar_out(const at::Tensor& abs, const at::Tensor& angle, at::Tensor
 }
 
 at::Tensor& conj_physical_out(const at::Tensor& self, at::Tensor& out) {
+  TORCH_CHECK(out.scalar_type() == self.scalar_type(), "conj_physical: Found dtype ", out.scalar_type(),
+              " but expected ", self.scalar_type(), " for argument 'out'");
   c10_npu::NPUGuard guard(self.device());
   at::native::resize_output(out, self.sizes());
   out.copy_(self);

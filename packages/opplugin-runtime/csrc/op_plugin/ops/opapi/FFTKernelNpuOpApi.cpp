@@ -35,6 +35,11 @@ std::vector<int64_t> wrap_dims(const at::Tensor& self, at::IntArrayRef dim) {
   return dims;
 }
 
+// An empty input (no batch, or a transform of no points) is rejected, as CPU's transform does.
+void check_not_empty(const char* op, const at::Tensor& self) {
+  TORCH_CHECK(self.numel() > 0, op, ": the input ", self.sizes(), " is empty; an FFT needs at least one element");
+}
+
 at::Tensor stored_values(const at::Tensor& self) {
   return self.resolve_conj().resolve_neg();
 }
@@ -52,6 +57,7 @@ at::Tensor _fft_r2c(const at::Tensor& self, at::IntArrayRef dim, int64_t normali
   TORCH_CHECK(self.scalar_type() == at::kFloat || self.scalar_type() == at::kDouble,
               "_fft_r2c: unsupported dtype ", self.scalar_type());
   TORCH_CHECK(!dim.empty(), "_fft_r2c: dim must not be empty");
+  check_not_empty("_fft_r2c", self);
   c10_npu::NPUGuard guard(self.device());
   const std::vector<int64_t> dims = wrap_dims(self, dim);
   std::vector<int64_t> sizes(self.sizes().begin(), self.sizes().end());
@@ -75,6 +81,7 @@ at::Tensor _fft_c2r(const at::Tensor& self, at::IntArrayRef dim, int64_t normali
   TORCH_CHECK(self.scalar_type() == at::kComplexFloat || self.scalar_type() == at::kComplexDouble,
               "_fft_c2r: unsupported dtype ", self.scalar_type());
   TORCH_CHECK(!dim.empty(), "_fft_c2r: dim must not be empty");
+  check_not_empty("_fft_c2r", self);
   TORCH_CHECK(last_dim_size >= 1, "_fft_c2r: Invalid number of data points (", last_dim_size, ") specified");
   c10_npu::NPUGuard guard(self.device());
   const std::vector<int64_t> dims = wrap_dims(self, dim);
@@ -96,6 +103,7 @@ at::Tensor _fft_c2c(const at::Tensor& self, at::IntArrayRef dim, int64_t normali
   TORCH_CHECK(self.is_complex(), "_fft_c2c: expected a complex self, got ", self.scalar_type());
   TORCH_CHECK(self.scalar_type() == at::kComplexFloat || self.scalar_type() == at::kComplexDouble,
               "_fft_c2c: unsupported dtype ", self.scalar_type());
+  if (!dim.empty()) check_not_empty("_fft_c2c", self);
   c10_npu::NPUGuard guard(self.device());
   const std::vector<int64_t> dims = wrap_dims(self, dim);
   at::Tensor out = OpPreparation::apply_tensor_without_format(self.sizes(), self.options());

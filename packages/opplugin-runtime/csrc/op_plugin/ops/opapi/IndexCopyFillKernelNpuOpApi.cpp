@@ -128,4 +128,18 @@ at::Tensor repeat_interleave(const at::Tensor& repeats, c10::optional<int64_t> o
   return out;
 }
 
+// torch.fill (CompositeExplicitAutograd in ATen): the result is allocated here, so that an
+// allocation failure is reported under the op's name.
+at::Tensor fill(const at::Tensor& self, const at::Scalar& value) {
+  c10_npu::NPUGuard guard(self.device());
+  at::Tensor out = OpPreparation::apply_tensor_without_format(self);
+  return out.fill_(value);
+}
+
+at::Tensor fill(const at::Tensor& self, const at::Tensor& value) {
+  c10_npu::NPUGuard guard(self.device());
+  at::Tensor out = OpPreparation::apply_tensor_without_format(self);
+  return out.fill_(value);
+}
+
 }  // namespace op_api

@@ -3,7 +3,8 @@
 // (EXEC_NPU_CMD_SYNC: launch, then wait for the stream), aclGetViewShape on the out
 // tensor gives the size the op produced and the output is resized to it.
 // masked_scatter_ (aclnnInplaceMaskedScatter) has self's shape and needs no wait.
-// _unique2 (torch.unique without dim) works the same way (aclnnUnique2).
+// _unique2 (torch.unique without dim) works the same way (aclnnUnique2). nonzero_static is
+// nonzero's first `size` rows, padded with fill_value.
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/ExpandUtils.h>
 #include <ATen/core/Tensor.h>
@@ -19,6 +20,7 @@
 #include "op_plugin/ops/masked_scatter.h"
 #include "op_plugin/ops/masked_select.h"
 #include "op_plugin/ops/nonzero.h"
+#include "op_plugin/ops/nonzero_static.h"
 #include "op_plugin/ops/_unique2.h"
 
 namespace op_api {
@@ -81,6 +83,22 @@ at::Tensor nonzero(const at::Tensor& self) { return nonzero_dense(self); }
 
 at::Tensor& nonzero_out(const at::Tensor& self, at::Tensor& out) {
   return into(nonzero_dense(self), out, "nonzero.out");
+}
+
+at::Tensor nonzero_static(const at::Tensor& self, int64_t size, int64_t fill_value) {
+  const int64_t rows = size;
+  TORCH_CHECK(rows >= 0, "nonzero_static: 'size' must be an non-negative integer");
+  const at::Tensor found = nonzero_dense(self);
+  const int64_t count = found.size(0);
+  if (count >= rows) return found.narrow(0, 0, rows).clone();
+  at::Tensor out = OpPreparation::apply_tensor_without_format({rows, self.dim()}, found.options());
+  out.narrow(0, 0, count).copy_(found);
+  out.narrow(0, count, rows - count).fill_(fill_value);
+  return out;
+}
+
+at::Tensor& nonzero_static_out(const at::Tensor& self, int64_t size, int64_t fill_value, at::Tensor& out) {
+  return into(op_api::nonzero_static(self, size, fill_value), out, "nonzero_static.out");
 }
 
 at::Tensor masked_select(const at::Tensor& self, const at::Tensor& mask) {

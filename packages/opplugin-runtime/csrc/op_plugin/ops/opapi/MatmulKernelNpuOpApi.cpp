@@ -1,18 +1,28 @@
-// mm / bmm / addmm / baddbmm / mv / dot on the op_api path (aclnnMm, aclnnBmm,
-// aclnnAddmm, aclnnBaddbmm, aclnnMv, aclnnDot). Operands go to aclnn with their strides: a t() view is read as
+// mm / bmm / addmm / baddbmm / mv / dot / vdot / addmv / addbmm on the op_api path (aclnnMm,
+// aclnnBmm, aclnnAddmm, aclnnBaddbmm, aclnnMv, aclnnDot; vdot of real vectors is their dot, of
+// complex ones four dots of the real and imaginary parts; addmv is aclnnAddmm with vec as a one-column
+// matrix, addbmm aclnnAddmm over the batches laid side by side: sum_b A_b B_b = [A_0 .. A_k]
+// [B_0; ..; B_k]). Operands go to aclnn with their strides: a t() view is read as
 // stored by the kernel, the bias of addmm/baddbmm is added inside the kernel.
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Tensor.h>
+#include <ATen/ops/complex.h>
+#include <ATen/ops/view_as_real.h>
+
+#include <vector>
 
 #include "npu/core/NPUGuard.h"
 #include "npu/op_common/OpPreparation.h"
 #include "npu/op_api/op_api_common.h"
+#include "op_plugin/ops/addbmm.h"
 #include "op_plugin/ops/addmm.h"
+#include "op_plugin/ops/addmv.h"
 #include "op_plugin/ops/baddbmm.h"
 #include "op_plugin/ops/bmm.h"
 #include "op_plugin/ops/dot.h"
 #include "op_plugin/ops/mm.h"
 #include "op_plugin/ops/mv.h"
+#include "op_plugin/ops/vdot.h"
 #include "op_plugin/utils/MatmulUtils.h"
 
 namespace op_api {
@@ -176,6 +186,80 @@ at::Tensor dot(const at::Tensor& self, const at::Tensor& tensor) {
   at::Tensor out = OpPreparation::apply_tensor_without_format({}, self.options());
   EXEC_NPU_CMD(aclnnDot, self, tensor, out);
   return out;
+}
+
+at::Tensor vdot(const at::Tensor& self, const at::Tensor& other) {
+  TORCH_CHECK(self.dim() == 1 && other.dim() == 1, "vdot: 1D tensors expected, but got ", self.dim(), "D and ",
+              other.dim(), "D tensors");
+  TORCH_CHECK(self.scalar_type() == other.scalar_type(), "vdot: expected both vectors to have same dtype, but found ",
+              self.scalar_type(), " and ", other.scalar_type());
+  TORCH_CHECK(self.numel() == other.numel(), "vdot: inconsistent tensor size, expected tensor [", self.numel(),
+              "] and src [", other.numel(), "] to have the same number of elements, but got ", self.numel(), " and ",
+              other.numel(), " elements respectively");
+  if (!self.is_complex()) return op_api::dot(self, other);
+  // conj(a) b = (ar br + ai bi) + i (ar bi - ai br), four real dots over the parts
+  const at::Tensor a = at::view_as_real(self.resolve_conj()), b = at::view_as_real(other.resolve_conj());
+  const at::Tensor ar = a.select(1, 0), ai = a.select(1, 1), br = b.select(1, 0), bi = b.select(1, 1);
+  const at::Tensor real = op_api::dot(ar, br).add_(op_api::dot(ai, bi));
+  const at::Tensor imag = op_api::dot(ar, bi).sub_(op_api::dot(ai, br));
+  return at::complex(real, imag);
+}
+
+at::Tensor& addmv_out(const at::Tensor& self, const at::Tensor& mat, const at::Tensor& vec, const at::Scalar& beta,
+                      const at::Scalar& alpha, at::Tensor& out) {
+  // ATen's meta function checked the shapes and sized out ([n])
+  c10_npu::NPUGuard guard(mat.device());
+  const at::Tensor bias = self.dim() == 1 ? self.unsqueeze(1) : self;
+  at::Tensor column = out.unsqueeze(1);
+  if (op_plugin::utils::shares_storage(out, mat) || op_plugin::utils::shares_storage(out, vec)) {
+    at::Tensor result = OpPreparation::apply_tensor_without_format({mat.size(0), 1}, mat.options());
+    out.copy_(addmm_into(bias, mat, vec.unsqueeze(1), beta, alpha, result).squeeze(1));
+    return out;
+  }
+  addmm_into(bias, mat, vec.unsqueeze(1), beta, alpha, column);
+  return out;
+}
+
+namespace {
+
+// [n, b * m] and [b * m, p]: the batches of batch1 [b, n, m] side by side, of batch2 [b, m, p] stacked.
+std::pair<at::Tensor, at::Tensor> batches_side_by_side(const char* op, const at::Tensor& batch1,
+                                                      const at::Tensor& batch2) {
+  TORCH_CHECK(batch1.dim() == 3, op, ": batch1 must be a 3D tensor");
+  TORCH_CHECK(batch2.dim() == 3, op, ": batch2 must be a 3D tensor");
+  TORCH_CHECK(batch1.size(0) == batch2.size(0), op, ": batch1 and batch2 must have same number of batches, got ",
+              batch1.size(0), " and ", batch2.size(0));
+  TORCH_CHECK(batch1.size(2) == batch2.size(1), op, ": Incompatible matrix sizes for bmm (", batch1.size(1), "x",
+              batch1.size(2), " and ", batch2.size(1), "x", batch2.size(2), ")");
+  const int64_t b = batch1.size(0), n = batch1.size(1), m = batch1.size(2), p = batch2.size(2);
+  return {batch1.transpose(0, 1).reshape({n, b * m}), batch2.reshape({b * m, p})};
+}
+
+}  // namespace
+
+at::Tensor addbmm(const at::Tensor& self, const at::Tensor& batch1, const at::Tensor& batch2, const at::Scalar& beta,
+                  const at::Scalar& alpha) {
+  const auto [mat1, mat2] = batches_side_by_side("addbmm", batch1, batch2);
+  return op_api::addmm(self, mat1, mat2, beta, alpha);
+}
+
+at::Tensor& addbmm_out(const at::Tensor& self, const at::Tensor& batch1, const at::Tensor& batch2,
+                       const at::Scalar& beta, const at::Scalar& alpha, at::Tensor& out) {
+  const auto [mat1, mat2] = batches_side_by_side("addbmm_out", batch1, batch2);
+  return op_api::addmm_out(self, mat1, mat2, beta, alpha, out);
+}
+
+at::Tensor& addbmm_(at::Tensor& self, const at::Tensor& batch1, const at::Tensor& batch2, const at::Scalar& beta,
+                    const at::Scalar& alpha) {
+  const auto [mat1, mat2] = batches_side_by_side("addbmm_", batch1, batch2);
+  const std::vector<int64_t> result_size = {mat1.size(0), mat2.size(1)};
+  if (self.sizes() != c10::IntArrayRef(result_size)) {
+    // As ATen's addbmm_: a self that broadcasts to the result is resized to it, holding its broadcast values.
+    const at::Tensor expanded = self.expand(result_size).clone();
+    self.resize_(result_size);
+    self.copy_(expanded);
+  }
+  return op_api::addmm_(self, mat1, mat2, beta, alpha);
 }
 
 }  // namespace op_api

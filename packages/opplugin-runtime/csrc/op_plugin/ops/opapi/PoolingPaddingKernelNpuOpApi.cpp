@@ -179,6 +179,8 @@ std::vector<int64_t> max_unpool_shape(const char* op, const at::Tensor& self, co
                                       at::IntArrayRef output_size, int64_t spatial) {
   TORCH_CHECK(indices.scalar_type() == at::kLong, op, ": elements in indices should be type int64 but got: ",
               indices.scalar_type());
+  TORCH_CHECK_NOT_IMPLEMENTED(at::isFloatingType(self.scalar_type()), op, ": self of dtype ", self.scalar_type(),
+                              " is not supported (floating types, as on CPU)");
   TORCH_CHECK(static_cast<int64_t>(output_size.size()) == spatial, op, ": There should be exactly ", spatial,
               " elements (height, width) in output_size, but got ", output_size.size(), " elements.");
   TORCH_CHECK(self.dim() == spatial + 1 || self.dim() == spatial + 2, op, ": Input to max_unpooling", spatial,

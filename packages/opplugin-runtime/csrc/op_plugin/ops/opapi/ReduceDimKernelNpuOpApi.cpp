@@ -630,6 +630,8 @@ at::Tensor& nansum_out(const at::Tensor& self, at::OptionalIntArrayRef dim, bool
   check_real("nansum", self);
   const at::ScalarType result = dtype.value_or(out.scalar_type());
   TORCH_CHECK(out.scalar_type() == result, "nansum: expected out dtype ", result, " but got ", out.scalar_type());
+  TORCH_CHECK(!at::isFloatingType(self.scalar_type()) || at::isFloatingType(result), "nansum: out of dtype ",
+              result, " cannot hold the sum of a floating self (", self.scalar_type(), ")");
   const DimReduction r = reduce_dims(self, dim, keepdim);
   OpPreparation::check_tensor({self}, out, result, r.out_size);
   const at::IntArrayRef dims(r.dims);

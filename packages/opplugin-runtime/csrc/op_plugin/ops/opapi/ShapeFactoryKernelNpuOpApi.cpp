@@ -55,7 +55,7 @@ at::Tensor roll(const at::Tensor& self, at::IntArrayRef shifts, at::IntArrayRef 
   } else {
     TORCH_CHECK(shifts.size() == dims.size(), "shifts and dimensions must align. shifts: ", shifts.size(),
                 ", dims:", dims.size());
-    for (int64_t d : dims) (void)c10::maybe_wrap_dim(d, self.dim());
+    for (int64_t d : dims) (void)c10::maybe_wrap_dim(d, self.dim(), /*wrap_scalar=*/false);
   }
   c10_npu::NPUGuard guard(self.device());
   at::Tensor out = OpPreparation::apply_tensor_without_format(self.sizes(), self.options());

@@ -17,6 +17,7 @@
 #include "npu/op_api/op_api_common.h"
 #include "op_plugin/ops/log_sigmoid_backward.h"
 #include "op_plugin/ops/log_sigmoid_forward.h"
+#include "op_plugin/ops/frexp.h"
 #include "op_plugin/ops/nan_to_num.h"
 
 namespace op_api {
@@ -96,6 +97,25 @@ at::Tensor& log_sigmoid_backward_out(const at::Tensor& grad_output, const at::Te
   npu_preparation::check_tensor({grad_output, self}, grad_input, at::result_type(grad_output, self), self.sizes());
   EXEC_NPU_CMD(aclnnLogSigmoidBackward, grad_output, self, buffer, grad_input);
   return grad_input;
+}
+
+// The functional forms (CompositeExplicitAutograd in ATen) allocate their results here, so
+// that an allocation failure is reported under the op's name.
+at::Tensor nan_to_num(const at::Tensor& self, c10::optional<double> nan, c10::optional<double> posinf,
+                      c10::optional<double> neginf) {
+  c10_npu::NPUGuard guard(self.device());
+  at::Tensor out = npu_preparation::apply_tensor_without_format(self);
+  return op_api::nan_to_num_out(self, nan, posinf, neginf, out);
+}
+
+std::tuple<at::Tensor, at::Tensor> frexp(const at::Tensor& self) {
+  TORCH_CHECK(at::isFloatingType(self.scalar_type()),
+              "torch.frexp() only supports floating-point dtypes");
+  c10_npu::NPUGuard guard(self.device());
+  at::Tensor mantissa = npu_preparation::apply_tensor_without_format(self);
+  at::Tensor exponent = npu_preparation::apply_tensor_without_format(self.sizes(), self.options().dtype(at::kInt));
+  op_api::frexp_out(self, mantissa, exponent);
+  return std::make_tuple(mantissa, exponent);
 }
 
 }  // namespace op_api
