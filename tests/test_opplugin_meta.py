@@ -59,6 +59,15 @@ def test_every_check_op_of_the_tree_is_registered(generated_dir: Path, npu_meta_
     assert not missing, f"generated but not in {npu_meta_check_library}: {missing}"
 
 
+# torch 2.1's Meta kernels of these ops are Python decompositions that disagree with its own CPU
+# kernels (shifts that neither broadcast nor promote, hardtanh_backward's float result for
+# integers) or take no out= (hardswish, binary cross entropy, mse_loss_backward, frexp): the YAML follows the CPU
+# kernels and later releases, so on 2.1 they are not compared.
+_TORCH = tuple(int(p) for p in torch.__version__.split("+")[0].split(".")[:2])
+META_OF_TORCH_2_1_DIFFERS = {"__lshift__.Tensor", "__rshift__.Tensor", "hardtanh_backward",
+                             "hardtanh_backward.grad_input", "hardswish.out", "binary_cross_entropy.out",
+                             "binary_cross_entropy_backward.grad_input", "frexp.Tensor_out",
+                             "mse_loss_backward.grad_input"}
 # Ops the generic samples cannot check: glu's backward takes a gradient half of self's size
 # along dim (no pair of the sampler's shapes is valid; the OpInfo suite runs it).
 UNSAMPLED = {"glu_backward", "glu_backward.grad_input"}
@@ -74,7 +83,7 @@ def test_meta_functions_agree_with_pytorch_and_the_npu_kernel(generated_dir: Pat
     failures = []
     for name, overload in _declared_check_ops(generated_dir):
         full = name if overload == "default" else f"{name}.{overload}"
-        if full in UNSAMPLED:
+        if full in UNSAMPLED or (_TORCH < (2, 2) and full in META_OF_TORCH_2_1_DIFFERS):
             continue
         on_device = full not in VALUES_CHECKED
         report = meta_check.check_aten_op(name, overload, device="npu" if on_device else None)

@@ -69,7 +69,9 @@ def test_integral_self_computes_in_float32_or_is_kept(acl):
     np.testing.assert_allclose(unary("aclnnSin", a, out_type=sim.ACL_FLOAT), np.sin(a.astype(np.float32)), rtol=1e-6)
     np.testing.assert_array_equal(unary("aclnnFloor", a), a)
     np.testing.assert_array_equal(unary("aclnnSign", a), [-1, 0, 1])
-    np.testing.assert_array_equal(unary("aclnnRoundDecimals", a, 2), a)
+    # rounding to decimals takes floating self only, as torch's round(decimals=)
+    with pytest.raises(sim.AclError, match="aclnnRoundDecimals: self of dtype ACL_INT64 is not supported"):
+        unary("aclnnRoundDecimals", a, 2)
 
 
 def test_round_decimals_follows_atens_order(acl):

@@ -22,9 +22,9 @@ using ascendc_sim::kernels::PointwiseLossKind;
 
 namespace {
 
-// The computation (out's, gradInput's dtype) is floating; the operands of the regression losses
-// may be any real type and are converted to it (an integer self against a float target, as torch
-// promotes them); binary cross entropy takes floating operands only, as on CPU.
+// The computation (out's, gradInput's dtype) is floating; the operands of mse and smooth_l1 may be
+// any real type and are converted to it (an integer self against a float target, as torch
+// promotes them); huber and binary cross entropy take floating operands only, as on CPU.
 const std::initializer_list<aclDataType> kLossDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 const std::initializer_list<aclDataType> kOperandDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8,
                                                            ACL_UINT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL};
@@ -51,7 +51,10 @@ aclnnStatus CheckReduction(const char* api, int64_t reduction) {
 // shape they broadcast to in *shape.
 aclnnStatus CheckOperands(const char* api, PointwiseLossKind kind, const aclTensor* self, const aclTensor* target,
                           const aclTensor* weight, int64_t reduction, std::vector<int64_t>* shape) {
-  const auto& operandDtypes = kind == PointwiseLossKind::kBinaryCrossEntropy ? kLossDtypes : kOperandDtypes;
+  // (mse and smooth_l1 are structured in ATen and promote; huber and binary cross entropy compute
+  // in self's dtype on CPU, which rejects an integral self)
+  const bool promotes = kind == PointwiseLossKind::kMse || kind == PointwiseLossKind::kSmoothL1;
+  const auto& operandDtypes = promotes ? kOperandDtypes : kLossDtypes;
   RETURN_IF_ERROR(CheckNotNull(api, self, "self"));
   RETURN_IF_ERROR(CheckNotNull(api, target, "target"));
   RETURN_IF_ERROR(CheckTensor(api, self, "self", operandDtypes));

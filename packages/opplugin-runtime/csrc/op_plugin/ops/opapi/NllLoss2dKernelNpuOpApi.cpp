@@ -22,10 +22,10 @@ using at_npu::native::OpPreparation;
 
 void check_nll2d_inputs(const at::Tensor& self, const at::Tensor& target, const c10::optional<at::Tensor>& weight,
                         int64_t reduction) {
-  TORCH_CHECK(target.dim() == 3, "only batches of spatial targets supported (3D tensors) but got targets of size: ",
-              target.sizes());
-  TORCH_CHECK(self.dim() == 4, "only batches of spatial inputs supported (4D tensors), but got input of size: ",
-              self.sizes());
+  TORCH_CHECK(target.dim() == 3,
+              "only batches of spatial targets supported (3D tensors) but got targets of dimension: ", target.dim());
+  TORCH_CHECK(self.dim() == 4, "only batches of spatial inputs supported (4D tensors), but got input of dimension: ",
+              self.dim());
   if (weight.has_value() && weight->defined()) {
     TORCH_CHECK(weight->numel() == self.size(1), "weight tensor should be defined either for all or no classes");
   }
