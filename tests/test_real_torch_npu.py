@@ -244,6 +244,8 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "BatchMatMul": ("default", "torch.bmm(a.unsqueeze(0), c.t().unsqueeze(0))"),
     "LogicalAnd": ("jit", "(a > 0) & (b > 0)"), "LogicalOr": ("jit", "(a > 0) | (b > 0)"),
     "LogicalNot": ("jit", "~(a > 0)"),
+    "Triu": ("jit", "a.triu(1)"), "ReverseV2": ("jit", "a.flip([0, 1])"), "Roll": ("jit", "a.roll(-3)"),
+    "Gather": ("jit", "torch.take(a, idx)"), "Histogram": ("jit", "torch.histc(a, bins=6, min=-1.0, max=1.5)"),
     "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
     "aclnnBitwiseNot": ("default", "~(a > 0)"),
     "Identity": ("default", "(setattr(torch.npu.config, 'allow_internal_format', True), "

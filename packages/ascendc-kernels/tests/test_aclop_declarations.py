@@ -26,6 +26,7 @@ ACL_NAMES = {"float": "ACL_FLOAT", "float16": "ACL_FLOAT16", "bfloat16": "ACL_BF
              "int64": "ACL_INT64", "bool": "ACL_BOOL"}
 # A value of the wrong kind for each attribute type (run_aclop picks aclopSetAttr* by the value's type).
 WRONG_KIND = {"bool": "text", "int": "text", "float": "text", "string": 1, "ints": "text"}
+A_VALUE = {"bool": True, "int": 1, "float": 1.0, "string": "x", "ints": [1]}  # a value of the right kind
 A_KIND = {"bool": "a bool", "int": "an int", "float": "a float", "string": "a string", "ints": "a list of ints"}
 
 
@@ -128,10 +129,13 @@ def test_declared_attributes_are_required_and_typed(acl):
     for op in declared():
         for attr in op.attrs:
             if attr.required:
-                assert call(op, first_dtype(op)) == sim.ACL_ERROR_INVALID_PARAM, op.name
-                assert f"required {attr.type} attribute '{attr.name}' is missing" in sim.recent_error(), op.name
-            rc = call(op, first_dtype(op), {a.name: WRONG_KIND[a.type] if a is attr else 1 for a in op.attrs
-                                            if a.required or a is attr})
+                others = {a.name: A_VALUE[a.type] for a in op.attrs if a.required and a is not attr}
+                assert call(op, first_dtype(op), others) == sim.ACL_ERROR_INVALID_PARAM, op.name
+                kind = "int list" if attr.type == "ints" else attr.type
+                assert f"required {kind} attribute '{attr.name}' is missing" in sim.recent_error(), op.name
+            attrs = {a.name: WRONG_KIND[a.type] if a is attr else A_VALUE[a.type] for a in op.attrs
+                     if a.required or a is attr}
+            rc = call(op, first_dtype(op), attrs)
             assert rc == sim.ACL_ERROR_INVALID_PARAM, (op.name, attr.name)
             assert f"attribute '{attr.name}' must be {A_KIND[attr.type]}" in sim.recent_error(), (op.name, attr.name)
             checked += 1

@@ -27,6 +27,7 @@
 #include "op_plugin/ops/index.h"
 #include "op_plugin/ops/put.h"
 #include "op_plugin/ops/take.h"
+#include "op_plugin/utils/RearrangeUtils.h"
 #include "op_plugin/ops/unfold_backward.h"
 
 namespace op_api {
@@ -34,9 +35,7 @@ namespace {
 
 using at_npu::native::OpPreparation;
 
-void check_not_complex(const char* op, const at::Tensor& self) {
-  TORCH_CHECK(!self.is_complex(), op, ": complex tensors are not supported on npu");
-}
+using op_plugin::utils::check_not_complex;
 
 // The index tensors after ATen's expansion: masks replaced by the long indices of their
 // true elements, each on self's device; an undefined tensor is None.
@@ -224,10 +223,7 @@ at::Tensor& _index_put_impl_(at::Tensor& self, const c10::List<c10::optional<at:
 }
 
 at::Tensor take(const at::Tensor& self, const at::Tensor& index) {
-  check_not_complex("take", self);
-  TORCH_CHECK(index.scalar_type() == at::kLong, "take(): Expected a long tensor for index, but got ",
-              index.scalar_type());
-  TORCH_CHECK_INDEX(!(self.numel() == 0 && index.numel() != 0), "take(): tried to take from an empty tensor");
+  op_plugin::utils::check_take_args(self, index);
   c10_npu::NPUGuard guard(self.device());
   at::Tensor out = OpPreparation::apply_tensor_without_format(index.sizes(), self.options());
   if (out.numel() > 0) EXEC_NPU_CMD(aclnnTake, self, index, out);
@@ -235,8 +231,7 @@ at::Tensor take(const at::Tensor& self, const at::Tensor& index) {
 }
 
 at::Tensor& take_out(const at::Tensor& self, const at::Tensor& index, at::Tensor& out) {
-  TORCH_CHECK(out.scalar_type() == self.scalar_type(), "take(): self and out expected to have the same dtype, but got "
-              "self.dtype = ", self.scalar_type(), " and out.dtype = ", out.scalar_type());
+  op_plugin::utils::check_take_out(self, out);
   at::Tensor result = op_api::take(self, index);
   if (!out.sizes().equals(result.sizes())) out.resize_(result.sizes());
   out.copy_(result);

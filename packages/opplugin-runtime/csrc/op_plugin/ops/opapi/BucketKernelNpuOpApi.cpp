@@ -16,6 +16,7 @@
 #include "npu/op_api/op_api_common.h"
 #include "op_plugin/ops/bucketize.h"
 #include "op_plugin/ops/histc.h"
+#include "op_plugin/utils/RearrangeUtils.h"
 #include "op_plugin/ops/searchsorted.h"
 
 namespace op_api {
@@ -124,25 +125,8 @@ at::Tensor bucketize(const at::Scalar& self, const at::Tensor& boundaries, bool 
 
 at::Tensor& histc_out(const at::Tensor& self, int64_t bins, const at::Scalar& min, const at::Scalar& max,
                       at::Tensor& out) {
-  TORCH_CHECK(bins > 0, "torch.histc(): bins must be > 0, but got ", bins, " for dimension 0");
-  TORCH_CHECK(at::isFloatingType(self.scalar_type()), "torch.histc: input tensor of dtype ", self.scalar_type(),
-              " is not supported on npu (floating types only)");
-  TORCH_CHECK(out.scalar_type() == self.scalar_type(), "torch.histc: input tensor and out (hist) tensor should have the same "
-              "dtype, but got input ", self.scalar_type(), " and hist ", out.scalar_type());
-  double lo = min.to<double>();
-  double hi = max.to<double>();
   c10_npu::NPUGuard guard(self.device());
-  if (lo == hi && self.numel() > 0) {
-    lo = self.amin().item<double>();
-    hi = self.amax().item<double>();
-  }
-  if (lo == hi) {
-    lo -= 1;
-    hi += 1;
-  }
-  TORCH_CHECK(!(std::isinf(lo) || std::isinf(hi) || std::isnan(lo) || std::isnan(hi)), "torch.histc: range of [", lo,
-              ", ", hi, "] is not finite");
-  TORCH_CHECK(lo < hi, "torch.histc: max must be larger than min");
+  const auto [lo, hi] = op_plugin::utils::histc_range(self, bins, min, max, out);
   if (!out.sizes().equals({bins})) out.resize_({bins});
   EXEC_NPU_CMD(aclnnHistc, self, bins, at::Scalar(lo), at::Scalar(hi), out);
   return out;

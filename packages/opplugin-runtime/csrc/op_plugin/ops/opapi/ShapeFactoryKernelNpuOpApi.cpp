@@ -17,15 +17,12 @@
 #include "op_plugin/ops/linspace.h"
 #include "op_plugin/ops/logspace.h"
 #include "op_plugin/ops/roll.h"
+#include "op_plugin/utils/RearrangeUtils.h"
 
 namespace op_api {
 namespace {
 
 using at_npu::native::OpPreparation;
-
-void check_not_complex(const char* op, const at::Tensor& self) {
-  TORCH_CHECK(!self.is_complex(), op, ": complex tensors are not supported on npu");
-}
 
 void resize_to(at::Tensor& out, at::IntArrayRef sizes) {
   if (!out.sizes().equals(sizes)) out.resize_(sizes);
@@ -34,13 +31,7 @@ void resize_to(at::Tensor& out, at::IntArrayRef sizes) {
 }  // namespace
 
 at::Tensor flip(const at::Tensor& self, at::IntArrayRef dims) {
-  check_not_complex("flip", self);
-  std::vector<bool> seen(std::max<int64_t>(self.dim(), 1), false);
-  for (int64_t d : dims) {
-    const int64_t w = c10::maybe_wrap_dim(d, self.dim());
-    TORCH_CHECK(!seen[w], "dim ", w, " appears multiple times in the list of dims");
-    seen[w] = true;
-  }
+  op_plugin::utils::check_flip_dims(self, dims);
   c10_npu::NPUGuard guard(self.device());
   at::Tensor out = OpPreparation::apply_tensor_without_format(self.sizes(), self.options());
   if (out.numel() > 0) EXEC_NPU_CMD(aclnnFlip, self, dims, out);
@@ -48,15 +39,7 @@ at::Tensor flip(const at::Tensor& self, at::IntArrayRef dims) {
 }
 
 at::Tensor roll(const at::Tensor& self, at::IntArrayRef shifts, at::IntArrayRef dims) {
-  check_not_complex("roll", self);
-  TORCH_CHECK(!shifts.empty(), "`shifts` required");
-  if (dims.empty()) {
-    TORCH_CHECK(shifts.size() == 1, "shifts and dimensions must align. shifts: ", shifts.size(), ", dims:", dims.size());
-  } else {
-    TORCH_CHECK(shifts.size() == dims.size(), "shifts and dimensions must align. shifts: ", shifts.size(),
-                ", dims:", dims.size());
-    for (int64_t d : dims) (void)c10::maybe_wrap_dim(d, self.dim(), /*wrap_scalar=*/false);
-  }
+  op_plugin::utils::check_roll_args(self, shifts, dims);
   c10_npu::NPUGuard guard(self.device());
   at::Tensor out = OpPreparation::apply_tensor_without_format(self.sizes(), self.options());
   if (out.numel() > 0) EXEC_NPU_CMD(aclnnRoll, self, shifts, dims, out);
@@ -66,7 +49,7 @@ at::Tensor roll(const at::Tensor& self, at::IntArrayRef shifts, at::IntArrayRef 
 at::Tensor& eye_out(int64_t n, int64_t m, at::Tensor& out) {
   TORCH_CHECK(n >= 0, "n must be greater or equal to 0, got ", n);
   TORCH_CHECK(m >= 0, "m must be greater or equal to 0, got ", m);
-  check_not_complex("eye", out);
+  op_plugin::utils::check_not_complex("eye", out);
   resize_to(out, {n, m});
   c10_npu::NPUGuard guard(out.device());
   if (out.numel() > 0) EXEC_NPU_CMD(aclnnEye, n, m, out);

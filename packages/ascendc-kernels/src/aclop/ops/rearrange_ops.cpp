@@ -1,0 +1,240 @@
+// acl_op types Triu (triu_custom), ReverseV2 and Roll (view copies of the dense input), Gather
+// (index_select_custom along the first dimension) and Histogram (histc_custom), declared in
+// abi/aclop/rearrange.decl.
+#include <math.h>
+#include <string.h>
+
+#include <vector>
+
+#include "aclop/declared_ops.h"
+#include "common/dtype.h"
+#include "common/error.h"
+#include "kernels/index_kernel_api.h"
+#include "kernels/kernel_api.h"
+
+namespace ascendc_sim {
+namespace aclop {
+namespace {
+
+std::vector<int64_t> DenseStrides(const std::vector<int64_t>& shape) {
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (size_t k = shape.size(); k-- > 1;) strides[k - 1] = strides[k] * shape[k];
+  return strides;
+}
+
+// `dim` wrapped into [0, rank) (a 0-D tensor has one dimension to name), or an error naming `what`.
+aclError WrapDim(OpContext& ctx, const char* what, int64_t* dim, size_t rank) {
+  const int64_t span = rank == 0 ? 1 : static_cast<int64_t>(rank);
+  if (*dim < -span || *dim >= span) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "%s %lld is out of range for %zu dimensions", what,
+                    static_cast<long long>(*dim), rank);
+  }
+  if (*dim < 0) *dim += span;
+  return ACL_SUCCESS;
+}
+
+// The values of the integer input `index` (int32 or int64), known when the op is launched: a constant,
+// or an input placed in host memory (the executor copied it at the launch, so reading the copy is safe).
+aclError ConstantInts(OpContext& ctx, size_t index, const char* name, std::vector<int64_t>* out) {
+  const OpOperand& in = ctx.inputs[index];
+  const bool known = in.desc->isConst || in.desc->placement != ACL_MEMTYPE_DEVICE;
+  if (!known || in.shape().size() > 1) {
+    return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED, "input %s must be a 0-D or 1-D constant or host input", name);
+  }
+  const uint8_t* data = in.desc->isConst ? in.desc->constData.data() : static_cast<const uint8_t*>(in.data);
+  out->clear();
+  for (int64_t k = 0; k < in.Numel(); ++k) {
+    if (in.dtype() == ACL_INT32) {
+      int32_t v;
+      memcpy(&v, data + 4 * k, 4);
+      out->push_back(v);
+    } else {
+      int64_t v;
+      memcpy(&v, data + 8 * k, 8);
+      out->push_back(v);
+    }
+  }
+  return ACL_SUCCESS;
+}
+
+aclError RequireSameShapeXY(OpContext& ctx) {
+  return ctx.RequireSameShape(ctx.inputs[0], "input x", ctx.outputs[0], "output y");
+}
+
+// One copy of the box `shape` from x (at xOffset, through xStrides) to y (at yOffset, dense).
+aclError CopyBox(OpContext& ctx, const std::vector<int64_t>& shape, const std::vector<int64_t>& xStrides,
+                 int64_t xOffset, const std::vector<int64_t>& yStrides, int64_t yOffset) {
+  kernels::ViewCopyArgs args;
+  args.ndim = static_cast<int32_t>(shape.size());
+  for (size_t k = 0; k < shape.size(); ++k) {
+    args.shape[k] = shape[k];
+    args.src.strides[k] = xStrides[k];
+    args.dst.strides[k] = yStrides[k];
+  }
+  args.src.data = ctx.inputs[0].data;
+  args.dst.data = ctx.outputs[0].data;
+  args.src.dtype = args.dst.dtype = ctx.outputs[0].dtype();
+  args.src.offset = xOffset;
+  args.dst.offset = yOffset;
+  return kernels::LaunchViewCopy(args, ctx.stream());
+}
+
+aclError RequireViewRank(OpContext& ctx, size_t rank) {
+  if (rank > static_cast<size_t>(kernels::kMaxViewDims)) {
+    return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED, "input x has %zu dimensions; at most %d are supported", rank,
+                    kernels::kMaxViewDims);
+  }
+  return ACL_SUCCESS;
+}
+
+}  // namespace
+
+aclError RunTriu(OpContext& ctx, const TriuAttrs& attrs) {
+  const OpOperand& x = ctx.inputs[0];
+  aclError rc = RequireSameShapeXY(ctx);
+  if (rc != ACL_SUCCESS) return rc;
+  const std::vector<int64_t>& shape = x.shape();
+  if (shape.size() < 2) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input x of shape %s must have at least 2 dimensions",
+                    ShapeToString(shape).c_str());
+  }
+  const int64_t m = shape[shape.size() - 2];
+  const int64_t n = shape[shape.size() - 1];
+  const int64_t batch = m * n == 0 ? 0 : x.Numel() / (m * n);
+  if (batch == 0) return ACL_SUCCESS;
+  return kernels::LaunchTriu(x.dtype(), x.data, ctx.outputs[0].data, static_cast<uint64_t>(batch),
+                             static_cast<uint64_t>(m), static_cast<uint64_t>(n), attrs.diagonal, ctx.stream());
+}
+
+// One copy through reversed strides: the first element read is the last along each reversed dimension.
+aclError RunReverseV2(OpContext& ctx, const ReverseV2Attrs&) {
+  aclError rc = RequireSameShapeXY(ctx);
+  if (rc != ACL_SUCCESS) return rc;
+  std::vector<int64_t> axes;
+  if ((rc = ConstantInts(ctx, 1, "axis", &axes)) != ACL_SUCCESS) return rc;
+  const OpOperand& x = ctx.inputs[0];
+  const size_t rank = x.shape().size();
+  if ((rc = RequireViewRank(ctx, rank)) != ACL_SUCCESS) return rc;
+  std::vector<bool> reversed(rank == 0 ? 1 : rank, false);
+  for (int64_t axis : axes) {
+    if ((rc = WrapDim(ctx, "axis", &axis, rank)) != ACL_SUCCESS) return rc;
+    if (reversed[static_cast<size_t>(axis)]) {
+      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "axis %lld appears more than once", static_cast<long long>(axis));
+    }
+    reversed[static_cast<size_t>(axis)] = true;
+  }
+  if (x.Numel() == 0) return ACL_SUCCESS;
+  const std::vector<int64_t> shape = rank == 0 ? std::vector<int64_t>{1} : x.shape();
+  const std::vector<int64_t> dense = DenseStrides(shape);
+  std::vector<int64_t> xStrides = dense;
+  int64_t xOffset = 0;
+  for (size_t k = 0; k < rank; ++k) {
+    if (!reversed[k]) continue;
+    xOffset += (shape[k] - 1) * dense[k];
+    xStrides[k] = -dense[k];
+  }
+  return CopyBox(ctx, shape, xStrides, xOffset, dense, 0);
+}
+
+// Along a dimension of size n rolled by s (in [0, n)), x's [0, n - s) lands at y's [s, n) and x's [n - s, n)
+// at y's [0, s): one box copy per choice of the two halves on each rolled dimension.
+aclError RunRoll(OpContext& ctx, const RollAttrs& attrs) {
+  aclError rc = RequireSameShapeXY(ctx);
+  if (rc != ACL_SUCCESS) return rc;
+  const OpOperand& x = ctx.inputs[0];
+  const bool flat = attrs.dims.empty();
+  const size_t expectedShifts = flat ? 1 : attrs.dims.size();
+  if (attrs.shifts.size() != expectedShifts) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "shifts (%zu) and dims (%zu) must align: one shift per dimension, or "
+                    "one shift and no dims", attrs.shifts.size(), attrs.dims.size());
+  }
+  const std::vector<int64_t> shape = flat ? std::vector<int64_t>{x.Numel()} : x.shape();
+  if ((rc = RequireViewRank(ctx, shape.size())) != ACL_SUCCESS) return rc;
+  std::vector<int64_t> shift(shape.size(), 0);
+  if (shape.empty()) return ctx.Fail(ACL_ERROR_INVALID_PARAM, "a 0-D x has no dimension to roll");
+  for (size_t k = 0; k < attrs.shifts.size(); ++k) {
+    int64_t dim = flat ? 0 : attrs.dims[k];
+    if ((rc = WrapDim(ctx, "dim", &dim, shape.size())) != ACL_SUCCESS) return rc;
+    shift[static_cast<size_t>(dim)] += attrs.shifts[k];
+  }
+  if (x.Numel() == 0) return ACL_SUCCESS;
+  std::vector<size_t> rolled;
+  for (size_t k = 0; k < shape.size(); ++k) {
+    shift[k] = ((shift[k] % shape[k]) + shape[k]) % shape[k];
+    if (shift[k] != 0) rolled.push_back(k);
+  }
+  const std::vector<int64_t> dense = DenseStrides(shape);
+  for (uint64_t choice = 0; choice < (uint64_t{1} << rolled.size()); ++choice) {
+    std::vector<int64_t> box = shape;
+    int64_t xOffset = 0, yOffset = 0;
+    for (size_t r = 0; r < rolled.size(); ++r) {
+      const size_t k = rolled[r];
+      const int64_t n = shape[k], s = shift[k];
+      if ((choice >> r) & 1) {  // x's tail [n - s, n) -> y's head [0, s)
+        box[k] = s;
+        xOffset += (n - s) * dense[k];
+      } else {  // x's head [0, n - s) -> y's tail [s, n)
+        box[k] = n - s;
+        yOffset += s * dense[k];
+      }
+    }
+    if ((rc = CopyBox(ctx, box, dense, xOffset, dense, yOffset)) != ACL_SUCCESS) return rc;
+  }
+  return ACL_SUCCESS;
+}
+
+aclError RunGather(OpContext& ctx, const GatherAttrs& attrs) {
+  const OpOperand& x = ctx.inputs[0];
+  const OpOperand& indices = ctx.inputs[1];
+  const OpOperand& y = ctx.outputs[0];
+  if (attrs.batch_dims != 0) {
+    return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED, "batch_dims %lld: only 0 is supported",
+                    static_cast<long long>(attrs.batch_dims));
+  }
+  if (x.shape().empty()) return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input x must have at least one dimension");
+  std::vector<int64_t> expected = indices.shape();
+  expected.insert(expected.end(), x.shape().begin() + 1, x.shape().end());
+  if (y.shape() != expected) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "output y has shape %s, expected %s", ShapeToString(y.shape()).c_str(),
+                    ShapeToString(expected).c_str());
+  }
+  if (y.Numel() == 0) return ACL_SUCCESS;
+  kernels::IndexSelectArgs args;
+  args.dtype = x.dtype();
+  args.indexDtype = indices.dtype();
+  args.outer = 1;
+  args.dimSize = x.shape()[0];
+  args.inner = args.dimSize == 0 ? 0 : x.Numel() / args.dimSize;
+  args.count = indices.Numel();
+  args.x = x.data;
+  args.index = indices.data;
+  args.y = y.data;
+  args.op = "Gather";
+  return kernels::LaunchIndexSelect(args, ctx.stream());
+}
+
+aclError RunHistogram(OpContext& ctx, const HistogramAttrs& attrs) {
+  const OpOperand& x = ctx.inputs[0];
+  const OpOperand& y = ctx.outputs[0];
+  if (attrs.bins <= 0) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "bins %lld must be positive", static_cast<long long>(attrs.bins));
+  }
+  if (!(attrs.min < attrs.max) || !isfinite(attrs.min) || !isfinite(attrs.max)) {
+    // CANN takes the data's range for min == max; the simulator needs the range given.
+    return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED, "min %g and max %g: only a finite range with min < max is "
+                    "supported", attrs.min, attrs.max);
+  }
+  if (y.shape() != std::vector<int64_t>{attrs.bins}) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "output y has shape %s, expected [%lld]", ShapeToString(y.shape()).c_str(),
+                    static_cast<long long>(attrs.bins));
+  }
+  void* edges = nullptr;
+  const aclError rc = ctx.AllocTemp(static_cast<size_t>(attrs.bins + 1) * sizeof(double), &edges);
+  if (rc != ACL_SUCCESS) return rc;
+  const int64_t n = x.Numel();
+  return kernels::LaunchHistc(x.dtype(), n > 0 ? x.data : nullptr, n, y.data, edges, attrs.bins, attrs.min,
+                              attrs.max, ctx.stream());
+}
+
+}  // namespace aclop
+}  // namespace ascendc_sim

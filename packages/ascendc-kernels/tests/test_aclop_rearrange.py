@@ -1,0 +1,113 @@
+"""The acl_op types that move, select or count elements (Triu, ReverseV2, Roll, Gather, Histogram)
+against numpy, and the arguments each refuses."""
+
+from __future__ import annotations
+
+import ascendc_kernels_testing as sim
+import numpy as np
+import pytest
+
+F32 = sim.ACL_FLOAT
+
+
+def dev(a):
+    return sim.DeviceArray.from_numpy(np.ascontiguousarray(a))
+
+
+def op_in(x):
+    return (x, tuple(x.shape), x.acl_type)
+
+
+def const(values, acl_type=sim.ACL_INT64):
+    v = np.asarray(values, dtype=sim.numpy_dtype(acl_type))
+    return (None, tuple(v.shape), acl_type, sim.ACL_FORMAT_ND, v)
+
+
+def out_of(shape, acl_type=F32):
+    return sim.DeviceArray.empty(tuple(shape), acl_type)
+
+
+def run(op, inputs, outputs, attrs=None):
+    sim.check(sim.run_aclop(op, inputs, [op_in(o) for o in outputs], attrs), op)
+    return [o.to_numpy() for o in outputs]
+
+
+def refused(op, inputs, outputs, attrs, code, message):
+    assert sim.run_aclop(op, inputs, [op_in(o) for o in outputs], attrs) == code
+    assert message in sim.recent_error()
+
+
+@pytest.mark.parametrize("diagonal", [-2, 0, 1, 5])
+def test_triu_keeps_the_upper_triangle_of_each_matrix(acl, diagonal):
+    a = np.arange(2 * 4 * 5, dtype=np.float32).reshape(2, 4, 5) + 1
+    (y,) = run("Triu", [op_in(dev(a))], [out_of(a.shape)], {"diagonal": diagonal})
+    np.testing.assert_array_equal(y, np.triu(a, diagonal))
+
+
+@pytest.mark.parametrize("axes", [[0], [-1], [0, 2], [1, 0, 2], []])
+def test_reverse_v2_reverses_the_constant_axes(acl, axes):
+    a = np.arange(3 * 4 * 5, dtype=np.int64).reshape(3, 4, 5)
+    (y,) = run("ReverseV2", [op_in(dev(a)), const(axes)], [out_of(a.shape, sim.ACL_INT64)])
+    np.testing.assert_array_equal(y, np.flip(a, axes) if axes else a)
+
+
+def test_reverse_v2_refuses_an_axis_twice_or_out_of_range(acl):
+    a = dev(np.zeros((2, 3), np.float32))
+    refused("ReverseV2", [op_in(a), const([1, -1])], [out_of((2, 3))], None, sim.ACL_ERROR_INVALID_PARAM,
+            "axis 1 appears more than once")
+    refused("ReverseV2", [op_in(a), const([2], sim.ACL_INT32)], [out_of((2, 3))], None, sim.ACL_ERROR_INVALID_PARAM,
+            "axis 2 is out of range for 2 dimensions")
+    refused("ReverseV2", [op_in(a), op_in(dev(np.array([0], np.int64)))], [out_of((2, 3))], None,
+            sim.ACL_ERROR_FEATURE_UNSUPPORTED, "input axis must be a 0-D or 1-D constant or host input")
+
+
+@pytest.mark.parametrize("shifts,dims", [([2], []), ([-7], []), ([1], [0]), ([3, -1], [2, 1]), ([1, 2], [1, 1]),
+                                         ([4, 0], [0, 1])])
+def test_roll_matches_numpy(acl, shifts, dims):
+    a = np.arange(3 * 4 * 5, dtype=np.float32).reshape(3, 4, 5)
+    (y,) = run("Roll", [op_in(dev(a))], [out_of(a.shape)], {"shifts": shifts, "dims": dims})
+    expected = np.roll(a, shifts[0]) if not dims else np.roll(a, shifts, dims)
+    np.testing.assert_array_equal(y, expected)
+
+
+def test_roll_refuses_unaligned_shifts(acl):
+    a = dev(np.zeros((2, 3), np.float32))
+    refused("Roll", [op_in(a)], [out_of((2, 3))], {"shifts": [1, 2], "dims": [0]}, sim.ACL_ERROR_INVALID_PARAM,
+            "shifts (2) and dims (1) must align")
+    refused("Roll", [op_in(a)], [out_of((2, 3))], {"shifts": [1], "dims": [3]}, sim.ACL_ERROR_INVALID_PARAM,
+            "dim 3 is out of range for 2 dimensions")
+
+
+@pytest.mark.parametrize("index_type", [sim.ACL_INT32, sim.ACL_INT64])
+def test_gather_selects_rows_of_the_first_dimension(acl, index_type):
+    a = np.arange(6 * 4, dtype=np.float32).reshape(6, 4)
+    idx = np.array([[5, 0, 2], [1, 1, 3]], dtype=sim.numpy_dtype(index_type))
+    (y,) = run("Gather", [op_in(dev(a)), op_in(dev(idx))], [out_of((2, 3, 4))], {"validate_indices": False})
+    np.testing.assert_array_equal(y, a[idx])
+
+
+def test_gather_refuses_batch_dims_and_a_wrong_output_shape(acl):
+    a, idx = dev(np.zeros((6, 4), np.float32)), dev(np.array([1, 2], np.int64))
+    refused("Gather", [op_in(a), op_in(idx)], [out_of((2, 4))], {"batch_dims": 1}, sim.ACL_ERROR_FEATURE_UNSUPPORTED,
+            "batch_dims 1: only 0 is supported")
+    refused("Gather", [op_in(a), op_in(idx)], [out_of((2, 3))], None, sim.ACL_ERROR_INVALID_PARAM,
+            "output y has shape [2, 3], expected [2, 4]")
+
+
+@pytest.mark.parametrize("acl_type", [sim.ACL_FLOAT, sim.ACL_FLOAT16, sim.ACL_DOUBLE])
+def test_histogram_counts_like_numpy(acl, acl_type):
+    rng = np.random.default_rng(3)
+    a = rng.uniform(-1.5, 2.5, 1000).astype(sim.numpy_dtype(acl_type))
+    edges = np.linspace(-1.0, 2.0, 8)
+    a = a[np.abs(a.astype(np.float64)[:, None] - edges[1:-1]).min(1) > 1e-2]  # float16 rounds bins' edges apart
+    (y,) = run("Histogram", [op_in(dev(a))], [out_of((7,), acl_type)], {"bins": 7, "min": -1.0, "max": 2.0})
+    inside = a[(a >= -1.0) & (a <= 2.0)].astype(np.float64)
+    np.testing.assert_array_equal(y, np.histogram(inside, bins=7, range=(-1.0, 2.0))[0])
+
+
+def test_histogram_needs_a_range(acl):
+    a = dev(np.zeros(4, np.float32))
+    refused("Histogram", [op_in(a)], [out_of((3,))], {"bins": 3, "min": 0.0, "max": 0.0},
+            sim.ACL_ERROR_FEATURE_UNSUPPORTED, "only a finite range with min < max is supported")
+    refused("Histogram", [op_in(a)], [out_of((3,))], {"bins": 0, "min": 0.0, "max": 1.0}, sim.ACL_ERROR_INVALID_PARAM,
+            "bins 0 must be positive")
