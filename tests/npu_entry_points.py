@@ -81,7 +81,7 @@ def differs(npu: Any, cpu: Any) -> str:
     npu = npu.cpu()
     if npu.shape != cpu.shape or npu.dtype != cpu.dtype:
         return f"shape/dtype {tuple(npu.shape)} {npu.dtype} vs {tuple(cpu.shape)} {cpu.dtype}"
-    if cpu.dtype.is_floating_point:
+    if cpu.dtype.is_floating_point or cpu.dtype.is_complex:
         same = torch.allclose(npu, cpu, rtol=1e-4, atol=1e-4, equal_nan=True)
         return "" if same else f"max abs difference {(npu - cpu).abs().nan_to_num().max().item():.3g}"
     return "" if torch.equal(npu, cpu) else "values differ"

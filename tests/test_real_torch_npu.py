@@ -244,6 +244,7 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "BatchMatMul": ("default", "torch.bmm(a.unsqueeze(0), c.t().unsqueeze(0))"),
     "LogicalAnd": ("jit", "(a > 0) & (b > 0)"), "LogicalOr": ("jit", "(a > 0) | (b > 0)"),
     "LogicalNot": ("jit", "~(a > 0)"),
+    "aclnnSign": ("default", "torch.sgn(torch.complex(a, b))"),  # sgn of a complex tensor: z / |z|
     "Triu": ("jit", "a.triu(1)"), "ReverseV2": ("jit", "a.flip([0, 1])"), "Roll": ("jit", "a.roll(-3)"),
     "Gather": ("jit", "torch.take(a, idx)"), "Histogram": ("jit", "torch.histc(a, bins=6, min=-1.0, max=1.5)"),
     "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
@@ -338,7 +339,7 @@ NOT_YET_RUN_THROUGH_UPSTREAM = {
     "aclnnRightShifts", "aclnnRoll", "aclnnRound", "aclnnRoundDecimals", "aclnnRsub", "aclnnRsubs",
     "aclnnScaledModifiedBesselK0", "aclnnScaledModifiedBesselK1", "aclnnScatterReduce", "aclnnSearchSorted",
     "aclnnSgn", "aclnnShiftedChebyshevPolynomialT", "aclnnShiftedChebyshevPolynomialU",
-    "aclnnShiftedChebyshevPolynomialV", "aclnnShiftedChebyshevPolynomialW", "aclnnSign", "aclnnSignbit",
+    "aclnnShiftedChebyshevPolynomialV", "aclnnShiftedChebyshevPolynomialW", "aclnnSignbit",
     "aclnnSin", "aclnnSinc", "aclnnSinh", "aclnnSmoothL1Loss", "aclnnSmoothL1LossBackward", "aclnnSoftplus",
     "aclnnSoftplusBackward", "aclnnSoftshrink", "aclnnSoftshrinkBackward", "aclnnSort", "aclnnSphericalBesselJ0",
     "aclnnStd", "aclnnStdMeanCorrection", "aclnnTake", "aclnnTan", "aclnnThnnFusedGruCell",

@@ -167,6 +167,9 @@ def test_complex_polar_angle_sgn(acl):
     got = sgn.to_numpy()
     assert got[0, 0] == 0 and np.isnan(got[0, 1].real) and np.isnan(got[0, 1].imag)
     np.testing.assert_allclose(got[1:], z[1:] / np.abs(z[1:]), rtol=1e-6)
+    sign = sim.DeviceArray.empty((3, 20), sim.ACL_COMPLEX64)  # aclnnSign of a complex self is sgn, as CANN's
+    sim.check(sim.run_aclnn("aclnnSign", dz.tensor(), sign.tensor()))
+    np.testing.assert_array_equal(sign.to_numpy()[1:], got[1:])
     # real operands: angle is pi below zero (not at -0.0), NaN for NaN; sgn is 0 for NaN
     x = np.array([-0.0, 0.0, np.nan, -2.0, 3.0, -np.inf], dtype=np.float32)
     dx, y = sim.DeviceArray.from_numpy(x), sim.DeviceArray.empty((6,), sim.ACL_FLOAT)

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "aclnn/aclnn_common.h"
+#include "aclnn/aclnn_complex.h"
 #include "aclnn/elementwise_plan.h"
 #include "aclnn/type_promotion.h"
 #include "aclnnop/aclnn_unary_elementwise.h"
@@ -142,10 +143,14 @@ aclnnStatus aclnnInplaceRoundDecimalsGetWorkspaceSize(aclTensor* selfRef, int64_
 }
 ACLNN_UNARY_LAUNCH(aclnnInplaceRoundDecimals)
 
-// sign on bool is the identity; integers compute in their own dtype.
+// sign on bool is the identity; integers compute in their own dtype; a complex self gives z / |z|
+// (0 at 0), as CANN's aclnnSign does for sgn.
 aclnnStatus aclnnSignGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
                                       aclOpExecutor** executor) {
   const char* api = "aclnnSign";
+  if (self != nullptr && IsComplexType(self->dtype)) {
+    return ComplexUnary(api, kernels::CxOp::kSgn, self, "self", nullptr, out, "out", workspaceSize, executor);
+  }
   aclnnStatus rc = CheckEwTensors(api, {{self, "self"}, {out, "out"}}, workspaceSize, executor);
   if (rc != ACLNN_SUCCESS) return rc;
   if (self->dtype == ACL_BOOL) return PlanCopy(api, {self, "self"}, out, "out", workspaceSize, executor);
