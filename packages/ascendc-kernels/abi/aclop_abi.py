@@ -17,6 +17,10 @@ The format, one block per op type::
       input x1: float float16 bfloat16 double int32 int64
       input x2: like x1
       input bias?: like x1             # '?': optional (only trailing inputs)
+      ...
+    ConcatD
+      input x*: all                    # '*': dynamic, one or more tensors x0, x1, ... of one dtype
+                                       #      (the op's only input)
       output y: like x1
       attr alpha: float                # required
       attr transpose: bool = false     # optional, with its default
@@ -69,6 +73,7 @@ FORMATS: dict[str, str] = {"base": "kBaseOnly", "elementwise": "kElementwiseAnyF
 
 _TYPE_RE = re.compile(r"[A-Z][A-Za-z0-9]*")
 _NAME_RE = re.compile(r"[a-z_][a-z0-9_]*")
+_ATTR_NAME_RE = re.compile(r"[a-z_][a-z0-9_]*|[A-Z]")  # CANN's attribute names, as ConcatD's count "N"
 _FAMILY_RE = re.compile(r"[a-z][a-z0-9_]*")
 _INT_RE = re.compile(r"-?[0-9]+")
 _FLOAT_RE = re.compile(r"-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?")
@@ -85,11 +90,12 @@ class Operand:
     dtypes: tuple[str, ...]  # dtype names (empty when `like` is set)
     like: str  # the operand whose dtype this one has, or ""
     index: int  # among the inputs, or among the outputs
+    dynamic: bool = False  # one or more tensors (x0, x1, ...): the op's only input
 
     @property
     def role(self) -> str:
-        """How messages name it: 'input x1'."""
-        return f"{self.direction} {self.name}"
+        """How messages name it: 'input x1' (a dynamic input by its first tensor, 'input x0')."""
+        return f"{self.direction} {self.name}{'0' if self.dynamic else ''}"
 
 
 @dataclass(frozen=True)
@@ -113,6 +119,10 @@ class OpType:
     @property
     def min_inputs(self) -> int:
         return sum(1 for operand in self.inputs if not operand.optional)
+
+    @property
+    def dynamic_inputs(self) -> bool:
+        return any(operand.dynamic for operand in self.inputs)
 
     @property
     def run_function(self) -> str:
@@ -173,7 +183,8 @@ def _parse_operand(block: _Block, direction: str, text: str, at: str, problems: 
     head, sep, spec = text.partition(":")
     name = head.strip()
     optional = name.endswith("?")
-    name = name.rstrip("?").strip()
+    dynamic = name.endswith("*")
+    name = name.rstrip("?*").strip()
     what = f"{at}: {block.name}: {direction} '{name}'"
     if not sep:
         problems.append(f"{what}: expected '{direction} <name>: <dtypes> | like <operand>'")
@@ -187,6 +198,10 @@ def _parse_operand(block: _Block, direction: str, text: str, at: str, problems: 
     block.names.add(name)
     if optional and direction == "output":
         problems.append(f"{what}: outputs cannot be optional")
+    if dynamic and direction == "output":
+        problems.append(f"{what}: outputs cannot be dynamic")
+    if direction == "input" and ((dynamic and block.inputs) or any(o.dynamic for o in block.inputs)):
+        problems.append(f"{what}: a dynamic input must be the op's only input")
     listed = block.inputs if direction == "input" else block.outputs
     if direction == "input" and not optional and any(o.optional for o in block.inputs):
         problems.append(f"{what}: a required input cannot follow an optional one (only trailing inputs are optional)")
@@ -217,7 +232,7 @@ def _parse_operand(block: _Block, direction: str, text: str, at: str, problems: 
                 else:
                     dtypes.append(dtype)
         dtypes.sort(key=list(DTYPES).index)
-    listed.append(Operand(direction, name, optional, tuple(dtypes), like, len(listed)))
+    listed.append(Operand(direction, name, optional, tuple(dtypes), like, len(listed), dynamic))
 
 
 def _parse_attr(block: _Block, text: str, at: str, problems: list[str]) -> None:
@@ -227,8 +242,8 @@ def _parse_attr(block: _Block, text: str, at: str, problems: list[str]) -> None:
     if not sep:
         problems.append(f"{what}: expected 'attr <name>: <type>[?| = <default>]'")
         return
-    if not _NAME_RE.fullmatch(name) or name in RESERVED_NAMES:
-        problems.append(f"{what}: not a lower_snake_case name the generated code may use")
+    if not _ATTR_NAME_RE.fullmatch(name) or name in RESERVED_NAMES:
+        problems.append(f"{what}: not a lower_snake_case (or one capital letter) name the generated code may use")
         return
     if name in block.names:
         problems.append(f"{what}: the name is declared twice")
@@ -381,6 +396,9 @@ def _check_operands(op: OpType) -> list[str]:
             guard = " && ".join(f"ctx.inputs.size() > {index}" for index in passed)
             call = f"if ({guard}) {call}"
         out.append(f"  {call}  if (rc != ACL_SUCCESS) return rc;\n")
+        if operand.dynamic:
+            out.append(f'  rc = ctx.RequireInputsShareDtype("{operand.direction} {operand.name}");\n'
+                       "  if (rc != ACL_SUCCESS) return rc;\n")
     return out
 
 
@@ -441,8 +459,9 @@ def render_header(families: list[Family]) -> str:
     out.append("// Every declared op type, by name.\ninline const OpDef kDeclaredOps[] = {\n")
     for op in op_types(families):
         min_inputs = op.min_inputs if op.min_inputs != len(op.inputs) else -1
+        dynamic = ", true" if op.dynamic_inputs else ""
         out.append(f'    {{"{op.name}", {len(op.inputs)}, {len(op.outputs)}, FormatPolicy::{FORMATS[op.formats]}, '
-                   f"&declared::Check{op.name}, {min_inputs}}},\n")
+                   f"&declared::Check{op.name}, {min_inputs}{dynamic}}},\n")
     out.append("};\n\n}  // namespace aclop\n}  // namespace ascendc_sim\n")
     return "".join(out)
 

@@ -86,8 +86,8 @@ def test_each_declared_operand_count_is_enforced(acl):
         dtype = first_dtype(op)
         arrays = [sim.DeviceArray.empty((4,), ACL_TYPES[dtype]) for _ in range(len(op.inputs) + 2)]
         operands = [(a, (4,), ACL_TYPES[dtype]) for a in arrays]
-        too_many = operands[: len(op.inputs) + 1]
-        assert sim.run_aclop(op.name, too_many, operands[-1:]) == sim.ACL_ERROR_INVALID_PARAM, op.name
+        wrong = [] if op.dynamic_inputs else operands[: len(op.inputs) + 1]  # none, or one too many
+        assert sim.run_aclop(op.name, wrong, operands[-1:]) == sim.ACL_ERROR_INVALID_PARAM, op.name
         assert f"op '{op.name}': takes " in sim.recent_error()
 
 
@@ -163,6 +163,12 @@ def test_every_problem_of_every_file_is_reported_with_its_line_and_op(tmp_path):
             "Three\n"                                # line 16: no output, no formats
             "  input x: all\n"
             "  colour: red\n"                        # line 18: unknown item
+            "Four\n"
+            "  input x: all\n"
+            "  input y*: all\n"                      # line 21: a dynamic input beside another
+            "  output z*: like x\n"                  # line 22: a dynamic output
+            "  attr Big: int\n"                      # line 23: two capitals
+            "  formats: base\n"
         ),
     })
     with pytest.raises(aclop_abi.AbiError) as caught:
@@ -181,6 +187,9 @@ def test_every_problem_of_every_file_is_reported_with_its_line_and_op(tmp_path):
         ("bad.decl:16:", "Three: declares no output"),
         ("bad.decl:16:", "Three: declares no 'formats:'"),
         ("bad.decl:18:", "Three: 'colour:' is not one of input, output, attr, formats:"),
+        ("bad.decl:21:", "Four: input 'y': a dynamic input must be the op's only input"),
+        ("bad.decl:22:", "Four: output 'z': outputs cannot be dynamic"),
+        ("bad.decl:23:", "Four: attr 'Big': not a lower_snake_case (or one capital letter) name"),
     ]
     for where, what in expected:
         assert any(p.startswith(where) and what in p for p in problems), (where, what, problems)

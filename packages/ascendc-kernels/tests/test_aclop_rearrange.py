@@ -111,3 +111,23 @@ def test_histogram_needs_a_range(acl):
             sim.ACL_ERROR_FEATURE_UNSUPPORTED, "only a finite range with min < max is supported")
     refused("Histogram", [op_in(a)], [out_of((3,))], {"bins": 0, "min": 0.0, "max": 1.0}, sim.ACL_ERROR_INVALID_PARAM,
             "bins 0 must be positive")
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_concat_d_joins_its_dynamic_inputs(acl, dim):
+    parts = [np.arange(24, dtype=np.float32).reshape(2, 3, 4)[(slice(None),) * (dim % 3) + (slice(0, k),)] + 10 * k
+             for k in (1, 2, 0, 3)]
+    expected = np.concatenate(parts, axis=dim)
+    (y,) = run("ConcatD", [op_in(dev(p)) for p in parts], [out_of(expected.shape)], {"N": 4, "concat_dim": dim})
+    np.testing.assert_array_equal(y, expected)
+
+
+def test_concat_d_refuses_mismatched_inputs(acl):
+    a, b = dev(np.zeros((2, 3), np.float32)), dev(np.zeros((3, 3), np.float32))
+    refused("ConcatD", [op_in(a), op_in(b)], [out_of((5, 3))], {"N": 2, "concat_dim": 1}, sim.ACL_ERROR_INVALID_PARAM,
+            "input x1 of shape [3, 3] does not join input x0 of shape [2, 3] along dimension 1")
+    refused("ConcatD", [op_in(a), op_in(b)], [out_of((5, 3))], {"N": 3, "concat_dim": 0}, sim.ACL_ERROR_INVALID_PARAM,
+            "attribute N is 3 but 2 inputs are given")
+    i = dev(np.zeros((3, 3), np.int32))
+    refused("ConcatD", [op_in(a), op_in(i)], [out_of((5, 3))], {"N": 2, "concat_dim": 0}, sim.ACL_ERROR_INVALID_PARAM,
+            "input x0 has data type ACL_FLOAT but input x1 has ACL_INT32; they must match")

@@ -148,7 +148,12 @@ aclError aclopCompileAndExecute(const char* opType, int numInputs, const aclTens
   }
   OpContext ctx(opType, attr, stream, device);
   const int minInputs = def->minInputs < 0 ? def->numInputs : def->minInputs;
-  if (numInputs < minInputs || numInputs > def->numInputs || numOutputs != def->numOutputs) {
+  if (def->dynamicInputs) {
+    if (numInputs < 1 || numOutputs != def->numOutputs) {
+      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "takes 1 or more inputs and %d output(s), got %d and %d",
+                      def->numOutputs, numInputs, numOutputs);
+    }
+  } else if (numInputs < minInputs || numInputs > def->numInputs || numOutputs != def->numOutputs) {
     if (minInputs != def->numInputs) {
       return ctx.Fail(ACL_ERROR_INVALID_PARAM, "takes %d to %d input(s) and %d output(s), got %d and %d", minInputs,
                       def->numInputs, def->numOutputs, numInputs, numOutputs);

@@ -179,6 +179,16 @@ aclError OpContext::RequireSameDtype(const OpOperand& a, const char* aName, cons
               DataTypeName(a.dtype()), bName, DataTypeName(b.dtype()));
 }
 
+aclError OpContext::RequireInputsShareDtype(const char* name) {
+  for (size_t i = 1; i < inputs.size(); ++i) {
+    if (inputs[i].dtype() != inputs[0].dtype()) {
+      return Fail(ACL_ERROR_INVALID_PARAM, "%s0 has data type %s but %s%zu has %s; they must match", name,
+                  DataTypeName(inputs[0].dtype()), name, i, DataTypeName(inputs[i].dtype()));
+    }
+  }
+  return ACL_SUCCESS;
+}
+
 aclError OpContext::RequireDtypeIn(const OpOperand& t, const char* name, std::initializer_list<aclDataType> allowed) {
   if (std::find(allowed.begin(), allowed.end(), t.dtype()) != allowed.end()) return ACL_SUCCESS;
   std::string list;

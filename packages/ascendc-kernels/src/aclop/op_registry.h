@@ -61,6 +61,8 @@ class OpContext {
 
   // The checks shared by the ops.
   aclError RequireSameDtype(const OpOperand& a, const char* aName, const OpOperand& b, const char* bName);
+  // Every input has inputs[0]'s dtype (the tensors of the dynamic input `name`: "<name><i>" in messages).
+  aclError RequireInputsShareDtype(const char* name);
   aclError RequireDtypeIn(const OpOperand& t, const char* name, std::initializer_list<aclDataType> allowed);
   aclError RequireSameShape(const OpOperand& a, const char* aName, const OpOperand& b, const char* bName);
 
@@ -86,6 +88,7 @@ struct OpDef {
   FormatPolicy formats;
   aclError (*run)(OpContext& ctx);
   int minInputs = -1;  // fewer inputs accepted (the trailing ones optional); -1: exactly numInputs
+  bool dynamicInputs = false;  // one or more inputs (a dynamic input x0, x1, ...): numInputs is not a bound
 };
 
 // The declared op type `type`, or null.

@@ -1,4 +1,4 @@
-// acl_op types Triu (triu_custom), ReverseV2 and Roll (view copies of the dense input), Gather
+// acl_op types Triu (triu_custom), ReverseV2, Roll and ConcatD (view copies of the dense inputs), Gather
 // (index_select_custom along the first dimension) and Histogram (histc_custom), declared in
 // abi/aclop/rearrange.decl.
 #include <math.h>
@@ -179,6 +179,59 @@ aclError RunRoll(OpContext& ctx, const RollAttrs& attrs) {
       }
     }
     if ((rc = CopyBox(ctx, box, dense, xOffset, dense, yOffset)) != ACL_SUCCESS) return rc;
+  }
+  return ACL_SUCCESS;
+}
+
+// One view copy per input, into its slice of y along concat_dim.
+aclError RunConcatD(OpContext& ctx, const ConcatDAttrs& attrs) {
+  const OpOperand& y = ctx.outputs[0];
+  if (attrs.N != static_cast<int64_t>(ctx.inputs.size())) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "attribute N is %lld but %zu inputs are given",
+                    static_cast<long long>(attrs.N), ctx.inputs.size());
+  }
+  const std::vector<int64_t>& first = ctx.inputs[0].shape();
+  if (first.empty()) return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input x0 is 0-D; it has no dimension to join along");
+  int64_t dim = attrs.concat_dim;
+  aclError rc = WrapDim(ctx, "concat_dim", &dim, first.size());
+  if (rc != ACL_SUCCESS) return rc;
+  if ((rc = RequireViewRank(ctx, first.size())) != ACL_SUCCESS) return rc;
+  std::vector<int64_t> expected = first;
+  expected[static_cast<size_t>(dim)] = 0;
+  for (size_t i = 0; i < ctx.inputs.size(); ++i) {
+    const std::vector<int64_t>& shape = ctx.inputs[i].shape();
+    bool fits = shape.size() == first.size();
+    for (size_t k = 0; fits && k < shape.size(); ++k) fits = k == static_cast<size_t>(dim) || shape[k] == first[k];
+    if (!fits) {
+      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input x%zu of shape %s does not join input x0 of shape %s along "
+                      "dimension %lld", i, ShapeToString(shape).c_str(), ShapeToString(first).c_str(),
+                      static_cast<long long>(dim));
+    }
+    expected[static_cast<size_t>(dim)] += shape[static_cast<size_t>(dim)];
+  }
+  if (y.shape() != expected) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "output y has shape %s, expected %s", ShapeToString(y.shape()).c_str(),
+                    ShapeToString(expected).c_str());
+  }
+  const std::vector<int64_t> yStrides = DenseStrides(expected);
+  int64_t offset = 0;
+  for (const OpOperand& x : ctx.inputs) {
+    if (x.Numel() > 0) {
+      kernels::ViewCopyArgs args;
+      args.ndim = static_cast<int32_t>(first.size());
+      const std::vector<int64_t> xStrides = DenseStrides(x.shape());
+      for (size_t k = 0; k < first.size(); ++k) {
+        args.shape[k] = x.shape()[k];
+        args.src.strides[k] = xStrides[k];
+        args.dst.strides[k] = yStrides[k];
+      }
+      args.src.data = x.data;
+      args.dst.data = y.data;
+      args.src.dtype = args.dst.dtype = y.dtype();
+      args.dst.offset = offset * yStrides[static_cast<size_t>(dim)];
+      if ((rc = kernels::LaunchViewCopy(args, ctx.stream())) != ACL_SUCCESS) return rc;
+    }
+    offset += x.shape()[static_cast<size_t>(dim)];
   }
   return ACL_SUCCESS;
 }

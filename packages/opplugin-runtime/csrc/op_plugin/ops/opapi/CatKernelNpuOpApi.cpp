@@ -1,64 +1,21 @@
 // cat / cat.out on the op_api path (aclnnCat: one view-copy per input into its
 // slice of out). Not structured (see yaml/op_plugin_functions.yaml): the checks,
-// result dtype and output shape are CPU's, computed here.
+// result dtype and output shape are CPU's (op_plugin::utils::cat_shape).
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Tensor.h>
-#include <ATen/native/TypeProperties.h>
-#include <c10/core/WrapDimMinimal.h>
-
-#include <vector>
 
 #include "npu/core/NPUGuard.h"
 #include "npu/op_common/OpPreparation.h"
 #include "npu/op_api/op_api_common.h"
 #include "op_plugin/ops/cat.h"
+#include "op_plugin/utils/CatUtils.h"
 
 namespace op_api {
 namespace {
 
 using at_npu::native::OpPreparation;
-
-// PyTorch skips 1-D empty tensors ("legacy" empty tensors) in cat.
-bool skipped(const at::Tensor& t) { return t.dim() == 1 && t.size(0) == 0; }
-
-struct CatShape {
-  std::vector<int64_t> sizes;
-  at::ScalarType dtype;
-  int64_t dim = 0;
-  const at::Tensor* reference = nullptr;
-};
-
-CatShape cat_shape(const char* op, at::TensorList tensors, int64_t dim) {
-  TORCH_CHECK(!tensors.empty(), op, ": expected a non-empty list of Tensors");
-  CatShape shape;
-  shape.dtype = at::native::result_type(tensors);
-  for (size_t i = 0; i < tensors.size(); ++i) {
-    TORCH_CHECK(tensors[i].dim() > 0, op, ": zero-dimensional tensor (at position ", i, ") cannot be concatenated");
-    if (shape.reference == nullptr && !skipped(tensors[i])) shape.reference = &tensors[i];
-  }
-  if (shape.reference == nullptr) {  // only legacy empty tensors
-    shape.sizes = {0};
-    return shape;
-  }
-  const at::Tensor& ref = *shape.reference;
-  shape.dim = c10::maybe_wrap_dim(dim, ref.dim());
-  shape.sizes = ref.sizes().vec();
-  shape.sizes[shape.dim] = 0;
-  for (size_t i = 0; i < tensors.size(); ++i) {
-    const at::Tensor& t = tensors[i];
-    if (skipped(t)) continue;
-    TORCH_CHECK(t.dim() == ref.dim(), op, ": Tensors must have same number of dimensions: got ", ref.dim(), " and ",
-                t.dim());
-    for (int64_t d = 0; d < ref.dim(); ++d) {
-      if (d == shape.dim) continue;
-      TORCH_CHECK(t.size(d) == ref.size(d), op, ": Sizes of tensors must match except in dimension ", shape.dim,
-                  ". Expected size ", ref.size(d), " but got size ", t.size(d), " for tensor number ", i,
-                  " in the list.");
-    }
-    shape.sizes[shape.dim] += t.size(shape.dim);
-  }
-  return shape;
-}
+using op_plugin::utils::cat_shape;
+using op_plugin::utils::CatShape;
 
 void run_cat(at::TensorList tensors, const CatShape& shape, at::Tensor& out) {
   if (out.numel() == 0) return;
