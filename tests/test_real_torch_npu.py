@@ -246,7 +246,8 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "LogicalNot": ("jit", "~(a > 0)"),
     "aclnnSign": ("default", "torch.sgn(torch.complex(a, b))"),  # sgn of a complex tensor: z / |z|
     "Triu": ("jit", "a.triu(1)"), "ReverseV2": ("jit", "a.flip([0, 1])"), "Roll": ("jit", "a.roll(-3)"),
-    "ConcatD": ("jit", "torch.cat([a, b.half(), c], 1)"), "Gather": ("jit", "torch.take(a, idx)"), "Histogram": ("jit", "torch.histc(a, bins=6, min=-1.0, max=1.5)"),
+    "ConcatD": ("jit", "torch.cat([a, b.half(), c], 1)"), "Gather": ("jit", "torch.take(a, idx)"),
+    "Histogram": ("jit", "torch.histc(a, bins=6, min=-1.0, max=1.5)"),
     "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
     "aclnnBitwiseNot": ("default", "~(a > 0)"),
     "Identity": ("default", "(setattr(torch.npu.config, 'allow_internal_format', True), "
