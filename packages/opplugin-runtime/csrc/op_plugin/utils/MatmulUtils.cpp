@@ -1,5 +1,7 @@
 #include "op_plugin/utils/MatmulUtils.h"
 
+#include <ATen/ops/complex.h>
+#include <ATen/ops/view_as_real.h>
 #include <c10/util/Exception.h>
 
 #include <cstring>
@@ -96,6 +98,35 @@ bool is_transposed_matrix(const at::Tensor& t) {
 
 bool shares_storage(const at::Tensor& a, const at::Tensor& b) {
   return a.numel() > 0 && b.numel() > 0 && a.storage().is_alias_of(b.storage());
+}
+
+at::Tensor vdot_by_dots(const at::Tensor& self, const at::Tensor& other, DotKernel dot) {
+  TORCH_CHECK(self.dim() == 1 && other.dim() == 1, "vdot: 1D tensors expected, but got ", self.dim(), "D and ",
+              other.dim(), "D tensors");
+  TORCH_CHECK(self.scalar_type() == other.scalar_type(), "vdot: expected both vectors to have same dtype, but found ",
+              self.scalar_type(), " and ", other.scalar_type());
+  TORCH_CHECK(self.numel() == other.numel(), "vdot: inconsistent tensor size, expected tensor [", self.numel(),
+              "] and src [", other.numel(), "] to have the same number of elements, but got ", self.numel(), " and ",
+              other.numel(), " elements respectively");
+  if (!self.is_complex()) return dot(self, other);
+  const at::Tensor a = at::view_as_real(self.resolve_conj()), b = at::view_as_real(other.resolve_conj());
+  const at::Tensor ar = a.select(1, 0), ai = a.select(1, 1), br = b.select(1, 0), bi = b.select(1, 1);
+  const at::Tensor real = dot(ar, br).add_(dot(ai, bi));
+  const at::Tensor imag = dot(ar, bi).sub_(dot(ai, br));
+  return at::complex(real, imag);
+}
+
+at::Tensor& addmv_by_addmm(const at::Tensor& self, const at::Tensor& mat, const at::Tensor& vec,
+                           const at::Scalar& beta, const at::Scalar& alpha, at::Tensor& out, AddmmOutKernel addmm_out) {
+  const at::Tensor bias = self.dim() == 1 ? self.unsqueeze(1) : self;
+  if (shares_storage(out, mat) || shares_storage(out, vec)) {
+    at::Tensor result = at_npu::native::OpPreparation::apply_tensor_without_format({mat.size(0), 1}, mat.options());
+    out.copy_(addmm_out(bias, mat, vec.unsqueeze(1), beta, alpha, result).squeeze(1));
+    return out;
+  }
+  at::Tensor column = out.unsqueeze(1);
+  addmm_out(bias, mat, vec.unsqueeze(1), beta, alpha, column);
+  return out;
 }
 
 }  // namespace op_plugin::utils

@@ -27,4 +27,18 @@ bool is_transposed_matrix(const at::Tensor& t);
 // `a` and `b` share storage (an in-place result that is also an operand).
 bool shares_storage(const at::Tensor& a, const at::Tensor& b);
 
+// A path's dot and addmm out= kernels, which vdot and addmv are composed of on both paths.
+using DotKernel = at::Tensor (*)(const at::Tensor& self, const at::Tensor& tensor);
+using AddmmOutKernel = at::Tensor& (*)(const at::Tensor& self, const at::Tensor& mat1, const at::Tensor& mat2,
+                                       const at::Scalar& beta, const at::Scalar& alpha, at::Tensor& out);
+
+// vdot(self, other) = conj(self) . other after CPU's checks: `dot` itself for real vectors; for complex
+// ones four real dots over the parts, (ar br + ai bi) + i (ar bi - ai br).
+at::Tensor vdot_by_dots(const at::Tensor& self, const at::Tensor& other, DotKernel dot);
+
+// out = beta * self + alpha * (mat @ vec) as addmm of the column vec (ATen's meta function checked the
+// shapes and sized out to [n]); a result through a temporary where out aliases mat or vec.
+at::Tensor& addmv_by_addmm(const at::Tensor& self, const at::Tensor& mat, const at::Tensor& vec,
+                           const at::Scalar& beta, const at::Scalar& alpha, at::Tensor& out, AddmmOutKernel addmm_out);
+
 }  // namespace op_plugin::utils

@@ -4,7 +4,8 @@
 // transposed operand (a t() view of a dense matrix) is passed as stored with the
 // transpose attribute set, never copied. addmm: a row bias with beta = alpha = 1
 // is MatMulV2's bias input; otherwise the product is scaled ("Muls") and the
-// bias added ("Axpy", which broadcasts).
+// bias added ("Axpy", which broadcasts). vdot and addmv are composed of this path's dot and addmm, as on
+// the op_api path (op_plugin::utils::vdot_by_dots, addmv_by_addmm).
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Tensor.h>
 
@@ -14,8 +15,11 @@
 #include "npu/acl_op/OpCommand.h"
 #include "npu/op_common/OpPreparation.h"
 #include "op_plugin/ops/addmm.h"
+#include "op_plugin/ops/addmv.h"
 #include "op_plugin/ops/bmm.h"
+#include "op_plugin/ops/dot.h"
 #include "op_plugin/ops/mm.h"
+#include "op_plugin/ops/vdot.h"
 #include "op_plugin/utils/MatmulUtils.h"
 
 namespace acl_op {
@@ -160,6 +164,16 @@ at::Tensor& addmm_(at::Tensor& self, const at::Tensor& mat1, const at::Tensor& m
   if (result.numel() > 0) addmm_out_nocheck(result, self, mat1, mat2, beta, alpha);
   self.copy_(result);
   return self;
+}
+
+at::Tensor vdot(const at::Tensor& self, const at::Tensor& other) {
+  return op_plugin::utils::vdot_by_dots(self, other, &acl_op::dot);
+}
+
+at::Tensor& addmv_out(const at::Tensor& self, const at::Tensor& mat, const at::Tensor& vec, const at::Scalar& beta,
+                      const at::Scalar& alpha, at::Tensor& out) {
+  c10_npu::NPUGuard guard(mat.device());
+  return op_plugin::utils::addmv_by_addmm(self, mat, vec, beta, alpha, out, &acl_op::addmm_out);
 }
 
 }  // namespace acl_op

@@ -6,8 +6,6 @@
 // stored by the kernel, the bias of addmm/baddbmm is added inside the kernel.
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Tensor.h>
-#include <ATen/ops/complex.h>
-#include <ATen/ops/view_as_real.h>
 
 #include <vector>
 
@@ -189,35 +187,13 @@ at::Tensor dot(const at::Tensor& self, const at::Tensor& tensor) {
 }
 
 at::Tensor vdot(const at::Tensor& self, const at::Tensor& other) {
-  TORCH_CHECK(self.dim() == 1 && other.dim() == 1, "vdot: 1D tensors expected, but got ", self.dim(), "D and ",
-              other.dim(), "D tensors");
-  TORCH_CHECK(self.scalar_type() == other.scalar_type(), "vdot: expected both vectors to have same dtype, but found ",
-              self.scalar_type(), " and ", other.scalar_type());
-  TORCH_CHECK(self.numel() == other.numel(), "vdot: inconsistent tensor size, expected tensor [", self.numel(),
-              "] and src [", other.numel(), "] to have the same number of elements, but got ", self.numel(), " and ",
-              other.numel(), " elements respectively");
-  if (!self.is_complex()) return op_api::dot(self, other);
-  // conj(a) b = (ar br + ai bi) + i (ar bi - ai br), four real dots over the parts
-  const at::Tensor a = at::view_as_real(self.resolve_conj()), b = at::view_as_real(other.resolve_conj());
-  const at::Tensor ar = a.select(1, 0), ai = a.select(1, 1), br = b.select(1, 0), bi = b.select(1, 1);
-  const at::Tensor real = op_api::dot(ar, br).add_(op_api::dot(ai, bi));
-  const at::Tensor imag = op_api::dot(ar, bi).sub_(op_api::dot(ai, br));
-  return at::complex(real, imag);
+  return op_plugin::utils::vdot_by_dots(self, other, &op_api::dot);
 }
 
 at::Tensor& addmv_out(const at::Tensor& self, const at::Tensor& mat, const at::Tensor& vec, const at::Scalar& beta,
                       const at::Scalar& alpha, at::Tensor& out) {
-  // ATen's meta function checked the shapes and sized out ([n])
   c10_npu::NPUGuard guard(mat.device());
-  const at::Tensor bias = self.dim() == 1 ? self.unsqueeze(1) : self;
-  at::Tensor column = out.unsqueeze(1);
-  if (op_plugin::utils::shares_storage(out, mat) || op_plugin::utils::shares_storage(out, vec)) {
-    at::Tensor result = OpPreparation::apply_tensor_without_format({mat.size(0), 1}, mat.options());
-    out.copy_(addmm_into(bias, mat, vec.unsqueeze(1), beta, alpha, result).squeeze(1));
-    return out;
-  }
-  addmm_into(bias, mat, vec.unsqueeze(1), beta, alpha, column);
-  return out;
+  return op_plugin::utils::addmv_by_addmm(self, mat, vec, beta, alpha, out, &addmm_into);
 }
 
 namespace {
