@@ -248,6 +248,7 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "Triu": ("jit", "a.triu(1)"), "ReverseV2": ("jit", "a.flip([0, 1])"), "Roll": ("jit", "a.roll(-3)"),
     "ConcatD": ("jit", "torch.cat([a, b.half(), c], 1)"), "Gather": ("jit", "torch.take(a, idx)"),
     "Histogram": ("jit", "torch.histc(a, bins=6, min=-1.0, max=1.5)"),
+    "Cross": ("jit", "torch.linalg.cross(a.reshape(20)[:18].reshape(6, 3), b.reshape(20)[2:].reshape(6, 3))"),
     "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
     "aclnnBitwiseNot": ("default", "~(a > 0)"),
     "Identity": ("default", "(setattr(torch.npu.config, 'allow_internal_format', True), "

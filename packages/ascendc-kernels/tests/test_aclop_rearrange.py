@@ -131,3 +131,21 @@ def test_concat_d_refuses_mismatched_inputs(acl):
     i = dev(np.zeros((3, 3), np.int32))
     refused("ConcatD", [op_in(a), op_in(i)], [out_of((5, 3))], {"N": 2, "concat_dim": 0}, sim.ACL_ERROR_INVALID_PARAM,
             "input x0 has data type ACL_FLOAT but input x1 has ACL_INT32; they must match")
+
+
+@pytest.mark.parametrize("acl_type", [sim.ACL_FLOAT, sim.ACL_INT64])
+def test_cross_of_broadcast_vectors(acl, acl_type):
+    rng = np.random.default_rng(5)
+    a = rng.integers(-5, 6, (2, 3, 4)).astype(sim.numpy_dtype(acl_type))
+    b = rng.integers(-5, 6, (1, 3, 1)).astype(sim.numpy_dtype(acl_type))
+    expected = np.cross(a, np.broadcast_to(b, a.shape), axis=1)
+    (y,) = run("Cross", [op_in(dev(a)), op_in(dev(b))], [out_of(a.shape, acl_type)], {"dim": -2})
+    np.testing.assert_array_equal(y, expected)
+    (y,) = run("Cross", [op_in(dev(a)), op_in(dev(b))], [out_of(a.shape, acl_type)])  # the first size-3 dimension
+    np.testing.assert_array_equal(y, expected)
+
+
+def test_cross_needs_three_components(acl):
+    a = dev(np.zeros((2, 4), np.float32))
+    refused("Cross", [op_in(a), op_in(a)], [out_of((2, 4))], {"dim": 1}, sim.ACL_ERROR_INVALID_PARAM,
+            "dimension 1 of output y (shape [2, 4]) must have size 3")

@@ -1,14 +1,18 @@
-// acl_op types Triu (triu_custom), ReverseV2, Roll and ConcatD (view copies of the dense inputs), Gather
+// acl_op types Triu (triu_custom), ReverseV2, Roll and ConcatD (view copies of the dense inputs), Cross (view
+// copies of the components and elementwise mul/sub), Gather
 // (index_select_custom along the first dimension) and Histogram (histc_custom), declared in
 // abi/aclop/rearrange.decl.
 #include <math.h>
 #include <string.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "aclop/declared_ops.h"
+#include "aclop/ops/elementwise_run.h"
 #include "common/dtype.h"
 #include "common/error.h"
+#include "kernels/elementwise_api.h"
 #include "kernels/index_kernel_api.h"
 #include "kernels/kernel_api.h"
 
@@ -232,6 +236,84 @@ aclError RunConcatD(OpContext& ctx, const ConcatDAttrs& attrs) {
       if ((rc = kernels::LaunchViewCopy(args, ctx.stream())) != ACL_SUCCESS) return rc;
     }
     offset += x.shape()[static_cast<size_t>(dim)];
+  }
+  return ACL_SUCCESS;
+}
+
+namespace {
+
+// dst [outer, inner] (dense) <-> component `j` of the dense [outer, 3, inner] buffer `vectors`.
+aclError CopyComponent(OpContext& ctx, void* vectors, void* dst, int64_t j, int64_t outer, int64_t inner,
+                       bool toVectors) {
+  kernels::ViewCopyArgs args;
+  args.ndim = 2;
+  args.shape[0] = outer;
+  args.shape[1] = inner;
+  kernels::ViewLayout component, dense;
+  component.data = vectors;
+  component.offset = j * inner;
+  component.strides[0] = 3 * inner;
+  component.strides[1] = 1;
+  dense.data = dst;
+  dense.strides[0] = inner;
+  dense.strides[1] = 1;
+  component.dtype = dense.dtype = ctx.outputs[0].dtype();
+  args.src = toVectors ? dense : component;
+  args.dst = toVectors ? component : dense;
+  return kernels::LaunchViewCopy(args, ctx.stream());
+}
+
+}  // namespace
+
+// y_i = x1_(i+1) x2_(i+2) - x1_(i+2) x2_(i+1): each product and the difference rounded to y's dtype, as CPU.
+aclError RunCross(OpContext& ctx, const CrossAttrs& attrs) {
+  const OpOperand& y = ctx.outputs[0];
+  const std::vector<int64_t>& shape = y.shape();
+  if (shape.empty()) return ctx.Fail(ACL_ERROR_INVALID_PARAM, "output y is 0-D; it holds no 3-vectors");
+  int64_t dim = attrs.dim;
+  aclError rc = ACL_SUCCESS;
+  if (dim == -65530) {
+    const auto three = std::find(shape.begin(), shape.end(), 3);
+    if (three == shape.end()) {
+      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "output y of shape %s has no dimension of size 3",
+                      ShapeToString(shape).c_str());
+    }
+    dim = three - shape.begin();
+  } else if ((rc = WrapDim(ctx, "dim", &dim, shape.size())) != ACL_SUCCESS) {
+    return rc;
+  }
+  if (shape[static_cast<size_t>(dim)] != 3) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "dimension %lld of output y (shape %s) must have size 3",
+                    static_cast<long long>(dim), ShapeToString(shape).c_str());
+  }
+  void* a = nullptr;
+  void* b = nullptr;
+  if ((rc = ctx.BroadcastInput(0, shape, &a)) != ACL_SUCCESS) return rc;
+  if ((rc = ctx.BroadcastInput(1, shape, &b)) != ACL_SUCCESS) return rc;
+  if (y.Numel() == 0) return ACL_SUCCESS;
+  int64_t outer = 1, inner = 1;
+  for (int64_t k = 0; k < dim; ++k) outer *= shape[static_cast<size_t>(k)];
+  for (size_t k = static_cast<size_t>(dim) + 1; k < shape.size(); ++k) inner *= shape[k];
+  const uint64_t n = static_cast<uint64_t>(outer * inner);
+  const size_t bytes = n * DataTypeSize(y.dtype());
+  void* t[4] = {};
+  for (void*& temp : t) {
+    if ((rc = ctx.AllocTemp(bytes, &temp)) != ACL_SUCCESS) return rc;
+  }
+  const aclDataType dtype = y.dtype();
+  for (int64_t i = 0; i < 3; ++i) {
+    const int64_t j = (i + 1) % 3, k = (i + 2) % 3;
+    if ((rc = CopyComponent(ctx, a, t[0], j, outer, inner, false)) != ACL_SUCCESS) return rc;
+    if ((rc = CopyComponent(ctx, b, t[1], k, outer, inner, false)) != ACL_SUCCESS) return rc;
+    if ((rc = CopyComponent(ctx, a, t[2], k, outer, inner, false)) != ACL_SUCCESS) return rc;
+    if ((rc = CopyComponent(ctx, b, t[3], j, outer, inner, false)) != ACL_SUCCESS) return rc;
+    rc = kernels::LaunchElementwise(kernels::EwOp::kMul, dtype, t[0], t[1], t[0], n, {}, ctx.stream());
+    if (rc == ACL_SUCCESS) rc = kernels::LaunchElementwise(kernels::EwOp::kMul, dtype, t[2], t[3], t[2], n, {},
+                                                           ctx.stream());
+    if (rc == ACL_SUCCESS) rc = kernels::LaunchElementwise(kernels::EwOp::kSub, dtype, t[0], t[2], t[0], n,
+                                                           ScalarFor(dtype, 1.0), ctx.stream());
+    if (rc == ACL_SUCCESS) rc = CopyComponent(ctx, y.data, t[0], i, outer, inner, true);
+    if (rc != ACL_SUCCESS) return rc;
   }
   return ACL_SUCCESS;
 }

@@ -72,4 +72,9 @@ std::pair<double, double> histc_range(const at::Tensor& self, int64_t bins, cons
   return {lo, hi};
 }
 
+void check_cross_dtypes(const at::Tensor& self, const at::Tensor& other) {
+  TORCH_CHECK(self.scalar_type() == other.scalar_type(), "linalg_cross: expected scalar type ", self.scalar_type(),
+              " but found ", other.scalar_type(), " (other)");
+}
+
 }  // namespace op_plugin::utils

@@ -1,5 +1,5 @@
-// What the two paths of flip, roll, take and histc share: CPU's argument checks and messages,
-// and histc's range (the data's own when min == max).
+// What the two paths of flip, roll, take, histc and linalg_cross share: CPU's argument checks and
+// messages, and histc's range (the data's own when min == max).
 #pragma once
 
 #include <utility>
@@ -30,5 +30,8 @@ void check_take_out(const at::Tensor& self, const at::Tensor& out);
 // one on each side when that range is a single value. Checks it is finite and increasing.
 std::pair<double, double> histc_range(const at::Tensor& self, int64_t bins, const at::Scalar& min,
                                       const at::Scalar& max, const at::Tensor& out);
+
+// linalg_cross: self and other of one dtype (ATen's meta function checks the shapes).
+void check_cross_dtypes(const at::Tensor& self, const at::Tensor& other);
 
 }  // namespace op_plugin::utils

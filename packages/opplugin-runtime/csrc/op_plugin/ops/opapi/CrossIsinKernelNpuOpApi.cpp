@@ -14,12 +14,12 @@
 #include "npu/core/NPUGuard.h"
 #include "op_plugin/ops/isin.h"
 #include "op_plugin/ops/linalg_cross.h"
+#include "op_plugin/utils/RearrangeUtils.h"
 
 namespace op_api {
 
 at::Tensor& linalg_cross_out(const at::Tensor& self, const at::Tensor& other, int64_t dim, at::Tensor& out) {
-  TORCH_CHECK(self.scalar_type() == other.scalar_type(), "linalg_cross: expected scalar type ", self.scalar_type(),
-              " but found ", other.scalar_type(), " (other)");
+  op_plugin::utils::check_cross_dtypes(self, other);
   c10_npu::NPUGuard guard(self.device());
   const int64_t d = at::maybe_wrap_dim(dim, self.dim());
   const at::Tensor a1 = self.roll({-1}, {d}), a2 = self.roll({-2}, {d});
