@@ -129,4 +129,23 @@ at::Tensor& addmv_by_addmm(const at::Tensor& self, const at::Tensor& mat, const 
   return out;
 }
 
+std::pair<at::Tensor, at::Tensor> batches_side_by_side(const char* op, const at::Tensor& batch1,
+                                                      const at::Tensor& batch2) {
+  TORCH_CHECK(batch1.dim() == 3, op, ": batch1 must be a 3D tensor");
+  TORCH_CHECK(batch2.dim() == 3, op, ": batch2 must be a 3D tensor");
+  TORCH_CHECK(batch1.size(0) == batch2.size(0), op, ": batch1 and batch2 must have same number of batches, got ",
+              batch1.size(0), " and ", batch2.size(0));
+  TORCH_CHECK(batch1.size(2) == batch2.size(1), op, ": Incompatible matrix sizes for bmm (", batch1.size(1), "x",
+              batch1.size(2), " and ", batch2.size(1), "x", batch2.size(2), ")");
+  const int64_t b = batch1.size(0), n = batch1.size(1), m = batch1.size(2), p = batch2.size(2);
+  return {batch1.transpose(0, 1).reshape({n, b * m}), batch2.reshape({b * m, p})};
+}
+
+void resize_addbmm_self(at::Tensor& self, c10::IntArrayRef sizes) {
+  if (self.sizes() == sizes) return;
+  const at::Tensor expanded = self.expand(sizes).clone();
+  self.resize_(sizes);
+  self.copy_(expanded);
+}
+
 }  // namespace op_plugin::utils

@@ -5,6 +5,7 @@
 #include <ATen/core/Tensor.h>
 #include <c10/core/Scalar.h>
 
+#include <utility>
 #include <vector>
 
 namespace op_plugin::utils {
@@ -40,5 +41,14 @@ at::Tensor vdot_by_dots(const at::Tensor& self, const at::Tensor& other, DotKern
 // shapes and sized out to [n]); a result through a temporary where out aliases mat or vec.
 at::Tensor& addmv_by_addmm(const at::Tensor& self, const at::Tensor& mat, const at::Tensor& vec,
                            const at::Scalar& beta, const at::Scalar& alpha, at::Tensor& out, AddmmOutKernel addmm_out);
+
+// addbmm's batches as one product: batch1 [b, n, m] as [n, b * m] (its batches side by side) and batch2
+// [b, m, p] as [b * m, p] (stacked), after CPU's checks.
+std::pair<at::Tensor, at::Tensor> batches_side_by_side(const char* op, const at::Tensor& batch1,
+                                                      const at::Tensor& batch2);
+
+// As ATen's addbmm_: a self that broadcasts to the result's `sizes` is resized to them, holding its
+// broadcast values.
+void resize_addbmm_self(at::Tensor& self, c10::IntArrayRef sizes);
 
 }  // namespace op_plugin::utils

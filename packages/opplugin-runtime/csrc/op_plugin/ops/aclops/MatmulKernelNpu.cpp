@@ -4,8 +4,8 @@
 // transposed operand (a t() view of a dense matrix) is passed as stored with the
 // transpose attribute set, never copied. addmm: a row bias with beta = alpha = 1
 // is MatMulV2's bias input; otherwise the product is scaled ("Muls") and the
-// bias added ("Axpy", which broadcasts). vdot and addmv are composed of this path's dot and addmm, as on
-// the op_api path (op_plugin::utils::vdot_by_dots, addmv_by_addmm).
+// bias added ("Axpy", which broadcasts). vdot, addmv and addbmm are composed of this path's dot and addmm,
+// as on the op_api path (op_plugin::utils::vdot_by_dots, addmv_by_addmm, batches_side_by_side).
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Tensor.h>
 
@@ -14,6 +14,7 @@
 #include "npu/format/FormatHelper.h"
 #include "npu/acl_op/OpCommand.h"
 #include "npu/op_common/OpPreparation.h"
+#include "op_plugin/ops/addbmm.h"
 #include "op_plugin/ops/addmm.h"
 #include "op_plugin/ops/addmv.h"
 #include "op_plugin/ops/bmm.h"
@@ -174,6 +175,25 @@ at::Tensor& addmv_out(const at::Tensor& self, const at::Tensor& mat, const at::T
                       const at::Scalar& alpha, at::Tensor& out) {
   c10_npu::NPUGuard guard(mat.device());
   return op_plugin::utils::addmv_by_addmm(self, mat, vec, beta, alpha, out, &acl_op::addmm_out);
+}
+
+at::Tensor addbmm(const at::Tensor& self, const at::Tensor& batch1, const at::Tensor& batch2, const at::Scalar& beta,
+                  const at::Scalar& alpha) {
+  const auto [mat1, mat2] = op_plugin::utils::batches_side_by_side("addbmm", batch1, batch2);
+  return acl_op::addmm(self, mat1, mat2, beta, alpha);
+}
+
+at::Tensor& addbmm_out(const at::Tensor& self, const at::Tensor& batch1, const at::Tensor& batch2,
+                       const at::Scalar& beta, const at::Scalar& alpha, at::Tensor& out) {
+  const auto [mat1, mat2] = op_plugin::utils::batches_side_by_side("addbmm_out", batch1, batch2);
+  return acl_op::addmm_out(self, mat1, mat2, beta, alpha, out);
+}
+
+at::Tensor& addbmm_(at::Tensor& self, const at::Tensor& batch1, const at::Tensor& batch2, const at::Scalar& beta,
+                    const at::Scalar& alpha) {
+  const auto [mat1, mat2] = op_plugin::utils::batches_side_by_side("addbmm_", batch1, batch2);
+  op_plugin::utils::resize_addbmm_self(self, {mat1.size(0), mat2.size(1)});
+  return acl_op::addmm_(self, mat1, mat2, beta, alpha);
 }
 
 }  // namespace acl_op

@@ -196,45 +196,22 @@ at::Tensor& addmv_out(const at::Tensor& self, const at::Tensor& mat, const at::T
   return op_plugin::utils::addmv_by_addmm(self, mat, vec, beta, alpha, out, &addmm_into);
 }
 
-namespace {
-
-// [n, b * m] and [b * m, p]: the batches of batch1 [b, n, m] side by side, of batch2 [b, m, p] stacked.
-std::pair<at::Tensor, at::Tensor> batches_side_by_side(const char* op, const at::Tensor& batch1,
-                                                      const at::Tensor& batch2) {
-  TORCH_CHECK(batch1.dim() == 3, op, ": batch1 must be a 3D tensor");
-  TORCH_CHECK(batch2.dim() == 3, op, ": batch2 must be a 3D tensor");
-  TORCH_CHECK(batch1.size(0) == batch2.size(0), op, ": batch1 and batch2 must have same number of batches, got ",
-              batch1.size(0), " and ", batch2.size(0));
-  TORCH_CHECK(batch1.size(2) == batch2.size(1), op, ": Incompatible matrix sizes for bmm (", batch1.size(1), "x",
-              batch1.size(2), " and ", batch2.size(1), "x", batch2.size(2), ")");
-  const int64_t b = batch1.size(0), n = batch1.size(1), m = batch1.size(2), p = batch2.size(2);
-  return {batch1.transpose(0, 1).reshape({n, b * m}), batch2.reshape({b * m, p})};
-}
-
-}  // namespace
-
 at::Tensor addbmm(const at::Tensor& self, const at::Tensor& batch1, const at::Tensor& batch2, const at::Scalar& beta,
                   const at::Scalar& alpha) {
-  const auto [mat1, mat2] = batches_side_by_side("addbmm", batch1, batch2);
+  const auto [mat1, mat2] = op_plugin::utils::batches_side_by_side("addbmm", batch1, batch2);
   return op_api::addmm(self, mat1, mat2, beta, alpha);
 }
 
 at::Tensor& addbmm_out(const at::Tensor& self, const at::Tensor& batch1, const at::Tensor& batch2,
                        const at::Scalar& beta, const at::Scalar& alpha, at::Tensor& out) {
-  const auto [mat1, mat2] = batches_side_by_side("addbmm_out", batch1, batch2);
+  const auto [mat1, mat2] = op_plugin::utils::batches_side_by_side("addbmm_out", batch1, batch2);
   return op_api::addmm_out(self, mat1, mat2, beta, alpha, out);
 }
 
 at::Tensor& addbmm_(at::Tensor& self, const at::Tensor& batch1, const at::Tensor& batch2, const at::Scalar& beta,
                     const at::Scalar& alpha) {
-  const auto [mat1, mat2] = batches_side_by_side("addbmm_", batch1, batch2);
-  const std::vector<int64_t> result_size = {mat1.size(0), mat2.size(1)};
-  if (self.sizes() != c10::IntArrayRef(result_size)) {
-    // As ATen's addbmm_: a self that broadcasts to the result is resized to it, holding its broadcast values.
-    const at::Tensor expanded = self.expand(result_size).clone();
-    self.resize_(result_size);
-    self.copy_(expanded);
-  }
+  const auto [mat1, mat2] = op_plugin::utils::batches_side_by_side("addbmm_", batch1, batch2);
+  op_plugin::utils::resize_addbmm_self(self, {mat1.size(0), mat2.size(1)});
   return op_api::addmm_(self, mat1, mat2, beta, alpha);
 }
 
