@@ -1,7 +1,9 @@
-// uniform_, normal_, bernoulli_.float and bernoulli_.Tensor on the acl_op path: "StatelessRandomUniformV2" /
+// uniform_, normal_, normal with tensor moments (Tensor_float, float_Tensor, Tensor_Tensor, + out=),
+// bernoulli_.float and bernoulli_.Tensor on the acl_op path: "StatelessRandomUniformV2" /
 // "StatelessRandomNormalV2" (key = [seed], counter = [offset, 0], alg 1: Philox) scaled into place by "Muls"
-// and "Add", and "StatelessBernoulli", with a (seed, offset) pair reserved from the npu generator as the
-// op_api kernels do. Checks and messages are the op_api kernels'.
+// and "Add" (tensor moments: "Mul" and "Add", broadcasting), and "StatelessBernoulli", with a (seed, offset)
+// pair reserved from the npu generator as the op_api kernels do. Checks and messages are the op_api kernels'
+// (the normal wrappers are op_plugin::utils', NormalUtils.h).
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <limits>
 
@@ -16,6 +18,7 @@
 #include "op_plugin/ops/normal.h"
 #include "op_plugin/ops/uniform.h"
 #include "op_plugin/utils/AclOpUtils.h"
+#include "op_plugin/utils/NormalUtils.h"
 
 namespace acl_op {
 namespace {
@@ -63,7 +66,49 @@ void stateless_draw(const char* type, at::Tensor& result, uint64_t seed, uint64_
   }
 }
 
+// out = mean + std * z (z standard normal, drawn into out), each moment a tensor or a host constant.
+at::Tensor& normal_into(const c10::optional<at::Tensor>& mean, double mean_value, const c10::optional<at::Tensor>& std,
+                        double std_value, c10::optional<at::Generator> generator, at::Tensor& out) {
+  op_plugin::utils::check_normal_out(out);
+  c10_npu::NPUGuard guard(out.device());
+  if (out.numel() == 0) return out;
+  const auto [seed, offset] = c10_npu::philoxInputsFor(generator, out.device(), "normal");
+  return fill_self(out, [&, s = seed, o = offset](at::Tensor& result) {
+    stateless_draw("StatelessRandomNormalV2", result, s, o, 1.0, 0.0);
+    const at::ScalarType dtype = result.scalar_type();
+    const at::Tensor scale = std.has_value() ? *std : op_plugin::utils::scalar_operand(std_value);
+    op_plugin::utils::elementwise_acl_op_out("Mul", {result, scale}, dtype, dtype, result);
+    const at::Tensor shift = mean.has_value() ? *mean : op_plugin::utils::scalar_operand(mean_value);
+    op_plugin::utils::elementwise_acl_op_out("Add", {result, shift}, dtype, dtype, result);
+  });
+}
+
 }  // namespace
+
+at::Tensor normal(const at::Tensor& mean, double std, c10::optional<at::Generator> generator) {
+  return op_plugin::utils::normal_tensor_float(mean, std, generator, &normal_into);
+}
+
+at::Tensor& normal_out(const at::Tensor& mean, double std, c10::optional<at::Generator> generator, at::Tensor& out) {
+  return op_plugin::utils::normal_tensor_float_out(mean, std, generator, out, &normal_into);
+}
+
+at::Tensor normal(double mean, const at::Tensor& std, c10::optional<at::Generator> generator) {
+  return op_plugin::utils::normal_float_tensor(mean, std, generator, &normal_into);
+}
+
+at::Tensor& normal_out(double mean, const at::Tensor& std, c10::optional<at::Generator> generator, at::Tensor& out) {
+  return op_plugin::utils::normal_float_tensor_out(mean, std, generator, out, &normal_into);
+}
+
+at::Tensor normal(const at::Tensor& mean, const at::Tensor& std, c10::optional<at::Generator> generator) {
+  return op_plugin::utils::normal_tensor_tensor(mean, std, generator, &normal_into);
+}
+
+at::Tensor& normal_out(const at::Tensor& mean, const at::Tensor& std, c10::optional<at::Generator> generator,
+                       at::Tensor& out) {
+  return op_plugin::utils::normal_tensor_tensor_out(mean, std, generator, out, &normal_into);
+}
 
 at::Tensor& uniform_(at::Tensor& self, double from, double to, c10::optional<at::Generator> generator) {
   check_floating("uniform_", self);

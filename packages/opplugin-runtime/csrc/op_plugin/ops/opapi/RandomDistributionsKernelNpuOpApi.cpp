@@ -6,9 +6,7 @@
 // from the npu generator. The values come from the
 // device's Philox stream, not CPU's mt19937; the argument checks are CPU's.
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
-#include <ATen/ExpandUtils.h>
 #include <ATen/core/Tensor.h>
-#include <ATen/ops/amin.h>
 #include <c10/core/ScalarType.h>
 
 #include <cstdint>
@@ -25,6 +23,7 @@
 #include "op_plugin/ops/log_normal.h"
 #include "op_plugin/ops/normal.h"
 #include "op_plugin/ops/random.h"
+#include "op_plugin/utils/NormalUtils.h"
 
 namespace op_api {
 namespace {
@@ -88,18 +87,10 @@ at::Tensor& random_inclusive(at::Tensor& self, int64_t from, int64_t last, c10::
   return self;
 }
 
-void check_normal_std(const at::Tensor& std) {
-  TORCH_CHECK(!std.is_complex(), "normal expects standard deviation to be non-complex");
-  if (std.numel() > 0) {
-    TORCH_CHECK(std.amin().item<double>() >= 0.0, "normal expects all elements of std >= 0.0");
-  }
-}
-
 // out (already of the result's shape and a floating dtype) = mean + std * z.
 at::Tensor& normal_into(const c10::optional<at::Tensor>& mean, double mean_value, const c10::optional<at::Tensor>& std,
                         double std_value, c10::optional<at::Generator> generator, at::Tensor& out) {
-  TORCH_CHECK(at::isFloatingType(out.scalar_type()), "normal: out has dtype ", out.scalar_type(),
-              "; expected a floating point dtype");
+  op_plugin::utils::check_normal_out(out);
   c10_npu::NPUGuard guard(out.device());
   if (out.numel() == 0) return out;
   const auto [seed, offset] = c10_npu::philoxInputsFor(generator, out.device(), "normal");
@@ -115,49 +106,31 @@ at::Tensor& normal_into(const c10::optional<at::Tensor>& mean, double mean_value
   return out;
 }
 
-void resize_for(at::Tensor& out, at::IntArrayRef shape) {
-  if (!out.sizes().equals(shape)) out.resize_(shape);
-}
-
 }  // namespace
 
 at::Tensor normal(const at::Tensor& mean, double std, c10::optional<at::Generator> generator) {
-  TORCH_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", std);
-  at::Tensor out = at_npu::native::OpPreparation::apply_tensor_without_format(mean.sizes(), mean.options());
-  return normal_into(mean, 0.0, c10::nullopt, std, generator, out);
+  return op_plugin::utils::normal_tensor_float(mean, std, generator, &normal_into);
 }
 
 at::Tensor& normal_out(const at::Tensor& mean, double std, c10::optional<at::Generator> generator, at::Tensor& out) {
-  TORCH_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", std);
-  resize_for(out, mean.sizes());
-  return normal_into(mean, 0.0, c10::nullopt, std, generator, out);
+  return op_plugin::utils::normal_tensor_float_out(mean, std, generator, out, &normal_into);
 }
 
 at::Tensor normal(double mean, const at::Tensor& std, c10::optional<at::Generator> generator) {
-  check_normal_std(std);
-  at::Tensor out = at_npu::native::OpPreparation::apply_tensor_without_format(std.sizes(), std.options());
-  return normal_into(c10::nullopt, mean, std, 0.0, generator, out);
+  return op_plugin::utils::normal_float_tensor(mean, std, generator, &normal_into);
 }
 
 at::Tensor& normal_out(double mean, const at::Tensor& std, c10::optional<at::Generator> generator, at::Tensor& out) {
-  check_normal_std(std);
-  resize_for(out, std.sizes());
-  return normal_into(c10::nullopt, mean, std, 0.0, generator, out);
+  return op_plugin::utils::normal_float_tensor_out(mean, std, generator, out, &normal_into);
 }
 
 at::Tensor normal(const at::Tensor& mean, const at::Tensor& std, c10::optional<at::Generator> generator) {
-  check_normal_std(std);
-  const std::vector<int64_t> shape = at::infer_size(mean.sizes(), std.sizes());
-  at::Tensor out = at_npu::native::OpPreparation::apply_tensor_without_format(shape, mean.options());
-  return normal_into(mean, 0.0, std, 0.0, generator, out);
+  return op_plugin::utils::normal_tensor_tensor(mean, std, generator, &normal_into);
 }
 
 at::Tensor& normal_out(const at::Tensor& mean, const at::Tensor& std, c10::optional<at::Generator> generator,
                        at::Tensor& out) {
-  check_normal_std(std);
-  const std::vector<int64_t> shape = at::infer_size(mean.sizes(), std.sizes());
-  resize_for(out, shape);
-  return normal_into(mean, 0.0, std, 0.0, generator, out);
+  return op_plugin::utils::normal_tensor_tensor_out(mean, std, generator, out, &normal_into);
 }
 
 at::Tensor& exponential_(at::Tensor& self, double lambd, c10::optional<at::Generator> generator) {
