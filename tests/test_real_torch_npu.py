@@ -248,6 +248,8 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "Triu": ("jit", "a.triu(1)"), "ReverseV2": ("jit", "a.flip([0, 1])"), "Roll": ("jit", "a.roll(-3)"),
     "ConcatD": ("jit", "torch.cat([a, b.half(), c], 1)"), "Gather": ("jit", "torch.take(a, idx)"),
     "Histogram": ("jit", "torch.histc(a, bins=6, min=-1.0, max=1.5)"),
+    "Range": ("jit", "torch.arange(-2.0, 2.5, 0.5, device=dev)"),
+    "SearchSorted": ("jit", "torch.searchsorted(torch.arange(-2.0, 2.5, 0.5, device=dev), b, right=True)"),
     "Cross": ("jit", "torch.linalg.cross(a.reshape(20)[:18].reshape(6, 3), b.reshape(20)[2:].reshape(6, 3))"),
     "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
     "aclnnBitwiseNot": ("default", "~(a > 0)"),
@@ -278,7 +280,7 @@ NOT_CALLED_BY_UPSTREAM = {
 NOT_YET_RUN_THROUGH_UPSTREAM = {
     "Addcdiv", "Addcmul", "ClipByValueV2", "EmbeddingDenseGrad", "Equal", "Exp", "GatherElements", "GatherV2",
     "GeluGradV2", "GeluV2", "Greater", "GreaterEqual", "InplaceIndexAdd", "Lerp", "Less", "LessEqual", "Log",
-    "LogSoftmaxGrad", "LogSoftmaxV2", "MaskedFill", "Maximum", "Minimum", "Neg", "NotEqual", "Pow", "Range",
+    "LogSoftmaxGrad", "LogSoftmaxV2", "MaskedFill", "Maximum", "Minimum", "Neg", "NotEqual", "Pow",
     "RealDiv", "Reciprocal", "ReduceAll", "ReduceMax", "ReduceMean", "ReduceMin", "ReduceSum", "Relu", "Rsqrt",
     "ScatterElements", "Select", "Sigmoid", "SigmoidGrad", "SiluGrad", "SoftmaxGrad", "SoftmaxV2", "Sqrt",
     "StatelessBernoulli", "StatelessRandomNormalV2", "StatelessRandomUniformV2", "Sub", "Swish", "Tanh",

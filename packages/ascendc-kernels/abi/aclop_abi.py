@@ -30,7 +30,7 @@ The format, one block per op type::
 An operand's dtypes are a list of ``float float16 bfloat16 double int8 uint8 int16 int32 int64
 bool`` (or the groups ``numeric``, every one but bool, and ``all``), or ``like <operand>``: the
 dtype of an operand declared before it. Attribute types: ``bool``, ``int``, ``float``, ``string``,
-``ints`` (a list of ints; default ``[]`` or ``[1, 2]``).
+``ints`` (a list of ints; default ``[]`` or ``[1, 2]``), ``dtype`` (an aclDataType; default ``int64``).
 ``formats``: ``base`` (base formats only), ``elementwise`` (any format shared by all operands)
 or ``own`` (the op checks formats itself). Only the standard library is used: the build runs
 this before anything is installed.
@@ -68,6 +68,7 @@ ATTR_TYPES: dict[str, tuple[str, str]] = {
     "float": ("float", "GetFloatAttr"),
     "string": ("std::string", "GetStringAttr"),
     "ints": ("std::vector<int64_t>", "GetIntListAttr"),
+    "dtype": ("aclDataType", "GetDataTypeAttr"),  # aclopSetAttrDataType; a default names a dtype: int64
 }
 FORMATS: dict[str, str] = {"base": "kBaseOnly", "elementwise": "kElementwiseAnyFormat", "own": "kOwnCheck"}
 
@@ -151,6 +152,8 @@ def _parse_default(attr_type: str, text: str) -> str | None:
         if not _FLOAT_RE.fullmatch(text):
             return None
         return (text if "." in text or "e" in text.lower() else text + ".0") + "f"
+    if attr_type == "dtype":
+        return DTYPES.get(text)
     if attr_type == "ints":
         if not (text.startswith("[") and text.endswith("]")):
             return None

@@ -538,13 +538,17 @@ def run_aclnn(api: str, *args: Any, stream: Optional[int] = None) -> int:
 
 
 # ---- acl_op ----
+class DataTypeAttr(int):
+    """An aclDataType set as a data type attribute (aclopSetAttrDataType), not as an int."""
+
+
 def run_aclop(op_type: str, inputs: Iterable[tuple], outputs: Iterable[tuple], attrs: Optional[dict] = None,
               stream: Optional[int] = None) -> int:
     """aclopCompileAndExecute. inputs/outputs: (DeviceArray or None, shape, acl_type[, fmt[, const bytes[, origin]]]).
 
     `shape` is the storage shape in `fmt`; `origin` (default: `shape`) the logical shape.
 
-    attrs: name -> bool | int | float | str | list of ints (floats set with aclopSetAttrFloat).
+    attrs: name -> bool | int | float | str | list of ints | DataTypeAttr (floats set with aclopSetAttrFloat).
     """
     libs = load()
     descs, buffers, keep = [], [], []
@@ -577,7 +581,9 @@ def run_aclop(op_type: str, inputs: Iterable[tuple], outputs: Iterable[tuple], a
     attr = libs.aclopCreateAttr()
     for name, value in (attrs or {}).items():
         key = name.encode()
-        if isinstance(value, bool):
+        if isinstance(value, DataTypeAttr):
+            check(libs.aclopSetAttrDataType(attr, key, int(value)))
+        elif isinstance(value, bool):
             check(libs.aclopSetAttrBool(attr, key, int(value)))
         elif isinstance(value, int):
             check(libs.aclopSetAttrInt(attr, key, value))

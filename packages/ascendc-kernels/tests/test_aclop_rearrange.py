@@ -149,3 +149,24 @@ def test_cross_needs_three_components(acl):
     a = dev(np.zeros((2, 4), np.float32))
     refused("Cross", [op_in(a), op_in(a)], [out_of((2, 4))], {"dim": 1}, sim.ACL_ERROR_INVALID_PARAM,
             "dimension 1 of output y (shape [2, 4]) must have size 3")
+
+
+@pytest.mark.parametrize("right", [False, True])
+def test_search_sorted_in_shared_and_per_row_sequences(acl, right):
+    side = "right" if right else "left"
+    shared = np.array([1, 3, 3, 5, 9], np.float32)
+    values = np.array([[0, 3, 6], [9, 10, 3]], np.float32)
+    (y,) = run("SearchSorted", [op_in(dev(shared)), op_in(dev(values))], [out_of(values.shape, sim.ACL_INT64)],
+               {"right": right})
+    np.testing.assert_array_equal(y, np.searchsorted(shared, values, side=side))
+    rows = np.array([[1, 2, 4, 8], [0, 5, 5, 6]], np.int32)
+    vals = np.array([[2, 9], [5, -1]], np.int32)
+    (y,) = run("SearchSorted", [op_in(dev(rows)), op_in(dev(vals))], [out_of(vals.shape, sim.ACL_INT32)],
+               {"right": right, "dtype": sim.DataTypeAttr(sim.ACL_INT32)})
+    np.testing.assert_array_equal(y, [np.searchsorted(r, v, side=side) for r, v in zip(rows, vals)])
+
+
+def test_search_sorted_output_follows_its_dtype_attribute(acl):
+    s, v = dev(np.array([1, 2], np.float32)), dev(np.array([1.5], np.float32))
+    refused("SearchSorted", [op_in(s), op_in(v)], [out_of((1,), sim.ACL_INT32)], None, sim.ACL_ERROR_INVALID_PARAM,
+            "output y has data type ACL_INT32 but attribute dtype is ACL_INT64")

@@ -84,6 +84,19 @@ aclError OpContext::GetIntAttr(const char* name, int64_t* out) const {
   return ACL_SUCCESS;
 }
 
+aclError OpContext::GetDataTypeAttr(const char* name, aclDataType* out) const {
+  if (!HasAttr(name)) {
+    return const_cast<OpContext*>(this)->Fail(ACL_ERROR_INVALID_PARAM, "required data type attribute '%s' is missing",
+                                              name);
+  }
+  const aclDataType* dt = std::get_if<aclDataType>(&attr_->values.at(name));
+  if (dt == nullptr) {
+    return const_cast<OpContext*>(this)->Fail(ACL_ERROR_INVALID_PARAM, "attribute '%s' must be a data type", name);
+  }
+  *out = *dt;
+  return ACL_SUCCESS;
+}
+
 aclError OpContext::GetBoolAttr(const char* name, bool* out) const {
   if (!HasAttr(name)) {
     return const_cast<OpContext*>(this)->Fail(ACL_ERROR_INVALID_PARAM, "required bool attribute '%s' is missing", name);

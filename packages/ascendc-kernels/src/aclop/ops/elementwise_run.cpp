@@ -89,12 +89,14 @@ aclError RunElementwiseBroadcast(OpContext& ctx, kernels::EwOp op, int arity, ke
 
 aclError ConstantScalarInput(OpContext& ctx, size_t index, const char* name, kernels::ScalarValue* out) {
   const OpOperand& t = ctx.inputs[index];
-  if (!t.desc->isConst || t.Numel() != 1) {
+  // A constant, or an input placed in host memory: the executor copied it at the launch, so its value is known.
+  const bool known = t.desc->isConst || t.desc->placement != ACL_MEMTYPE_DEVICE;
+  if (!known || t.Numel() != 1) {
     return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED,
-                    "input %s must be a constant of one element (shape %s%s); a device tensor is not supported", name,
-                    ShapeToString(t.shape()).c_str(), t.desc->isConst ? "" : ", not constant");
+                    "input %s must be a constant or host input of one element (shape %s%s); a device tensor is not "
+                    "supported", name, ShapeToString(t.shape()).c_str(), known ? "" : ", on the device");
   }
-  const uint8_t* p = t.desc->constData.data();
+  const uint8_t* p = t.desc->isConst ? t.desc->constData.data() : static_cast<const uint8_t*>(t.data);
   switch (t.dtype()) {
     case ACL_FLOAT: *out = kernels::ScalarValue::Floating(Load<float>(p)); break;
     case ACL_DOUBLE: *out = kernels::ScalarValue::Floating(Load<double>(p)); break;

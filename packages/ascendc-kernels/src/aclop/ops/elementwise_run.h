@@ -14,7 +14,7 @@ namespace aclop {
 // shape, which must be their broadcast shape; `s` is the operator's scalar parameter.
 aclError RunElementwiseBroadcast(OpContext& ctx, kernels::EwOp op, int arity, kernels::ScalarValue s);
 
-// The value of input `index`, which must be a constant of one element, as a scalar
+// The value of input `index`, which must be a constant or host input of one element, as a scalar
 // parameter of the elementwise kernel (integral for the integral dtypes).
 aclError ConstantScalarInput(OpContext& ctx, size_t index, const char* name, kernels::ScalarValue* out);
 

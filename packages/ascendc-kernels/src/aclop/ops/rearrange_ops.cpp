@@ -1,6 +1,7 @@
 // acl_op types Triu (triu_custom), ReverseV2, Roll and ConcatD (view copies of the dense inputs), Cross (view
 // copies of the components and elementwise mul/sub), Gather
-// (index_select_custom along the first dimension) and Histogram (histc_custom), declared in
+// (index_select_custom along the first dimension), SearchSorted (search_sorted_custom) and Histogram
+// (histc_custom), declared in
 // abi/aclop/rearrange.decl.
 #include <math.h>
 #include <string.h>
@@ -346,6 +347,39 @@ aclError RunGather(OpContext& ctx, const GatherAttrs& attrs) {
   args.y = y.data;
   args.op = "Gather";
   return kernels::LaunchIndexSelect(args, ctx.stream());
+}
+
+aclError RunSearchSorted(OpContext& ctx, const SearchSortedAttrs& attrs) {
+  const OpOperand& sorted = ctx.inputs[0];
+  const OpOperand& values = ctx.inputs[1];
+  const OpOperand& y = ctx.outputs[0];
+  if (y.dtype() != attrs.dtype) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "output y has data type %s but attribute dtype is %s",
+                    DataTypeName(y.dtype()), DataTypeName(attrs.dtype));
+  }
+  aclError rc = ctx.RequireSameShape(values, "input values", y, "output y");
+  if (rc != ACL_SUCCESS) return rc;
+  const std::vector<int64_t>& s = sorted.shape();
+  const std::vector<int64_t>& v = values.shape();
+  if (s.empty()) return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input sorted_sequence must have at least one dimension");
+  kernels::SearchSortedArgs args;
+  args.sharedRow = s.size() == 1;
+  if (!args.sharedRow && (v.size() != s.size() || !std::equal(s.begin(), s.end() - 1, v.begin()))) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input sorted_sequence of shape %s: its leading dimensions must be those "
+                    "of input values (shape %s)", ShapeToString(s).c_str(), ShapeToString(v).c_str());
+  }
+  args.dtype = sorted.dtype();
+  args.n = s.back();
+  args.rows = 1;  // the leading dimensions of a per-row sequence
+  for (size_t k = 0; k + 1 < s.size(); ++k) args.rows *= s[k];
+  args.perRow = args.sharedRow ? values.Numel() : v.back();
+  args.right = attrs.right;
+  args.out32 = y.dtype() == ACL_INT32;
+  args.sorted = sorted.data;
+  args.values = values.data;
+  args.out = y.data;
+  if (y.Numel() == 0) return ACL_SUCCESS;
+  return kernels::LaunchSearchSorted(args, ctx.stream());
 }
 
 aclError RunHistogram(OpContext& ctx, const HistogramAttrs& attrs) {

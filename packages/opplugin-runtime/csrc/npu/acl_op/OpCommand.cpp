@@ -156,6 +156,15 @@ OpCommand& OpCommand::Attr(const char* name, c10::IntArrayRef value) {
   return *this;
 }
 
+OpCommand& OpCommand::Attr(const char* name, at::ScalarType value) {
+  AttrValue attr(name, AttrKind::DataType);
+  attr.dtype = at_npu::native::ToAclDataType(value);
+  TORCH_CHECK(attr.dtype != ACL_DT_UNDEFINED, "acl_op ", op_type_ != nullptr ? op_type_ : "", ": attribute '", name,
+              "': ", value, " has no acl data type");
+  attrs_.push_back(std::move(attr));
+  return *this;
+}
+
 void OpCommand::Run() {
   TORCH_CHECK(op_type_ != nullptr, "OpCommand::Run: no op type set (call Name first)");
   std::vector<AclOperand> inputs;
@@ -188,6 +197,9 @@ void OpCommand::Run() {
         break;
       case AttrKind::IntList:
         err = aclopSetAttrListInt(attr.get(), value.name, static_cast<int>(value.ints.size()), value.ints.data());
+        break;
+      case AttrKind::DataType:
+        err = aclopSetAttrDataType(attr.get(), value.name, value.dtype);
         break;
     }
     TORCH_CHECK(err == ACL_SUCCESS, "acl_op ", op_type_, ": setting attribute '", value.name,
