@@ -1,15 +1,11 @@
 // nan_to_num.out and log_sigmoid on the op_api path (aclnnNanToNum, aclnnLogSigmoidForward,
-// aclnnLogSigmoidBackward): ops whose arguments gen_opapi cannot express. nan_to_num's default
-// replacements of the infinities are the largest finite values of self's dtype, which CANN's
-// float parameters carry for every floating dtype but float64; log_sigmoid_forward's buffer is
-// an empty tensor and the backward recomputes from self (as CUDA does).
+// aclnnLogSigmoidBackward): ops whose arguments gen_opapi cannot express. nan_to_num's checks and
+// replacement values are shared with its acl_op path (op_plugin/utils/UnaryMathUtils.h);
+// log_sigmoid_forward's buffer is an empty tensor and the backward recomputes from self (as CUDA does).
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/result_type.h>
-#include <c10/util/BFloat16.h>
-#include <c10/util/Half.h>
 
-#include <limits>
 #include <tuple>
 
 #include "npu/core/NPUGuard.h"
@@ -19,20 +15,12 @@
 #include "op_plugin/ops/log_sigmoid_forward.h"
 #include "op_plugin/ops/frexp.h"
 #include "op_plugin/ops/nan_to_num.h"
+#include "op_plugin/utils/UnaryMathUtils.h"
 
 namespace op_api {
 namespace {
 
 using npu_preparation = at_npu::native::OpPreparation;
-
-// The largest finite value of a floating dtype (integral self is copied: any value serves).
-float largest_finite(at::ScalarType dtype) {
-  switch (dtype) {
-    case at::kHalf: return static_cast<float>(std::numeric_limits<c10::Half>::max());
-    case at::kBFloat16: return static_cast<float>(std::numeric_limits<c10::BFloat16>::max());
-    default: return std::numeric_limits<float>::max();
-  }
-}
 
 void check_floating_grad(const char* op, const at::Tensor& grad_output, const at::Tensor& self) {
   TORCH_CHECK(at::isFloatingType(grad_output.scalar_type()) && at::isFloatingType(self.scalar_type()), op,
@@ -46,18 +34,10 @@ void check_floating_grad(const char* op, const at::Tensor& grad_output, const at
 
 at::Tensor& nan_to_num_out(const at::Tensor& self, c10::optional<double> nan, c10::optional<double> posinf,
                            c10::optional<double> neginf, at::Tensor& out) {
-  TORCH_CHECK(self.scalar_type() == out.scalar_type(), "nan_to_num: dtype of out: ", out.scalar_type(),
-              " should be same as input: ", self.scalar_type());
-  TORCH_CHECK(self.scalar_type() != at::kDouble || (posinf.has_value() && neginf.has_value()),
-              "nan_to_num: float64 self needs explicit posinf and neginf on npu (aclnnNanToNum takes float "
-              "replacements, which cannot hold float64's largest finite value)");
+  const op_plugin::utils::NanToNumValues values = op_plugin::utils::nan_to_num_values(self, nan, posinf, neginf, out);
   c10_npu::NPUGuard guard(self.device());
   npu_preparation::check_tensor({self}, out, self.scalar_type(), self.sizes());
-  const float largest = largest_finite(self.scalar_type());
-  const float nan_value = static_cast<float>(nan.value_or(0.0));
-  const float posinf_value = posinf.has_value() ? static_cast<float>(posinf.value()) : largest;
-  const float neginf_value = neginf.has_value() ? static_cast<float>(neginf.value()) : -largest;
-  EXEC_NPU_CMD(aclnnNanToNum, self, nan_value, posinf_value, neginf_value, out);
+  EXEC_NPU_CMD(aclnnNanToNum, self, values.nan, values.posinf, values.neginf, out);
   return out;
 }
 
