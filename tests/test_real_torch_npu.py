@@ -253,6 +253,22 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "Floor": ("jit", "a.floor()"), "Trunc": ("jit", "a.trunc()"), "Round": ("jit", "torch.round(a, decimals=2)"),
     "Sign": ("jit", "a.sign()"), "Invert": ("jit", "~(a * 10).int()"),
     "NanToNum": ("jit", "torch.nan_to_num(a.log(), posinf=9.0)"),
+    "Elu": ("jit", "F.elu(a, 0.7)"), "EluGradV2": ("jit", "vjp(lambda t: F.elu(t, 0.7), a, b)"),
+    "HardShrink": ("jit", "F.hardshrink(a, 0.6)"),
+    "HardShrinkGrad": ("jit", "vjp(lambda t: F.hardshrink(t, 0.6), a, b)"),
+    "HardSigmoid": ("jit", "F.hardsigmoid(a * 3)"),
+    "HardSigmoidGrad": ("jit", "vjp(lambda t: F.hardsigmoid(t * 3), a, b)"),
+    "HardSwish": ("jit", "F.hardswish(a * 3)"),
+    "ClipByValue": ("jit", "F.hardtanh(a, -0.5, 0.5)"),
+    "HardtanhGrad": ("jit", "vjp(lambda t: F.hardtanh(t, -0.5, 0.5), a, b)"),
+    "LeakyRelu": ("jit", "F.leaky_relu(a, 0.2)"), "LeakyReluGrad": ("jit", "vjp(lambda t: F.leaky_relu(t, 0.2), a, b)"),
+    "LogSigmoid": ("jit", "F.logsigmoid(a)"), "LogSigmoidGrad": ("jit", "vjp(F.logsigmoid, a, b)"),
+    "Mish": ("jit", "F.mish(a)"), "MishGrad": ("jit", "vjp(F.mish, a, b)"),
+    "SoftplusV2": ("jit", "F.softplus(a, 2, 1)"), "SoftplusV2Grad": ("jit", "vjp(lambda t: F.softplus(t, 2, 1), a, b)"),
+    "SoftShrink": ("jit", "F.softshrink(a, 0.6)"),
+    "SoftShrinkGrad": ("jit", "vjp(lambda t: F.softshrink(t, 0.6), a, b)"),
+    "ThresholdV2D": ("jit", "F.threshold(a, 0.3, -7.0)"),
+    "GLU": ("jit", "F.glu(a, 0)"), "GLUGrad": ("jit", "vjp(lambda t: F.glu(t, 0), a, b[:2])"),
     "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
     "aclnnBitwiseNot": ("default", "~(a > 0)"),
     "Identity": ("default", "(setattr(torch.npu.config, 'allow_internal_format', True), "
@@ -273,6 +289,8 @@ NOT_CALLED_BY_UPSTREAM = {
     "Fills": "fill_ under jit_compile runs the acl_op Fill (not simulated)",
     "Muls": "mul with a scalar under jit_compile runs the acl_op Mul",
     "TransData": "npu_format_cast runs the acl_op Identity between the two formats",
+    "HardSwishGrad": "hardswish_backward under jit_compile runs it, then overwrites the gradient at -3 and 3 with "
+                     "index_put_ of tensors made by the acl_op Fill (not simulated), so no expression completes",
 }
 
 # The entry points of the operator families added at upstream's scale that no expression above

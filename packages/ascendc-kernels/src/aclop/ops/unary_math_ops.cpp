@@ -51,20 +51,11 @@ aclError RunRound(OpContext& ctx, const RoundAttrs& attrs) {
 }
 
 aclError RunNanToNum(OpContext& ctx, const NanToNumAttrs& attrs) {
-  const OpOperand& x = ctx.inputs[0];
-  const OpOperand& y = ctx.outputs[0];
-  const aclError rc = ctx.RequireSameShape(x, "input x", y, "output y");
+  const aclError rc = ctx.RequireSameShape(ctx.inputs[0], "input x", ctx.outputs[0], "output y");
   if (rc != ACL_SUCCESS) return rc;
-  kernels::EwArgs args;
-  args.op = kernels::EwOp::kNanToNum;
-  args.dtype = x.dtype();
-  args.x[0] = x.data;
-  args.y = y.data;
-  args.n = static_cast<uint64_t>(y.Numel());
-  args.s = kernels::ScalarValue::Floating(attrs.nan);
-  args.s2 = kernels::ScalarValue::Floating(attrs.posinf);
-  args.s3 = kernels::ScalarValue::Floating(attrs.neginf);
-  return kernels::LaunchElementwise(args, ctx.stream());
+  return RunElementwiseBroadcast(ctx, kernels::EwOp::kNanToNum, {0}, kernels::ScalarValue::Floating(attrs.nan),
+                                 kernels::ScalarValue::Floating(attrs.posinf),
+                                 kernels::ScalarValue::Floating(attrs.neginf));
 }
 
 }  // namespace aclop

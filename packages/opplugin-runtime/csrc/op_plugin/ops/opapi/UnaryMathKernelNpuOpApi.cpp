@@ -1,7 +1,8 @@
 // nan_to_num.out and log_sigmoid on the op_api path (aclnnNanToNum, aclnnLogSigmoidForward,
 // aclnnLogSigmoidBackward): ops whose arguments gen_opapi cannot express. nan_to_num's checks and
-// replacement values are shared with its acl_op path (op_plugin/utils/UnaryMathUtils.h);
-// log_sigmoid_forward's buffer is an empty tensor and the backward recomputes from self (as CUDA does).
+// replacement values are shared with its acl_op path (op_plugin/utils/UnaryMathUtils.h), log_sigmoid's checks
+// too (ActivationUtils.h); log_sigmoid_forward's buffer is an empty tensor and the backward recomputes from
+// self (as CUDA does).
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/result_type.h>
@@ -15,20 +16,13 @@
 #include "op_plugin/ops/log_sigmoid_forward.h"
 #include "op_plugin/ops/frexp.h"
 #include "op_plugin/ops/nan_to_num.h"
+#include "op_plugin/utils/ActivationUtils.h"
 #include "op_plugin/utils/UnaryMathUtils.h"
 
 namespace op_api {
 namespace {
 
 using npu_preparation = at_npu::native::OpPreparation;
-
-void check_floating_grad(const char* op, const at::Tensor& grad_output, const at::Tensor& self) {
-  TORCH_CHECK(at::isFloatingType(grad_output.scalar_type()) && at::isFloatingType(self.scalar_type()), op,
-              ": expected floating grad_output and self, but got ", grad_output.scalar_type(), " and ",
-              self.scalar_type());
-  TORCH_CHECK(grad_output.sizes() == self.sizes(), op, ": grad_output of shape ", grad_output.sizes(),
-              " differs from self of shape ", self.sizes());
-}
 
 }  // namespace
 
@@ -42,8 +36,7 @@ at::Tensor& nan_to_num_out(const at::Tensor& self, c10::optional<double> nan, c1
 }
 
 std::tuple<at::Tensor, at::Tensor> log_sigmoid_forward(const at::Tensor& self) {
-  TORCH_CHECK(at::isFloatingType(self.scalar_type()), "log_sigmoid_forward: expected a floating self, but got ",
-              self.scalar_type());
+  op_plugin::utils::check_log_sigmoid_self(self);
   c10_npu::NPUGuard guard(self.device());
   at::Tensor output = npu_preparation::apply_tensor_without_format(self);
   at::Tensor buffer = npu_preparation::apply_tensor_without_format({0}, self.options());
@@ -53,8 +46,7 @@ std::tuple<at::Tensor, at::Tensor> log_sigmoid_forward(const at::Tensor& self) {
 
 std::tuple<at::Tensor&, at::Tensor&> log_sigmoid_forward_out(const at::Tensor& self, at::Tensor& output,
                                                              at::Tensor& buffer) {
-  TORCH_CHECK(at::isFloatingType(self.scalar_type()), "log_sigmoid_forward: expected a floating self, but got ",
-              self.scalar_type());
+  op_plugin::utils::check_log_sigmoid_self(self);
   c10_npu::NPUGuard guard(self.device());
   npu_preparation::check_tensor({self}, output, self.scalar_type(), self.sizes());
   EXEC_NPU_CMD(aclnnLogSigmoidForward, self, output, buffer);
@@ -62,7 +54,7 @@ std::tuple<at::Tensor&, at::Tensor&> log_sigmoid_forward_out(const at::Tensor& s
 }
 
 at::Tensor log_sigmoid_backward(const at::Tensor& grad_output, const at::Tensor& self, const at::Tensor& buffer) {
-  check_floating_grad("log_sigmoid_backward", grad_output, self);
+  op_plugin::utils::check_floating_grad("log_sigmoid_backward", grad_output, self);
   c10_npu::NPUGuard guard(self.device());
   at::Tensor grad_input = npu_preparation::apply_tensor_without_format(
       self.sizes(), grad_output.options().dtype(at::result_type(grad_output, self)));
@@ -72,7 +64,7 @@ at::Tensor log_sigmoid_backward(const at::Tensor& grad_output, const at::Tensor&
 
 at::Tensor& log_sigmoid_backward_out(const at::Tensor& grad_output, const at::Tensor& self, const at::Tensor& buffer,
                                      at::Tensor& grad_input) {
-  check_floating_grad("log_sigmoid_backward", grad_output, self);
+  op_plugin::utils::check_floating_grad("log_sigmoid_backward", grad_output, self);
   c10_npu::NPUGuard guard(self.device());
   npu_preparation::check_tensor({grad_output, self}, grad_input, at::result_type(grad_output, self), self.sizes());
   EXEC_NPU_CMD(aclnnLogSigmoidBackward, grad_output, self, buffer, grad_input);
