@@ -105,8 +105,9 @@ c10::Scalar upper_bound(at::ScalarType dtype) {
   }
 }
 
-// Log's attributes for the logarithm to `base` (CANN's log_base(scale * x + shift)).
-std::function<void(OpCommand&)> log_base(float base) {
+// Exp's and Log's attributes for `base` (-1: e) in CANN's base ** (scale * x + shift) and
+// log_base(scale * x + shift), with scale 1 and shift 0.
+std::function<void(OpCommand&)> with_base(float base) {
   return [base](OpCommand& cmd) { cmd.Attr("base", base).Attr("scale", 1.0f).Attr("shift", 0.0f); };
 }
 
@@ -134,15 +135,10 @@ at::Tensor& equals_infinity_out(const at::Tensor& self, double value, at::Tensor
 }  // namespace
 
 at::Tensor& exp_out(const at::Tensor& self, at::Tensor& out) {
-  return unary_float_out("Exp", self, out, [](OpCommand& cmd) {
-    cmd.Attr("base", -1.0f).Attr("scale", 1.0f).Attr("shift", 0.0f);
-  });
+  return unary_float_out("Exp", self, out, with_base(-1));
 }
-
 at::Tensor& log_out(const at::Tensor& self, at::Tensor& out) {
-  return unary_float_out("Log", self, out, [](OpCommand& cmd) {
-    cmd.Attr("base", -1.0f).Attr("scale", 1.0f).Attr("shift", 0.0f);
-  });
+  return unary_float_out("Log", self, out, with_base(-1));
 }
 
 at::Tensor& sqrt_out(const at::Tensor& self, at::Tensor& out) { return unary_float_out("Sqrt", self, out); }
@@ -233,9 +229,11 @@ at::Tensor& erfc_out(const at::Tensor& self, at::Tensor& out) { return unary_flo
 at::Tensor& erfinv_out(const at::Tensor& self, at::Tensor& out) { return unary_float_out("Erfinv", self, out); }
 at::Tensor& expm1_out(const at::Tensor& self, at::Tensor& out) { return unary_float_out("Expm1", self, out); }
 at::Tensor& log1p_out(const at::Tensor& self, at::Tensor& out) { return unary_float_out("Log1p", self, out); }
-at::Tensor& log2_out(const at::Tensor& self, at::Tensor& out) { return unary_float_out("Log", self, out, log_base(2)); }
+at::Tensor& log2_out(const at::Tensor& self, at::Tensor& out) {
+  return unary_float_out("Log", self, out, with_base(2));
+}
 at::Tensor& log10_out(const at::Tensor& self, at::Tensor& out) {
-  return unary_float_out("Log", self, out, log_base(10));
+  return unary_float_out("Log", self, out, with_base(10));
 }
 
 at::Tensor& exp2_out(const at::Tensor& self, at::Tensor& out) {
