@@ -10,8 +10,9 @@ on the library path and ``TASK_QUEUE_ENABLE=0`` (an op that fails does not poiso
 An expression sees tensors made on its device from one seed (``a``, ``b`` float32 (4, 5) normal;
 ``c`` (4, 5) uniform in [0, 1); ``x4`` (2, 3, 4, 4) and ``w`` (4, 3, 3, 3) for convolution and
 pooling; ``idx`` int64 (4, 2) in [0, 5); ``rows`` int64 [0, 2]; ``target`` int64 (4,) in [0, 5)),
-``dev``, ``torch``, ``F``, ``torch_npu``, and ``grad(f, *tensors)``: the gradients of
-``(f(*tensors) ** 2).sum() / 2`` with respect to the tensors."""
+``dev``, ``torch``, ``F``, ``torch_npu``, ``grad(f, *tensors)``: the gradients of
+``(f(*tensors) ** 2).sum() / 2`` with respect to the tensors, and ``vjp(f, x, g)``: the gradient of
+``f(x)`` with respect to ``x`` times ``g`` (no square: its backward runs only f's)."""
 
 from __future__ import annotations
 
@@ -61,13 +62,18 @@ def grad(f: Any, *tensors: torch.Tensor) -> tuple[torch.Tensor, ...]:
     return tuple(leaf.grad for leaf in leaves)
 
 
+def vjp(f: Any, x: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
+    leaf = x.detach().clone().requires_grad_(True)
+    return torch.autograd.grad(f(leaf), leaf, g)[0]
+
+
 def names(dev: str) -> dict[str, Any]:
     torch.manual_seed(0)
     made = {"a": torch.randn(4, 5), "b": torch.randn(4, 5), "c": torch.rand(4, 5), "x4": torch.randn(2, 3, 4, 4),
             "w": torch.randn(4, 3, 3, 3), "idx": torch.randint(0, 5, (4, 2)), "rows": torch.tensor([0, 2]),
             "target": torch.randint(0, 5, (4,))}
     return {**{k: v.to(dev) for k, v in made.items()}, "dev": dev, "torch": torch, "F": F, "torch_npu": torch_npu,
-            "grad": grad}
+            "grad": grad, "vjp": vjp}
 
 
 def differs(npu: Any, cpu: Any) -> str:

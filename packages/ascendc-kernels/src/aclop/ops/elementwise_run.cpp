@@ -58,12 +58,19 @@ kernels::ScalarValue ScalarFor(aclDataType dtype, double v) {
 }
 
 aclError RunElementwiseBroadcast(OpContext& ctx, kernels::EwOp op, int arity, kernels::ScalarValue s) {
+  std::vector<size_t> order;
+  for (int i = 0; i < arity; ++i) order.push_back(static_cast<size_t>(i));
+  return RunElementwiseBroadcast(ctx, op, order, s);
+}
+
+aclError RunElementwiseBroadcast(OpContext& ctx, kernels::EwOp op, const std::vector<size_t>& order,
+                                 kernels::ScalarValue s, kernels::ScalarValue s2, kernels::ScalarValue s3) {
   const OpOperand& y = ctx.outputs[0];
-  std::vector<int64_t> shape = ctx.inputs[0].shape();
-  for (int i = 1; i < arity; ++i) {
+  std::vector<int64_t> shape = ctx.inputs[order[0]].shape();
+  for (size_t i : order) {
     std::vector<int64_t> next;
     if (!BroadcastShapes(shape, ctx.inputs[i].shape(), &next)) {
-      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input %d of shape %s does not broadcast with %s", i,
+      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input %zu of shape %s does not broadcast with %s", i,
                       ShapeToString(ctx.inputs[i].shape()).c_str(), ShapeToString(shape).c_str());
     }
     shape = next;
@@ -74,15 +81,18 @@ aclError RunElementwiseBroadcast(OpContext& ctx, kernels::EwOp op, int arity, ke
   }
   kernels::EwArgs args;
   args.op = op;
-  args.dtype = ctx.inputs[0].dtype();
+  args.dtype = ctx.inputs[order[0]].dtype();
   args.y = y.data;
   args.n = static_cast<uint64_t>(y.Numel());
   args.s = s;
-  for (int i = 0; i < arity; ++i) {
+  args.s2 = s2;
+  args.s3 = s3;
+  int k = 0;
+  for (size_t i : order) {
     void* data = nullptr;
-    const aclError rc = ctx.BroadcastInput(static_cast<size_t>(i), shape, &data);
+    const aclError rc = ctx.BroadcastInput(i, shape, &data);
     if (rc != ACL_SUCCESS) return rc;
-    args.x[i] = data;
+    args.x[k++] = data;
   }
   return kernels::LaunchElementwise(args, ctx.stream());
 }

@@ -4,6 +4,8 @@
 #ifndef ASCENDC_SIM_ACLOP_OPS_ELEMENTWISE_RUN_H
 #define ASCENDC_SIM_ACLOP_OPS_ELEMENTWISE_RUN_H
 
+#include <vector>
+
 #include "aclop/op_registry.h"
 #include "kernels/elementwise_api.h"
 
@@ -13,6 +15,11 @@ namespace aclop {
 // y = op(x0[, x1[, x2]]) over the first `arity` inputs, broadcast (numpy rules) to y's
 // shape, which must be their broadcast shape; `s` is the operator's scalar parameter.
 aclError RunElementwiseBroadcast(OpContext& ctx, kernels::EwOp op, int arity, kernels::ScalarValue s);
+
+// The same over the inputs at `order` (x0 = input order[0], ...: an op type whose inputs come in
+// another order than the operator's) with the operator's three scalar parameters.
+aclError RunElementwiseBroadcast(OpContext& ctx, kernels::EwOp op, const std::vector<size_t>& order,
+                                 kernels::ScalarValue s, kernels::ScalarValue s2 = {}, kernels::ScalarValue s3 = {});
 
 // The value of input `index`, which must be a constant or host input of one element, as a scalar
 // parameter of the elementwise kernel (integral for the integral dtypes).

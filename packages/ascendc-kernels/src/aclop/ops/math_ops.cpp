@@ -1,5 +1,5 @@
-// acl_op types of one input on the elementwise kernel: Exp, Log, Sqrt, Rsqrt, Reciprocal, Tanh, Sigmoid,
-// Swish, GeluV2, Neg, Relu, Pow, ClipByValueV2; Tril on the tril kernel and Range on the arange kernel
+// acl_op types of one input on the elementwise kernel: Exp, Log (natural, 2, 10), Sqrt, Rsqrt, Reciprocal, Tanh,
+// Sigmoid, Swish, GeluV2, Neg, Relu, Pow, ClipByValueV2; Tril on the tril kernel and Range on the arange kernel
 // (declared in abi/aclop/math.decl, which checks their dtypes and reads their attributes).
 #include "aclop/declared_ops.h"
 #include "aclop/ops/elementwise_run.h"
@@ -33,7 +33,11 @@ aclError RunExp(OpContext& ctx, const ExpAttrs& attrs) {
   return rc != ACL_SUCCESS ? rc : Unary(ctx, kernels::EwOp::kExp);
 }
 
+// log2 and log10 are Log with base 2 and 10 (scale 1, shift 0).
 aclError RunLog(OpContext& ctx, const LogAttrs& attrs) {
+  if (attrs.scale == 1.0f && attrs.shift == 0.0f && (attrs.base == 2.0f || attrs.base == 10.0f)) {
+    return Unary(ctx, attrs.base == 2.0f ? kernels::EwOp::kLog2 : kernels::EwOp::kLog10);
+  }
   const aclError rc = RequireNaturalForm(ctx, attrs.base, attrs.scale, attrs.shift);
   return rc != ACL_SUCCESS ? rc : Unary(ctx, kernels::EwOp::kLog);
 }
@@ -61,7 +65,19 @@ aclError RunGeluV2(OpContext& ctx, const GeluV2Attrs& attrs) {
   return Unary(ctx, attrs.approximate == "tanh" ? kernels::EwOp::kGeluTanh : kernels::EwOp::kGelu);
 }
 
+// One of the two inputs is a constant of one element: the exponent (pow(x, 2)) or the base (exp2: 2 ** x).
 aclError RunPow(OpContext& ctx, const PowAttrs&) {
+  const aclTensorDesc& base = *ctx.inputs[0].desc;
+  if (base.isConst && base.Numel() == 1 && !ctx.inputs[1].desc->isConst) {
+    kernels::ScalarValue value;
+    aclError rc = ConstantScalarInput(ctx, 0, "x1", &value);
+    if (rc != ACL_SUCCESS) return rc;
+    rc = ctx.RequireSameShape(ctx.inputs[1], "input x2", ctx.outputs[0], "output y");
+    if (rc != ACL_SUCCESS) return rc;
+    const OpOperand& y = ctx.outputs[0];
+    return kernels::LaunchElementwise(kernels::EwOp::kPowScalarTensor, y.dtype(), ctx.inputs[1].data, nullptr,
+                                      y.data, static_cast<uint64_t>(y.Numel()), value, ctx.stream());
+  }
   kernels::ScalarValue exponent;
   aclError rc = ConstantScalarInput(ctx, 1, "x2", &exponent);
   if (rc != ACL_SUCCESS) return rc;

@@ -1,15 +1,12 @@
 // nan_to_num.out and log_sigmoid on the op_api path (aclnnNanToNum, aclnnLogSigmoidForward,
-// aclnnLogSigmoidBackward): ops whose arguments gen_opapi cannot express. nan_to_num's default
-// replacements of the infinities are the largest finite values of self's dtype, which CANN's
-// float parameters carry for every floating dtype but float64; log_sigmoid_forward's buffer is
-// an empty tensor and the backward recomputes from self (as CUDA does).
+// aclnnLogSigmoidBackward): ops whose arguments gen_opapi cannot express. nan_to_num's checks and
+// replacement values are shared with its acl_op path (op_plugin/utils/UnaryMathUtils.h), log_sigmoid's checks
+// too (ActivationUtils.h); log_sigmoid_forward's buffer is an empty tensor and the backward recomputes from
+// self (as CUDA does).
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/result_type.h>
-#include <c10/util/BFloat16.h>
-#include <c10/util/Half.h>
 
-#include <limits>
 #include <tuple>
 
 #include "npu/core/NPUGuard.h"
@@ -19,51 +16,27 @@
 #include "op_plugin/ops/log_sigmoid_forward.h"
 #include "op_plugin/ops/frexp.h"
 #include "op_plugin/ops/nan_to_num.h"
+#include "op_plugin/utils/ActivationUtils.h"
+#include "op_plugin/utils/UnaryMathUtils.h"
 
 namespace op_api {
 namespace {
 
 using npu_preparation = at_npu::native::OpPreparation;
 
-// The largest finite value of a floating dtype (integral self is copied: any value serves).
-float largest_finite(at::ScalarType dtype) {
-  switch (dtype) {
-    case at::kHalf: return static_cast<float>(std::numeric_limits<c10::Half>::max());
-    case at::kBFloat16: return static_cast<float>(std::numeric_limits<c10::BFloat16>::max());
-    default: return std::numeric_limits<float>::max();
-  }
-}
-
-void check_floating_grad(const char* op, const at::Tensor& grad_output, const at::Tensor& self) {
-  TORCH_CHECK(at::isFloatingType(grad_output.scalar_type()) && at::isFloatingType(self.scalar_type()), op,
-              ": expected floating grad_output and self, but got ", grad_output.scalar_type(), " and ",
-              self.scalar_type());
-  TORCH_CHECK(grad_output.sizes() == self.sizes(), op, ": grad_output of shape ", grad_output.sizes(),
-              " differs from self of shape ", self.sizes());
-}
-
 }  // namespace
 
 at::Tensor& nan_to_num_out(const at::Tensor& self, c10::optional<double> nan, c10::optional<double> posinf,
                            c10::optional<double> neginf, at::Tensor& out) {
-  TORCH_CHECK(self.scalar_type() == out.scalar_type(), "nan_to_num: dtype of out: ", out.scalar_type(),
-              " should be same as input: ", self.scalar_type());
-  TORCH_CHECK(self.scalar_type() != at::kDouble || (posinf.has_value() && neginf.has_value()),
-              "nan_to_num: float64 self needs explicit posinf and neginf on npu (aclnnNanToNum takes float "
-              "replacements, which cannot hold float64's largest finite value)");
+  const op_plugin::utils::NanToNumValues values = op_plugin::utils::nan_to_num_values(self, nan, posinf, neginf, out);
   c10_npu::NPUGuard guard(self.device());
   npu_preparation::check_tensor({self}, out, self.scalar_type(), self.sizes());
-  const float largest = largest_finite(self.scalar_type());
-  const float nan_value = static_cast<float>(nan.value_or(0.0));
-  const float posinf_value = posinf.has_value() ? static_cast<float>(posinf.value()) : largest;
-  const float neginf_value = neginf.has_value() ? static_cast<float>(neginf.value()) : -largest;
-  EXEC_NPU_CMD(aclnnNanToNum, self, nan_value, posinf_value, neginf_value, out);
+  EXEC_NPU_CMD(aclnnNanToNum, self, values.nan, values.posinf, values.neginf, out);
   return out;
 }
 
 std::tuple<at::Tensor, at::Tensor> log_sigmoid_forward(const at::Tensor& self) {
-  TORCH_CHECK(at::isFloatingType(self.scalar_type()), "log_sigmoid_forward: expected a floating self, but got ",
-              self.scalar_type());
+  op_plugin::utils::check_log_sigmoid_self(self);
   c10_npu::NPUGuard guard(self.device());
   at::Tensor output = npu_preparation::apply_tensor_without_format(self);
   at::Tensor buffer = npu_preparation::apply_tensor_without_format({0}, self.options());
@@ -73,8 +46,7 @@ std::tuple<at::Tensor, at::Tensor> log_sigmoid_forward(const at::Tensor& self) {
 
 std::tuple<at::Tensor&, at::Tensor&> log_sigmoid_forward_out(const at::Tensor& self, at::Tensor& output,
                                                              at::Tensor& buffer) {
-  TORCH_CHECK(at::isFloatingType(self.scalar_type()), "log_sigmoid_forward: expected a floating self, but got ",
-              self.scalar_type());
+  op_plugin::utils::check_log_sigmoid_self(self);
   c10_npu::NPUGuard guard(self.device());
   npu_preparation::check_tensor({self}, output, self.scalar_type(), self.sizes());
   EXEC_NPU_CMD(aclnnLogSigmoidForward, self, output, buffer);
@@ -82,7 +54,7 @@ std::tuple<at::Tensor&, at::Tensor&> log_sigmoid_forward_out(const at::Tensor& s
 }
 
 at::Tensor log_sigmoid_backward(const at::Tensor& grad_output, const at::Tensor& self, const at::Tensor& buffer) {
-  check_floating_grad("log_sigmoid_backward", grad_output, self);
+  op_plugin::utils::check_floating_grad("log_sigmoid_backward", grad_output, self);
   c10_npu::NPUGuard guard(self.device());
   at::Tensor grad_input = npu_preparation::apply_tensor_without_format(
       self.sizes(), grad_output.options().dtype(at::result_type(grad_output, self)));
@@ -92,7 +64,7 @@ at::Tensor log_sigmoid_backward(const at::Tensor& grad_output, const at::Tensor&
 
 at::Tensor& log_sigmoid_backward_out(const at::Tensor& grad_output, const at::Tensor& self, const at::Tensor& buffer,
                                      at::Tensor& grad_input) {
-  check_floating_grad("log_sigmoid_backward", grad_output, self);
+  op_plugin::utils::check_floating_grad("log_sigmoid_backward", grad_output, self);
   c10_npu::NPUGuard guard(self.device());
   npu_preparation::check_tensor({grad_output, self}, grad_input, at::result_type(grad_output, self), self.sizes());
   EXEC_NPU_CMD(aclnnLogSigmoidBackward, grad_output, self, buffer, grad_input);

@@ -1,0 +1,48 @@
+"""The activation gradients on both paths: the gradient of each activation for a random grad_output,
+run once on op_api (jit_compile=False) and once on acl_op (jit_compile=True), equals CPU's, and the
+backward operator took the path the run forced (the A/B test's OpInfo samples run forwards only)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import opplugin_runtime  # noqa: F401
+import pytest
+import torch
+import torch.nn.functional as F
+
+# backward operator -> the activation whose gradient runs it
+ACTIVATIONS: dict[str, Callable[[torch.Tensor], torch.Tensor]] = {
+    "elu_backward.grad_input": lambda t: F.elu(t, 0.7),
+    "glu_backward": lambda t: F.glu(t, 1),
+    "hardshrink_backward.grad_input": lambda t: F.hardshrink(t, 0.6),
+    "hardsigmoid_backward.grad_input": F.hardsigmoid,
+    "hardswish_backward": F.hardswish,
+    "hardtanh_backward": lambda t: F.hardtanh(t, -2.0, 1.5),
+    "leaky_relu_backward.grad_input": lambda t: F.leaky_relu(t, 0.2),
+    "log_sigmoid_backward": F.logsigmoid,
+    "mish_backward": F.mish,
+    "softplus_backward.grad_input": lambda t: F.softplus(t, 2.0, 5.0),
+    "softshrink_backward.grad_input": lambda t: F.softshrink(t, 0.6),
+}
+
+
+@pytest.mark.parametrize("path", ["op_api", "acl_op"])
+@pytest.mark.parametrize("backward", sorted(ACTIVATIONS))
+def test_activation_gradient_on_each_path_equals_cpus(backward: str, path: str) -> None:
+    activation = ACTIVATIONS[backward]
+    generator = torch.Generator().manual_seed(0)
+    x = torch.randn(4, 6, 8, generator=generator) * 3
+    grad_output = torch.randn(activation(x).shape, generator=generator)
+    leaf = x.clone().requires_grad_()
+    activation(leaf).backward(grad_output)
+    torch.npu.set_compile_mode(jit_compile=path == "acl_op")
+    try:
+        torch.npu.reset_path_ledger()
+        npu_leaf = x.npu().requires_grad_()
+        activation(npu_leaf).backward(grad_output.npu())
+        counts = torch.npu.path_ledger().get(backward, {})
+    finally:
+        torch.npu.set_compile_mode(jit_compile=False)
+    assert counts.get(path, 0) >= 1, f"{backward}: expected the {path} path, ledger: {counts}"
+    torch.testing.assert_close(npu_leaf.grad.cpu(), leaf.grad)
