@@ -244,6 +244,12 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "BatchMatMul": ("default", "torch.bmm(a.unsqueeze(0), c.t().unsqueeze(0))"),
     "LogicalAnd": ("jit", "(a > 0) & (b > 0)"), "LogicalOr": ("jit", "(a > 0) | (b > 0)"),
     "LogicalNot": ("jit", "~(a > 0)"),
+    "MseLoss": ("jit", "F.mse_loss(a, b)"),
+    "MseLossGrad": ("jit", "torch.ops.aten.mse_loss_backward(b[0, 0], a, b, 1)"),
+    "SmoothL1LossV2": ("jit", "F.smooth_l1_loss(a, b, reduction='sum', beta=0.5)"),
+    "SmoothL1LossGradV2": ("jit", "torch.ops.aten.smooth_l1_loss_backward(c, a, b, 0, 0.5)"),
+    "BinaryCrossEntropy": ("jit", "F.binary_cross_entropy(c, (b > 0).float(), reduction='none')"),
+    "BinaryCrossEntropyGrad": ("jit", "torch.ops.aten.binary_cross_entropy_backward(a, c, (b > 0).float())"),
     "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
     "aclnnBitwiseNot": ("default", "~(a > 0)"),
     "Identity": ("default", "(setattr(torch.npu.config, 'allow_internal_format', True), "

@@ -1,0 +1,156 @@
+// acl_op types MseLoss, MseLossGrad, SmoothL1LossV2, SmoothL1LossGradV2, BinaryCrossEntropy and
+// BinaryCrossEntropyGrad (declared in abi/aclop/loss.decl) on the pointwise loss kernels
+// pointwise_loss_custom / pointwise_loss_grad_custom: the operands are broadcast to one dense shape first.
+#include <string>
+#include <vector>
+
+#include "aclop/declared_ops.h"
+#include "common/dtype.h"
+#include "common/error.h"
+#include "kernels/kernel_api.h"
+
+namespace ascendc_sim {
+namespace aclop {
+namespace {
+
+using kernels::PointwiseLossKind;
+
+// The reduction attribute as the kernels' code (0 none, 1 mean, 2 sum).
+aclError ReductionCode(OpContext& ctx, const std::string& reduction, int64_t* code) {
+  if (reduction == "none") {
+    *code = 0;
+  } else if (reduction == "mean") {
+    *code = 1;
+  } else if (reduction == "sum") {
+    *code = 2;
+  } else {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "reduction is '%s'; expected 'none', 'mean' or 'sum'",
+                    reduction.c_str());
+  }
+  return ACL_SUCCESS;
+}
+
+// The shape the first `count` inputs broadcast to.
+aclError CommonShape(OpContext& ctx, size_t count, std::vector<int64_t>* shape) {
+  *shape = ctx.inputs[0].shape();
+  for (size_t i = 1; i < count; ++i) {
+    std::vector<int64_t> next;
+    if (!BroadcastShapes(*shape, ctx.inputs[i].shape(), &next)) {
+      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input %zu of shape %s does not broadcast with %s", i,
+                      ShapeToString(ctx.inputs[i].shape()).c_str(), ShapeToString(*shape).c_str());
+    }
+    *shape = next;
+  }
+  return ACL_SUCCESS;
+}
+
+int64_t NumelOf(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+// y = the loss of inputs (x, target[, weight]) with `reduction`.
+aclError RunLoss(OpContext& ctx, PointwiseLossKind kind, const std::string& reduction, float param) {
+  int64_t code = 0;
+  aclError rc = ReductionCode(ctx, reduction, &code);
+  if (rc != ACL_SUCCESS) return rc;
+  const size_t count = ctx.inputs.size();
+  std::vector<int64_t> shape;
+  if ((rc = CommonShape(ctx, count, &shape)) != ACL_SUCCESS) return rc;
+  const OpOperand& y = ctx.outputs[0];
+  const std::vector<int64_t> expected = code == 0 ? shape : std::vector<int64_t>{};
+  if (y.shape() != expected) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "output has shape %s, expected %s for reduction '%s'",
+                    ShapeToString(y.shape()).c_str(), ShapeToString(expected).c_str(), reduction.c_str());
+  }
+  const int64_t n = NumelOf(shape);
+  if (code == 0 && n == 0) return ACL_SUCCESS;
+  std::vector<void*> dense(count, nullptr);
+  for (size_t i = 0; i < count && n > 0; ++i) {
+    if ((rc = ctx.BroadcastInput(i, shape, &dense[i])) != ACL_SUCCESS) return rc;
+  }
+  kernels::PointwiseLossArgs args;
+  args.dtype = y.dtype();
+  args.kind = kind;
+  args.n = static_cast<uint64_t>(n);
+  args.reduction = code;
+  args.param = param;
+  args.x = dense[0];
+  args.target = dense[1];
+  args.weight = count > 2 ? dense[2] : nullptr;
+  args.y = y.data;
+  return kernels::LaunchPointwiseLoss(args, ctx.stream());
+}
+
+// output = the gradient of the loss for inputs (x, target, grad[, weight]) with `reduction`.
+aclError RunLossGrad(OpContext& ctx, PointwiseLossKind kind, const std::string& reduction, float param) {
+  int64_t code = 0;
+  aclError rc = ReductionCode(ctx, reduction, &code);
+  if (rc != ACL_SUCCESS) return rc;
+  const size_t count = ctx.inputs.size();
+  std::vector<int64_t> shape;
+  if ((rc = CommonShape(ctx, count, &shape)) != ACL_SUCCESS) return rc;
+  const OpOperand& dx = ctx.outputs[0];
+  if (dx.shape() != shape) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "output has shape %s, expected the inputs' broadcast shape %s",
+                    ShapeToString(dx.shape()).c_str(), ShapeToString(shape).c_str());
+  }
+  const int64_t n = NumelOf(shape);
+  if (n == 0) return ACL_SUCCESS;
+  std::vector<void*> dense(count, nullptr);
+  for (size_t i = 0; i < count; ++i) {
+    if ((rc = ctx.BroadcastInput(i, shape, &dense[i])) != ACL_SUCCESS) return rc;
+  }
+  kernels::PointwiseLossGradArgs args;
+  args.dtype = dx.dtype();
+  args.kind = kind;
+  args.n = static_cast<uint64_t>(n);
+  args.reduction = code;
+  args.param = param;
+  args.x = dense[0];
+  args.target = dense[1];
+  args.gradOutput = dense[2];
+  args.weight = count > 3 ? dense[3] : nullptr;
+  args.gradInput = dx.data;
+  args.meanCount = static_cast<uint64_t>(ctx.inputs[0].Numel());  // a mean divides by the prediction's count
+  return kernels::LaunchPointwiseLossGrad(args, ctx.stream());
+}
+
+aclError CheckSigma(OpContext& ctx, float sigma) {
+  if (sigma >= 0.0f) return ACL_SUCCESS;
+  return ctx.Fail(ACL_ERROR_INVALID_PARAM, "sigma must be non-negative, got %g", static_cast<double>(sigma));
+}
+
+}  // namespace
+
+aclError RunMseLoss(OpContext& ctx, const MseLossAttrs& attrs) {
+  return RunLoss(ctx, PointwiseLossKind::kMse, attrs.reduction, 0.0f);
+}
+
+aclError RunMseLossGrad(OpContext& ctx, const MseLossGradAttrs& attrs) {
+  return RunLossGrad(ctx, PointwiseLossKind::kMse, attrs.reduction, 0.0f);
+}
+
+aclError RunSmoothL1LossV2(OpContext& ctx, const SmoothL1LossV2Attrs& attrs) {
+  const aclError rc = CheckSigma(ctx, attrs.sigma);
+  if (rc != ACL_SUCCESS) return rc;
+  return RunLoss(ctx, PointwiseLossKind::kSmoothL1, attrs.reduction, attrs.sigma);
+}
+
+aclError RunSmoothL1LossGradV2(OpContext& ctx, const SmoothL1LossGradV2Attrs& attrs) {
+  const aclError rc = CheckSigma(ctx, attrs.sigma);
+  if (rc != ACL_SUCCESS) return rc;
+  return RunLossGrad(ctx, PointwiseLossKind::kSmoothL1, attrs.reduction, attrs.sigma);
+}
+
+aclError RunBinaryCrossEntropy(OpContext& ctx, const BinaryCrossEntropyAttrs& attrs) {
+  return RunLoss(ctx, PointwiseLossKind::kBinaryCrossEntropy, attrs.reduction, 0.0f);
+}
+
+aclError RunBinaryCrossEntropyGrad(OpContext& ctx, const BinaryCrossEntropyGradAttrs& attrs) {
+  return RunLossGrad(ctx, PointwiseLossKind::kBinaryCrossEntropy, attrs.reduction, 0.0f);
+}
+
+}  // namespace aclop
+}  // namespace ascendc_sim
