@@ -249,6 +249,8 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "SmoothL1LossV2": ("jit", "F.smooth_l1_loss(a, b, reduction='sum', beta=0.5)"),
     "SmoothL1LossGradV2": ("jit", "torch.ops.aten.smooth_l1_loss_backward(c, a, b, 0, 0.5)"),
     "BinaryCrossEntropy": ("jit", "F.binary_cross_entropy(c, (b > 0).float(), reduction='none')"),
+    "NLLLoss": ("jit", "F.nll_loss(a, target, reduction='sum')"),
+    "NLLLossGrad": ("jit", "torch.ops.aten.nll_loss_backward(a[0, 0], a, target, None, 2, -100, a[0, 0])"),
     "BinaryCrossEntropyGrad": ("jit", "torch.ops.aten.binary_cross_entropy_backward(a, c, (b > 0).float())"),
     "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
     "aclnnBitwiseNot": ("default", "~(a > 0)"),

@@ -96,3 +96,49 @@ def test_a_bad_reduction_or_shape_is_refused(acl):
     assert sim.run_aclop("SmoothL1LossV2", [op_in(x), op_in(t)], [op_in(out_of(()))],
                          {"sigma": -1.0}) == sim.ACL_ERROR_INVALID_PARAM
     assert "sigma must be non-negative" in sim.recent_error()
+
+
+def nll_reference(x, target, weight, reduction, ignore_index):
+    w = np.where(target == ignore_index, 0.0, weight[np.clip(target, 0, x.shape[1] - 1)])
+    picked = x[np.arange(len(target)), np.clip(target, 0, x.shape[1] - 1)]
+    losses = -w * picked
+    total = w.sum()
+    if reduction == "none":
+        return losses, 0.0
+    return (losses.sum() / total if reduction == "mean" else losses.sum()), total
+
+
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+@pytest.mark.parametrize("target_type", [np.int32, np.int64])
+def test_nll_types(acl, reduction, target_type):
+    x = RNG.normal(size=(5, 4)).astype(np.float32)
+    target = np.array([0, 3, -100, 1, 3], target_type)
+    weight = W
+    shape = (5,) if reduction == "none" else ()
+    y, total = out_of(shape), out_of(())
+    sim.check(sim.run_aclop("NLLLoss", [op_in(dev(x)), op_in(sim.DeviceArray.from_numpy(target)), op_in(dev(weight))],
+                            [op_in(y), op_in(total)], {"reduction": reduction}), "NLLLoss")
+    expected, expected_total = nll_reference(x.astype(np.float64), target, weight, reduction, -100)
+    np.testing.assert_allclose(y.to_numpy(), expected, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(total.to_numpy(), expected_total, rtol=1e-5)
+
+    g = RNG.normal(size=shape).astype(np.float32)
+    tw = np.array(expected_total if reduction == "mean" else 1.0, np.float32)
+    (dx,) = [out_of(x.shape)]
+    sim.check(sim.run_aclop("NLLLossGrad", [op_in(dev(x)), op_in(dev(g)), op_in(sim.DeviceArray.from_numpy(target)),
+                                            op_in(dev(weight)), op_in(dev(tw))], [op_in(dx)],
+                            {"reduction": reduction}), "NLLLossGrad")
+    expected_dx = np.zeros_like(x, dtype=np.float64)
+    for row, cls in enumerate(target):
+        if cls != -100:
+            scale = g[row] if reduction == "none" else g / (tw if reduction == "mean" else 1.0)
+            expected_dx[row, cls] = -weight[cls] * scale
+    np.testing.assert_allclose(dx.to_numpy(), expected_dx, rtol=1e-5, atol=1e-6)
+
+
+def test_nll_refuses_a_target_of_another_length(acl):
+    x = dev(np.zeros((3, 4), np.float32))
+    target = sim.DeviceArray.from_numpy(np.array([0, 1], np.int64))
+    assert sim.run_aclop("NLLLoss", [op_in(x), op_in(target)], [op_in(out_of(())), op_in(out_of(()))],
+                         {"reduction": "sum"}) == sim.ACL_ERROR_INVALID_PARAM
+    assert "input target of shape [2] must hold one class per row (3)" in sim.recent_error()

@@ -1,6 +1,7 @@
 // acl_op types MseLoss, MseLossGrad, SmoothL1LossV2, SmoothL1LossGradV2, BinaryCrossEntropy and
 // BinaryCrossEntropyGrad (declared in abi/aclop/loss.decl) on the pointwise loss kernels
-// pointwise_loss_custom / pointwise_loss_grad_custom: the operands are broadcast to one dense shape first.
+// pointwise_loss_custom / pointwise_loss_grad_custom: the operands are broadcast to one dense shape first;
+// NLLLoss and NLLLossGrad on nll_loss_custom / nll_loss_grad_custom (an int32 target widened to int64).
 #include <string>
 #include <vector>
 
@@ -117,6 +118,49 @@ aclError RunLossGrad(OpContext& ctx, PointwiseLossKind kind, const std::string& 
   return kernels::LaunchPointwiseLossGrad(args, ctx.stream());
 }
 
+// The rows and classes of x (N x C, or C: one row).
+aclError NllRowsAndClasses(OpContext& ctx, uint64_t* n, uint64_t* c) {
+  const std::vector<int64_t>& x = ctx.inputs[0].shape();
+  if (x.empty() || x.size() > 2) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input x of shape %s must be 1-D or 2-D", ShapeToString(x).c_str());
+  }
+  *n = x.size() == 2 ? static_cast<uint64_t>(x[0]) : 1;
+  *c = static_cast<uint64_t>(x.back());
+  return ACL_SUCCESS;
+}
+
+// target (n elements) and the optional weight (c elements) of an NLL type.
+aclError CheckNllOperands(OpContext& ctx, size_t targetIndex, size_t weightIndex, uint64_t n, uint64_t c) {
+  const OpOperand& target = ctx.inputs[targetIndex];
+  if (static_cast<uint64_t>(target.Numel()) != n || target.shape().size() > 1) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input target of shape %s must hold one class per row (%llu)",
+                    ShapeToString(target.shape()).c_str(), static_cast<unsigned long long>(n));
+  }
+  if (weightIndex < ctx.inputs.size()) {
+    const OpOperand& weight = ctx.inputs[weightIndex];
+    if (weight.shape().size() != 1 || static_cast<uint64_t>(weight.Numel()) != c) {
+      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input weight of shape %s must be 1-D of the %llu classes",
+                      ShapeToString(weight.shape()).c_str(), static_cast<unsigned long long>(c));
+    }
+  }
+  return ACL_SUCCESS;
+}
+
+// The target as int64 (the kernels' class type): itself, or an int32 target widened in a temporary.
+aclError Int64Target(OpContext& ctx, size_t index, const void** out) {
+  const OpOperand& target = ctx.inputs[index];
+  if (target.dtype() == ACL_INT64 || target.Numel() == 0) {
+    *out = target.data;
+    return ACL_SUCCESS;
+  }
+  const uint64_t n = static_cast<uint64_t>(target.Numel());
+  void* wide = nullptr;
+  aclError rc = ctx.AllocTemp(n * sizeof(int64_t), &wide);
+  if (rc == ACL_SUCCESS) rc = kernels::LaunchCast(target.dtype(), target.data, ACL_INT64, wide, n, ctx.stream());
+  *out = wide;
+  return rc;
+}
+
 aclError CheckSigma(OpContext& ctx, float sigma) {
   if (sigma >= 0.0f) return ACL_SUCCESS;
   return ctx.Fail(ACL_ERROR_INVALID_PARAM, "sigma must be non-negative, got %g", static_cast<double>(sigma));
@@ -150,6 +194,72 @@ aclError RunBinaryCrossEntropy(OpContext& ctx, const BinaryCrossEntropyAttrs& at
 
 aclError RunBinaryCrossEntropyGrad(OpContext& ctx, const BinaryCrossEntropyGradAttrs& attrs) {
   return RunLossGrad(ctx, PointwiseLossKind::kBinaryCrossEntropy, attrs.reduction, 0.0f);
+}
+
+aclError RunNLLLoss(OpContext& ctx, const NLLLossAttrs& attrs) {
+  int64_t code = 0;
+  uint64_t n = 0, c = 0;
+  aclError rc = ReductionCode(ctx, attrs.reduction, &code);
+  if (rc == ACL_SUCCESS) rc = NllRowsAndClasses(ctx, &n, &c);
+  if (rc == ACL_SUCCESS) rc = CheckNllOperands(ctx, 1, 2, n, c);
+  if (rc != ACL_SUCCESS) return rc;
+  const OpOperand& y = ctx.outputs[0];
+  const OpOperand& total = ctx.outputs[1];
+  const bool rows = code == 0 && ctx.inputs[0].shape().size() == 2;
+  const std::vector<int64_t> expected = rows ? std::vector<int64_t>{static_cast<int64_t>(n)} : std::vector<int64_t>{};
+  if (y.shape() != expected || total.Numel() != 1) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "outputs y %s and total_weight %s, expected %s and one element",
+                    ShapeToString(y.shape()).c_str(), ShapeToString(total.shape()).c_str(),
+                    ShapeToString(expected).c_str());
+  }
+  if (code == 0) {  // without a reduction total_weight stays 0, as in torch
+    rc = kernels::LaunchFill(total.dtype(), total.data, 1, kernels::ScalarValue::Floating(0.0), ctx.stream());
+    if (rc != ACL_SUCCESS || n == 0) return rc;
+  }
+  kernels::NllLossArgs args;
+  if ((rc = Int64Target(ctx, 1, &args.target)) != ACL_SUCCESS) return rc;
+  args.dtype = y.dtype();
+  args.n = n;
+  args.c = c;
+  args.reduction = code;
+  args.ignoreIndex = attrs.ignore_index;
+  args.x = n * c > 0 ? ctx.inputs[0].data : nullptr;
+  args.weight = ctx.inputs.size() > 2 ? ctx.inputs[2].data : nullptr;
+  args.y = y.data;
+  args.totalWeight = total.data;
+  return kernels::LaunchNllLoss(args, ctx.stream());
+}
+
+aclError RunNLLLossGrad(OpContext& ctx, const NLLLossGradAttrs& attrs) {
+  int64_t code = 0;
+  uint64_t n = 0, c = 0;
+  aclError rc = ReductionCode(ctx, attrs.reduction, &code);
+  if (rc == ACL_SUCCESS) rc = NllRowsAndClasses(ctx, &n, &c);
+  if (rc == ACL_SUCCESS) rc = CheckNllOperands(ctx, 2, 3, n, c);
+  if (rc != ACL_SUCCESS) return rc;
+  const OpOperand& grad = ctx.inputs[1];
+  const bool rows = code == 0 && ctx.inputs[0].shape().size() == 2;
+  if (static_cast<uint64_t>(grad.Numel()) != (rows ? n : 1) || ctx.inputs[4].Numel() != 1) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input y_grad of shape %s must hold %s, total_weight one element",
+                    ShapeToString(grad.shape()).c_str(), rows ? "one value per row" : "one value");
+  }
+  const OpOperand& dx = ctx.outputs[0];
+  if ((rc = ctx.RequireSameShape(ctx.inputs[0], "input x", dx, "output x_grad")) != ACL_SUCCESS) return rc;
+  if (n * c == 0) return ACL_SUCCESS;
+  rc = kernels::LaunchFill(dx.dtype(), dx.data, n * c, kernels::ScalarValue::Floating(0.0), ctx.stream());
+  if (rc != ACL_SUCCESS) return rc;
+  kernels::NllLossGradArgs args;
+  if ((rc = Int64Target(ctx, 2, &args.target)) != ACL_SUCCESS) return rc;
+  args.dtype = dx.dtype();
+  args.n = n;
+  args.c = c;
+  args.reduction = code;
+  args.ignoreIndex = attrs.ignore_index;
+  args.gradOutput = grad.data;
+  args.weight = ctx.inputs[3].data;
+  args.totalWeight = ctx.inputs[4].data;
+  args.gradInput = dx.data;
+  return kernels::LaunchNllLossGrad(args, ctx.stream());
 }
 
 }  // namespace aclop

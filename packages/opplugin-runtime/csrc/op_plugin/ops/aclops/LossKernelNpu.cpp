@@ -3,17 +3,22 @@
 // sigma) and binary_cross_entropy (+ backward, "BinaryCrossEntropy" / "BinaryCrossEntropyGrad", the
 // weight an optional last input), each with the reduction as a string attribute. The operands are
 // cast to the result's dtype (the executor broadcasts them); result sizes and dtypes are the op_api
-// kernels'.
+// kernels'. nll_loss and nll_loss2d (+ backward) run "NLLLoss" / "NLLLossGrad" on rows of classes (the
+// spatial positions of nll_loss2d moved into rows) with the class weight (ones without one), the
+// reduction and ignore_index as attributes; checks and messages are shared with the op_api kernels.
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Reduction.h>
 #include <ATen/core/Tensor.h>
+#include <ATen/ops/ones.h>
 #include <ATen/ops/result_type.h>
 
 #include <functional>
+#include <tuple>
 #include <vector>
 
 #include "npu/acl_op/OpCommand.h"
 #include "npu/core/NPUGuard.h"
+#include "npu/format/FormatCast.h"
 #include "npu/format/FormatHelper.h"
 #include "npu/op_common/OpPreparation.h"
 #include "npu/op_infer/InferSize.h"
@@ -21,9 +26,14 @@
 #include "op_plugin/ops/binary_cross_entropy_backward.h"
 #include "op_plugin/ops/mse_loss.h"
 #include "op_plugin/ops/mse_loss_backward.h"
+#include "op_plugin/ops/nll_loss2d_backward.h"
+#include "op_plugin/ops/nll_loss2d_forward.h"
+#include "op_plugin/ops/nll_loss_backward.h"
+#include "op_plugin/ops/nll_loss_forward.h"
 #include "op_plugin/ops/smooth_l1_loss.h"
 #include "op_plugin/ops/smooth_l1_loss_backward.h"
 #include "op_plugin/utils/AclOpUtils.h"
+#include "op_plugin/utils/NllLossUtils.h"
 
 namespace acl_op {
 namespace {
@@ -129,6 +139,67 @@ at::Tensor& bce_nocheck(const at::Tensor& self, const at::Tensor& target, const 
   return loss_nocheck("BinaryCrossEntropy", {self, target, weight}, name, out);
 }
 
+// The class weight of `classes` classes in self's dtype: ones without one.
+at::Tensor nll_weight(const at::Tensor& self, const c10::optional<at::Tensor>& weight, int64_t classes) {
+  at::Tensor w = op_plugin::utils::nll_class_weight(self, weight);
+  return w.defined() ? w : at::ones({classes}, self.options());
+}
+
+// A target of a dtype "NLLLoss" takes (int32, int64): a uint8 one becomes int32.
+at::Tensor nll_target(const at::Tensor& target) {
+  return target.scalar_type() == at::kByte ? op_plugin::utils::cast_for_acl_op(target, at::kInt) : target;
+}
+
+// (output, total_weight) of rows `self` (N x C, or C) against `target` with `reduction`.
+std::tuple<at::Tensor, at::Tensor> nll_forward_run(const at::Tensor& self, const at::Tensor& target,
+                                                   const c10::optional<at::Tensor>& weight, int64_t reduction,
+                                                   int64_t ignore_index) {
+  c10::SmallVector<int64_t, 1> size;
+  if (reduction == at::Reduction::None) {
+    size.push_back(self.size(0));
+  }
+  at::Tensor output = OpPreparation::apply_tensor_without_format(size, self.options());
+  at::Tensor total_weight = OpPreparation::apply_tensor_without_format({}, self.options());
+  const at::ScalarType dtype = self.scalar_type();
+  OpCommand cmd;
+  cmd.Name("NLLLoss");
+  op_plugin::utils::AddInputAs(cmd, self, dtype);
+  cmd.Input(at_npu::native::to_base_format(nll_target(target), "acl_op input"));
+  op_plugin::utils::AddInputAs(cmd, nll_weight(self, weight, self.size(-1)), dtype);
+  cmd.Output(output)
+      .Output(total_weight)
+      .Attr("reduction", reduction_name("nll_loss", reduction))
+      .Attr("ignore_index", ignore_index)
+      .Run();
+  return std::make_tuple(output, total_weight);
+}
+
+// The gradient of rows `self` for `grad` (one value per row for reduction none, else 0-D).
+at::Tensor nll_backward_run(const at::Tensor& grad, const at::Tensor& self, const at::Tensor& target,
+                            const c10::optional<at::Tensor>& weight, int64_t reduction, int64_t ignore_index,
+                            const at::Tensor& total_weight) {
+  at::Tensor grad_input = OpPreparation::apply_tensor_without_format(self.sizes(), self.options());
+  if (grad_input.numel() == 0) {
+    return grad_input;
+  }
+  const at::ScalarType dtype = self.scalar_type();
+  OpCommand cmd;
+  cmd.Name("NLLLossGrad");
+  op_plugin::utils::AddInputAs(cmd, self, dtype);
+  op_plugin::utils::AddInputAs(cmd, grad, dtype);
+  cmd.Input(at_npu::native::to_base_format(nll_target(target), "acl_op input"));
+  op_plugin::utils::AddInputAs(cmd, nll_weight(self, weight, self.size(-1)), dtype);
+  op_plugin::utils::AddInputAs(cmd, total_weight.reshape({}), dtype);
+  cmd.Output(grad_input)
+      .Attr("reduction", reduction_name("nll_loss_backward", reduction))
+      .Attr("ignore_index", ignore_index)
+      .Run();
+  return grad_input;
+}
+
+// nll_loss2d's self (N, C, H, W) as rows of classes (N * H * W, C).
+at::Tensor nll2d_rows(const at::Tensor& self) { return self.permute({0, 2, 3, 1}).reshape({-1, self.size(1)}); }
+
 }  // namespace
 
 at::Tensor& mse_loss_out(const at::Tensor& self, const at::Tensor& target, int64_t reduction, at::Tensor& out) {
@@ -209,6 +280,75 @@ at::Tensor& binary_cross_entropy_backward_out(const at::Tensor& grad_output, con
   OpPreparation::check_tensor({grad_output, self, target, weight_of(weight)}, grad_input,
                               at::result_type(grad_output, self), grad_size(grad_output, self, target));
   return bce_backward_nocheck(grad_output, self, target, weight_of(weight), reduction, grad_input);
+}
+
+std::tuple<at::Tensor, at::Tensor> nll_loss_forward(const at::Tensor& self, const at::Tensor& target,
+                                                    const c10::optional<at::Tensor>& weight, int64_t reduction,
+                                                    int64_t ignore_index) {
+  c10_npu::NPUGuard guard(self.device());
+  op_plugin::utils::check_nll_loss_inputs("nll_loss_forward", self, target, weight, reduction);
+  const int64_t how = op_plugin::utils::nll_loss_effective_reduction(self, reduction);
+  return nll_forward_run(self, target, weight, how, ignore_index);
+}
+
+at::Tensor nll_loss_backward(const at::Tensor& grad_output, const at::Tensor& self, const at::Tensor& target,
+                             const c10::optional<at::Tensor>& weight, int64_t reduction, int64_t ignore_index,
+                             const at::Tensor& total_weight) {
+  c10_npu::NPUGuard guard(self.device());
+  op_plugin::utils::check_nll_loss_inputs("nll_loss_backward", self, target, weight, reduction);
+  const int64_t how = op_plugin::utils::nll_loss_effective_reduction(self, reduction);
+  op_plugin::utils::check_nll_loss_grad(self, grad_output, how, total_weight);
+  const at::Tensor grad = how == at::Reduction::None ? grad_output : grad_output.reshape({});
+  return nll_backward_run(grad, self, target, weight, how, ignore_index, total_weight);
+}
+
+std::tuple<at::Tensor, at::Tensor> nll_loss2d_forward(const at::Tensor& self, const at::Tensor& target,
+                                                      const c10::optional<at::Tensor>& weight, int64_t reduction,
+                                                      int64_t ignore_index) {
+  c10_npu::NPUGuard guard(self.device());
+  op_plugin::utils::check_nll_loss2d_inputs(self, target, weight, reduction);
+  auto [output, total_weight] = nll_forward_run(nll2d_rows(self), target.reshape({-1}), weight, reduction,
+                                                ignore_index);
+  return std::make_tuple(output.reshape(op_plugin::utils::nll_loss2d_output_size(target, reduction)), total_weight);
+}
+
+std::tuple<at::Tensor&, at::Tensor&> nll_loss2d_forward_out(const at::Tensor& self, const at::Tensor& target,
+                                                            const c10::optional<at::Tensor>& weight,
+                                                            int64_t reduction, int64_t ignore_index,
+                                                            at::Tensor& output, at::Tensor& total_weight) {
+  c10_npu::NPUGuard guard(self.device());
+  op_plugin::utils::check_nll_loss2d_inputs(self, target, weight, reduction);
+  OpPreparation::check_tensor({self, target}, output, self.scalar_type(),
+                              op_plugin::utils::nll_loss2d_output_size(target, reduction));
+  OpPreparation::check_tensor({self, target}, total_weight, self.scalar_type(), c10::IntArrayRef{});
+  auto [result, total] = nll_forward_run(nll2d_rows(self), target.reshape({-1}), weight, reduction, ignore_index);
+  output.copy_(result.reshape(output.sizes()));
+  total_weight.copy_(total);
+  return std::tie(output, total_weight);
+}
+
+at::Tensor nll_loss2d_backward(const at::Tensor& grad_output, const at::Tensor& self, const at::Tensor& target,
+                               const c10::optional<at::Tensor>& weight, int64_t reduction, int64_t ignore_index,
+                               const at::Tensor& total_weight) {
+  c10_npu::NPUGuard guard(self.device());
+  op_plugin::utils::check_nll_loss2d_inputs(self, target, weight, reduction);
+  op_plugin::utils::check_nll_loss2d_grad(grad_output, target, reduction, total_weight);
+  const at::Tensor grad = reduction == at::Reduction::None ? grad_output.reshape({-1}) : grad_output.reshape({});
+  const at::Tensor rows = nll_backward_run(grad, nll2d_rows(self), target.reshape({-1}), weight, reduction,
+                                           ignore_index, total_weight);
+  return rows.reshape({self.size(0), self.size(2), self.size(3), self.size(1)}).permute({0, 3, 1, 2}).contiguous();
+}
+
+at::Tensor& nll_loss2d_backward_out(const at::Tensor& grad_output, const at::Tensor& self, const at::Tensor& target,
+                                    const c10::optional<at::Tensor>& weight, int64_t reduction, int64_t ignore_index,
+                                    const at::Tensor& total_weight, at::Tensor& grad_input) {
+  c10_npu::NPUGuard guard(self.device());
+  op_plugin::utils::check_nll_loss2d_inputs(self, target, weight, reduction);
+  op_plugin::utils::check_nll_loss2d_grad(grad_output, target, reduction, total_weight);
+  OpPreparation::check_tensor({grad_output, self, target}, grad_input, self.scalar_type(), self.sizes());
+  grad_input.copy_(acl_op::nll_loss2d_backward(grad_output, self, target, weight, reduction, ignore_index,
+                                               total_weight));
+  return grad_input;
 }
 
 }  // namespace acl_op
