@@ -4,6 +4,8 @@
 #ifndef ASCENDC_SIM_ACLOP_OPS_ELEMENTWISE_RUN_H
 #define ASCENDC_SIM_ACLOP_OPS_ELEMENTWISE_RUN_H
 
+#include <vector>
+
 #include "aclop/op_registry.h"
 #include "kernels/elementwise_api.h"
 
@@ -17,6 +19,9 @@ aclError RunElementwiseBroadcast(OpContext& ctx, kernels::EwOp op, int arity, ke
 // The value of input `index`, which must be a constant of one element, as a scalar
 // parameter of the elementwise kernel (integral for the integral dtypes).
 aclError ConstantScalarInput(OpContext& ctx, size_t index, const char* name, kernels::ScalarValue* out);
+
+// The values of input `index`, a constant or host-memory input of int32 or int64 values.
+aclError ConstantInts(OpContext& ctx, size_t index, const char* name, std::vector<int64_t>* out);
 
 // `v` as a scalar parameter for inputs of `dtype`: floating for the floating dtypes, else integral.
 kernels::ScalarValue ScalarFor(aclDataType dtype, double v);
