@@ -27,6 +27,9 @@ ACL_NAMES = {"float": "ACL_FLOAT", "float16": "ACL_FLOAT16", "bfloat16": "ACL_BF
 # A value of the wrong kind for each attribute type (run_aclop picks aclopSetAttr* by the value's type).
 WRONG_KIND = {"bool": "text", "int": "text", "float": "text", "string": 1, "ints": "text"}
 A_KIND = {"bool": "a bool", "int": "an int", "float": "a float", "string": "a string", "ints": "a list of ints"}
+RIGHT_KIND = {"bool": True, "int": 1, "float": 1.0, "string": "none", "ints": [1]}
+# How the "required ... attribute is missing" message names each attribute type.
+MISSING_KIND = {"bool": "bool", "int": "int", "float": "float", "string": "string", "ints": "int list"}
 
 
 def write_decls(tmp_path: Path, files: dict[str, str]) -> Path:
@@ -49,8 +52,11 @@ def operand_dtype(operand: aclop_abi.Operand, dtype: str) -> str:
 
 def call(op: aclop_abi.OpType, dtype: str, attrs: dict | None = None) -> int:
     """The op on (4,)-shaped ND operands of `dtype`, its required inputs only."""
-    operands = [(sim.DeviceArray.empty((4,), ACL_TYPES[t]), (4,), ACL_TYPES[t])
-                for t in [dtype] + [operand_dtype(o, dtype) for o in (*op.inputs[1:op.min_inputs], *op.outputs)]]
+    chosen: dict[str, str] = {}
+    for index, operand in enumerate((*op.inputs[:op.min_inputs], *op.outputs)):
+        # an operand declared like another takes that one's dtype
+        chosen[operand.name] = dtype if index == 0 else chosen.get(operand.like or "", operand_dtype(operand, dtype))
+    operands = [(sim.DeviceArray.empty((4,), ACL_TYPES[t]), (4,), ACL_TYPES[t]) for t in chosen.values()]
     return sim.run_aclop(op.name, operands[: op.min_inputs], operands[op.min_inputs:], attrs)
 
 
@@ -109,14 +115,14 @@ def test_like_operands_must_share_the_dtype(acl):
     checked = 0
     for op in declared():
         like = [o for o in op.outputs if o.like]
-        if not like or len(op.inputs[0].dtypes) < 2:
+        ref = next((o for o in (*op.inputs, *op.outputs) if like and o.name == like[0].like), None)
+        if ref is None or len(ref.dtypes) < 2:
             continue
-        first, second = op.inputs[0].dtypes[:2]
+        first, second = ref.dtypes[:2]
         inputs = [(sim.DeviceArray.empty((4,), ACL_TYPES[t]), (4,), ACL_TYPES[t])
-                  for t in [first] + [operand_dtype(o, first) for o in op.inputs[1:op.min_inputs]]]
+                  for t in [operand_dtype(o, first) for o in op.inputs[:op.min_inputs]]]
         outputs = [(sim.DeviceArray.empty((4,), ACL_TYPES[second]), (4,), ACL_TYPES[second]) for _ in op.outputs]
         assert sim.run_aclop(op.name, inputs, outputs) == sim.ACL_ERROR_INVALID_PARAM
-        ref = next(o for o in (*op.inputs, *op.outputs) if o.name == like[0].like)
         assert (f"{ref.role} has data type {ACL_NAMES[first]} but {like[0].role} has {ACL_NAMES[second]}"
                 in sim.recent_error()), op.name
         checked += 1
@@ -128,10 +134,12 @@ def test_declared_attributes_are_required_and_typed(acl):
     for op in declared():
         for attr in op.attrs:
             if attr.required:
-                assert call(op, first_dtype(op)) == sim.ACL_ERROR_INVALID_PARAM, op.name
-                assert f"required {attr.type} attribute '{attr.name}' is missing" in sim.recent_error(), op.name
-            rc = call(op, first_dtype(op), {a.name: WRONG_KIND[a.type] if a is attr else 1 for a in op.attrs
-                                            if a.required or a is attr})
+                others = {a.name: RIGHT_KIND[a.type] for a in op.attrs if a.required and a is not attr}
+                assert call(op, first_dtype(op), others) == sim.ACL_ERROR_INVALID_PARAM, op.name
+                assert f"required {MISSING_KIND[attr.type]} attribute '{attr.name}' is missing" in sim.recent_error(), \
+                    op.name
+            rc = call(op, first_dtype(op), {a.name: WRONG_KIND[a.type] if a is attr else RIGHT_KIND[a.type]
+                                            for a in op.attrs if a.required or a is attr})
             assert rc == sim.ACL_ERROR_INVALID_PARAM, (op.name, attr.name)
             assert f"attribute '{attr.name}' must be {A_KIND[attr.type]}" in sim.recent_error(), (op.name, attr.name)
             checked += 1

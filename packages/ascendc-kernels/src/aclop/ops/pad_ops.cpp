@@ -6,9 +6,8 @@
 
 #include "aclop/declared_ops.h"
 #include "aclop/ops/elementwise_run.h"
-#include "common/dtype.h"
+#include "aclop/ops/resample_run.h"
 #include "common/error.h"
-#include "kernels/kernel_api.h"
 #include "kernels/resample_api.h"
 
 namespace ascendc_sim {
@@ -95,13 +94,7 @@ aclError RunPad(OpContext& ctx, const std::string& mode, bool contiguous) {
     return ctx.Fail(ACL_ERROR_INVALID_PARAM, "output y has shape %s, expected %s", ShapeToString(y.shape()).c_str(),
                     ShapeToString(padded).c_str());
   }
-  if (y.Numel() == 0) return ACL_SUCCESS;
-  args.dtype = x.dtype();
-  args.op = ctx.type().c_str();
-  args.x = x.data;
-  args.y = y.data;
-  if ((rc = ctx.AllocTemp(k::ResampleTapsBytes(args), &args.taps)) != ACL_SUCCESS) return rc;
-  return k::LaunchResample(args, ctx.stream());
+  return RunResampleForward(ctx, args, x, y);
 }
 
 }  // namespace
@@ -141,22 +134,7 @@ aclError RunPadV3Grad(OpContext& ctx, const PadV3GradAttrs& attrs) {
                     ShapeToString(y.shape()).c_str(), ShapeToString(unpadded).c_str(),
                     ShapeToString(grad.shape()).c_str());
   }
-  const uint64_t n = static_cast<uint64_t>(y.Numel());
-  if (n == 0) return ACL_SUCCESS;
-  const aclDataType dtype = grad.dtype();
-  const aclDataType accumulate = k::ResampleAccumulateType(dtype);
-  args.dtype = dtype;
-  args.op = ctx.type().c_str();
-  args.x = grad.data;
-  args.y = y.data;
-  if (accumulate != dtype) {  // the kernel accumulates in float32: a float16/bfloat16 result is cast after
-    rc = ctx.AllocTemp(n * DataTypeSize(accumulate), &args.y);
-    if (rc != ACL_SUCCESS) return rc;
-  }
-  if ((rc = ctx.AllocTemp(k::ResampleTapsBytes(args), &args.taps)) != ACL_SUCCESS) return rc;
-  if ((rc = k::LaunchResampleBackward(args, ctx.stream())) != ACL_SUCCESS) return rc;
-  if (accumulate == dtype) return ACL_SUCCESS;
-  return k::LaunchCast(accumulate, args.y, dtype, y.data, n, ctx.stream());
+  return RunResampleBackward(ctx, args, grad, y);
 }
 
 }  // namespace aclop

@@ -1,0 +1,159 @@
+// acl_op types AdaptiveAvgPool2d, AdaptiveAvgPool2dGrad, AvgPoolV2 and AvgPoolV2Grad (declared in
+// abi/aclop/pool.decl) on the resampling kernels with the adaptive and window-average axis rules of the
+// aclnn pooling entry points: the last two dimensions are the kernel's H and W axes, the others its planes.
+#include <string>
+#include <vector>
+
+#include "aclop/declared_ops.h"
+#include "aclop/ops/elementwise_run.h"
+#include "aclop/ops/resample_run.h"
+#include "common/error.h"
+
+namespace ascendc_sim {
+namespace aclop {
+namespace {
+
+namespace k = kernels;
+
+// The planes and H, W input sizes of a 3-D or 4-D `shape` (`name` in messages).
+aclError Describe2d(OpContext& ctx, const std::vector<int64_t>& shape, const char* name, k::ResampleArgs* args) {
+  if (shape.size() != 3 && shape.size() != 4) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "%s of shape %s must be 3-D or 4-D", name, ShapeToString(shape).c_str());
+  }
+  args->planes = 1;
+  for (size_t d = 0; d + 2 < shape.size(); ++d) args->planes *= shape[d];
+  args->axis[0] = k::ResampleAxis();
+  for (int a = 1; a < k::kResampleAxes; ++a) {
+    args->axis[a] = k::ResampleAxis();
+    args->axis[a].in = args->axis[a].out = shape[shape.size() - 3 + static_cast<size_t>(a)];
+  }
+  return ACL_SUCCESS;
+}
+
+// `shape` with its last two sizes those of the axes' outputs.
+std::vector<int64_t> Pooled(const std::vector<int64_t>& shape, const k::ResampleArgs& args) {
+  std::vector<int64_t> out = shape;
+  out[out.size() - 2] = args.axis[1].out;
+  out[out.size() - 1] = args.axis[2].out;
+  return out;
+}
+
+aclError RequireShape(OpContext& ctx, const OpOperand& t, const char* name, const std::vector<int64_t>& shape) {
+  if (t.shape() == shape) return ACL_SUCCESS;
+  return ctx.Fail(ACL_ERROR_INVALID_PARAM, "%s has shape %s, expected %s", name, ShapeToString(t.shape()).c_str(),
+                  ShapeToString(shape).c_str());
+}
+
+// The adaptive problem of `shape` pooled to the H, W sizes `sizes`.
+aclError AdaptiveProblem(OpContext& ctx, const std::vector<int64_t>& shape, const char* name,
+                         const std::vector<int64_t>& sizes, const char* sizesName, k::ResampleArgs* args) {
+  aclError rc = Describe2d(ctx, shape, name, args);
+  if (rc != ACL_SUCCESS) return rc;
+  if (sizes.size() != 2 || sizes[0] < 0 || sizes[1] < 0) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "attribute %s %s must hold two sizes (H, W)", sizesName,
+                    ShapeToString(sizes).c_str());
+  }
+  for (int a = 1; a < k::kResampleAxes; ++a) {
+    args->axis[a].rule = k::AxisRule::kAdaptive;
+    args->axis[a].out = sizes[static_cast<size_t>(a - 1)];
+  }
+  return ACL_SUCCESS;
+}
+
+int64_t PooledSize(int64_t in, int64_t kernel, int64_t pad, int64_t stride, bool ceilMode) {
+  const int64_t numerator = in + 2 * pad - kernel + (ceilMode ? stride - 1 : 0);
+  int64_t out = (numerator >= 0 ? numerator / stride : -((-numerator + stride - 1) / stride)) + 1;
+  if (ceilMode && (out - 1) * stride >= in + pad) --out;
+  return out;
+}
+
+// The window-average problem of `shape` (the unpooled input) with AvgPoolV2's attributes.
+template <typename Attrs>
+aclError AvgPoolProblem(OpContext& ctx, const std::vector<int64_t>& shape, const char* name, const Attrs& attrs,
+                        k::ResampleArgs* args) {
+  if (attrs.padding_mode != "CALCULATED" || attrs.data_format != "NCHW" || attrs.global_pooling) {
+    return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED,
+                    "padding_mode '%s', data_format '%s' and global_pooling %d are not supported (CALCULATED, NCHW "
+                    "and false are)", attrs.padding_mode.c_str(), attrs.data_format.c_str(),
+                    attrs.global_pooling ? 1 : 0);
+  }
+  if (attrs.ksize.size() != 4 || attrs.strides.size() != 4 || attrs.pads.size() != 4 || attrs.ksize[0] != 1 ||
+      attrs.ksize[1] != 1 || attrs.strides[0] != 1 || attrs.strides[1] != 1) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "ksize %s and strides %s must be (1, 1, h, w), pads %s four values",
+                    ShapeToString(attrs.ksize).c_str(), ShapeToString(attrs.strides).c_str(),
+                    ShapeToString(attrs.pads).c_str());
+  }
+  aclError rc = Describe2d(ctx, shape, name, args);
+  if (rc != ACL_SUCCESS) return rc;
+  args->divisorOverride = attrs.divisor_override;
+  for (int a = 1; a < k::kResampleAxes; ++a) {
+    const size_t i = static_cast<size_t>(a + 1);  // ksize/strides index; pads hold (top, bottom, left, right)
+    k::ResampleAxis& ax = args->axis[a];
+    const int64_t pad = attrs.pads[static_cast<size_t>(2 * (a - 1))];
+    if (attrs.ksize[i] < 1 || attrs.strides[i] < 1 || pad < 0 || pad > attrs.ksize[i] / 2) {
+      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "window %lld, stride %lld and padding %lld are not a valid window",
+                      static_cast<long long>(attrs.ksize[i]), static_cast<long long>(attrs.strides[i]),
+                      static_cast<long long>(pad));
+    }
+    ax.rule = k::AxisRule::kAvgWindow;
+    ax.kernel = attrs.ksize[i];
+    ax.stride = attrs.strides[i];
+    ax.pad = pad;
+    ax.countIncludePad = !attrs.exclusive;
+    ax.out = PooledSize(ax.in, ax.kernel, pad, ax.stride, attrs.ceil_mode);
+    if (ax.out < 1) {
+      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "the pooled size of %lld is too small", static_cast<long long>(ax.in));
+    }
+  }
+  return ACL_SUCCESS;
+}
+
+}  // namespace
+
+aclError RunAdaptiveAvgPool2d(OpContext& ctx, const AdaptiveAvgPool2dAttrs& attrs) {
+  const OpOperand& x = ctx.inputs[0];
+  k::ResampleArgs args;
+  aclError rc = AdaptiveProblem(ctx, x.shape(), "input x", attrs.output_size, "output_size", &args);
+  if (rc == ACL_SUCCESS) rc = RequireShape(ctx, ctx.outputs[0], "output y", Pooled(x.shape(), args));
+  if (rc != ACL_SUCCESS) return rc;
+  return RunResampleForward(ctx, args, x, ctx.outputs[0]);
+}
+
+aclError RunAdaptiveAvgPool2dGrad(OpContext& ctx, const AdaptiveAvgPool2dGradAttrs& attrs) {
+  const OpOperand& grad = ctx.inputs[0];
+  const OpOperand& y = ctx.outputs[0];
+  const std::vector<int64_t>& shape = attrs.orig_input_shape;
+  const std::vector<int64_t> sizes(grad.shape().end() - std::min<size_t>(2, grad.shape().size()), grad.shape().end());
+  k::ResampleArgs args;
+  aclError rc = AdaptiveProblem(ctx, shape, "attribute orig_input_shape", sizes, "input_grad's sizes", &args);
+  if (rc == ACL_SUCCESS) rc = RequireShape(ctx, grad, "input input_grad", Pooled(shape, args));
+  if (rc == ACL_SUCCESS) rc = RequireShape(ctx, y, "output y_grad", shape);
+  if (rc != ACL_SUCCESS) return rc;
+  return RunResampleBackward(ctx, args, grad, y);
+}
+
+aclError RunAvgPoolV2(OpContext& ctx, const AvgPoolV2Attrs& attrs) {
+  const OpOperand& x = ctx.inputs[0];
+  k::ResampleArgs args;
+  aclError rc = AvgPoolProblem(ctx, x.shape(), "input x", attrs, &args);
+  if (rc == ACL_SUCCESS) rc = RequireShape(ctx, ctx.outputs[0], "output y", Pooled(x.shape(), args));
+  if (rc != ACL_SUCCESS) return rc;
+  return RunResampleForward(ctx, args, x, ctx.outputs[0]);
+}
+
+aclError RunAvgPoolV2Grad(OpContext& ctx, const AvgPoolV2GradAttrs& attrs) {
+  std::vector<int64_t> shape;
+  aclError rc = ConstantInts(ctx, 0, "orig_input_shape", &shape);
+  if (rc != ACL_SUCCESS) return rc;
+  const OpOperand& grad = ctx.inputs[1];
+  const OpOperand& y = ctx.outputs[0];
+  k::ResampleArgs args;
+  rc = AvgPoolProblem(ctx, shape, "input orig_input_shape", attrs, &args);
+  if (rc == ACL_SUCCESS) rc = RequireShape(ctx, grad, "input input_grad", Pooled(shape, args));
+  if (rc == ACL_SUCCESS) rc = RequireShape(ctx, y, "output out_grad", shape);
+  if (rc != ACL_SUCCESS) return rc;
+  return RunResampleBackward(ctx, args, grad, y);
+}
+
+}  // namespace aclop
+}  // namespace ascendc_sim
