@@ -258,6 +258,10 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "AdaptiveAvgPool2dGrad": ("jit", "torch.ops.aten._adaptive_avg_pool2d_backward(w[:2], x4)"),
     "AvgPoolV2": ("jit", "F.avg_pool2d(x4, 3, 1, 1)"),
     "AvgPoolV2Grad": ("jit", "torch.ops.aten.avg_pool2d_backward(x4, x4, [3, 3], [1, 1], [1, 1], False, True, None)"),
+    "AvgPool3D": ("jit", "F.avg_pool3d(x4, 3, 1, 1)"),
+    # a 5-D input: upstream's acl_op avg_pool3d_backward returns a 4-D input's gradient with a leading 1
+    "AvgPool3DGrad": ("jit", "torch.ops.aten.avg_pool3d_backward(x4[None], x4[None], [3, 3, 3], [1, 1, 1], [1, 1, 1], "
+                             "False, True, None)"),
     "BinaryCrossEntropyGrad": ("jit", "torch.ops.aten.binary_cross_entropy_backward(a, c, (b > 0).float())"),
     "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
     "aclnnBitwiseNot": ("default", "~(a > 0)"),

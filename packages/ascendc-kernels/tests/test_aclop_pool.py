@@ -92,3 +92,28 @@ def test_unsimulated_attributes_are_refused(acl):
     assert sim.run_aclop("AdaptiveAvgPool2d", [op_in(x)], [op_in(out)], {"output_size": [3]}
                          ) == sim.ACL_ERROR_INVALID_PARAM
     assert "attribute output_size [3] must hold two sizes" in sim.recent_error()
+
+
+@pytest.mark.parametrize("ksize", [[2, 3, 2], [1, 1, 2, 3, 2]])
+def test_three_dimensional_window_average_pooling_and_gradient(acl, ksize):
+    x = np.random.default_rng(3).normal(size=(2, 5, 6, 4)).astype(np.float32)  # C, D, H, W
+    attrs = {"ksize": ksize, "strides": [2, 2, 1], "pads": [1, 1, 1, 1, 0, 0], "ceil_mode": True,
+             "count_include_pad": False, "data_format": "NCDHW"}
+    md = window_matrix(5, 2, 2, 1, True, False)
+    mh = window_matrix(6, 3, 2, 1, True, False)
+    mw = window_matrix(4, 2, 1, 0, True, False)
+    expected = np.einsum("ad,cdhw,bh,ew->cabe", md, x.astype(np.float64), mh, mw)
+    y = run("AvgPool3D", [op_in(dev(x))], expected.shape, attrs)
+    np.testing.assert_allclose(y, expected, rtol=1e-5, atol=1e-6)
+    g = np.random.default_rng(4).normal(size=y.shape).astype(np.float32)
+    dx = run("AvgPool3DGrad", [const(list(x.shape), sim.ACL_INT32), op_in(dev(g))], x.shape, attrs)
+    np.testing.assert_allclose(dx, np.einsum("ad,cabe,bh,ew->cdhw", md, g.astype(np.float64), mh, mw),
+                               rtol=1e-5, atol=1e-6)
+
+
+def test_three_dimensional_pooling_needs_ncdhw(acl):
+    x = dev(np.zeros((1, 2, 2, 2), np.float32))
+    out = sim.DeviceArray.empty((1, 1, 1, 1), F32)
+    attrs = {"ksize": [2, 2, 2], "strides": [2, 2, 2], "pads": [0] * 6}
+    assert sim.run_aclop("AvgPool3D", [op_in(x)], [op_in(out)], attrs) == sim.ACL_ERROR_FEATURE_UNSUPPORTED
+    assert "data_format 'NDHWC' is not supported (NCDHW is)" in sim.recent_error()

@@ -1,6 +1,7 @@
-// acl_op types AdaptiveAvgPool2d, AdaptiveAvgPool2dGrad, AvgPoolV2 and AvgPoolV2Grad (declared in
-// abi/aclop/pool.decl) on the resampling kernels with the adaptive and window-average axis rules of the
-// aclnn pooling entry points: the last two dimensions are the kernel's H and W axes, the others its planes.
+// acl_op types AdaptiveAvgPool2d, AdaptiveAvgPool2dGrad, AvgPoolV2, AvgPoolV2Grad, AvgPool3D and
+// AvgPool3DGrad (declared in abi/aclop/pool.decl) on the resampling kernels with the adaptive and
+// window-average axis rules of the aclnn pooling entry points: the last two (three) dimensions are the
+// kernel's axes, the others its planes.
 #include <string>
 #include <vector>
 
@@ -15,26 +16,37 @@ namespace {
 
 namespace k = kernels;
 
-// The planes and H, W input sizes of a 3-D or 4-D `shape` (`name` in messages).
-aclError Describe2d(OpContext& ctx, const std::vector<int64_t>& shape, const char* name, k::ResampleArgs* args) {
-  if (shape.size() != 3 && shape.size() != 4) {
-    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "%s of shape %s must be 3-D or 4-D", name, ShapeToString(shape).c_str());
+// The planes and the input sizes of the `spatial` trailing dimensions of `shape`, which has one or two
+// leading ones (`name` in messages).
+aclError DescribeSpatial(OpContext& ctx, const std::vector<int64_t>& shape, int spatial, const char* name,
+                         k::ResampleArgs* args) {
+  const size_t rank = shape.size(), n = static_cast<size_t>(spatial);
+  if (rank != n + 1 && rank != n + 2) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "%s of shape %s must be %zu-D or %zu-D", name,
+                    ShapeToString(shape).c_str(), n + 1, n + 2);
   }
   args->planes = 1;
-  for (size_t d = 0; d + 2 < shape.size(); ++d) args->planes *= shape[d];
-  args->axis[0] = k::ResampleAxis();
-  for (int a = 1; a < k::kResampleAxes; ++a) {
+  for (size_t d = 0; d + n < rank; ++d) args->planes *= shape[d];
+  for (int a = 0; a < k::kResampleAxes; ++a) {
     args->axis[a] = k::ResampleAxis();
-    args->axis[a].in = args->axis[a].out = shape[shape.size() - 3 + static_cast<size_t>(a)];
+    const int s = a - (k::kResampleAxes - spatial);
+    if (s >= 0) args->axis[a].in = args->axis[a].out = shape[rank - n + static_cast<size_t>(s)];
   }
   return ACL_SUCCESS;
 }
 
-// `shape` with its last two sizes those of the axes' outputs.
+aclError Describe2d(OpContext& ctx, const std::vector<int64_t>& shape, const char* name, k::ResampleArgs* args) {
+  return DescribeSpatial(ctx, shape, 2, name, args);
+}
+
+// `shape` with its trailing sizes those of the axes' outputs.
 std::vector<int64_t> Pooled(const std::vector<int64_t>& shape, const k::ResampleArgs& args) {
   std::vector<int64_t> out = shape;
-  out[out.size() - 2] = args.axis[1].out;
-  out[out.size() - 1] = args.axis[2].out;
+  for (int a = 0; a < k::kResampleAxes && static_cast<size_t>(a) < out.size(); ++a) {
+    if (args.axis[k::kResampleAxes - 1 - a].rule != k::AxisRule::kIdentity) {
+      out[out.size() - 1 - static_cast<size_t>(a)] = args.axis[k::kResampleAxes - 1 - a].out;
+    }
+  }
   return out;
 }
 
@@ -67,6 +79,30 @@ int64_t PooledSize(int64_t in, int64_t kernel, int64_t pad, int64_t stride, bool
   return out;
 }
 
+// The window-average axes of the `spatial` trailing dimensions (args described): windows kernel moved by
+// stride, placed by the leading pads pad, the output sizes by PyTorch's formula.
+aclError WindowAxes(OpContext& ctx, int spatial, const int64_t* kernel, const int64_t* stride, const int64_t* pad,
+                    bool ceilMode, bool countIncludePad, k::ResampleArgs* args) {
+  for (int i = 0; i < spatial; ++i) {
+    k::ResampleAxis& ax = args->axis[k::kResampleAxes - spatial + i];
+    if (kernel[i] < 1 || stride[i] < 1 || pad[i] < 0 || pad[i] > kernel[i] / 2) {
+      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "window %lld, stride %lld and padding %lld are not a valid window",
+                      static_cast<long long>(kernel[i]), static_cast<long long>(stride[i]),
+                      static_cast<long long>(pad[i]));
+    }
+    ax.rule = k::AxisRule::kAvgWindow;
+    ax.kernel = kernel[i];
+    ax.stride = stride[i];
+    ax.pad = pad[i];
+    ax.countIncludePad = countIncludePad;
+    ax.out = PooledSize(ax.in, ax.kernel, pad[i], ax.stride, ceilMode);
+    if (ax.out < 1) {
+      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "the pooled size of %lld is too small", static_cast<long long>(ax.in));
+    }
+  }
+  return ACL_SUCCESS;
+}
+
 // The window-average problem of `shape` (the unpooled input) with AvgPoolV2's attributes.
 template <typename Attrs>
 aclError AvgPoolProblem(OpContext& ctx, const std::vector<int64_t>& shape, const char* name, const Attrs& attrs,
@@ -86,26 +122,33 @@ aclError AvgPoolProblem(OpContext& ctx, const std::vector<int64_t>& shape, const
   aclError rc = Describe2d(ctx, shape, name, args);
   if (rc != ACL_SUCCESS) return rc;
   args->divisorOverride = attrs.divisor_override;
-  for (int a = 1; a < k::kResampleAxes; ++a) {
-    const size_t i = static_cast<size_t>(a + 1);  // ksize/strides index; pads hold (top, bottom, left, right)
-    k::ResampleAxis& ax = args->axis[a];
-    const int64_t pad = attrs.pads[static_cast<size_t>(2 * (a - 1))];
-    if (attrs.ksize[i] < 1 || attrs.strides[i] < 1 || pad < 0 || pad > attrs.ksize[i] / 2) {
-      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "window %lld, stride %lld and padding %lld are not a valid window",
-                      static_cast<long long>(attrs.ksize[i]), static_cast<long long>(attrs.strides[i]),
-                      static_cast<long long>(pad));
-    }
-    ax.rule = k::AxisRule::kAvgWindow;
-    ax.kernel = attrs.ksize[i];
-    ax.stride = attrs.strides[i];
-    ax.pad = pad;
-    ax.countIncludePad = !attrs.exclusive;
-    ax.out = PooledSize(ax.in, ax.kernel, pad, ax.stride, attrs.ceil_mode);
-    if (ax.out < 1) {
-      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "the pooled size of %lld is too small", static_cast<long long>(ax.in));
-    }
+  const int64_t pads[2] = {attrs.pads[0], attrs.pads[2]};  // pads hold (top, bottom, left, right)
+  return WindowAxes(ctx, 2, &attrs.ksize[2], &attrs.strides[2], pads, attrs.ceil_mode, !attrs.exclusive, args);
+}
+
+// The window-average problem of `shape` with AvgPool3D's attributes: ksize and strides (D, H, W, or
+// N, C, D, H, W with 1, 1), pads (front, back, top, bottom, left, right).
+template <typename Attrs>
+aclError AvgPool3dProblem(OpContext& ctx, const std::vector<int64_t>& shape, const char* name, const Attrs& attrs,
+                          k::ResampleArgs* args) {
+  if (attrs.data_format != "NCDHW") {
+    return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED, "data_format '%s' is not supported (NCDHW is)",
+                    attrs.data_format.c_str());
   }
-  return ACL_SUCCESS;
+  const auto spatial3 = [](const std::vector<int64_t>& v) {
+    return v.size() == 3 || (v.size() == 5 && v[0] == 1 && v[1] == 1);
+  };
+  if (!spatial3(attrs.ksize) || !spatial3(attrs.strides) || attrs.pads.size() != 6) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "ksize %s and strides %s must be (d, h, w), pads %s six values",
+                    ShapeToString(attrs.ksize).c_str(), ShapeToString(attrs.strides).c_str(),
+                    ShapeToString(attrs.pads).c_str());
+  }
+  aclError rc = DescribeSpatial(ctx, shape, 3, name, args);
+  if (rc != ACL_SUCCESS) return rc;
+  args->divisorOverride = attrs.divisor_override;
+  const int64_t pads[3] = {attrs.pads[0], attrs.pads[2], attrs.pads[4]};
+  return WindowAxes(ctx, 3, &attrs.ksize[attrs.ksize.size() - 3], &attrs.strides[attrs.strides.size() - 3], pads,
+                    attrs.ceil_mode, attrs.count_include_pad, args);
 }
 
 }  // namespace
@@ -151,6 +194,29 @@ aclError RunAvgPoolV2Grad(OpContext& ctx, const AvgPoolV2GradAttrs& attrs) {
   rc = AvgPoolProblem(ctx, shape, "input orig_input_shape", attrs, &args);
   if (rc == ACL_SUCCESS) rc = RequireShape(ctx, grad, "input input_grad", Pooled(shape, args));
   if (rc == ACL_SUCCESS) rc = RequireShape(ctx, y, "output out_grad", shape);
+  if (rc != ACL_SUCCESS) return rc;
+  return RunResampleBackward(ctx, args, grad, y);
+}
+
+aclError RunAvgPool3D(OpContext& ctx, const AvgPool3DAttrs& attrs) {
+  const OpOperand& x = ctx.inputs[0];
+  k::ResampleArgs args;
+  aclError rc = AvgPool3dProblem(ctx, x.shape(), "input x", attrs, &args);
+  if (rc == ACL_SUCCESS) rc = RequireShape(ctx, ctx.outputs[0], "output y", Pooled(x.shape(), args));
+  if (rc != ACL_SUCCESS) return rc;
+  return RunResampleForward(ctx, args, x, ctx.outputs[0]);
+}
+
+aclError RunAvgPool3DGrad(OpContext& ctx, const AvgPool3DGradAttrs& attrs) {
+  std::vector<int64_t> shape;
+  aclError rc = ConstantInts(ctx, 0, "orig_input_shape", &shape);
+  if (rc != ACL_SUCCESS) return rc;
+  const OpOperand& grad = ctx.inputs[1];
+  const OpOperand& y = ctx.outputs[0];
+  k::ResampleArgs args;
+  rc = AvgPool3dProblem(ctx, shape, "input orig_input_shape", attrs, &args);
+  if (rc == ACL_SUCCESS) rc = RequireShape(ctx, grad, "input grads", Pooled(shape, args));
+  if (rc == ACL_SUCCESS) rc = RequireShape(ctx, y, "output output", shape);
   if (rc != ACL_SUCCESS) return rc;
   return RunResampleBackward(ctx, args, grad, y);
 }

@@ -2,8 +2,10 @@
 // attribute, its backward "AdaptiveAvgPool2dGrad" with orig_input_shape) and avg_pool2d (+ backward,
 // "AvgPoolV2" / "AvgPoolV2Grad" with NCHW ksize and strides, pads (top, bottom, left, right), ceil_mode,
 // exclusive = !count_include_pad and divisor_override; the gradient takes the input's sizes as a host
-// constant). Checks and sizes are shared with the op_api kernels (op_plugin/utils/PoolingUtils); an input
-// of an internal format (NC1HWC0) is converted to its base format.
+// constant) and avg_pool3d (+ backward, "AvgPool3D" / "AvgPool3DGrad" with (d, h, w) ksize and strides,
+// six pads, count_include_pad, NCDHW). Checks and sizes are shared with the op_api kernels
+// (op_plugin/utils/PoolingUtils) or come from ATen's meta functions (the structured ones); an input of an
+// internal format (NC1HWC0) is converted to its base format.
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Tensor.h>
 
@@ -18,6 +20,8 @@
 #include "op_plugin/ops/adaptive_avg_pool2d.h"
 #include "op_plugin/ops/avg_pool2d.h"
 #include "op_plugin/ops/avg_pool2d_backward.h"
+#include "op_plugin/ops/avg_pool3d.h"
+#include "op_plugin/ops/avg_pool3d_backward.h"
 #include "op_plugin/utils/AclOpUtils.h"
 #include "op_plugin/utils/PaddingUtils.h"
 #include "op_plugin/utils/PoolingUtils.h"
@@ -75,6 +79,33 @@ struct AvgPoolAttrs {
         .Attr("ceil_mode", ceil_mode)
         .Attr("exclusive", exclusive)
         .Attr("divisor_override", divisor);
+  }
+};
+
+// AvgPool3D's (and AvgPool3DGrad's) attributes for avg_pool3d's arguments.
+struct AvgPool3dAttrs {
+  std::vector<int64_t> ksize, strides, pads;
+  bool ceil_mode, count_include_pad;
+  int64_t divisor;
+
+  AvgPool3dAttrs(at::IntArrayRef kernel_size, at::IntArrayRef stride, at::IntArrayRef padding, bool ceil,
+                 bool include_pad, c10::optional<int64_t> divisor_override)
+      : ceil_mode(ceil), count_include_pad(include_pad), divisor(divisor_override.value_or(0)) {
+    for (size_t i = 0; i < 3; ++i) {
+      ksize.push_back(pick(kernel_size, i));
+      strides.push_back(stride.empty() ? ksize[i] : pick(stride, i));
+      pads.insert(pads.end(), 2, pick(padding, i));
+    }
+  }
+
+  void Set(OpCommand& cmd) const {
+    cmd.Attr("ksize", at::IntArrayRef(ksize))
+        .Attr("strides", at::IntArrayRef(strides))
+        .Attr("pads", at::IntArrayRef(pads))
+        .Attr("ceil_mode", ceil_mode)
+        .Attr("count_include_pad", count_include_pad)
+        .Attr("divisor_override", divisor)
+        .Attr("data_format", "NCDHW");
   }
 };
 
@@ -146,6 +177,29 @@ at::Tensor& avg_pool2d_backward_out(const at::Tensor& grad_output, const at::Ten
   const AvgPoolAttrs attrs(kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
   const std::vector<int64_t> shape(self.sizes().begin(), self.sizes().end());
   return pool_nocheck("AvgPoolV2Grad", grad_output, grad_input, [&attrs, &shape](OpCommand& cmd) {
+    cmd.Input(at::IntArrayRef(shape), at::kLong);
+    attrs.Set(cmd);
+  });
+}
+
+at::Tensor& avg_pool3d_out(const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+                           at::IntArrayRef padding, bool ceil_mode, bool count_include_pad,
+                           c10::optional<int64_t> divisor_override, at::Tensor& out) {
+  check_floating("avg_pool3d", self);
+  c10_npu::NPUGuard guard(self.device());
+  const AvgPool3dAttrs attrs(kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  return pool_nocheck("AvgPool3D", self, out, [&attrs](OpCommand& cmd) { attrs.Set(cmd); });
+}
+
+at::Tensor& avg_pool3d_backward_out(const at::Tensor& grad_output, const at::Tensor& self,
+                                    at::IntArrayRef kernel_size, at::IntArrayRef stride, at::IntArrayRef padding,
+                                    bool ceil_mode, bool count_include_pad, c10::optional<int64_t> divisor_override,
+                                    at::Tensor& grad_input) {
+  check_floating("avg_pool3d_backward", self);
+  c10_npu::NPUGuard guard(self.device());
+  const AvgPool3dAttrs attrs(kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  const std::vector<int64_t> shape(self.sizes().begin(), self.sizes().end());
+  return pool_nocheck("AvgPool3DGrad", grad_output, grad_input, [&attrs, &shape](OpCommand& cmd) {
     cmd.Input(at::IntArrayRef(shape), at::kLong);
     attrs.Set(cmd);
   });
