@@ -11,4 +11,9 @@ void check_channel_shuffle(const at::Tensor& self, int64_t groups) {
               " channels and ", groups, " groups.");
 }
 
+void check_prelu_self(const at::Tensor& self) {
+  TORCH_CHECK(self.is_floating_point(), "_prelu_kernel: self has dtype ", self.scalar_type(),
+              "; prelu takes floating tensors");
+}
+
 }  // namespace op_plugin::utils

@@ -20,8 +20,7 @@
 namespace op_api {
 
 at::Tensor _prelu_kernel(const at::Tensor& self, const at::Tensor& weight) {
-  TORCH_CHECK(self.is_floating_point(), "_prelu_kernel: self has dtype ", self.scalar_type(),
-              "; prelu takes floating tensors");
+  op_plugin::utils::check_prelu_self(self);
   c10_npu::NPUGuard guard(self.device());
   return at::where(self.gt(0), self, weight.mul(self));
 }
