@@ -26,7 +26,7 @@ ACL_NAMES = {"float": "ACL_FLOAT", "float16": "ACL_FLOAT16", "bfloat16": "ACL_BF
              "int64": "ACL_INT64", "bool": "ACL_BOOL"}
 # A value of the wrong kind for each attribute type (run_aclop picks aclopSetAttr* by the value's type).
 WRONG_KIND = {"bool": "text", "int": "text", "float": "text", "string": 1, "ints": "text", "dtype": 1}
-A_VALUE = {"bool": True, "int": 1, "float": 1.0, "string": "x", "ints": [1],  # a value of each kind
+A_VALUE = {"bool": True, "int": 1, "float": 1.0, "string": "none", "ints": [1],  # a value of each kind
            "dtype": sim.DataTypeAttr(sim.ACL_INT64)}
 A_KIND = {"bool": "a bool", "int": "an int", "float": "a float", "string": "a string", "ints": "a list of ints",
           "dtype": "a data type"}
@@ -52,8 +52,11 @@ def operand_dtype(operand: aclop_abi.Operand, dtype: str) -> str:
 
 def call(op: aclop_abi.OpType, dtype: str, attrs: dict | None = None) -> int:
     """The op on (4,)-shaped ND operands of `dtype`, its required inputs only."""
-    operands = [(sim.DeviceArray.empty((4,), ACL_TYPES[t]), (4,), ACL_TYPES[t])
-                for t in [dtype] + [operand_dtype(o, dtype) for o in (*op.inputs[1:op.min_inputs], *op.outputs)]]
+    chosen: dict[str, str] = {}
+    for index, operand in enumerate((*op.inputs[:op.min_inputs], *op.outputs)):
+        # an operand declared like another takes that one's dtype
+        chosen[operand.name] = dtype if index == 0 else chosen.get(operand.like or "", operand_dtype(operand, dtype))
+    operands = [(sim.DeviceArray.empty((4,), ACL_TYPES[t]), (4,), ACL_TYPES[t]) for t in chosen.values()]
     return sim.run_aclop(op.name, operands[: op.min_inputs], operands[op.min_inputs:], attrs)
 
 
@@ -112,14 +115,14 @@ def test_like_operands_must_share_the_dtype(acl):
     checked = 0
     for op in declared():
         like = [o for o in op.outputs if o.like]
-        if not like or len(op.inputs[0].dtypes) < 2:
+        ref = next((o for o in (*op.inputs, *op.outputs) if like and o.name == like[0].like), None)
+        if ref is None or len(ref.dtypes) < 2:
             continue
-        first, second = op.inputs[0].dtypes[:2]
+        first, second = ref.dtypes[:2]
         inputs = [(sim.DeviceArray.empty((4,), ACL_TYPES[t]), (4,), ACL_TYPES[t])
-                  for t in [first] + [operand_dtype(o, first) for o in op.inputs[1:op.min_inputs]]]
-        y = sim.DeviceArray.empty((4,), ACL_TYPES[second])
-        assert sim.run_aclop(op.name, inputs, [(y, (4,), ACL_TYPES[second])]) == sim.ACL_ERROR_INVALID_PARAM
-        ref = next(o for o in (*op.inputs, *op.outputs) if o.name == like[0].like)
+                  for t in [operand_dtype(o, first) for o in op.inputs[:op.min_inputs]]]
+        outputs = [(sim.DeviceArray.empty((4,), ACL_TYPES[second]), (4,), ACL_TYPES[second]) for _ in op.outputs]
+        assert sim.run_aclop(op.name, inputs, outputs) == sim.ACL_ERROR_INVALID_PARAM
         assert (f"{ref.role} has data type {ACL_NAMES[first]} but {like[0].role} has {ACL_NAMES[second]}"
                 in sim.recent_error()), op.name
         checked += 1

@@ -124,5 +124,19 @@ aclError ConstantScalarInput(OpContext& ctx, size_t index, const char* name, ker
   return ACL_SUCCESS;
 }
 
+aclError ConstantInts(OpContext& ctx, size_t index, const char* name, std::vector<int64_t>* out) {
+  const OpOperand& t = ctx.inputs[index];
+  const bool host = t.desc->placement != ACL_MEMTYPE_DEVICE;  // read at launch into a fresh buffer
+  if (!t.desc->isConst && !host) {
+    return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED, "input %s must be a constant or in host memory", name);
+  }
+  out->clear();
+  const uint8_t* p = t.desc->isConst ? t.desc->constData.data() : static_cast<const uint8_t*>(t.data);
+  for (int64_t i = 0; i < t.Numel(); ++i) {
+    out->push_back(t.dtype() == ACL_INT32 ? Load<int32_t>(p + i * 4) : Load<int64_t>(p + i * 8));
+  }
+  return ACL_SUCCESS;
+}
+
 }  // namespace aclop
 }  // namespace ascendc_sim

@@ -25,6 +25,9 @@ aclError RunElementwiseBroadcast(OpContext& ctx, kernels::EwOp op, const std::ve
 // parameter of the elementwise kernel (integral for the integral dtypes).
 aclError ConstantScalarInput(OpContext& ctx, size_t index, const char* name, kernels::ScalarValue* out);
 
+// The values of input `index`, a constant or host-memory input of int32 or int64 values.
+aclError ConstantInts(OpContext& ctx, size_t index, const char* name, std::vector<int64_t>* out);
+
 // `v` as a scalar parameter for inputs of `dtype`: floating for the floating dtypes, else integral.
 kernels::ScalarValue ScalarFor(aclDataType dtype, double v);
 

@@ -38,30 +38,6 @@ aclError WrapDim(OpContext& ctx, const char* what, int64_t* dim, size_t rank) {
   return ACL_SUCCESS;
 }
 
-// The values of the integer input `index` (int32 or int64), known when the op is launched: a constant,
-// or an input placed in host memory (the executor copied it at the launch, so reading the copy is safe).
-aclError ConstantInts(OpContext& ctx, size_t index, const char* name, std::vector<int64_t>* out) {
-  const OpOperand& in = ctx.inputs[index];
-  const bool known = in.desc->isConst || in.desc->placement != ACL_MEMTYPE_DEVICE;
-  if (!known || in.shape().size() > 1) {
-    return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED, "input %s must be a 0-D or 1-D constant or host input", name);
-  }
-  const uint8_t* data = in.desc->isConst ? in.desc->constData.data() : static_cast<const uint8_t*>(in.data);
-  out->clear();
-  for (int64_t k = 0; k < in.Numel(); ++k) {
-    if (in.dtype() == ACL_INT32) {
-      int32_t v;
-      memcpy(&v, data + 4 * k, 4);
-      out->push_back(v);
-    } else {
-      int64_t v;
-      memcpy(&v, data + 8 * k, 8);
-      out->push_back(v);
-    }
-  }
-  return ACL_SUCCESS;
-}
-
 aclError RequireSameShapeXY(OpContext& ctx) {
   return ctx.RequireSameShape(ctx.inputs[0], "input x", ctx.outputs[0], "output y");
 }
@@ -116,6 +92,7 @@ aclError RunReverseV2(OpContext& ctx, const ReverseV2Attrs&) {
   aclError rc = RequireSameShapeXY(ctx);
   if (rc != ACL_SUCCESS) return rc;
   std::vector<int64_t> axes;
+  if (ctx.inputs[1].shape().size() > 1) return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input axis must be 0-D or 1-D");
   if ((rc = ConstantInts(ctx, 1, "axis", &axes)) != ACL_SUCCESS) return rc;
   const OpOperand& x = ctx.inputs[0];
   const size_t rank = x.shape().size();

@@ -30,43 +30,23 @@
 #include "op_plugin/ops/reflection_pad2d_backward.h"
 #include "op_plugin/ops/replication_pad2d_backward.h"
 #include "op_plugin/ops/replication_pad3d_backward.h"
+#include "op_plugin/utils/PaddingUtils.h"
+#include "op_plugin/utils/PoolingUtils.h"
 
 namespace op_api {
 namespace {
 
 using at_npu::native::OpPreparation;
-
-void check_floating(const char* op, const at::Tensor& self) {
-  const at::ScalarType dtype = self.scalar_type();
-  TORCH_CHECK(dtype == at::kFloat || dtype == at::kHalf || dtype == at::kBFloat16 || dtype == at::kDouble, op,
-              ": self of dtype ", dtype, " is not supported on npu (float32, float16, bfloat16, float64)");
-}
-
-// self has `spatial` trailing dimensions after one optional batch and one channel dimension,
-// none of the non-batch ones empty (CPU's message).
-void check_pool_input(const char* op, const at::Tensor& self, int64_t spatial) {
-  const int64_t dim = self.dim();
-  TORCH_CHECK(dim == spatial + 1 || dim == spatial + 2, op, "(): Expected ", spatial + 1, "D or ", spatial + 2,
-              "D tensor, but got ", self.sizes());
-  for (int64_t d = dim - spatial - 1; d < dim; ++d) {
-    TORCH_CHECK(self.size(d) > 0, op, "(): Expected input to have non-zero size for non-batch dimensions, but input has sizes ",
-                self.sizes(), " with dimension ", d, " being empty");
-  }
-}
-
-std::vector<int64_t> with_spatial(const at::Tensor& self, at::IntArrayRef sizes) {
-  std::vector<int64_t> shape(self.sizes().begin(), self.sizes().end() - static_cast<int64_t>(sizes.size()));
-  shape.insert(shape.end(), sizes.begin(), sizes.end());
-  return shape;
-}
-
-std::vector<int64_t> adaptive_avg_shape(const char* op, const at::Tensor& self, at::IntArrayRef output_size,
-                                        int64_t spatial) {
-  TORCH_CHECK(static_cast<int64_t>(output_size.size()) == spatial, op, ": output_size must be ", spatial, "D");
-  check_pool_input(op, self, spatial);
-  for (int64_t v : output_size) TORCH_CHECK(v >= 0, op, ": elements of output_size must be greater than or equal to 0");
-  return with_spatial(self, output_size);
-}
+using op_plugin::utils::adaptive_avg_shape;
+using op_plugin::utils::avg_pool2d_shape;
+using op_plugin::utils::check_adaptive_avg_backward;
+using op_plugin::utils::check_floating;
+using op_plugin::utils::check_pad_backward;
+using op_plugin::utils::check_pool_input;
+using op_plugin::utils::pick;
+using op_plugin::utils::pooled_size;
+using op_plugin::utils::reflection_pad2d_shape;
+using op_plugin::utils::with_spatial;
 
 at::Tensor& adaptive_avg_run(const at::Tensor& self, at::IntArrayRef output_size, int64_t spatial, at::Tensor& out) {
   if (out.numel() == 0) return out;
@@ -81,10 +61,7 @@ at::Tensor& adaptive_avg_run(const at::Tensor& self, at::IntArrayRef output_size
 at::Tensor& adaptive_avg_backward_run(const at::Tensor& grad_output, const at::Tensor& self, int64_t spatial,
                                       at::Tensor& grad_input) {
   const char* op = spatial == 2 ? "adaptive_avg_pool2d_backward" : "adaptive_avg_pool3d_backward";
-  check_floating(op, self);
-  TORCH_CHECK(grad_output.dim() == self.dim(), op, ": grad_output and self must have the same number of dimensions");
-  TORCH_CHECK(grad_output.scalar_type() == self.scalar_type(), op, ": expected dtype ", self.scalar_type(),
-              " for `grad_output` but got dtype ", grad_output.scalar_type());
+  check_adaptive_avg_backward(op, grad_output, self);
   if (grad_input.numel() == 0) return grad_input;
   if (spatial == 2) {
     EXEC_NPU_CMD(aclnnAdaptiveAvgPool2dBackward, grad_output, self, grad_input);
@@ -93,15 +70,6 @@ at::Tensor& adaptive_avg_backward_run(const at::Tensor& grad_output, const at::T
   }
   return grad_input;
 }
-
-int64_t pooled_size(int64_t in, int64_t kernel, int64_t pad, int64_t stride, int64_t dilation, bool ceil_mode) {
-  const int64_t numerator = in + 2 * pad - dilation * (kernel - 1) - 1 + (ceil_mode ? stride - 1 : 0);
-  int64_t out = (numerator >= 0 ? numerator / stride : -((-numerator + stride - 1) / stride)) + 1;
-  if (ceil_mode && (out - 1) * stride >= in + pad) --out;
-  return out;
-}
-
-int64_t pick(at::IntArrayRef values, size_t i) { return values.size() == 1 ? values[0] : values[i]; }
 
 // max_pool3d_with_indices' output shape, checked like CPU.
 std::vector<int64_t> max_pool3d_shape(const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef stride,
@@ -128,37 +96,6 @@ std::vector<int64_t> max_pool3d_shape(const at::Tensor& self, at::IntArrayRef ke
     const int64_t in = self.size(self.dim() - 3 + static_cast<int64_t>(i));
     const int64_t out = pooled_size(in, k, p, s, d, ceil_mode);
     TORCH_CHECK(out >= 1, op, ": Given input size ", self.sizes(), ", calculated output size is too small");
-    sizes.push_back(out);
-  }
-  return with_spatial(self, sizes);
-}
-
-// avg_pool2d's output shape, checked like CPU.
-std::vector<int64_t> avg_pool2d_shape(const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef stride,
-                                      at::IntArrayRef padding, bool ceil_mode, c10::optional<int64_t> divisor_override) {
-  const char* op = "avg_pool2d";
-  TORCH_CHECK(kernel_size.size() == 1 || kernel_size.size() == 2, op,
-              ": kernel_size must either be a single int, or a tuple of two ints");
-  TORCH_CHECK(stride.empty() || stride.size() == 1 || stride.size() == 2, op,
-              ": stride must either be omitted, a single int, or a tuple of two ints");
-  TORCH_CHECK(padding.size() == 1 || padding.size() == 2, op,
-              ": padding must either be a single int, or a tuple of two ints");
-  TORCH_CHECK(!divisor_override.has_value() || divisor_override.value() != 0, "divisor must be not zero");
-  TORCH_CHECK((self.dim() == 3 || self.dim() == 4) && self.size(-1) != 0 && self.size(-2) != 0 &&
-                  self.size(-3) != 0,
-              "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:",
-              self.sizes());
-  std::vector<int64_t> sizes;
-  for (size_t i = 0; i < 2; ++i) {
-    const int64_t k = pick(kernel_size, i), s = stride.empty() ? k : pick(stride, i), p = pick(padding, i);
-    TORCH_CHECK(k > 0, "kernel size should be greater than zero, but got kernel_size: ", kernel_size);
-    TORCH_CHECK(s > 0, "stride should be greater than zero, but got stride: ", stride);
-    TORCH_CHECK(p >= 0 && p <= k / 2, "pad should be smaller than or equal to half of kernel size, but got padW = ",
-                pick(padding, 1), ", padH = ", pick(padding, 0), ", kW = ", pick(kernel_size, 1), ", kH = ",
-                pick(kernel_size, 0));
-    const int64_t in = self.size(self.dim() - 2 + static_cast<int64_t>(i));
-    const int64_t out = pooled_size(in, k, p, s, 1, ceil_mode);
-    TORCH_CHECK(out >= 1, "Given input size: (", self.sizes(), "). Calculated output size is too small");
     sizes.push_back(out);
   }
   return with_spatial(self, sizes);
@@ -212,41 +149,6 @@ void check_max_unpool3d_args(at::IntArrayRef stride, at::IntArrayRef padding) {
   TORCH_CHECK(padding.size() == 3, "max_unpool3d: There should be exactly three elements (depth, height, width) in padding, but got: ",
               padding.size(), " elements.");
   for (int64_t s : stride) TORCH_CHECK(s > 0, "max_unpool3d: strides should be greater than zero, but got stride: ", stride);
-}
-
-std::vector<int64_t> reflection_pad2d_shape(const at::Tensor& self, at::IntArrayRef padding) {
-  const char* op = "reflection_pad2d";
-  TORCH_CHECK(padding.size() == 4, op, ": padding size is expected to be 4");
-  TORCH_CHECK(self.dim() == 3 || self.dim() == 4, op, ": Expected 3D or 4D (batch mode) tensor with possibly 0 batch size "
-              "and other non-zero dimensions for input, but got: ", self.sizes());
-  for (int64_t d = self.dim() - 3; d < self.dim(); ++d) {
-    TORCH_CHECK(self.size(d) != 0, op, ": Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other "
-                "non-zero dimensions for input, but got: ", self.sizes());
-  }
-  const int64_t h = self.size(-2), w = self.size(-1);
-  TORCH_CHECK(padding[0] < w && padding[1] < w, "Argument #4: Padding size should be less than the corresponding input "
-              "dimension, but got: padding (", padding[0], ", ", padding[1], ") at dimension ", self.dim() - 1,
-              " of input ", self.sizes());
-  TORCH_CHECK(padding[2] < h && padding[3] < h, "Argument #6: Padding size should be less than the corresponding input "
-              "dimension, but got: padding (", padding[2], ", ", padding[3], ") at dimension ", self.dim() - 2,
-              " of input ", self.sizes());
-  const int64_t oh = h + padding[2] + padding[3], ow = w + padding[0] + padding[1];
-  TORCH_CHECK(ow >= 1 || oh >= 1, "input (H: ", h, ", W: ", w, ") is too small. Calculated output H: ", oh, " W: ", ow);
-  TORCH_CHECK(ow >= 1 && oh >= 1, "input (H: ", h, ", W: ", w, ") is too small. Calculated output H: ", oh, " W: ", ow);
-  const std::vector<int64_t> sizes = {oh, ow};
-  return with_spatial(self, sizes);
-}
-
-void check_pad_backward(const char* op, const at::Tensor& grad_output, const at::Tensor& self, at::IntArrayRef padding,
-                        int64_t spatial) {
-  TORCH_CHECK(static_cast<int64_t>(padding.size()) == 2 * spatial, op, ": padding size is expected to be ", 2 * spatial);
-  TORCH_CHECK(grad_output.dim() == self.dim(), op, ": grad_output and self must have the same number of dimensions");
-  for (int64_t i = 0; i < spatial; ++i) {
-    const int64_t d = self.dim() - 1 - i;
-    const int64_t expected = self.size(d) + padding[2 * i] + padding[2 * i + 1];
-    TORCH_CHECK(grad_output.size(d) == expected, op, ": grad_output size ", d, " should be ", expected, ", got ",
-                grad_output.size(d));
-  }
 }
 
 }  // namespace

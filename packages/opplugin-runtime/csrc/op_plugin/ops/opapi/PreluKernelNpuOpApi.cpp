@@ -15,12 +15,12 @@
 #include "op_plugin/ops/_prelu_kernel.h"
 #include "op_plugin/ops/_prelu_kernel_backward.h"
 #include "op_plugin/ops/channel_shuffle.h"
+#include "op_plugin/utils/ChannelShuffleUtils.h"
 
 namespace op_api {
 
 at::Tensor _prelu_kernel(const at::Tensor& self, const at::Tensor& weight) {
-  TORCH_CHECK(self.is_floating_point(), "_prelu_kernel: self has dtype ", self.scalar_type(),
-              "; prelu takes floating tensors");
+  op_plugin::utils::check_prelu_self(self);
   c10_npu::NPUGuard guard(self.device());
   return at::where(self.gt(0), self, weight.mul(self));
 }
@@ -35,11 +35,8 @@ std::tuple<at::Tensor, at::Tensor> _prelu_kernel_backward(const at::Tensor& grad
 }
 
 at::Tensor channel_shuffle(const at::Tensor& self, int64_t groups) {
-  TORCH_CHECK(self.dim() > 2, "channel_shuffle expects input with > 2 dims, but got input with sizes ", self.sizes());
-  TORCH_CHECK(groups > 0, "Number of groups to divide channels in must be positive.", " Value of groups:", groups);
+  op_plugin::utils::check_channel_shuffle(self, groups);
   const int64_t channels = self.size(1);
-  TORCH_CHECK(channels % groups == 0, "Number of channels must be divisible by groups. Got ", channels,
-              " channels and ", groups, " groups.");
   c10_npu::NPUGuard guard(self.device());
   std::vector<int64_t> grouped = {self.size(0), groups, channels / groups};
   for (int64_t d = 2; d < self.dim(); ++d) grouped.push_back(self.size(d));
