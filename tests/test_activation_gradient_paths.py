@@ -1,5 +1,6 @@
 """The activation gradients on both paths: the gradient of each activation for a random grad_output,
-run once on op_api (jit_compile=False) and once on acl_op (jit_compile=True), equals CPU's, and the
+run once on op_api (jit_compile=False) and once on acl_op (jit_compile=True), equals CPU's (also at the
+activations' kinks, where torch releases differ), and the
 backward operator took the path the run forced (the A/B test's OpInfo samples run forwards only)."""
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ ACTIVATIONS: dict[str, Callable[[torch.Tensor], torch.Tensor]] = {
     "softshrink_backward.grad_input": lambda t: F.softshrink(t, 0.6),
 }
 
+# The activations' kinks: hardswish/hardsigmoid at -3 and 3, hardtanh at -2 and 1.5, the shrinks at -0.6
+# and 0.6, relu-like ones at 0.
+KINKS = torch.tensor([-3.0, 3.0, -2.0, 1.5, -0.6, 0.6, 0.0])
+
 
 @pytest.mark.parametrize("path", ["op_api", "acl_op"])
 @pytest.mark.parametrize("backward", sorted(ACTIVATIONS))
@@ -33,6 +38,7 @@ def test_activation_gradient_on_each_path_equals_cpus(backward: str, path: str) 
     activation = ACTIVATIONS[backward]
     generator = torch.Generator().manual_seed(0)
     x = torch.randn(4, 6, 8, generator=generator) * 3
+    x[0, 0, :KINKS.numel()] = KINKS  # where the gradients change their piece
     grad_output = torch.randn(activation(x).shape, generator=generator)
     leaf = x.clone().requires_grad_()
     activation(leaf).backward(grad_output)

@@ -159,7 +159,9 @@ at::Tensor& hardswish_(at::Tensor& self) { return activation_out("hardswish", "H
 
 at::Tensor hardswish_backward(const at::Tensor& grad_output, const at::Tensor& self) {
   at::Tensor grad_input = gradient_result("hardswish_backward", grad_output, self);
-  return gradient_out("hardswish_backward", "HardSwishGrad", grad_output, self, grad_input);
+  gradient_out("hardswish_backward", "HardSwishGrad", grad_output, self, grad_input);
+  op_plugin::utils::match_cpu_hardswish_backward_boundaries(grad_output, self, grad_input);
+  return grad_input;
 }
 
 at::Tensor& hardtanh_out(const at::Tensor& self, const at::Scalar& min_val, const at::Scalar& max_val,
