@@ -1,6 +1,7 @@
 // acl_op types of one input on the elementwise kernel: Exp, Log (natural, 2, 10), Sqrt, Rsqrt, Reciprocal, Tanh,
-// Sigmoid, Swish, GeluV2, Neg, Relu, Pow, ClipByValueV2; Tril on the tril kernel and Range on the arange kernel
-// (declared in abi/aclop/math.decl, which checks their dtypes and reads their attributes).
+// Sigmoid, Swish, GeluV2, Neg, Relu, Pow, ClipByValueV2; Tril and Triu on the triangle kernels, Range on the
+// arange kernel (declared in abi/aclop/math.decl and rearrange.decl, which check their dtypes and read their
+// attributes).
 #include "aclop/declared_ops.h"
 #include "aclop/ops/elementwise_run.h"
 #include "common/dtype.h"
@@ -115,7 +116,13 @@ aclError RunClipByValueV2(OpContext& ctx, const ClipByValueV2Attrs&) {
   return kernels::LaunchElementwise(kernels::EwOp::kMinimum, y.dtype(), y.data, hi, y.data, n, {}, ctx.stream());
 }
 
-aclError RunTril(OpContext& ctx, const TrilAttrs& attrs) {
+namespace {
+
+using TriangleLaunch = aclError (*)(aclDataType, const void*, void*, uint64_t, uint64_t, uint64_t, int64_t,
+                                    aclrtStream);
+
+// y = x with one triangle of each matrix (the last two dimensions) zeroed by `launch` (tril or triu).
+aclError RunTriangle(OpContext& ctx, int64_t diagonal, TriangleLaunch launch) {
   const OpOperand& x = ctx.inputs[0];
   const OpOperand& y = ctx.outputs[0];
   aclError rc = ctx.RequireSameShape(x, "input x", y, "output y");
@@ -129,9 +136,14 @@ aclError RunTril(OpContext& ctx, const TrilAttrs& attrs) {
   const int64_t n = shape[shape.size() - 1];
   const int64_t batch = m * n == 0 ? 0 : x.Numel() / (m * n);
   if (batch == 0) return ACL_SUCCESS;
-  return kernels::LaunchTril(x.dtype(), x.data, y.data, static_cast<uint64_t>(batch), static_cast<uint64_t>(m),
-                             static_cast<uint64_t>(n), attrs.diagonal, ctx.stream());
+  return launch(x.dtype(), x.data, y.data, static_cast<uint64_t>(batch), static_cast<uint64_t>(m),
+                static_cast<uint64_t>(n), diagonal, ctx.stream());
 }
+
+}  // namespace
+
+aclError RunTril(OpContext& ctx, const TrilAttrs& attrs) { return RunTriangle(ctx, attrs.diagonal, kernels::LaunchTril); }
+aclError RunTriu(OpContext& ctx, const TriuAttrs& attrs) { return RunTriangle(ctx, attrs.diagonal, kernels::LaunchTriu); }
 
 // The arange kernel: computed in double for floating y (int64 for integral y) from the constants.
 aclError RunRange(OpContext& ctx, const RangeAttrs&) {

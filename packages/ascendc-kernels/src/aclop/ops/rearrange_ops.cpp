@@ -1,8 +1,8 @@
-// acl_op types Triu (triu_custom), ReverseV2, Roll and ConcatD (view copies of the dense inputs), Cross (view
+// acl_op types ReverseV2, Roll and ConcatD (view copies of the dense inputs), Cross (view
 // copies of the components and elementwise mul/sub), Gather
 // (index_select_custom along the first dimension), SearchSorted (search_sorted_custom) and Histogram
 // (histc_custom), declared in
-// abi/aclop/rearrange.decl.
+// abi/aclop/rearrange.decl (Triu is beside Tril, in math_ops.cpp).
 #include <math.h>
 #include <string.h>
 
@@ -69,23 +69,6 @@ aclError RequireViewRank(OpContext& ctx, size_t rank) {
 }
 
 }  // namespace
-
-aclError RunTriu(OpContext& ctx, const TriuAttrs& attrs) {
-  const OpOperand& x = ctx.inputs[0];
-  aclError rc = RequireSameShapeXY(ctx);
-  if (rc != ACL_SUCCESS) return rc;
-  const std::vector<int64_t>& shape = x.shape();
-  if (shape.size() < 2) {
-    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input x of shape %s must have at least 2 dimensions",
-                    ShapeToString(shape).c_str());
-  }
-  const int64_t m = shape[shape.size() - 2];
-  const int64_t n = shape[shape.size() - 1];
-  const int64_t batch = m * n == 0 ? 0 : x.Numel() / (m * n);
-  if (batch == 0) return ACL_SUCCESS;
-  return kernels::LaunchTriu(x.dtype(), x.data, ctx.outputs[0].data, static_cast<uint64_t>(batch),
-                             static_cast<uint64_t>(m), static_cast<uint64_t>(n), attrs.diagonal, ctx.stream());
-}
 
 // One copy through reversed strides: the first element read is the last along each reversed dimension.
 aclError RunReverseV2(OpContext& ctx, const ReverseV2Attrs&) {

@@ -61,6 +61,18 @@ void AddInputAs(at_npu::native::OpCommand& cmd, const at::Tensor& input, c10::Sc
   }
 }
 
+at::Tensor& write_through_base_format(at::Tensor& out, const std::function<void(at::Tensor&)>& run) {
+  if (out.numel() == 0) return out;
+  if (out.is_contiguous() && at_npu::native::FormatHelper::IsOpInputBaseFormat(out)) {
+    run(out);
+    return out;
+  }
+  at::Tensor temp = at_npu::native::OpPreparation::apply_tensor_without_format(out.sizes(), out.options());
+  run(temp);
+  out.copy_(temp);
+  return out;
+}
+
 at::Tensor& elementwise_acl_op_out(const char* type, const std::vector<at::Tensor>& inputs,
                                    c10::ScalarType compute_dtype, c10::ScalarType result_dtype, at::Tensor& out,
                                    const std::function<void(at_npu::native::OpCommand&)>& attrs, bool layout_free) {

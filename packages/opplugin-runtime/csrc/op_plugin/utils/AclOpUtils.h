@@ -45,6 +45,11 @@ at::Tensor& elementwise_acl_op_out(const char* type, const std::vector<at::Tenso
                                    const std::function<void(at_npu::native::OpCommand&)>& attrs = nullptr,
                                    bool layout_free = true);
 
+// out <- `run`, which writes a dense base-format tensor of out's shape and dtype: out itself when it is one,
+// else a temporary whose values reach out through copy_ (an internal-format or strided out). `run` is not
+// called for an empty out.
+at::Tensor& write_through_base_format(at::Tensor& out, const std::function<void(at::Tensor&)>& run);
+
 // `value` as a 0-dim CPU tensor: an operand elementwise_acl_op_out passes as a host constant.
 at::Tensor scalar_operand(const c10::Scalar& value);
 

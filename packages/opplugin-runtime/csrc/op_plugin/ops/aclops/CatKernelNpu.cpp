@@ -6,7 +6,6 @@
 
 #include "npu/acl_op/OpCommand.h"
 #include "npu/core/NPUGuard.h"
-#include "npu/format/FormatHelper.h"
 #include "npu/op_common/OpPreparation.h"
 #include "op_plugin/ops/cat.h"
 #include "op_plugin/utils/AclOpUtils.h"
@@ -52,14 +51,8 @@ at::Tensor& cat_out(at::TensorList tensors, int64_t dim, at::Tensor& out) {
   const CatShape shape = op_plugin::utils::cat_shape("cat.out", tensors, dim);
   c10_npu::NPUGuard guard(out.device());
   OpPreparation::check_tensor({}, out, shape.dtype, shape.sizes);
-  if (out.is_contiguous() && at_npu::native::FormatHelper::IsOpInputBaseFormat(out)) {
-    concat_into(tensors, shape, out);
-    return out;
-  }
-  at::Tensor result = OpPreparation::apply_tensor_without_format(shape.sizes, out.options());
-  concat_into(tensors, shape, result);
-  out.copy_(result);
-  return out;
+  return op_plugin::utils::write_through_base_format(
+      out, [&](at::Tensor& result) { concat_into(tensors, shape, result); });
 }
 
 }  // namespace acl_op

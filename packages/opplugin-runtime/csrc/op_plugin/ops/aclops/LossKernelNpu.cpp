@@ -79,28 +79,20 @@ op_infer::SmallVector grad_size(const at::Tensor& grad_output, const at::Tensor&
 // through a base-format temporary and copy_.
 at::Tensor& loss_nocheck(const char* type, const std::vector<at::Tensor>& inputs, const char* reduction,
                          at::Tensor& out, const std::function<void(OpCommand&)>& attrs = nullptr) {
-  if (!at_npu::native::FormatHelper::IsOpInputBaseFormat(out) || !out.is_contiguous()) {
-    at::Tensor temp = OpPreparation::apply_tensor_without_format(out.sizes(), out.options());
-    loss_nocheck(type, inputs, reduction, temp, attrs);
-    out.copy_(temp);
-    return out;
-  }
-  if (out.numel() == 0) {
-    return out;
-  }
-  OpCommand cmd;
-  cmd.Name(type);
-  for (const at::Tensor& input : inputs) {
-    if (input.defined()) {
-      op_plugin::utils::AddInputAs(cmd, input, out.scalar_type());
+  return op_plugin::utils::write_through_base_format(out, [&](at::Tensor& result) {
+    OpCommand cmd;
+    cmd.Name(type);
+    for (const at::Tensor& input : inputs) {
+      if (input.defined()) {
+        op_plugin::utils::AddInputAs(cmd, input, result.scalar_type());
+      }
     }
-  }
-  cmd.Output(out).Attr("reduction", reduction);
-  if (attrs) {
-    attrs(cmd);
-  }
-  cmd.Run();
-  return out;
+    cmd.Output(result).Attr("reduction", reduction);
+    if (attrs) {
+      attrs(cmd);
+    }
+    cmd.Run();
+  });
 }
 
 const at::Tensor& weight_of(const c10::optional<at::Tensor>& weight) {

@@ -48,25 +48,17 @@ std::vector<int64_t> paddings_by_dimension(int64_t rank, at::IntArrayRef padding
 // internal format or with strides gets the values through a base-format temporary and copy_.
 at::Tensor& pad_nocheck(const char* type, const char* mode, const at::Tensor& input, at::IntArrayRef padding,
                         at::Tensor& out) {
-  if (!at_npu::native::FormatHelper::IsOpInputBaseFormat(out) || !out.is_contiguous()) {
-    at::Tensor temp = OpPreparation::apply_tensor_without_format(out.sizes(), out.options());
-    pad_nocheck(type, mode, input, padding, temp);
-    out.copy_(temp);
-    return out;
-  }
-  if (out.numel() == 0) {
-    return out;
-  }
-  const std::vector<int64_t> paddings = paddings_by_dimension(input.dim(), padding);
-  OpCommand cmd;
-  cmd.Name(type);
-  op_plugin::utils::AddInputAs(cmd, input, out.scalar_type());
-  cmd.Input(at::IntArrayRef(paddings), at::kInt).Output(out).Attr("mode", mode);
-  if (std::strcmp(type, "MirrorPad") != 0) {
-    cmd.Attr("paddings_contiguous", true);
-  }
-  cmd.Run();
-  return out;
+  return op_plugin::utils::write_through_base_format(out, [&](at::Tensor& result) {
+    const std::vector<int64_t> paddings = paddings_by_dimension(input.dim(), padding);
+    OpCommand cmd;
+    cmd.Name(type);
+    op_plugin::utils::AddInputAs(cmd, input, result.scalar_type());
+    cmd.Input(at::IntArrayRef(paddings), at::kInt).Output(result).Attr("mode", mode);
+    if (std::strcmp(type, "MirrorPad") != 0) {
+      cmd.Attr("paddings_contiguous", true);
+    }
+    cmd.Run();
+  });
 }
 
 }  // namespace

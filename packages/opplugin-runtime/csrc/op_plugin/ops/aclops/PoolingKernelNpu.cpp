@@ -38,21 +38,13 @@ using op_plugin::utils::pick;
 // through a base-format temporary and copy_.
 template <typename Attrs>
 at::Tensor& pool_nocheck(const char* type, const at::Tensor& input, at::Tensor& out, const Attrs& attrs) {
-  if (!at_npu::native::FormatHelper::IsOpInputBaseFormat(out) || !out.is_contiguous()) {
-    at::Tensor temp = OpPreparation::apply_tensor_without_format(out.sizes(), out.options());
-    pool_nocheck(type, input, temp, attrs);
-    out.copy_(temp);
-    return out;
-  }
-  if (out.numel() == 0) {
-    return out;
-  }
-  OpCommand cmd;
-  cmd.Name(type);
-  attrs(cmd);  // host-constant inputs before the tensor
-  op_plugin::utils::AddInputAs(cmd, input, out.scalar_type());
-  cmd.Output(out).Run();
-  return out;
+  return op_plugin::utils::write_through_base_format(out, [&](at::Tensor& result) {
+    OpCommand cmd;
+    cmd.Name(type);
+    attrs(cmd);  // host-constant inputs before the tensor
+    op_plugin::utils::AddInputAs(cmd, input, result.scalar_type());
+    cmd.Output(result).Run();
+  });
 }
 
 // AvgPoolV2's (and AvgPoolV2Grad's) attributes for avg_pool2d's arguments.

@@ -8,7 +8,6 @@
 #include "npu/acl_op/OpCommand.h"
 #include "npu/core/NPUGuard.h"
 #include "npu/format/FormatCast.h"
-#include "npu/format/FormatHelper.h"
 #include "npu/op_common/OpPreparation.h"
 #include "op_plugin/ops/flip.h"
 #include "op_plugin/ops/histc.h"
@@ -27,18 +26,6 @@ using at_npu::native::OpPreparation;
 // A new base-format result of self's dtype.
 at::Tensor new_result(c10::IntArrayRef sizes, const at::Tensor& self) {
   return OpPreparation::apply_tensor_without_format(sizes, self.options());
-}
-
-// out <- `run` writing a base-format tensor of out's shape: out itself when it is one.
-at::Tensor& into_out(at::Tensor& out, const std::function<void(at::Tensor&)>& run) {
-  if (at_npu::native::FormatHelper::IsOpInputBaseFormat(out)) {
-    run(out);
-    return out;
-  }
-  at::Tensor temp = OpPreparation::apply_tensor_without_format(out.sizes(), out.options());
-  run(temp);
-  out.copy_(temp);
-  return out;
 }
 
 }  // namespace
@@ -89,7 +76,7 @@ at::Tensor& take_out(const at::Tensor& self, const at::Tensor& index, at::Tensor
   }
   const at::Tensor flat = at_npu::native::to_base_format(self, "take").reshape({-1});
   const at::Tensor wrapped = at::where(index.lt(0), index.add(self.numel()), index);
-  return into_out(out, [&](at::Tensor& result) {
+  return op_plugin::utils::write_through_base_format(out, [&](at::Tensor& result) {
     OpCommand cmd;
     cmd.Name("Gather");
     op_plugin::utils::AddInputAs(cmd, flat, self.scalar_type());
@@ -112,7 +99,7 @@ at::Tensor& histc_out(const at::Tensor& self, int64_t bins, const at::Scalar& mi
   if (!out.sizes().equals({bins})) {
     out.resize_({bins});
   }
-  return into_out(out, [&](at::Tensor& result) {
+  return op_plugin::utils::write_through_base_format(out, [&](at::Tensor& result) {
     OpCommand cmd;
     cmd.Name("Histogram");
     op_plugin::utils::AddInputAs(cmd, self, self.scalar_type());

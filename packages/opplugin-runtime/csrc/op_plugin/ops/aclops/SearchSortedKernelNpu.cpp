@@ -10,7 +10,6 @@
 
 #include "npu/acl_op/OpCommand.h"
 #include "npu/core/NPUGuard.h"
-#include "npu/format/FormatHelper.h"
 #include "npu/op_common/OpPreparation.h"
 #include "op_plugin/ops/searchsorted.h"
 #include "op_plugin/utils/AclOpUtils.h"
@@ -37,17 +36,13 @@ at::Tensor& search_into(const at::Tensor& boundaries, const at::Tensor& input, b
   const at::Tensor sorted =
       sorter.has_value() && sorter->defined() ? at::gather(boundaries, -1, *sorter) : boundaries;
   const at::ScalarType common = at::result_type(sorted, input);
-  const bool direct = out.is_contiguous() && at_npu::native::FormatHelper::IsOpInputBaseFormat(out);
-  at::Tensor result = direct ? out : OpPreparation::apply_tensor_without_format(out.sizes(), out.options());
-  OpCommand cmd;
-  cmd.Name("SearchSorted");
-  op_plugin::utils::AddInputAs(cmd, sorted, common);
-  op_plugin::utils::AddInputAs(cmd, input, common);
-  cmd.Output(result).Attr("dtype", index_dtype(out_int32)).Attr("right", right).Run();
-  if (!direct) {
-    out.copy_(result);
-  }
-  return out;
+  return op_plugin::utils::write_through_base_format(out, [&](at::Tensor& result) {
+    OpCommand cmd;
+    cmd.Name("SearchSorted");
+    op_plugin::utils::AddInputAs(cmd, sorted, common);
+    op_plugin::utils::AddInputAs(cmd, input, common);
+    cmd.Output(result).Attr("dtype", index_dtype(out_int32)).Attr("right", right).Run();
+  });
 }
 
 at::Tensor new_index_tensor(const at::Tensor& like, at::IntArrayRef sizes, bool out_int32) {
