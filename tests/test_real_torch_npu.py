@@ -244,6 +244,15 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "BatchMatMul": ("default", "torch.bmm(a.unsqueeze(0), c.t().unsqueeze(0))"),
     "LogicalAnd": ("jit", "(a > 0) & (b > 0)"), "LogicalOr": ("jit", "(a > 0) | (b > 0)"),
     "LogicalNot": ("jit", "~(a > 0)"),
+    "Atan2": ("jit", "torch.atan2(a, b)"), "Xlogy": ("jit", "torch.xlogy(a, c)"),
+    "LogAddExp": ("jit", "torch.logaddexp(a, b)"), "Mod": ("jit", "torch.fmod(a, b)"),
+    "FloorMod": ("jit", "torch.remainder(a, b)"), "FloorDiv": ("jit", "torch.floor_divide(a, b)"),
+    "Trunc": ("jit", "(a * 3).trunc()"),
+    "BitwiseAnd": ("jit", "(a * 10).long() & (b * 10).long()"),
+    "BitwiseOr": ("jit", "(a * 10).long() | (b * 10).long()"),
+    "BitwiseXor": ("jit", "(a * 10).long() ^ (b * 10).long()"),
+    "LeftShift": ("jit", "(a * 10).long() << (c * 4).long()"),  # a scalar shift fills a tensor with Fill first
+    "RightShift": ("jit", "(a * 10).long() >> (c * 4).long()"),
     "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
     "aclnnBitwiseNot": ("default", "~(a > 0)"),
     "Identity": ("default", "(setattr(torch.npu.config, 'allow_internal_format', True), "

@@ -61,11 +61,14 @@ aclError RunGeluV2(OpContext& ctx, const GeluV2Attrs& attrs) {
   return Unary(ctx, attrs.approximate == "tanh" ? kernels::EwOp::kGeluTanh : kernels::EwOp::kGelu);
 }
 
+// A one-element constant exponent runs the scalar-exponent operator; a tensor exponent broadcasts with x1.
 aclError RunPow(OpContext& ctx, const PowAttrs&) {
+  const OpOperand& x2 = ctx.inputs[1];
+  if (!x2.desc->isConst || x2.Numel() != 1 || ctx.inputs[0].shape() != ctx.outputs[0].shape()) {
+    return RunElementwiseBroadcast(ctx, kernels::EwOp::kPowTensorTensor, 2, {});
+  }
   kernels::ScalarValue exponent;
-  aclError rc = ConstantScalarInput(ctx, 1, "x2", &exponent);
-  if (rc != ACL_SUCCESS) return rc;
-  rc = ctx.RequireSameShape(ctx.inputs[0], "input x1", ctx.outputs[0], "output y");
+  const aclError rc = ConstantScalarInput(ctx, 1, "x2", &exponent);
   if (rc != ACL_SUCCESS) return rc;
   return RunElementwiseBroadcast(ctx, kernels::EwOp::kPowScalar, 1, exponent);
 }
