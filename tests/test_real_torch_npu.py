@@ -253,6 +253,9 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "BitwiseXor": ("jit", "(a * 10).long() ^ (b * 10).long()"),
     "LeftShift": ("jit", "(a * 10).long() << (c * 4).long()"),  # a scalar shift fills a tensor with Fill first
     "RightShift": ("jit", "(a * 10).long() >> (c * 4).long()"),
+    "Fill": ("jit", "a.clone().fill_(torch.tensor(2.5, device=dev))"),
+    "LinSpace": ("jit", "torch.linspace(-2, 3, 7, device=dev)"),
+    "ReduceAny": ("jit", "(a > 1).any(1)"),
     "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
     "aclnnBitwiseNot": ("default", "~(a > 0)"),
     "Identity": ("default", "(setattr(torch.npu.config, 'allow_internal_format', True), "
@@ -270,7 +273,7 @@ NOT_CALLED_BY_UPSTREAM = {
     "aclnnInplaceSilu": "silu_ calls aclnnSilu with self as out",
     "Axpy": "add with alpha under jit_compile runs the acl_op AxpyV2 (not simulated)",
     "MatMulV2": "mm under jit_compile runs the acl_op MatMul (not simulated)",
-    "Fills": "fill_ under jit_compile runs the acl_op Fill (not simulated)",
+    "Fills": "fill_ under jit_compile runs the acl_op Fill",
     "Muls": "mul with a scalar under jit_compile runs the acl_op Mul",
     "TransData": "npu_format_cast runs the acl_op Identity between the two formats",
 }

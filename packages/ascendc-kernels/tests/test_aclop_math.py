@@ -158,6 +158,11 @@ def test_reductions_over_axes(acl, acl_type, axes, keep):
     (y,) = run("ReduceAll", [op_in(dev(b)), const(axes, sim.ACL_INT32)], [out_of(expected.shape, sim.ACL_BOOL)],
                {"keep_dims": keep})
     np.testing.assert_array_equal(y, expected)
+    b = a > 3  # some rows with no true element
+    expected = np.any(b, axis=dims, keepdims=keep)
+    (y,) = run("ReduceAny", [op_in(dev(b)), const(axes, sim.ACL_INT32)], [out_of(expected.shape, sim.ACL_BOOL)],
+               {"keep_dims": keep})
+    np.testing.assert_array_equal(y, expected)
 
 
 def test_reductions_of_a_0d_tensor(acl):
@@ -177,6 +182,9 @@ def test_empty_reductions(acl):
     assert sim.run_aclop("ReduceMax", [op_in(x), const([1], sim.ACL_INT64)], [op_in(out_of((3,)))]) == \
         sim.ACL_ERROR_INVALID_PARAM
     assert "cannot reduce over a dimension of size 0" in sim.recent_error()
+    (n,) = run("ReduceAny", [op_in(sim.DeviceArray.empty((3, 0), sim.ACL_BOOL)), const([1], sim.ACL_INT64)],
+               [out_of((3,), sim.ACL_BOOL)])
+    np.testing.assert_array_equal(n, [False] * 3)  # the any of no elements
     assert sim.run_aclop("ReduceSum", [op_in(x), const([2], sim.ACL_INT64)], [op_in(out_of((3,)))]) == \
         sim.ACL_ERROR_INVALID_PARAM
     assert "axis 2 is out of range for a 2-D x" in sim.recent_error()

@@ -100,3 +100,26 @@ def test_integer_division_by_zero_and_unsimulated_attributes_fail(acl):
         sim.ACL_ERROR_FEATURE_UNSUPPORTED
     assert "only base -1 (e) or 2, scale 1 and shift 0 are supported" in sim.recent_error()
     assert sim.run_aclop("BitwiseAnd", [op_in(x), op_in(x)], [op_in(out_of((3,)))]) != sim.ACL_SUCCESS
+
+
+def test_fill_broadcasts_one_value(acl):
+    (y,) = run("Fill", [const([2, 3], I64), const(2.5)], [out_of((2, 3))])
+    np.testing.assert_array_equal(y, np.full((2, 3), 2.5, np.float32))
+    value = dev(np.array(-7, np.int32))  # a device value of one element
+    (z,) = run("Fill", [const([4], I32), op_in(value)], [out_of((4,), I32)])
+    np.testing.assert_array_equal(z, [-7] * 4)
+    (s,) = run("Fill", [const([1], I64), const(1.0)], [out_of(())])  # a 0-dim y is dims [1]
+    assert s == 1.0
+    assert sim.run_aclop("Fill", [const([3], I64), const(1.0)], [op_in(out_of((2,)))]) == sim.ACL_ERROR_INVALID_PARAM
+
+
+@pytest.mark.parametrize("acl_type", [F32, sim.ACL_DOUBLE, I64])
+def test_linspace(acl, acl_type):
+    (y,) = run("LinSpace", [const(-3.0, sim.ACL_DOUBLE), const(7.0, sim.ACL_DOUBLE), const(6, I32)],
+               [out_of((6,), acl_type)])
+    expected = np.linspace(-3.0, 7.0, 6)
+    np.testing.assert_allclose(y, expected.astype(y.dtype) if acl_type != I64 else np.trunc(expected), rtol=1e-6)
+    (f,) = run("LinSpace", [const(0.0), const(1.0), const(5, I64)], [out_of((5,))])
+    np.testing.assert_allclose(f, np.linspace(0, 1, 5), rtol=1e-6)
+    assert sim.run_aclop("LinSpace", [const(0.0), const(1.0), const(5, I64)], [op_in(out_of((4,)))]) == \
+        sim.ACL_ERROR_INVALID_PARAM

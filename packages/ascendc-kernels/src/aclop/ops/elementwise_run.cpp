@@ -50,6 +50,17 @@ T Load(const uint8_t* p) {
   return v;
 }
 
+// The values of a constant or host-placed input (the executor copied a host input when it bound
+// it, before any queued work) in *p; false for a device input.
+bool HostValues(const OpOperand& t, const uint8_t** p) {
+  if (t.desc->isConst) {
+    *p = t.desc->constData.data();
+    return true;
+  }
+  *p = static_cast<const uint8_t*>(t.data);
+  return t.desc->placement != ACL_MEMTYPE_DEVICE;
+}
+
 }  // namespace
 
 kernels::ScalarValue ScalarFor(aclDataType dtype, double v) {
@@ -89,12 +100,13 @@ aclError RunElementwiseBroadcast(OpContext& ctx, kernels::EwOp op, int arity, ke
 
 aclError ConstantScalarInput(OpContext& ctx, size_t index, const char* name, kernels::ScalarValue* out) {
   const OpOperand& t = ctx.inputs[index];
-  if (!t.desc->isConst || t.Numel() != 1) {
+  const uint8_t* p = nullptr;
+  const bool host = HostValues(t, &p);
+  if (!host || t.Numel() != 1) {
     return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED,
-                    "input %s must be a constant of one element (shape %s%s); a device tensor is not supported", name,
-                    ShapeToString(t.shape()).c_str(), t.desc->isConst ? "" : ", not constant");
+                    "input %s must be a constant or host input of one element (shape %s%s); a device tensor is not "
+                    "supported", name, ShapeToString(t.shape()).c_str(), host ? "" : ", on the device");
   }
-  const uint8_t* p = t.desc->constData.data();
   switch (t.dtype()) {
     case ACL_FLOAT: *out = kernels::ScalarValue::Floating(Load<float>(p)); break;
     case ACL_DOUBLE: *out = kernels::ScalarValue::Floating(Load<double>(p)); break;
@@ -108,6 +120,27 @@ aclError ConstantScalarInput(OpContext& ctx, size_t index, const char* name, ker
     case ACL_BOOL: *out = kernels::ScalarValue::Integral(Load<uint8_t>(p) != 0 ? 1 : 0); break;
     default:
       return ctx.Fail(ACL_ERROR_UNSUPPORTED_DATA_TYPE, "input %s has data type %s", name, DataTypeName(t.dtype()));
+  }
+  return ACL_SUCCESS;
+}
+
+aclError ConstantInts(OpContext& ctx, size_t index, const char* name, std::vector<int64_t>* out) {
+  const OpOperand& t = ctx.inputs[index];
+  const uint8_t* p = nullptr;
+  if (!HostValues(t, &p)) {
+    return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED, "input %s must be a constant or host input", name);
+  }
+  out->clear();
+  for (int64_t i = 0; i < t.Numel(); ++i) {
+    if (t.dtype() == ACL_INT32) {
+      int32_t v;
+      memcpy(&v, p + i * 4, 4);
+      out->push_back(v);
+    } else {
+      int64_t v;
+      memcpy(&v, p + i * 8, 8);
+      out->push_back(v);
+    }
   }
   return ACL_SUCCESS;
 }

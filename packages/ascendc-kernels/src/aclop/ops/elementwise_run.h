@@ -14,9 +14,12 @@ namespace aclop {
 // shape, which must be their broadcast shape; `s` is the operator's scalar parameter.
 aclError RunElementwiseBroadcast(OpContext& ctx, kernels::EwOp op, int arity, kernels::ScalarValue s);
 
-// The value of input `index`, which must be a constant of one element, as a scalar
+// The value of input `index`, which must be a constant (or host-placed) input of one element, as a scalar
 // parameter of the elementwise kernel (integral for the integral dtypes).
 aclError ConstantScalarInput(OpContext& ctx, size_t index, const char* name, kernels::ScalarValue* out);
+
+// The int64 values of constant (or host-placed) input `index` (int32 or int64: a shape or a count).
+aclError ConstantInts(OpContext& ctx, size_t index, const char* name, std::vector<int64_t>* out);
 
 // `v` as a scalar parameter for inputs of `dtype`: floating for the floating dtypes, else integral.
 kernels::ScalarValue ScalarFor(aclDataType dtype, double v);

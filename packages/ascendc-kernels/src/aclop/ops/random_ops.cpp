@@ -12,26 +12,6 @@ namespace ascendc_sim {
 namespace aclop {
 namespace {
 
-// The int64 values of constant input `index`.
-aclError ConstantInts(OpContext& ctx, size_t index, const char* name, std::vector<int64_t>* out) {
-  const OpOperand& t = ctx.inputs[index];
-  if (!t.desc->isConst) return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED, "input %s must be a constant", name);
-  out->clear();
-  const uint8_t* p = t.desc->constData.data();
-  for (int64_t i = 0; i < t.Numel(); ++i) {
-    if (t.dtype() == ACL_INT32) {
-      int32_t v;
-      memcpy(&v, p + i * 4, 4);
-      out->push_back(v);
-    } else {
-      int64_t v;
-      memcpy(&v, p + i * 8, 8);
-      out->push_back(v);
-    }
-  }
-  return ACL_SUCCESS;
-}
-
 aclError RequireShapeInput(OpContext& ctx) {
   std::vector<int64_t> shape;
   const aclError rc = ConstantInts(ctx, 0, "shape", &shape);

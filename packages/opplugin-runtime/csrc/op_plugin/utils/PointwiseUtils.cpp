@@ -88,4 +88,31 @@ void check_logical_out(const at::Tensor& self, const at::Tensor& other, at::Tens
   at_npu::native::OpPreparation::check_tensor({self, other}, out, at::kBool, size);
 }
 
+void check_fill_value(const at::Tensor& self, const at::Tensor& value) {
+  TORCH_CHECK(value.dim() == 0, "fill_ only supports 0-dimension value tensor but got tensor with ", value.dim(),
+              " dimensions.");
+  TORCH_CHECK(!self.is_complex(), "fill_: complex tensors are not supported on npu");
+}
+
+void linspace_check_resize(const char* op, int64_t steps, at::Tensor& out) {
+  TORCH_CHECK(steps >= 0, "number of steps must be non-negative");
+  TORCH_CHECK(out.scalar_type() != at::kBool && !out.is_complex(), op, ": out of dtype ", out.scalar_type(),
+              " is not supported on npu");
+  if (!out.sizes().equals({steps})) out.resize_({steps});
+}
+
+void check_complex_parts(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out) {
+  TORCH_CHECK((a.scalar_type() == at::kFloat || a.scalar_type() == at::kDouble || a.scalar_type() == at::kHalf) &&
+                  (b.scalar_type() == at::kFloat || b.scalar_type() == at::kDouble ||
+                   b.scalar_type() == at::kHalf),
+              "Expected both inputs to be Half, Float or Double tensors but got ", a.scalar_type(), " and ",
+              b.scalar_type());
+  TORCH_CHECK(a.scalar_type() == b.scalar_type(), "Expected object of scalar type ", a.scalar_type(),
+              " but got scalar type ", b.scalar_type(), " for second argument");
+  TORCH_CHECK(out.scalar_type() == c10::toComplexType(a.scalar_type()), "Expected object of scalar type ",
+              c10::toComplexType(a.scalar_type()), " but got scalar type ", out.scalar_type(),
+              " for argument 'out'");
+  TORCH_CHECK(a.scalar_type() != at::kHalf, "complex: Half parts are not supported on npu");
+}
+
 }  // namespace op_plugin::utils

@@ -40,4 +40,15 @@ void check_clamp_tensor_inplace(const at::Tensor& self, const ClampTensorPlan& p
 // out is resized (any out dtype holds the 0/1 result).
 void check_logical_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out);
 
+// fill_ with a tensor value: a 0-dim value into a self that is not complex.
+void check_fill_value(const at::Tensor& self, const at::Tensor& value);
+
+// linspace.out / logspace.out (`op`): steps non-negative, an out that is neither bool nor complex,
+// resized to [steps].
+void linspace_check_resize(const char* op, int64_t steps, at::Tensor& out);
+
+// complex.out / polar.out: ATen's complex_check_dtype (float or double parts of one dtype, out of
+// the matching complex dtype; Half parts are not supported on npu).
+void check_complex_parts(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out);
+
 }  // namespace op_plugin::utils

@@ -5,16 +5,23 @@
 // shifts ("LeftShift", "RightShift"); besides: div's trunc mode ("RealDiv" then "Trunc"),
 // logical_and/or/xor ("LogicalAnd", "LogicalOr", "NotEqual" on bool operands), clamp and clamp_max
 // ("ClipByValueV2", an absent bound being the dtype's extreme; on bool "Maximum" and "Minimum"),
-// rsub (sub's "Sub"/"Axpy" with the operands swapped) and gcd (on the host: CANN has no gcd op
-// type). Most are the out= kernels of structured groups: PyTorch's meta function has checked and
-// sized `out`.
+// rsub (sub's "Sub"/"Axpy" with the operands swapped), fill_ with a tensor value ("Fill"),
+// linspace ("LinSpace"), and gcd, complex, polar on the host, as upstream's acl_op kernels run them.
+// Most are the out= kernels of structured groups: PyTorch's meta function has checked and sized `out`.
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
+#include <functional>
+#include <vector>
+
 #include <ATen/core/Tensor.h>
+#include <ATen/native/Resize.h>
+#include <ATen/ops/complex.h>
 #include <ATen/ops/gcd.h>
+#include <ATen/ops/polar.h>
 #include <ATen/ops/result_type.h>
 
 #include "npu/acl_op/OpCommand.h"
 #include "npu/core/NPUGuard.h"
+#include "npu/format/FormatHelper.h"
 #include "npu/op_common/OpPreparation.h"
 #include "npu/op_infer/InferSize.h"
 #include "op_plugin/ops/__lshift__.h"
@@ -25,15 +32,19 @@
 #include "op_plugin/ops/bitwise_xor.h"
 #include "op_plugin/ops/clamp.h"
 #include "op_plugin/ops/clamp_max.h"
+#include "op_plugin/ops/complex.h"
 #include "op_plugin/ops/div.h"
+#include "op_plugin/ops/fill.h"
 #include "op_plugin/ops/floor_divide.h"
 #include "op_plugin/ops/fmod.h"
 #include "op_plugin/ops/gcd.h"
+#include "op_plugin/ops/linspace.h"
 #include "op_plugin/ops/logaddexp.h"
 #include "op_plugin/ops/logaddexp2.h"
 #include "op_plugin/ops/logical_and.h"
 #include "op_plugin/ops/logical_or.h"
 #include "op_plugin/ops/logical_xor.h"
+#include "op_plugin/ops/polar.h"
 #include "op_plugin/ops/pow.h"
 #include "op_plugin/ops/remainder.h"
 #include "op_plugin/ops/rsub.h"
@@ -150,6 +161,30 @@ at::Tensor& clip_scalar_out(const at::Tensor& self, const c10::optional<at::Scal
                             const c10::optional<at::Scalar>& max, at::ScalarType dtype, at::Tensor& out) {
   return clip_out(self, min.has_value() ? scalar_operand(*min) : at::Tensor(),
                   max.has_value() ? scalar_operand(*max) : at::Tensor(), dtype, out);
+}
+
+// self <- the op `type` whose inputs `add_inputs` adds; "Fill" and "LinSpace" write a dense
+// base-format result, so another self gets the values through copy_.
+at::Tensor& write_dense(at::Tensor& self, const char* type, const std::function<void(OpCommand&)>& add_inputs) {
+  const bool dense = self.is_contiguous() && at_npu::native::FormatHelper::IsOpInputBaseFormat(self);
+  at::Tensor result = dense ? self : OpPreparation::apply_tensor_without_format(self.sizes(), self.options());
+  OpCommand cmd;
+  cmd.Name(type);
+  add_inputs(cmd);
+  cmd.Output(result).Run();
+  if (!dense) {
+    self.copy_(result);
+  }
+  return self;
+}
+
+// self <- value (a 0-dim tensor: a CPU one is a host constant) through "Fill".
+at::Tensor& fill_with(at::Tensor& self, const at::Tensor& value) {
+  const std::vector<int64_t> dims = self.dim() == 0 ? std::vector<int64_t>{1} : self.sizes().vec();
+  return write_dense(self, "Fill", [&](OpCommand& cmd) {
+    cmd.Input(dims, at::kLong);
+    op_plugin::utils::AddInputAs(cmd, value, self.scalar_type());
+  });
 }
 
 at::Tensor optional_bound(const c10::optional<at::Tensor>& bound) {
@@ -318,6 +353,45 @@ at::Tensor& clamp_max_tensor_out(const at::Tensor& self, const at::Tensor& max, 
 at::Tensor& gcd_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
   // CANN has no gcd op type: ATen's CPU kernel computes it, as upstream's acl_op kernel does.
   out.copy_(at::gcd(self.cpu(), other.cpu()));
+  return out;
+}
+
+at::Tensor& fill_(at::Tensor& self, const at::Tensor& value) {
+  op_plugin::utils::check_fill_value(self, value);
+  c10_npu::NPUGuard guard(self.device());
+  return self.numel() == 0 ? self : fill_with(self, value);
+}
+
+at::Tensor& linspace_out(const at::Scalar& start, const at::Scalar& end, int64_t steps, at::Tensor& out) {
+  op_plugin::utils::linspace_check_resize("linspace", steps, out);
+  c10_npu::NPUGuard guard(out.device());
+  if (steps == 0) {
+    return out;
+  }
+  if (steps == 1) {  // one step is start itself (the spacing would divide by zero)
+    return fill_with(out, scalar_operand(start));
+  }
+  // start and end in double: integral and double results come out as CPU's
+  return write_dense(out, "LinSpace", [&](OpCommand& cmd) {
+    cmd.Input(start, at::kDouble).Input(end, at::kDouble).Input(c10::IntArrayRef{steps}, at::kInt);
+  });
+}
+
+at::Tensor& complex_out(const at::Tensor& real, const at::Tensor& imag, at::Tensor& out) {
+  op_plugin::utils::check_complex_parts(real, imag, out);
+  // CANN has no op type that builds complex values: ATen's CPU kernel does, as upstream's acl_op kernel.
+  const at::Tensor result = at::complex(real.cpu(), imag.cpu());
+  at::native::resize_output(out, result.sizes());
+  out.copy_(result);
+  return out;
+}
+
+at::Tensor& polar_out(const at::Tensor& abs, const at::Tensor& angle, at::Tensor& out) {
+  op_plugin::utils::check_complex_parts(abs, angle, out);
+  // as complex_out: on the host, as upstream's acl_op kernel runs it
+  const at::Tensor result = at::polar(abs.cpu(), angle.cpu());
+  at::native::resize_output(out, result.sizes());
+  out.copy_(result);
   return out;
 }
 

@@ -1,0 +1,22 @@
+// Checks and result shapes shared by the reduction kernels of both paths, with ATen's messages.
+#pragma once
+
+#include <ATen/core/Tensor.h>
+#include <c10/core/ScalarType.h>
+#include <c10/util/SmallVector.h>
+
+namespace op_plugin::utils {
+
+// A complex self is not supported on npu by reduction `op`.
+void check_real_reduction(const char* op, const at::Tensor& self);
+
+// all / any: uint8 for a uint8 self, else bool.
+at::ScalarType bool_reduction_result_type(const at::Tensor& self);
+
+// all / any (`op`) with out=: out must be bool, or uint8 for a uint8 self.
+void check_bool_reduction_out(const char* op, const at::Tensor& self, const at::Tensor& out);
+
+// self's shape without dimension `wrapped` (1 there with keepdim).
+c10::SmallVector<int64_t, 8> one_dim_reduced_size(const at::Tensor& self, int64_t wrapped, bool keepdim);
+
+}  // namespace op_plugin::utils
