@@ -256,6 +256,8 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "Fill": ("jit", "a.clone().fill_(torch.tensor(2.5, device=dev))"),
     "LinSpace": ("jit", "torch.linspace(-2, 3, 7, device=dev)"),
     "ReduceAny": ("jit", "(a > 1).any(1)"),
+    "ArgMaxV2": ("jit", "a.argmax(1)"), "ArgMin": ("jit", "a.argmin(0)"),
+    "ArgMaxWithValue": ("jit", "a.max(1)"), "ArgMinWithValue": ("jit", "a.min(0, keepdim=True)"),
     "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
     "aclnnBitwiseNot": ("default", "~(a > 0)"),
     "Identity": ("default", "(setattr(torch.npu.config, 'allow_internal_format', True), "

@@ -114,8 +114,10 @@ def test_like_operands_must_share_the_dtype(acl):
         first, second = op.inputs[0].dtypes[:2]
         inputs = [(sim.DeviceArray.empty((4,), ACL_TYPES[t]), (4,), ACL_TYPES[t])
                   for t in [first] + [operand_dtype(o, first) for o in op.inputs[1:op.min_inputs]]]
-        y = sim.DeviceArray.empty((4,), ACL_TYPES[second])
-        assert sim.run_aclop(op.name, inputs, [(y, (4,), ACL_TYPES[second])]) == sim.ACL_ERROR_INVALID_PARAM
+        # the first `like` output gets the other dtype, the other outputs a dtype they accept
+        kinds = [second if o is like[0] else o.dtypes[0] if not o.like else first for o in op.outputs]
+        outputs = [(sim.DeviceArray.empty((4,), ACL_TYPES[t]), (4,), ACL_TYPES[t]) for t in kinds]
+        assert sim.run_aclop(op.name, inputs, outputs) == sim.ACL_ERROR_INVALID_PARAM
         ref = next(o for o in (*op.inputs, *op.outputs) if o.name == like[0].like)
         assert (f"{ref.role} has data type {ACL_NAMES[first]} but {like[0].role} has {ACL_NAMES[second]}"
                 in sim.recent_error()), op.name

@@ -1,6 +1,10 @@
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include "op_plugin/utils/ReductionUtils.h"
 
+#include <c10/core/WrapDimMinimal.h>
+
+#include "npu/op_common/OpPreparation.h"
+
 namespace op_plugin::utils {
 
 void check_real_reduction(const char* op, const at::Tensor& self) {
@@ -28,6 +32,33 @@ c10::SmallVector<int64_t, 8> one_dim_reduced_size(const at::Tensor& self, int64_
     }
   }
   return size;
+}
+
+void check_nonzero_dim(const char* op, const at::Tensor& self, int64_t wrapped) {
+  if (self.dim() == 0) return;
+  TORCH_CHECK_INDEX(self.size(wrapped) != 0, op, "(): Expected reduction dim ", wrapped, " to have non-zero size.");
+}
+
+int64_t check_extreme_dim_out(const char* op, const at::Tensor& self, int64_t dim, bool keepdim, at::Tensor& values,
+                              at::Tensor& indices) {
+  check_real_reduction(op, self);
+  const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
+  check_nonzero_dim(op, self, wrapped);
+  TORCH_CHECK(values.scalar_type() == self.scalar_type(), op, "(): expected values dtype ", self.scalar_type(),
+              " but got ", values.scalar_type());
+  TORCH_CHECK(indices.scalar_type() == at::kLong, op, "(): expected indices dtype Long but got ",
+              indices.scalar_type());
+  const auto size = one_dim_reduced_size(self, wrapped, keepdim);
+  at_npu::native::OpPreparation::check_tensor({self}, values, self.scalar_type(), size);
+  at_npu::native::OpPreparation::check_tensor({self}, indices, at::kLong, size);
+  return wrapped;
+}
+
+void check_extreme_all(const char* op, const at::Tensor& self) {
+  check_real_reduction(op, self);
+  TORCH_CHECK(self.numel() > 0, op,
+              "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the "
+              "'dim' argument.");
 }
 
 }  // namespace op_plugin::utils

@@ -19,4 +19,15 @@ void check_bool_reduction_out(const char* op, const at::Tensor& self, const at::
 // self's shape without dimension `wrapped` (1 there with keepdim).
 c10::SmallVector<int64_t, 8> one_dim_reduced_size(const at::Tensor& self, int64_t wrapped, bool keepdim);
 
+// IndexError when reducing dimension `wrapped` of size 0 (ATen's zero_numel_check_dims); a 0-dim self passes.
+void check_nonzero_dim(const char* op, const at::Tensor& self, int64_t wrapped);
+
+// max.dim_max / min.dim_min (`op`): checks values' and indices' dtypes (self's, int64) and resizes them to
+// self's shape without `dim`; returns `dim` wrapped.
+int64_t check_extreme_dim_out(const char* op, const at::Tensor& self, int64_t dim, bool keepdim, at::Tensor& values,
+                              at::Tensor& indices);
+
+// max() / min() (`op`) of every element: a real, non-empty self.
+void check_extreme_all(const char* op, const at::Tensor& self);
+
 }  // namespace op_plugin::utils

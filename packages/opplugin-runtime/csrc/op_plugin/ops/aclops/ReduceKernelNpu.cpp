@@ -1,6 +1,6 @@
 // Reductions on the acl_op path: sum / mean ("ReduceSum" / "ReduceMean"), amax / amin ("ReduceMax" /
-// "ReduceMin"), all / any ("ReduceAll" / "ReduceAny"); the reduced dimensions are a constant input,
-// keep_dims an attribute.
+// "ReduceMin", also max() / min() of every element), all / any ("ReduceAll" / "ReduceAny"); the reduced
+// dimensions are a constant input, keep_dims an attribute.
 // self is cast to the result dtype first (float16/bfloat16 accumulate in float32 on the device),
 // output dtypes and errors follow ATen's CPU kernels as the op_api kernels do.
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
@@ -19,7 +19,9 @@
 #include "op_plugin/ops/amax.h"
 #include "op_plugin/ops/amin.h"
 #include "op_plugin/ops/any.h"
+#include "op_plugin/ops/max.h"
 #include "op_plugin/ops/mean.h"
+#include "op_plugin/ops/min.h"
 #include "op_plugin/ops/sum.h"
 #include "op_plugin/utils/AclOpUtils.h"
 #include "op_plugin/utils/ReductionUtils.h"
@@ -249,5 +251,22 @@ at::Tensor& any_out(const at::Tensor& self, int64_t dim, bool keepdim, at::Tenso
 at::Tensor any(const at::Tensor& self, int64_t dim, bool keepdim) { return bool_reduce_dim(kAny, self, dim, keepdim); }
 at::Tensor& any_out(const at::Tensor& self, at::Tensor& out) { return bool_reduce_all_out(kAny, self, out); }
 at::Tensor any(const at::Tensor& self) { return bool_reduce_all(kAny, self); }
+
+// max() / min() of every element: "ReduceMax" / "ReduceMin" over all dimensions.
+at::Tensor max(const at::Tensor& self) {
+  c10_npu::NPUGuard guard(self.device());
+  op_plugin::utils::check_extreme_all("max", self);
+  at::Tensor out = OpPreparation::apply_tensor_without_format({}, self.options());
+  reduce_nocheck("ReduceMax", self, {}, false, self.scalar_type(), out);
+  return out;
+}
+
+at::Tensor min(const at::Tensor& self) {
+  c10_npu::NPUGuard guard(self.device());
+  op_plugin::utils::check_extreme_all("min", self);
+  at::Tensor out = OpPreparation::apply_tensor_without_format({}, self.options());
+  reduce_nocheck("ReduceMin", self, {}, false, self.scalar_type(), out);
+  return out;
+}
 
 }  // namespace acl_op

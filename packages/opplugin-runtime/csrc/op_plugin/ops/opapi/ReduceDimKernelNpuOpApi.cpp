@@ -82,14 +82,11 @@ DimReduction reduce_dims(const at::Tensor& self, at::OptionalIntArrayRef dim, bo
   return r;
 }
 
+using op_plugin::utils::check_extreme_all;
+using op_plugin::utils::check_nonzero_dim;
 using op_plugin::utils::check_real_reduction;
 using op_plugin::utils::one_dim_reduced_size;
 
-// IndexError when reducing a dimension of size 0, as ATen's zero_numel_check_dims.
-void check_nonzero_dim(const char* op, const at::Tensor& self, int64_t wrapped) {
-  if (self.dim() == 0) return;
-  TORCH_CHECK_INDEX(self.size(wrapped) != 0, op, "(): Expected reduction dim ", wrapped, " to have non-zero size.");
-}
 
 at::ScalarType integral_to_long(at::ScalarType t) {
   return at::isIntegralType(t, /*includeBool=*/true) ? at::kLong : t;
@@ -220,17 +217,8 @@ void run_arg_extreme(bool is_max, const at::Tensor& self, c10::optional<int64_t>
 std::tuple<at::Tensor&, at::Tensor&> extreme_dim_out(bool is_max, const at::Tensor& self, int64_t dim, bool keepdim,
                                                      at::Tensor& values, at::Tensor& indices) {
   c10_npu::NPUGuard guard(self.device());
-  const char* op = is_max ? "max" : "min";
-  check_real_reduction(op, self);
-  const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
-  check_nonzero_dim(op, self, wrapped);
-  TORCH_CHECK(values.scalar_type() == self.scalar_type(), op, "(): expected values dtype ", self.scalar_type(),
-              " but got ", values.scalar_type());
-  TORCH_CHECK(indices.scalar_type() == at::kLong, op, "(): expected indices dtype Long but got ",
-              indices.scalar_type());
-  const Shape size = one_dim_reduced_size(self, wrapped, keepdim);
-  OpPreparation::check_tensor({self}, values, self.scalar_type(), size);
-  OpPreparation::check_tensor({self}, indices, at::kLong, size);
+  const int64_t wrapped =
+      op_plugin::utils::check_extreme_dim_out(is_max ? "max" : "min", self, dim, keepdim, values, indices);
   if (self.numel() == 0) return std::tie(values, indices);
   if (is_max) {
     EXEC_NPU_CMD(aclnnMaxDim, self, wrapped, keepdim, values, indices);
@@ -238,13 +226,6 @@ std::tuple<at::Tensor&, at::Tensor&> extreme_dim_out(bool is_max, const at::Tens
     EXEC_NPU_CMD(aclnnMinDim, self, wrapped, keepdim, values, indices);
   }
   return std::tie(values, indices);
-}
-
-void check_extreme_all(const char* op, const at::Tensor& self) {
-  check_real_reduction(op, self);
-  TORCH_CHECK(self.numel() > 0, op,
-              "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the "
-              "'dim' argument.");
 }
 
 void run_extreme_all(bool is_max, const at::Tensor& self, at::Tensor& out) {

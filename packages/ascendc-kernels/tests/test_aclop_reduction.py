@@ -1,0 +1,72 @@
+"""The acl_op reductions along one dimension (abi/aclop/reduction.decl) against numpy: ArgMaxV2, ArgMin,
+ArgMaxWithValue, ArgMinWithValue over each dimension, with keep_dims, NaN, integers and a 0-D x."""
+
+from __future__ import annotations
+
+import ascendc_kernels_testing as sim
+import numpy as np
+import pytest
+
+F32, I32, I64 = sim.ACL_FLOAT, sim.ACL_INT32, sim.ACL_INT64
+
+
+def dev(a):
+    return sim.DeviceArray.from_numpy(np.ascontiguousarray(a))
+
+
+def op_in(x):
+    return (x, tuple(x.shape), x.acl_type)
+
+
+def const(value, acl_type=I32):
+    v = np.asarray(value, dtype=sim.numpy_dtype(acl_type))
+    return (None, tuple(v.shape), acl_type, sim.ACL_FORMAT_ND, v)
+
+
+def out_of(shape, acl_type=F32):
+    return sim.DeviceArray.empty(tuple(shape), acl_type)
+
+
+def run(op, inputs, outputs, attrs=None):
+    sim.check(sim.run_aclop(op, inputs, [op_in(o) for o in outputs], attrs), op)
+    return [o.to_numpy() for o in outputs]
+
+
+def reduced_shape(shape, dim, keep):
+    return tuple(1 if k == dim % len(shape) else n for k, n in enumerate(shape) if keep or k != dim % len(shape))
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1])
+@pytest.mark.parametrize("keep", [False, True])
+@pytest.mark.parametrize("acl_type", [F32, I64])
+def test_arg_extremes_along_a_dimension(acl, dim, keep, acl_type):
+    rng = np.random.default_rng(7)
+    a = rng.integers(-6, 6, (3, 4, 5)).astype(sim.numpy_dtype(acl_type))
+    shape = reduced_shape(a.shape, dim, keep)
+    for op, fn in [("ArgMaxV2", np.argmax), ("ArgMin", np.argmin)]:
+        (y,) = run(op, [op_in(dev(a)), const(dim)], [out_of(shape, I32)], {"keep_dims": keep})
+        np.testing.assert_array_equal(y, fn(a, axis=dim, keepdims=keep), err_msg=op)
+    for op, fn, pick in [("ArgMaxWithValue", np.argmax, np.max), ("ArgMinWithValue", np.argmin, np.min)]:
+        idx, val = run(op, [op_in(dev(a))], [out_of(shape, I64), out_of(shape, acl_type)],
+                       {"dimension": dim, "keep_dims": keep})
+        np.testing.assert_array_equal(idx, fn(a, axis=dim, keepdims=keep), err_msg=op)
+        np.testing.assert_array_equal(val, pick(a, axis=dim, keepdims=keep), err_msg=op)
+
+
+def test_nan_wins_and_0d_input(acl):
+    a = np.array([[1.0, np.nan, 3.0, np.nan], [2.0, 5.0, 5.0, -1.0]], np.float32)
+    idx, val = run("ArgMaxWithValue", [op_in(dev(a))], [out_of((2,), I32), out_of((2,))], {"dimension": 1})
+    np.testing.assert_array_equal(idx, [1, 1])  # the first NaN; the first of equal maxima
+    assert np.isnan(val[0]) and val[1] == 5.0
+    (y,) = run("ArgMin", [op_in(dev(np.array(4.0, np.float32))), const(0)], [out_of((), I32)])
+    assert y == 0
+
+
+def test_bad_dimension_and_empty_dimension_fail(acl):
+    x = dev(np.ones((2, 3), np.float32))
+    assert sim.run_aclop("ArgMaxV2", [op_in(x), const(2)], [op_in(out_of((2,), I32))]) == sim.ACL_ERROR_INVALID_PARAM
+    assert "dimension 2 is out of range for a 2-D x" in sim.recent_error()
+    empty = sim.DeviceArray.empty((2, 0), F32)
+    assert sim.run_aclop("ArgMinWithValue", [op_in(empty)], [op_in(out_of((2,), I32)), op_in(out_of((2,)))],
+                         {"dimension": 1}) == sim.ACL_ERROR_INVALID_PARAM
+    assert "dimension of size 0" in sim.recent_error()

@@ -1,0 +1,110 @@
+// Reductions along one dimension on the acl_op path: argmax / argmin ("ArgMaxV2" / "ArgMin", the
+// dimension a constant input) and max.dim / min.dim ("ArgMaxWithValue" / "ArgMinWithValue", the dimension
+// an attribute). The ops write int32 indices, as CANN's do; they reach the int64 results through copy_.
+// Checks and result shapes are the op_api kernels' (op_plugin/utils/ReductionUtils.h); argmax / argmin
+// are structured (PyTorch's meta function has checked and sized out).
+#define TORCH_ASSERT_ONLY_METHOD_OPERATORS
+#include <tuple>
+
+#include <ATen/core/Tensor.h>
+#include <c10/core/WrapDimMinimal.h>
+
+#include "npu/acl_op/OpCommand.h"
+#include "npu/core/NPUGuard.h"
+#include "npu/format/FormatHelper.h"
+#include "npu/op_common/OpPreparation.h"
+#include "op_plugin/ops/argmax.h"
+#include "op_plugin/ops/argmin.h"
+#include "op_plugin/ops/max.h"
+#include "op_plugin/ops/min.h"
+#include "op_plugin/utils/AclOpUtils.h"
+#include "op_plugin/utils/ReductionUtils.h"
+
+namespace acl_op {
+namespace {
+
+using at_npu::native::OpCommand;
+using at_npu::native::OpPreparation;
+
+// out (sized by the meta function) <- the index `type` finds along dim of self (of the flattened self
+// when dim is absent: one index, whatever out's shape of ones).
+at::Tensor& arg_extreme_out(const char* op, const char* type, const at::Tensor& self, c10::optional<int64_t> dim,
+                            bool keepdim, at::Tensor& out) {
+  c10_npu::NPUGuard guard(self.device());
+  op_plugin::utils::check_real_reduction(op, self);
+  if (self.numel() == 0) {
+    return out;  // the meta function accepted it: an empty result
+  }
+  const at::Tensor input = dim.has_value() ? self : self.reshape({-1});
+  const int64_t wrapped = dim.has_value() ? c10::maybe_wrap_dim(*dim, self.dim()) : 0;
+  const bool keep = dim.has_value() && keepdim;
+  at::Tensor indices = OpPreparation::apply_tensor_without_format(
+      dim.has_value() ? out.sizes() : c10::IntArrayRef{}, out.options().dtype(at::kInt));
+  OpCommand cmd;
+  cmd.Name(type);
+  op_plugin::utils::AddInputAs(cmd, input, input.scalar_type(), ACL_FORMAT_ND);
+  cmd.Input(at::Scalar(wrapped), at::kInt).Output(indices).Attr("keep_dims", keep).Run();
+  out.copy_(indices.reshape(out.sizes()));
+  return out;
+}
+
+// values, indices <- the extreme `type` finds along dim of self, and its index.
+std::tuple<at::Tensor&, at::Tensor&> extreme_dim_out(const char* op, const char* type, const at::Tensor& self,
+                                                     int64_t dim, bool keepdim, at::Tensor& values,
+                                                     at::Tensor& indices) {
+  c10_npu::NPUGuard guard(self.device());
+  const int64_t wrapped = op_plugin::utils::check_extreme_dim_out(op, self, dim, keepdim, values, indices);
+  if (self.numel() == 0) {
+    return std::tie(values, indices);
+  }
+  const bool direct = at_npu::native::FormatHelper::IsOpInputBaseFormat(values);
+  at::Tensor result = direct ? values : OpPreparation::apply_tensor_without_format(values.sizes(), values.options());
+  at::Tensor index = OpPreparation::apply_tensor_without_format(indices.sizes(), indices.options().dtype(at::kInt));
+  OpCommand cmd;
+  cmd.Name(type);
+  op_plugin::utils::AddInputAs(cmd, self, self.scalar_type(), ACL_FORMAT_ND);
+  cmd.Output(index).Output(result).Attr("dimension", wrapped).Attr("keep_dims", keepdim).Run();
+  if (!direct) {
+    values.copy_(result);
+  }
+  indices.copy_(index);
+  return std::tie(values, indices);
+}
+
+std::tuple<at::Tensor, at::Tensor> extreme_dim(const char* op, const char* type, const at::Tensor& self, int64_t dim,
+                                               bool keepdim) {
+  at::Tensor values = OpPreparation::apply_tensor_without_format({0}, self.options());
+  at::Tensor indices = OpPreparation::apply_tensor_without_format({0}, self.options().dtype(at::kLong));
+  extreme_dim_out(op, type, self, dim, keepdim, values, indices);
+  return std::make_tuple(values, indices);
+}
+
+}  // namespace
+
+at::Tensor& argmax_out(const at::Tensor& self, c10::optional<int64_t> dim, bool keepdim, at::Tensor& out) {
+  return arg_extreme_out("argmax", "ArgMaxV2", self, dim, keepdim, out);
+}
+
+at::Tensor& argmin_out(const at::Tensor& self, c10::optional<int64_t> dim, bool keepdim, at::Tensor& out) {
+  return arg_extreme_out("argmin", "ArgMin", self, dim, keepdim, out);
+}
+
+std::tuple<at::Tensor&, at::Tensor&> max_out(const at::Tensor& self, int64_t dim, bool keepdim, at::Tensor& max,
+                                             at::Tensor& max_values) {
+  return extreme_dim_out("max", "ArgMaxWithValue", self, dim, keepdim, max, max_values);
+}
+
+std::tuple<at::Tensor, at::Tensor> max(const at::Tensor& self, int64_t dim, bool keepdim) {
+  return extreme_dim("max", "ArgMaxWithValue", self, dim, keepdim);
+}
+
+std::tuple<at::Tensor&, at::Tensor&> min_out(const at::Tensor& self, int64_t dim, bool keepdim, at::Tensor& min,
+                                             at::Tensor& min_indices) {
+  return extreme_dim_out("min", "ArgMinWithValue", self, dim, keepdim, min, min_indices);
+}
+
+std::tuple<at::Tensor, at::Tensor> min(const at::Tensor& self, int64_t dim, bool keepdim) {
+  return extreme_dim("min", "ArgMinWithValue", self, dim, keepdim);
+}
+
+}  // namespace acl_op
