@@ -70,3 +70,20 @@ def test_bad_dimension_and_empty_dimension_fail(acl):
     assert sim.run_aclop("ArgMinWithValue", [op_in(empty)], [op_in(out_of((2,), I32)), op_in(out_of((2,)))],
                          {"dimension": 1}) == sim.ACL_ERROR_INVALID_PARAM
     assert "dimension of size 0" in sim.recent_error()
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+@pytest.mark.parametrize("acl_type", [F32, I64])
+def test_scans_along_an_axis(acl, axis, acl_type):
+    rng = np.random.default_rng(8)
+    a = rng.integers(-3, 4, (3, 4, 5)).astype(sim.numpy_dtype(acl_type))
+    for op, fn in [("Cumsum", np.cumsum), ("Cumprod", np.cumprod)]:
+        (y,) = run(op, [op_in(dev(a)), const(axis, I64)], [out_of(a.shape, acl_type)])
+        np.testing.assert_allclose(y, fn(a, axis=axis), rtol=1e-6, err_msg=op)
+
+
+def test_exclusive_or_reverse_scans_are_not_simulated(acl):
+    x = dev(np.ones(4, np.float32))
+    assert sim.run_aclop("Cumsum", [op_in(x), const(0)], [op_in(out_of((4,)))], {"reverse": True}) == \
+        sim.ACL_ERROR_FEATURE_UNSUPPORTED
+    assert "only inclusive forward scans are supported" in sim.recent_error()

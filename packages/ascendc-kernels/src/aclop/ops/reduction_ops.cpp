@@ -1,6 +1,8 @@
-// acl_op reductions along one dimension (declared in abi/aclop/reduction.decl): ArgMaxV2, ArgMin,
-// ArgMaxWithValue, ArgMinWithValue on reduce_dim_custom. x is copied with the dimension moved last
-// and cast to the kernel's compute type; its int64 index and compute-type value are cast to the outputs.
+// acl_op reductions and scans along one dimension (declared in abi/aclop/reduction.decl): ArgMaxV2,
+// ArgMin, ArgMaxWithValue, ArgMinWithValue on reduce_dim_custom, Cumsum and Cumprod on the scan kernel.
+// x is copied with the dimension moved last and cast to the kernel's compute type; the int64 index and
+// compute-type values are cast to the outputs (a scan's copied back to x's layout).
+#include <utility>
 #include <vector>
 
 #include "aclop/declared_ops.h"
@@ -16,11 +18,18 @@ namespace {
 
 using kernels::DimReduceOp;
 
-// indices (and values, when not null) <- the arg-extreme `op` of input 0 along `dim`.
-aclError RunArgExtreme(OpContext& ctx, DimReduceOp op, int64_t dim, bool keepDims, const OpOperand& indices,
-                       const OpOperand* values) {
-  const OpOperand& x = ctx.inputs[0];
-  const std::vector<int64_t>& shape = x.shape();
+// x (input 0) with dimension `dim` moved last, as rows x cols; `expected`: x's shape without that
+// dimension (1 there with keepDims). A 0-D x is one row of one element.
+struct DimLast {
+  int64_t axis = -1;  // -1: a 0-D x
+  uint64_t rows = 1;
+  uint64_t cols = 1;
+  std::vector<int64_t> expected;
+  kernels::ViewCopyArgs view;  // x's elements in rows x cols order (src strides; dst dense)
+};
+
+aclError PlanDimLast(OpContext& ctx, int64_t dim, bool keepDims, DimLast* plan) {
+  const std::vector<int64_t>& shape = ctx.inputs[0].shape();
   const int64_t rank = static_cast<int64_t>(shape.size());
   const int64_t span = rank == 0 ? 1 : rank;
   if (dim < -span || dim >= span) {
@@ -31,74 +40,133 @@ aclError RunArgExtreme(OpContext& ctx, DimReduceOp op, int64_t dim, bool keepDim
     return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input x has %lld dimensions; at most %d are supported",
                     static_cast<long long>(rank), kernels::kMaxViewDims);
   }
-  const int64_t axis = rank == 0 ? -1 : (dim < 0 ? dim + rank : dim);
-  std::vector<int64_t> expected;
-  kernels::ViewCopyArgs permute;  // x with `axis` moved last
-  int64_t stride = 1;
+  plan->axis = rank == 0 ? -1 : (dim < 0 ? dim + rank : dim);
   std::vector<int64_t> strides(shape.size());
+  int64_t stride = 1;
   for (int64_t k = rank; k-- > 0;) {
     strides[k] = stride;
     stride *= shape[k];
   }
+  kernels::ViewCopyArgs& v = plan->view;
   for (int64_t k = 0; k < rank; ++k) {
-    if (k != axis) {
-      expected.push_back(shape[k]);
-      permute.shape[permute.ndim] = shape[k];
-      permute.src.strides[permute.ndim++] = strides[k];
+    if (k != plan->axis) {
+      plan->expected.push_back(shape[k]);
+      plan->rows *= static_cast<uint64_t>(shape[k]);
+      v.shape[v.ndim] = shape[k];
+      v.src.strides[v.ndim++] = strides[k];
     } else if (keepDims) {
-      expected.push_back(1);
+      plan->expected.push_back(1);
     }
   }
-  const int64_t cols = axis < 0 ? 1 : shape[axis];
-  if (axis >= 0) {
-    permute.shape[permute.ndim] = cols;
-    permute.src.strides[permute.ndim++] = strides[axis];
+  if (plan->axis >= 0) {
+    plan->cols = static_cast<uint64_t>(shape[plan->axis]);
+    v.shape[v.ndim] = shape[plan->axis];
+    v.src.strides[v.ndim++] = strides[plan->axis];
+  } else {
+    v.ndim = 1;
+    v.shape[0] = 1;
   }
+  int64_t dense = 1;
+  for (int32_t k = v.ndim; k-- > 0;) {
+    v.dst.strides[k] = dense;
+    dense *= v.shape[k];
+  }
+  return ACL_SUCCESS;
+}
+
+// A dense rows x cols copy of x in `compute` (the caller frees nothing: a temporary of the op).
+aclError CopyDimLast(OpContext& ctx, const DimLast& plan, aclDataType compute, void** dense) {
+  const OpOperand& x = ctx.inputs[0];
+  aclError rc = ctx.AllocTemp(plan.rows * plan.cols * DataTypeSize(compute), dense);
+  if (rc != ACL_SUCCESS) return rc;
+  kernels::ViewCopyArgs v = plan.view;
+  v.src.data = x.data;
+  v.src.dtype = x.dtype();
+  v.dst.data = *dense;
+  v.dst.dtype = compute;
+  return kernels::LaunchViewCopy(v, ctx.stream());
+}
+
+// indices (and values, when not null) <- the arg-extreme `op` of input 0 along `dim`.
+aclError RunArgExtreme(OpContext& ctx, DimReduceOp op, int64_t dim, bool keepDims, const OpOperand& indices,
+                       const OpOperand* values) {
+  DimLast plan;
+  aclError rc = PlanDimLast(ctx, dim, keepDims, &plan);
+  if (rc != ACL_SUCCESS) return rc;
   for (const OpOperand* out : {&indices, values}) {
-    if (out != nullptr && out->shape() != expected) {
+    if (out != nullptr && out->shape() != plan.expected) {
       return ctx.Fail(ACL_ERROR_INVALID_PARAM, "output of shape %s, expected %s", ShapeToString(out->shape()).c_str(),
-                      ShapeToString(expected).c_str());
+                      ShapeToString(plan.expected).c_str());
     }
   }
-  const uint64_t rows = static_cast<uint64_t>(indices.Numel());
-  if (rows == 0) return ACL_SUCCESS;
-  if (cols == 0) {
+  if (plan.rows == 0) return ACL_SUCCESS;
+  if (plan.cols == 0) {
     return ctx.Fail(ACL_ERROR_INVALID_PARAM, "cannot reduce over a dimension of size 0 (an extreme of no elements)");
   }
-  const aclDataType compute = kernels::DimReduceComputeType(x.dtype());
+  const aclDataType compute = kernels::DimReduceComputeType(ctx.inputs[0].dtype());
   void* dense = nullptr;
   void* index = nullptr;
   void* value = nullptr;
-  aclError rc = ctx.AllocTemp(rows * static_cast<uint64_t>(cols) * DataTypeSize(compute), &dense);
-  if (rc == ACL_SUCCESS) rc = ctx.AllocTemp(rows * sizeof(int64_t), &index);
-  if (rc == ACL_SUCCESS && values != nullptr) rc = ctx.AllocTemp(rows * DataTypeSize(compute), &value);
+  rc = CopyDimLast(ctx, plan, compute, &dense);
+  if (rc == ACL_SUCCESS) rc = ctx.AllocTemp(plan.rows * sizeof(int64_t), &index);
+  if (rc == ACL_SUCCESS && values != nullptr) rc = ctx.AllocTemp(plan.rows * DataTypeSize(compute), &value);
   if (rc != ACL_SUCCESS) return rc;
-  if (permute.ndim == 0) {  // a 0-D x: one element
-    permute.ndim = 1;
-    permute.shape[0] = 1;
-  }
-  int64_t dstStride = 1;
-  for (int32_t k = permute.ndim; k-- > 0;) {
-    permute.dst.strides[k] = dstStride;
-    dstStride *= permute.shape[k];
-  }
-  permute.src.data = x.data;
-  permute.src.dtype = x.dtype();
-  permute.dst.data = dense;
-  permute.dst.dtype = compute;
-  if ((rc = kernels::LaunchViewCopy(permute, ctx.stream())) != ACL_SUCCESS) return rc;
   kernels::DimReduceArgs args;
   args.op = op;
   args.dtype = compute;
   args.x = dense;
   args.y0 = value;
   args.y1 = index;
-  args.rows = rows;
-  args.cols = static_cast<uint64_t>(cols);
+  args.rows = plan.rows;
+  args.cols = plan.cols;
   if ((rc = kernels::LaunchDimReduce(args, ctx.stream())) != ACL_SUCCESS) return rc;
-  rc = kernels::LaunchCast(ACL_INT64, index, indices.dtype(), indices.data, rows, ctx.stream());
+  rc = kernels::LaunchCast(ACL_INT64, index, indices.dtype(), indices.data, plan.rows, ctx.stream());
   if (rc != ACL_SUCCESS || values == nullptr) return rc;
-  return kernels::LaunchCast(compute, value, values->dtype(), values->data, rows, ctx.stream());
+  return kernels::LaunchCast(compute, value, values->dtype(), values->data, plan.rows, ctx.stream());
+}
+
+// y <- the inclusive scan `op` of x along the constant (or host) input axis; exclusive and reverse
+// scans are not simulated.
+aclError RunScan(OpContext& ctx, kernels::ScanOp op, bool exclusive, bool reverse) {
+  if (exclusive || reverse) {
+    return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED, "only inclusive forward scans are supported (exclusive %d, "
+                    "reverse %d)", exclusive ? 1 : 0, reverse ? 1 : 0);
+  }
+  const OpOperand& y = ctx.outputs[0];
+  std::vector<int64_t> axis;
+  aclError rc = ConstantInts(ctx, 1, "axis", &axis);
+  if (rc != ACL_SUCCESS) return rc;
+  if (axis.size() != 1) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input axis must hold one value, got %zu", axis.size());
+  }
+  DimLast plan;
+  if ((rc = PlanDimLast(ctx, axis[0], true, &plan)) != ACL_SUCCESS) return rc;
+  if (y.shape() != ctx.inputs[0].shape()) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "output y has shape %s, expected x's %s", ShapeToString(y.shape()).c_str(),
+                    ShapeToString(ctx.inputs[0].shape()).c_str());
+  }
+  if (plan.rows * plan.cols == 0) return ACL_SUCCESS;
+  const aclDataType compute = kernels::DimReduceComputeType(y.dtype());
+  void* dense = nullptr;
+  void* scanned = nullptr;
+  rc = CopyDimLast(ctx, plan, compute, &dense);
+  if (rc == ACL_SUCCESS) rc = ctx.AllocTemp(plan.rows * plan.cols * DataTypeSize(compute), &scanned);
+  if (rc != ACL_SUCCESS) return rc;
+  kernels::ScanArgs args;
+  args.op = op;
+  args.dtype = compute;
+  args.x = dense;
+  args.y = scanned;
+  args.rows = plan.rows;
+  args.cols = plan.cols;
+  if ((rc = kernels::LaunchScan(args, ctx.stream())) != ACL_SUCCESS) return rc;
+  kernels::ViewCopyArgs back = plan.view;  // rows x cols back to x's layout, in y's dtype
+  for (int32_t k = 0; k < back.ndim; ++k) std::swap(back.src.strides[k], back.dst.strides[k]);
+  back.src.data = scanned;
+  back.src.dtype = compute;
+  back.dst.data = y.data;
+  back.dst.dtype = y.dtype();
+  return kernels::LaunchViewCopy(back, ctx.stream());
 }
 
 // The one value of the constant (or host) input dimension.
@@ -135,6 +203,14 @@ aclError RunArgMaxWithValue(OpContext& ctx, const ArgMaxWithValueAttrs& attrs) {
 
 aclError RunArgMinWithValue(OpContext& ctx, const ArgMinWithValueAttrs& attrs) {
   return RunArgExtreme(ctx, DimReduceOp::kArgMin, attrs.dimension, attrs.keep_dims, ctx.outputs[0], &ctx.outputs[1]);
+}
+
+aclError RunCumsum(OpContext& ctx, const CumsumAttrs& attrs) {
+  return RunScan(ctx, kernels::ScanOp::kCumSum, attrs.exclusive, attrs.reverse);
+}
+
+aclError RunCumprod(OpContext& ctx, const CumprodAttrs& attrs) {
+  return RunScan(ctx, kernels::ScanOp::kCumProd, attrs.exclusive, attrs.reverse);
 }
 
 }  // namespace aclop

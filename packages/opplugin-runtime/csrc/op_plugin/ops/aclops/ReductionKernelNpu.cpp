@@ -1,8 +1,9 @@
 // Reductions along one dimension on the acl_op path: argmax / argmin ("ArgMaxV2" / "ArgMin", the
 // dimension a constant input) and max.dim / min.dim ("ArgMaxWithValue" / "ArgMinWithValue", the dimension
-// an attribute). The ops write int32 indices, as CANN's do; they reach the int64 results through copy_.
+// an attribute), cumsum / cumprod ("Cumsum" / "Cumprod", the axis a constant input). The arg ops write
+// int32 indices, as CANN's do; they reach the int64 results through copy_.
 // Checks and result shapes are the op_api kernels' (op_plugin/utils/ReductionUtils.h); argmax / argmin
-// are structured (PyTorch's meta function has checked and sized out).
+// and the scans are structured (PyTorch's meta function has checked and sized out).
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <tuple>
 
@@ -15,6 +16,8 @@
 #include "npu/op_common/OpPreparation.h"
 #include "op_plugin/ops/argmax.h"
 #include "op_plugin/ops/argmin.h"
+#include "op_plugin/ops/cumprod.h"
+#include "op_plugin/ops/cumsum.h"
 #include "op_plugin/ops/max.h"
 #include "op_plugin/ops/min.h"
 #include "op_plugin/utils/AclOpUtils.h"
@@ -79,7 +82,34 @@ std::tuple<at::Tensor, at::Tensor> extreme_dim(const char* op, const char* type,
   return std::make_tuple(values, indices);
 }
 
+// out <- the running `type` ("Cumsum", "Cumprod") of self along dim, computed in out's dtype.
+at::Tensor& scan_out(const char* type, const at::Tensor& self, int64_t dim, at::Tensor& out) {
+  c10_npu::NPUGuard guard(self.device());
+  const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
+  if (out.numel() == 0) {
+    return out;
+  }
+  const bool direct = out.is_contiguous() && at_npu::native::FormatHelper::IsOpInputBaseFormat(out);
+  at::Tensor result = direct ? out : OpPreparation::apply_tensor_without_format(out.sizes(), out.options());
+  OpCommand cmd;
+  cmd.Name(type);
+  op_plugin::utils::AddInputAs(cmd, self, out.scalar_type(), ACL_FORMAT_ND);
+  cmd.Input(at::Scalar(wrapped), at::kLong).Output(result).Attr("exclusive", false).Attr("reverse", false).Run();
+  if (!direct) {
+    out.copy_(result);
+  }
+  return out;
+}
+
 }  // namespace
+
+at::Tensor& cumsum_out(const at::Tensor& self, int64_t dim, c10::optional<at::ScalarType> dtype, at::Tensor& out) {
+  return scan_out("Cumsum", self, dim, out);  // out has the meta function's dtype (dtype, else self's promoted)
+}
+
+at::Tensor& cumprod_out(const at::Tensor& self, int64_t dim, c10::optional<at::ScalarType> dtype, at::Tensor& out) {
+  return scan_out("Cumprod", self, dim, out);
+}
 
 at::Tensor& argmax_out(const at::Tensor& self, c10::optional<int64_t> dim, bool keepdim, at::Tensor& out) {
   return arg_extreme_out("argmax", "ArgMaxV2", self, dim, keepdim, out);
