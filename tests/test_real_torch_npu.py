@@ -259,6 +259,7 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "ArgMaxV2": ("jit", "a.argmax(1)"), "ArgMin": ("jit", "a.argmin(0)"),
     "ArgMaxWithValue": ("jit", "a.max(1)"), "ArgMinWithValue": ("jit", "a.min(0, keepdim=True)"),
     "Cumsum": ("jit", "a.cumsum(1)"), "Cumprod": ("jit", "a.cumprod(0)"),
+    "ReduceProd": ("jit", "(c + 0.5).prod(1)"),
     "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
     "aclnnBitwiseNot": ("default", "~(a > 0)"),
     "Identity": ("default", "(setattr(torch.npu.config, 'allow_internal_format', True), "

@@ -87,3 +87,18 @@ def test_exclusive_or_reverse_scans_are_not_simulated(acl):
     assert sim.run_aclop("Cumsum", [op_in(x), const(0)], [op_in(out_of((4,)))], {"reverse": True}) == \
         sim.ACL_ERROR_FEATURE_UNSUPPORTED
     assert "only inclusive forward scans are supported" in sim.recent_error()
+
+
+@pytest.mark.parametrize("axes,keep", [([1], False), ([0, 2], True), ([], False), ([-1], True)])
+@pytest.mark.parametrize("acl_type", [F32, I64])
+def test_reduce_prod_over_axes(acl, axes, keep, acl_type):
+    a = (np.arange(3 * 4 * 5) % 5 - 2).reshape(3, 4, 5).astype(sim.numpy_dtype(acl_type))
+    a[a == 0] = 1
+    dims = tuple(axes) if axes else None
+    expected = np.asarray(np.prod(a, axis=dims, keepdims=keep))
+    (y,) = run("ReduceProd", [op_in(dev(a)), const(axes, I64)], [out_of(expected.shape, acl_type)],
+               {"keep_dims": keep})
+    np.testing.assert_allclose(y, expected, rtol=1e-6)
+    (e,) = run("ReduceProd", [op_in(sim.DeviceArray.empty((2, 0), acl_type)), const([1], I64)],
+               [out_of((2,), acl_type)])
+    np.testing.assert_array_equal(e, [1, 1])  # the product of no elements

@@ -21,6 +21,10 @@ aclError ConstantScalarInput(OpContext& ctx, size_t index, const char* name, ker
 // The int64 values of constant (or host-placed) input `index` (int32 or int64: a shape or a count).
 aclError ConstantInts(OpContext& ctx, size_t index, const char* name, std::vector<int64_t>* out);
 
+// Which dimensions of input 0 a reduction's constant (or host) input 1, axes, names (every one when it
+// is empty); an axis out of range or named twice fails.
+aclError ReducedAxes(OpContext& ctx, std::vector<bool>* reduced);
+
 // `v` as a scalar parameter for inputs of `dtype`: floating for the floating dtypes, else integral.
 kernels::ScalarValue ScalarFor(aclDataType dtype, double v);
 

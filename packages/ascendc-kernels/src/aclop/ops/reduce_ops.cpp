@@ -20,38 +20,11 @@ using kernels::RowReduceOp;
 
 bool IsVectorFloat(aclDataType t) { return t == ACL_FLOAT || t == ACL_FLOAT16 || t == ACL_BF16; }
 
-// The reduced dimensions named by the constant (or host) input axes (every one when it is empty).
-aclError ReducedDims(OpContext& ctx, std::vector<bool>* reduced) {
-  const OpOperand& axes = ctx.inputs[1];
-  const size_t rank = ctx.inputs[0].shape().size();
-  if (axes.shape().size() > 1) {
-    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input axes of shape %s must be 0-D or 1-D",
-                    ShapeToString(axes.shape()).c_str());
-  }
-  std::vector<int64_t> values;
-  const aclError rc = ConstantInts(ctx, 1, "axes", &values);
-  if (rc != ACL_SUCCESS) return rc;
-  reduced->assign(rank, values.empty());
-  std::vector<bool> named(rank, false);
-  for (int64_t d : values) {
-    const int64_t span = rank == 0 ? 1 : static_cast<int64_t>(rank);
-    if (d < -span || d >= span) {
-      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "axis %lld is out of range for a %zu-D x", static_cast<long long>(d),
-                      rank);
-    }
-    if (rank == 0) continue;
-    const size_t k = static_cast<size_t>(d < 0 ? d + span : d);
-    if (named[k]) return ctx.Fail(ACL_ERROR_INVALID_PARAM, "axis %zu appears more than once", k);
-    named[k] = (*reduced)[k] = true;
-  }
-  return ACL_SUCCESS;
-}
-
 aclError RunReduce(OpContext& ctx, RowReduceOp op, bool keepDims, bool noneIsFalse = false) {
   const OpOperand& x = ctx.inputs[0];
   const OpOperand& y = ctx.outputs[0];
   std::vector<bool> reduced;
-  aclError rc = ReducedDims(ctx, &reduced);
+  aclError rc = ReducedAxes(ctx, &reduced);
   if (rc != ACL_SUCCESS) return rc;
   const std::vector<int64_t>& shape = x.shape();
   const size_t rank = shape.size();

@@ -1,6 +1,6 @@
-// acl_op reductions and scans along one dimension (declared in abi/aclop/reduction.decl): ArgMaxV2,
-// ArgMin, ArgMaxWithValue, ArgMinWithValue on reduce_dim_custom, Cumsum and Cumprod on the scan kernel.
-// x is copied with the dimension moved last and cast to the kernel's compute type; the int64 index and
+// acl_op reductions and scans (declared in abi/aclop/reduction.decl): ArgMaxV2, ArgMin, ArgMaxWithValue,
+// ArgMinWithValue and ReduceProd on reduce_dim_custom, Cumsum and Cumprod on the scan kernel. x is copied
+// with the reduced dimensions moved last and cast to the kernel's compute type; the int64 indices and
 // compute-type values are cast to the outputs (a scan's copied back to x's layout).
 #include <utility>
 #include <vector>
@@ -18,51 +18,45 @@ namespace {
 
 using kernels::DimReduceOp;
 
-// x (input 0) with dimension `dim` moved last, as rows x cols; `expected`: x's shape without that
-// dimension (1 there with keepDims). A 0-D x is one row of one element.
+// x (input 0) with its reduced dimensions moved last, as rows x cols; `expected`: x's shape without
+// them (1 there with keepDims). A 0-D x is one row of one element.
 struct DimLast {
-  int64_t axis = -1;  // -1: a 0-D x
   uint64_t rows = 1;
   uint64_t cols = 1;
   std::vector<int64_t> expected;
   kernels::ViewCopyArgs view;  // x's elements in rows x cols order (src strides; dst dense)
 };
 
-aclError PlanDimLast(OpContext& ctx, int64_t dim, bool keepDims, DimLast* plan) {
+aclError PlanReducedLast(OpContext& ctx, const std::vector<bool>& reduced, bool keepDims, DimLast* plan) {
   const std::vector<int64_t>& shape = ctx.inputs[0].shape();
-  const int64_t rank = static_cast<int64_t>(shape.size());
-  const int64_t span = rank == 0 ? 1 : rank;
-  if (dim < -span || dim >= span) {
-    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "dimension %lld is out of range for a %lld-D x",
-                    static_cast<long long>(dim), static_cast<long long>(rank));
+  const size_t rank = shape.size();
+  if (rank > static_cast<size_t>(kernels::kMaxViewDims)) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input x has %zu dimensions; at most %d are supported", rank,
+                    kernels::kMaxViewDims);
   }
-  if (rank > static_cast<int64_t>(kernels::kMaxViewDims)) {
-    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input x has %lld dimensions; at most %d are supported",
-                    static_cast<long long>(rank), kernels::kMaxViewDims);
-  }
-  plan->axis = rank == 0 ? -1 : (dim < 0 ? dim + rank : dim);
-  std::vector<int64_t> strides(shape.size());
+  std::vector<int64_t> strides(rank);
   int64_t stride = 1;
-  for (int64_t k = rank; k-- > 0;) {
+  for (size_t k = rank; k-- > 0;) {
     strides[k] = stride;
     stride *= shape[k];
   }
   kernels::ViewCopyArgs& v = plan->view;
-  for (int64_t k = 0; k < rank; ++k) {
-    if (k != plan->axis) {
-      plan->expected.push_back(shape[k]);
-      plan->rows *= static_cast<uint64_t>(shape[k]);
+  for (int pass = 0; pass < 2; ++pass) {  // kept dimensions, then reduced ones
+    for (size_t k = 0; k < rank; ++k) {
+      if (reduced[k] != (pass == 1)) continue;
+      (pass == 0 ? plan->rows : plan->cols) *= static_cast<uint64_t>(shape[k]);
       v.shape[v.ndim] = shape[k];
       v.src.strides[v.ndim++] = strides[k];
+    }
+  }
+  for (size_t k = 0; k < rank; ++k) {
+    if (!reduced[k]) {
+      plan->expected.push_back(shape[k]);
     } else if (keepDims) {
       plan->expected.push_back(1);
     }
   }
-  if (plan->axis >= 0) {
-    plan->cols = static_cast<uint64_t>(shape[plan->axis]);
-    v.shape[v.ndim] = shape[plan->axis];
-    v.src.strides[v.ndim++] = strides[plan->axis];
-  } else {
+  if (v.ndim == 0) {
     v.ndim = 1;
     v.shape[0] = 1;
   }
@@ -72,6 +66,19 @@ aclError PlanDimLast(OpContext& ctx, int64_t dim, bool keepDims, DimLast* plan) 
     dense *= v.shape[k];
   }
   return ACL_SUCCESS;
+}
+
+// The plan for the one dimension `dim` (negative: from the end; a 0-D x takes 0 and -1).
+aclError PlanDimLast(OpContext& ctx, int64_t dim, bool keepDims, DimLast* plan) {
+  const int64_t rank = static_cast<int64_t>(ctx.inputs[0].shape().size());
+  const int64_t span = rank == 0 ? 1 : rank;
+  if (dim < -span || dim >= span) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "dimension %lld is out of range for a %lld-D x",
+                    static_cast<long long>(dim), static_cast<long long>(rank));
+  }
+  std::vector<bool> reduced(static_cast<size_t>(rank), false);
+  if (rank > 0) reduced[static_cast<size_t>(dim < 0 ? dim + rank : dim)] = true;
+  return PlanReducedLast(ctx, reduced, keepDims, plan);
 }
 
 // A dense rows x cols copy of x in `compute` (the caller frees nothing: a temporary of the op).
@@ -123,6 +130,36 @@ aclError RunArgExtreme(OpContext& ctx, DimReduceOp op, int64_t dim, bool keepDim
   rc = kernels::LaunchCast(ACL_INT64, index, indices.dtype(), indices.data, plan.rows, ctx.stream());
   if (rc != ACL_SUCCESS || values == nullptr) return rc;
   return kernels::LaunchCast(compute, value, values->dtype(), values->data, plan.rows, ctx.stream());
+}
+
+// y <- the product of x over the constant (or host) input axes, in the kernel's compute type for y.
+aclError RunProduct(OpContext& ctx, bool keepDims) {
+  const OpOperand& y = ctx.outputs[0];
+  std::vector<bool> reduced;
+  aclError rc = ReducedAxes(ctx, &reduced);
+  if (rc != ACL_SUCCESS) return rc;
+  DimLast plan;
+  if ((rc = PlanReducedLast(ctx, reduced, keepDims, &plan)) != ACL_SUCCESS) return rc;
+  if (y.shape() != plan.expected) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "output y has shape %s, expected %s", ShapeToString(y.shape()).c_str(),
+                    ShapeToString(plan.expected).c_str());
+  }
+  if (plan.rows == 0) return ACL_SUCCESS;
+  const aclDataType compute = kernels::DimReduceComputeType(y.dtype());
+  void* dense = nullptr;
+  void* product = nullptr;
+  if (plan.cols > 0) rc = CopyDimLast(ctx, plan, compute, &dense);
+  if (rc == ACL_SUCCESS) rc = ctx.AllocTemp(plan.rows * DataTypeSize(compute), &product);
+  if (rc != ACL_SUCCESS) return rc;
+  kernels::DimReduceArgs args;
+  args.op = DimReduceOp::kProd;
+  args.dtype = compute;
+  args.x = dense;  // none for a product of no elements (1)
+  args.y0 = product;
+  args.rows = plan.rows;
+  args.cols = plan.cols;
+  if ((rc = kernels::LaunchDimReduce(args, ctx.stream())) != ACL_SUCCESS) return rc;
+  return kernels::LaunchCast(compute, product, y.dtype(), y.data, plan.rows, ctx.stream());
 }
 
 // y <- the inclusive scan `op` of x along the constant (or host) input axis; exclusive and reverse
@@ -212,6 +249,8 @@ aclError RunCumsum(OpContext& ctx, const CumsumAttrs& attrs) {
 aclError RunCumprod(OpContext& ctx, const CumprodAttrs& attrs) {
   return RunScan(ctx, kernels::ScanOp::kCumProd, attrs.exclusive, attrs.reverse);
 }
+
+aclError RunReduceProd(OpContext& ctx, const ReduceProdAttrs& attrs) { return RunProduct(ctx, attrs.keep_dims); }
 
 }  // namespace aclop
 }  // namespace ascendc_sim

@@ -61,4 +61,9 @@ void check_extreme_all(const char* op, const at::Tensor& self) {
               "'dim' argument.");
 }
 
+at::ScalarType prod_result_type(const at::Tensor& self, c10::optional<at::ScalarType> dtype) {
+  if (dtype.has_value()) return *dtype;
+  return at::isIntegralType(self.scalar_type(), /*includeBool=*/true) ? at::kLong : self.scalar_type();
+}
+
 }  // namespace op_plugin::utils

@@ -3,6 +3,7 @@
 
 #include <ATen/core/Tensor.h>
 #include <c10/core/ScalarType.h>
+#include <c10/util/Optional.h>
 #include <c10/util/SmallVector.h>
 
 namespace op_plugin::utils {
@@ -29,5 +30,8 @@ int64_t check_extreme_dim_out(const char* op, const at::Tensor& self, int64_t di
 
 // max() / min() (`op`) of every element: a real, non-empty self.
 void check_extreme_all(const char* op, const at::Tensor& self);
+
+// prod() / nansum() without an explicit dtype: self's, with integers and bool promoted to int64.
+at::ScalarType prod_result_type(const at::Tensor& self, c10::optional<at::ScalarType> dtype);
 
 }  // namespace op_plugin::utils

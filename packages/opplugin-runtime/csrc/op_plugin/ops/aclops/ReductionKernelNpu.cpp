@@ -1,11 +1,13 @@
 // Reductions along one dimension on the acl_op path: argmax / argmin ("ArgMaxV2" / "ArgMin", the
 // dimension a constant input) and max.dim / min.dim ("ArgMaxWithValue" / "ArgMinWithValue", the dimension
 // an attribute), cumsum / cumprod ("Cumsum" / "Cumprod", the axis a constant input). The arg ops write
-// int32 indices, as CANN's do; they reach the int64 results through copy_.
+// int32 indices, as CANN's do; they reach the int64 results through copy_. prod ("ReduceProd", the
+// reduced dimensions a constant input).
 // Checks and result shapes are the op_api kernels' (op_plugin/utils/ReductionUtils.h); argmax / argmin
 // and the scans are structured (PyTorch's meta function has checked and sized out).
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <tuple>
+#include <vector>
 
 #include <ATen/core/Tensor.h>
 #include <c10/core/WrapDimMinimal.h>
@@ -20,6 +22,7 @@
 #include "op_plugin/ops/cumsum.h"
 #include "op_plugin/ops/max.h"
 #include "op_plugin/ops/min.h"
+#include "op_plugin/ops/prod.h"
 #include "op_plugin/utils/AclOpUtils.h"
 #include "op_plugin/utils/ReductionUtils.h"
 
@@ -83,8 +86,9 @@ std::tuple<at::Tensor, at::Tensor> extreme_dim(const char* op, const char* type,
 }
 
 // out <- the running `type` ("Cumsum", "Cumprod") of self along dim, computed in out's dtype.
-at::Tensor& scan_out(const char* type, const at::Tensor& self, int64_t dim, at::Tensor& out) {
+at::Tensor& scan_out(const char* op, const char* type, const at::Tensor& self, int64_t dim, at::Tensor& out) {
   c10_npu::NPUGuard guard(self.device());
+  op_plugin::utils::check_real_reduction(op, self);
   const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
   if (out.numel() == 0) {
     return out;
@@ -101,14 +105,48 @@ at::Tensor& scan_out(const char* type, const at::Tensor& self, int64_t dim, at::
   return out;
 }
 
+// out (sized) <- the product of self (cast to out's dtype) over `dims` (empty: every dimension).
+at::Tensor& product_out(const at::Tensor& self, const std::vector<int64_t>& dims, bool keepdim, at::Tensor& out) {
+  c10_npu::NPUGuard guard(self.device());
+  if (out.numel() == 0) {
+    return out;
+  }
+  const bool direct = out.is_contiguous() && at_npu::native::FormatHelper::IsOpInputBaseFormat(out);
+  at::Tensor result = direct ? out : OpPreparation::apply_tensor_without_format(out.sizes(), out.options());
+  OpCommand cmd;
+  cmd.Name("ReduceProd");
+  op_plugin::utils::AddInputAs(cmd, self, out.scalar_type(), ACL_FORMAT_ND);
+  cmd.Input(at::IntArrayRef(dims)).Output(result).Attr("keep_dims", keepdim).Run();
+  if (!direct) {
+    out.copy_(result);
+  }
+  return out;
+}
+
 }  // namespace
 
+at::Tensor prod(const at::Tensor& self, c10::optional<at::ScalarType> dtype) {
+  op_plugin::utils::check_real_reduction("prod", self);
+  at::Tensor out = OpPreparation::apply_tensor_without_format(
+      {}, self.options().dtype(op_plugin::utils::prod_result_type(self, dtype)));
+  return product_out(self, {}, false, out);
+}
+
+at::Tensor& prod_out(const at::Tensor& self, int64_t dim, bool keepdim, c10::optional<at::ScalarType> dtype,
+                     at::Tensor& out) {
+  op_plugin::utils::check_real_reduction("prod", self);
+  // out has the meta function's dtype; a 0-dim self reduces no dimension
+  const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
+  return product_out(self, self.dim() == 0 ? std::vector<int64_t>{} : std::vector<int64_t>{wrapped}, keepdim, out);
+}
+
+// out has the meta function's dtype (dtype, else self's, integers promoted to int64)
 at::Tensor& cumsum_out(const at::Tensor& self, int64_t dim, c10::optional<at::ScalarType> dtype, at::Tensor& out) {
-  return scan_out("Cumsum", self, dim, out);  // out has the meta function's dtype (dtype, else self's promoted)
+  return scan_out("cumsum", "Cumsum", self, dim, out);
 }
 
 at::Tensor& cumprod_out(const at::Tensor& self, int64_t dim, c10::optional<at::ScalarType> dtype, at::Tensor& out) {
-  return scan_out("Cumprod", self, dim, out);
+  return scan_out("cumprod", "Cumprod", self, dim, out);
 }
 
 at::Tensor& argmax_out(const at::Tensor& self, c10::optional<int64_t> dim, bool keepdim, at::Tensor& out) {

@@ -362,7 +362,7 @@ std::tuple<at::Tensor, at::Tensor> std_mean(const at::Tensor& self, at::Optional
 at::Tensor prod(const at::Tensor& self, c10::optional<at::ScalarType> dtype) {
   c10_npu::NPUGuard guard(self.device());
   check_real_reduction("prod", self);
-  const at::ScalarType result = dtype.value_or(integral_to_long(self.scalar_type()));
+  const at::ScalarType result = op_plugin::utils::prod_result_type(self, dtype);
   at::Tensor out = OpPreparation::apply_tensor_without_format(Shape{}, self.options().dtype(result));
   EXEC_NPU_CMD(aclnnProd, self, result, out);
   return out;
