@@ -102,3 +102,15 @@ def test_reduce_prod_over_axes(acl, axes, keep, acl_type):
     (e,) = run("ReduceProd", [op_in(sim.DeviceArray.empty((2, 0), acl_type)), const([1], I64)],
                [out_of((2,), acl_type)])
     np.testing.assert_array_equal(e, [1, 1])  # the product of no elements
+
+
+def test_tensor_equal(acl):
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    b = a.copy()
+    (y,) = run("TensorEqual", [op_in(dev(a)), op_in(dev(b))], [out_of((1,), sim.ACL_BOOL)])
+    assert y[0]
+    b[2, 3] = np.nan
+    (n,) = run("TensorEqual", [op_in(dev(a)), op_in(dev(b))], [out_of((1,), sim.ACL_BOOL)])
+    assert not n[0]
+    (s,) = run("TensorEqual", [op_in(dev(a)), op_in(dev(a.reshape(4, 3)))], [out_of((1,), sim.ACL_BOOL)])
+    assert not s[0]  # another shape

@@ -1,7 +1,7 @@
 // acl_op reductions and scans (declared in abi/aclop/reduction.decl): ArgMaxV2, ArgMin, ArgMaxWithValue,
-// ArgMinWithValue and ReduceProd on reduce_dim_custom, Cumsum and Cumprod on the scan kernel. x is copied
-// with the reduced dimensions moved last and cast to the kernel's compute type; the int64 indices and
-// compute-type values are cast to the outputs (a scan's copied back to x's layout).
+// ArgMinWithValue, ReduceProd and TensorEqual on reduce_dim_custom, Cumsum and Cumprod on the scan kernel.
+// x is copied with the reduced dimensions moved last and cast to the kernel's compute type; the int64
+// indices and compute-type values are cast to the outputs (a scan's copied back to x's layout).
 #include <utility>
 #include <vector>
 
@@ -251,6 +251,42 @@ aclError RunCumprod(OpContext& ctx, const CumprodAttrs& attrs) {
 }
 
 aclError RunReduceProd(OpContext& ctx, const ReduceProdAttrs& attrs) { return RunProduct(ctx, attrs.keep_dims); }
+
+// x1 and x2 compared elementwise in the kernel's compute type; another shape is false, no elements true.
+aclError RunTensorEqual(OpContext& ctx, const TensorEqualAttrs&) {
+  const OpOperand& x1 = ctx.inputs[0];
+  const OpOperand& x2 = ctx.inputs[1];
+  const OpOperand& y = ctx.outputs[0];
+  if (y.Numel() != 1) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "output y must hold one element, it has shape %s",
+                    ShapeToString(y.shape()).c_str());
+  }
+  const uint64_t n = static_cast<uint64_t>(x1.Numel());
+  if (x1.shape() != x2.shape() || n == 0) {
+    const int64_t same = x1.shape() == x2.shape() ? 1 : 0;
+    return kernels::LaunchFill(y.dtype(), y.data, 1, kernels::ScalarValue::Integral(same), ctx.stream());
+  }
+  const aclDataType compute = kernels::DimReduceComputeType(x1.dtype());
+  void* a = nullptr;
+  void* b = nullptr;
+  void* flag = nullptr;
+  aclError rc = ctx.AllocTemp(n * DataTypeSize(compute), &a);
+  if (rc == ACL_SUCCESS) rc = ctx.AllocTemp(n * DataTypeSize(compute), &b);
+  if (rc == ACL_SUCCESS) rc = ctx.AllocTemp(sizeof(int64_t), &flag);
+  if (rc == ACL_SUCCESS) rc = kernels::LaunchCast(x1.dtype(), x1.data, compute, a, n, ctx.stream());
+  if (rc == ACL_SUCCESS) rc = kernels::LaunchCast(x2.dtype(), x2.data, compute, b, n, ctx.stream());
+  if (rc != ACL_SUCCESS) return rc;
+  kernels::DimReduceArgs args;
+  args.op = DimReduceOp::kEqual;
+  args.dtype = compute;
+  args.x = a;
+  args.x2 = b;
+  args.y0 = flag;
+  args.rows = 1;
+  args.cols = n;
+  if ((rc = kernels::LaunchDimReduce(args, ctx.stream())) != ACL_SUCCESS) return rc;
+  return kernels::LaunchCast(ACL_INT64, flag, y.dtype(), y.data, 1, ctx.stream());
+}
 
 }  // namespace aclop
 }  // namespace ascendc_sim

@@ -66,4 +66,11 @@ at::ScalarType prod_result_type(const at::Tensor& self, c10::optional<at::Scalar
   return at::isIntegralType(self.scalar_type(), /*includeBool=*/true) ? at::kLong : self.scalar_type();
 }
 
+void check_equal_operands(const at::Tensor& self, const at::Tensor& other) {
+  TORCH_CHECK(self.device() == other.device(), "Cannot compare two tensors on different devices. Got: ",
+              self.device(), " and ", other.device());
+  check_real_reduction("equal", self);
+  check_real_reduction("equal", other);
+}
+
 }  // namespace op_plugin::utils

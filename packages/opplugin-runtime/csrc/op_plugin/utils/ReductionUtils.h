@@ -34,4 +34,7 @@ void check_extreme_all(const char* op, const at::Tensor& self);
 // prod() / nansum() without an explicit dtype: self's, with integers and bool promoted to int64.
 at::ScalarType prod_result_type(const at::Tensor& self, c10::optional<at::ScalarType> dtype);
 
+// equal: both tensors on one device, neither complex.
+void check_equal_operands(const at::Tensor& self, const at::Tensor& other);
+
 }  // namespace op_plugin::utils

@@ -1,6 +1,6 @@
 // Reductions on the acl_op path: sum / mean ("ReduceSum" / "ReduceMean"), amax / amin ("ReduceMax" /
-// "ReduceMin", also max() / min() of every element), all / any ("ReduceAll" / "ReduceAny"); the reduced
-// dimensions are a constant input, keep_dims an attribute.
+// "ReduceMin", also max() / min() of every element), all / any ("ReduceAll" / "ReduceAny"), count_nonzero
+// ("ReduceSum" of self != 0); the reduced dimensions are a constant input, keep_dims an attribute.
 // self is cast to the result dtype first (float16/bfloat16 accumulate in float32 on the device),
 // output dtypes and errors follow ATen's CPU kernels as the op_api kernels do.
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
@@ -9,6 +9,7 @@
 
 #include <ATen/WrapDimUtilsMulti.h>
 #include <ATen/core/Tensor.h>
+#include <ATen/ops/ne.h>
 #include <c10/core/WrapDimMinimal.h>
 
 #include "npu/acl_op/OpCommand.h"
@@ -19,6 +20,7 @@
 #include "op_plugin/ops/amax.h"
 #include "op_plugin/ops/amin.h"
 #include "op_plugin/ops/any.h"
+#include "op_plugin/ops/count_nonzero.h"
 #include "op_plugin/ops/max.h"
 #include "op_plugin/ops/mean.h"
 #include "op_plugin/ops/min.h"
@@ -266,6 +268,17 @@ at::Tensor min(const at::Tensor& self) {
   op_plugin::utils::check_extreme_all("min", self);
   at::Tensor out = OpPreparation::apply_tensor_without_format({}, self.options());
   reduce_nocheck("ReduceMin", self, {}, false, self.scalar_type(), out);
+  return out;
+}
+
+// count_nonzero: "ReduceSum" in int64 of self != 0 (ne's own acl_op path, "NotEqual").
+at::Tensor count_nonzero(const at::Tensor& self, at::IntArrayRef dim) {
+  c10_npu::NPUGuard guard(self.device());
+  op_plugin::utils::check_real_reduction("count_nonzero", self);
+  const Reduction r = reduction_of("count_nonzero", self, dim, false);
+  const at::Tensor mask = at::ne(self, 0);
+  at::Tensor out = OpPreparation::apply_tensor_without_format(r.out_size, self.options().dtype(at::kLong));
+  reduce_nocheck("ReduceSum", mask, r.dims, false, at::kLong, out);
   return out;
 }
 

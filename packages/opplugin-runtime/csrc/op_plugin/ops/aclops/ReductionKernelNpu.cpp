@@ -2,7 +2,7 @@
 // dimension a constant input) and max.dim / min.dim ("ArgMaxWithValue" / "ArgMinWithValue", the dimension
 // an attribute), cumsum / cumprod ("Cumsum" / "Cumprod", the axis a constant input). The arg ops write
 // int32 indices, as CANN's do; they reach the int64 results through copy_. prod ("ReduceProd", the
-// reduced dimensions a constant input).
+// reduced dimensions a constant input), equal ("TensorEqual" in the operands' common dtype).
 // Checks and result shapes are the op_api kernels' (op_plugin/utils/ReductionUtils.h); argmax / argmin
 // and the scans are structured (PyTorch's meta function has checked and sized out).
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <ATen/core/Tensor.h>
+#include <ATen/ops/result_type.h>
 #include <c10/core/WrapDimMinimal.h>
 
 #include "npu/acl_op/OpCommand.h"
@@ -20,6 +21,7 @@
 #include "op_plugin/ops/argmin.h"
 #include "op_plugin/ops/cumprod.h"
 #include "op_plugin/ops/cumsum.h"
+#include "op_plugin/ops/equal.h"
 #include "op_plugin/ops/max.h"
 #include "op_plugin/ops/min.h"
 #include "op_plugin/ops/prod.h"
@@ -173,6 +175,22 @@ std::tuple<at::Tensor&, at::Tensor&> min_out(const at::Tensor& self, int64_t dim
 
 std::tuple<at::Tensor, at::Tensor> min(const at::Tensor& self, int64_t dim, bool keepdim) {
   return extreme_dim("min", "ArgMinWithValue", self, dim, keepdim);
+}
+
+bool equal(const at::Tensor& self, const at::Tensor& other) {
+  c10_npu::NPUGuard guard(self.device());
+  op_plugin::utils::check_equal_operands(self, other);
+  if (!self.sizes().equals(other.sizes())) {
+    return false;
+  }
+  const at::ScalarType dtype = at::result_type(self, other);
+  at::Tensor result = OpPreparation::apply_tensor_without_format({1}, self.options().dtype(at::kBool));
+  OpCommand cmd;
+  cmd.Name("TensorEqual");
+  op_plugin::utils::AddInputAs(cmd, self, dtype, ACL_FORMAT_ND);
+  op_plugin::utils::AddInputAs(cmd, other, dtype, ACL_FORMAT_ND);
+  cmd.Output(result).Run();
+  return result.item().toBool();
 }
 
 }  // namespace acl_op

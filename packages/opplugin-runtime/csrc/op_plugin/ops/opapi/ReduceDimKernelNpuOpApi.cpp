@@ -625,10 +625,7 @@ at::Tensor count_nonzero(const at::Tensor& self, at::IntArrayRef dim) {
 
 bool equal(const at::Tensor& self, const at::Tensor& other) {
   c10_npu::NPUGuard guard(self.device());
-  TORCH_CHECK(self.device() == other.device(), "Cannot compare two tensors on different devices. Got: ",
-              self.device(), " and ", other.device());
-  check_real_reduction("equal", self);
-  check_real_reduction("equal", other);
+  op_plugin::utils::check_equal_operands(self, other);
   if (!self.sizes().equals(other.sizes())) return false;
   at::Tensor result = OpPreparation::apply_tensor_without_format(Shape{1}, self.options().dtype(at::kBool));
   EXEC_NPU_CMD(aclnnEqual, self, other, result);
