@@ -261,6 +261,7 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "Cumsum": ("jit", "a.cumsum(1)"), "Cumprod": ("jit", "a.cumprod(0)"),
     "ReduceProd": ("jit", "(c + 0.5).prod(1)"),
     "TensorEqual": ("jit", "torch.tensor([torch.equal(a, a.clone()), torch.equal(a, b)])"),
+    "Trace": ("jit", "a.trace()"),
     "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
     "aclnnBitwiseNot": ("default", "~(a > 0)"),
     "Identity": ("default", "(setattr(torch.npu.config, 'allow_internal_format', True), "

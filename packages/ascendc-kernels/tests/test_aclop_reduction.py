@@ -114,3 +114,12 @@ def test_tensor_equal(acl):
     assert not n[0]
     (s,) = run("TensorEqual", [op_in(dev(a)), op_in(dev(a.reshape(4, 3)))], [out_of((1,), sim.ACL_BOOL)])
     assert not s[0]  # another shape
+
+
+@pytest.mark.parametrize("shape", [(4, 4), (3, 5), (5, 2), (0, 3)])
+def test_trace(acl, shape):
+    a = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape) - 3
+    (y,) = run("Trace", [op_in(dev(a))], [out_of(())])
+    assert y == np.trace(a)
+    assert sim.run_aclop("Trace", [op_in(dev(np.ones(3, np.float32)))], [op_in(out_of(()))]) == \
+        sim.ACL_ERROR_INVALID_PARAM

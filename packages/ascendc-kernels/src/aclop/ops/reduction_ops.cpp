@@ -1,7 +1,8 @@
 // acl_op reductions and scans (declared in abi/aclop/reduction.decl): ArgMaxV2, ArgMin, ArgMaxWithValue,
-// ArgMinWithValue, ReduceProd and TensorEqual on reduce_dim_custom, Cumsum and Cumprod on the scan kernel.
-// x is copied with the reduced dimensions moved last and cast to the kernel's compute type; the int64
-// indices and compute-type values are cast to the outputs (a scan's copied back to x's layout).
+// ArgMinWithValue, ReduceProd, TensorEqual and Trace on reduce_dim_custom, Cumsum and Cumprod on the scan
+// kernel. x is copied with the reduced dimensions moved last and cast to the kernel's compute type; the
+// int64 indices and compute-type values are cast to the outputs (a scan's copied back to x's layout).
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -286,6 +287,40 @@ aclError RunTensorEqual(OpContext& ctx, const TensorEqualAttrs&) {
   args.cols = n;
   if ((rc = kernels::LaunchDimReduce(args, ctx.stream())) != ACL_SUCCESS) return rc;
   return kernels::LaunchCast(ACL_INT64, flag, y.dtype(), y.data, 1, ctx.stream());
+}
+
+// The diagonal of the 2-D x copied out (a view with stride cols + 1), then summed by the row kernel.
+aclError RunTrace(OpContext& ctx, const TraceAttrs&) {
+  const OpOperand& x = ctx.inputs[0];
+  const OpOperand& y = ctx.outputs[0];
+  if (x.shape().size() != 2 || !y.shape().empty()) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input x must be 2-D and output y 0-D, got %s and %s",
+                    ShapeToString(x.shape()).c_str(), ShapeToString(y.shape()).c_str());
+  }
+  const int64_t n = std::min(x.shape()[0], x.shape()[1]);
+  const aclDataType compute = kernels::DimReduceComputeType(y.dtype());
+  void* diagonal = nullptr;
+  void* sum = nullptr;
+  aclError rc = ctx.AllocTemp(static_cast<uint64_t>(std::max<int64_t>(n, 1)) * DataTypeSize(compute), &diagonal);
+  if (rc == ACL_SUCCESS) rc = ctx.AllocTemp(DataTypeSize(compute), &sum);
+  if (rc != ACL_SUCCESS) return rc;
+  if (n > 0) {
+    kernels::ViewCopyArgs v;
+    v.ndim = 1;
+    v.shape[0] = n;
+    v.src = {x.data, x.dtype(), 0, {x.shape()[1] + 1}};
+    v.dst = {diagonal, compute, 0, {1}};
+    if ((rc = kernels::LaunchViewCopy(v, ctx.stream())) != ACL_SUCCESS) return rc;
+  }
+  kernels::DimReduceArgs args;
+  args.op = DimReduceOp::kSum;
+  args.dtype = compute;
+  args.x = n > 0 ? diagonal : nullptr;
+  args.y0 = sum;
+  args.rows = 1;
+  args.cols = static_cast<uint64_t>(n);
+  if ((rc = kernels::LaunchDimReduce(args, ctx.stream())) != ACL_SUCCESS) return rc;
+  return kernels::LaunchCast(compute, sum, y.dtype(), y.data, 1, ctx.stream());
 }
 
 }  // namespace aclop

@@ -73,4 +73,10 @@ void check_equal_operands(const at::Tensor& self, const at::Tensor& other) {
   check_real_reduction("equal", other);
 }
 
+at::ScalarType trace_result_type(const at::Tensor& self) {
+  TORCH_CHECK(self.dim() == 2, "trace: expected a matrix, but got tensor with dim ", self.dim());
+  check_real_reduction("trace", self);
+  return prod_result_type(self, c10::nullopt);
+}
+
 }  // namespace op_plugin::utils

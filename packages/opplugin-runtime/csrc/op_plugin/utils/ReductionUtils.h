@@ -37,4 +37,7 @@ at::ScalarType prod_result_type(const at::Tensor& self, c10::optional<at::Scalar
 // equal: both tensors on one device, neither complex.
 void check_equal_operands(const at::Tensor& self, const at::Tensor& other);
 
+// trace: a real matrix; the result dtype (integers and bool promoted to int64).
+at::ScalarType trace_result_type(const at::Tensor& self);
+
 }  // namespace op_plugin::utils

@@ -1,10 +1,10 @@
-// Reductions along one dimension on the acl_op path: argmax / argmin ("ArgMaxV2" / "ArgMin", the
-// dimension a constant input) and max.dim / min.dim ("ArgMaxWithValue" / "ArgMinWithValue", the dimension
-// an attribute), cumsum / cumprod ("Cumsum" / "Cumprod", the axis a constant input). The arg ops write
-// int32 indices, as CANN's do; they reach the int64 results through copy_. prod ("ReduceProd", the
-// reduced dimensions a constant input), equal ("TensorEqual" in the operands' common dtype).
-// Checks and result shapes are the op_api kernels' (op_plugin/utils/ReductionUtils.h); argmax / argmin
-// and the scans are structured (PyTorch's meta function has checked and sized out).
+// Reductions on the acl_op path: argmax / argmin ("ArgMaxV2" / "ArgMin", the dimension a constant input),
+// max.dim / min.dim ("ArgMaxWithValue" / "ArgMinWithValue", the dimension an attribute), cumsum / cumprod
+// ("Cumsum" / "Cumprod", the axis a constant input), prod ("ReduceProd", the reduced dimensions a constant
+// input), equal ("TensorEqual" in the operands' common dtype) and trace ("Trace"). The arg ops write int32
+// indices, as CANN's do; they reach the int64 results through copy_. Checks and result shapes are the
+// op_api kernels' (op_plugin/utils/ReductionUtils.h); argmax / argmin, the scans and prod.int_out are
+// structured (PyTorch's meta function has checked and sized out).
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <tuple>
 #include <vector>
@@ -25,6 +25,7 @@
 #include "op_plugin/ops/max.h"
 #include "op_plugin/ops/min.h"
 #include "op_plugin/ops/prod.h"
+#include "op_plugin/ops/trace.h"
 #include "op_plugin/utils/AclOpUtils.h"
 #include "op_plugin/utils/ReductionUtils.h"
 
@@ -191,6 +192,17 @@ bool equal(const at::Tensor& self, const at::Tensor& other) {
   op_plugin::utils::AddInputAs(cmd, other, dtype, ACL_FORMAT_ND);
   cmd.Output(result).Run();
   return result.item().toBool();
+}
+
+at::Tensor trace(const at::Tensor& self) {
+  c10_npu::NPUGuard guard(self.device());
+  const at::ScalarType dtype = op_plugin::utils::trace_result_type(self);
+  at::Tensor out = OpPreparation::apply_tensor_without_format({}, self.options().dtype(dtype));
+  OpCommand cmd;
+  cmd.Name("Trace");
+  op_plugin::utils::AddInputAs(cmd, self, dtype, ACL_FORMAT_ND);
+  cmd.Output(out).Run();
+  return out;
 }
 
 }  // namespace acl_op

@@ -634,10 +634,8 @@ bool equal(const at::Tensor& self, const at::Tensor& other) {
 
 at::Tensor trace(const at::Tensor& self) {
   c10_npu::NPUGuard guard(self.device());
-  TORCH_CHECK(self.dim() == 2, "trace: expected a matrix, but got tensor with dim ", self.dim());
-  check_real_reduction("trace", self);
-  at::Tensor out =
-      OpPreparation::apply_tensor_without_format(Shape{}, self.options().dtype(integral_to_long(self.scalar_type())));
+  const at::ScalarType result = op_plugin::utils::trace_result_type(self);
+  at::Tensor out = OpPreparation::apply_tensor_without_format(Shape{}, self.options().dtype(result));
   EXEC_NPU_CMD(aclnnTrace, self, out);
   return out;
 }
