@@ -121,7 +121,9 @@ def test_like_operands_must_share_the_dtype(acl):
         first, second = ref.dtypes[:2]
         inputs = [(sim.DeviceArray.empty((4,), ACL_TYPES[t]), (4,), ACL_TYPES[t])
                   for t in [operand_dtype(o, first) for o in op.inputs[:op.min_inputs]]]
-        outputs = [(sim.DeviceArray.empty((4,), ACL_TYPES[second]), (4,), ACL_TYPES[second]) for _ in op.outputs]
+        # the first `like` output gets the other dtype, the other outputs a dtype they accept
+        kinds = [second if o is like[0] else o.dtypes[0] if not o.like else first for o in op.outputs]
+        outputs = [(sim.DeviceArray.empty((4,), ACL_TYPES[t]), (4,), ACL_TYPES[t]) for t in kinds]
         assert sim.run_aclop(op.name, inputs, outputs) == sim.ACL_ERROR_INVALID_PARAM
         assert (f"{ref.role} has data type {ACL_NAMES[first]} but {like[0].role} has {ACL_NAMES[second]}"
                 in sim.recent_error()), op.name

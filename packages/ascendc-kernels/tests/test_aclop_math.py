@@ -95,9 +95,8 @@ def test_pow_clip_and_tril(acl):
     a = np.linspace(0.5, 3, 64, dtype=np.float32).reshape(8, 8)
     (y,) = run("Pow", [op_in(dev(a)), const(2.5)], [out_of(a.shape)])
     np.testing.assert_allclose(y, a.astype(np.float64) ** 2.5, rtol=2e-6)
-    x = dev(a)
-    assert sim.run_aclop("Pow", [op_in(x), op_in(x)], [op_in(out_of(a.shape))]) == sim.ACL_ERROR_FEATURE_UNSUPPORTED
-    assert "input x2 must be a constant or host input of one element" in sim.recent_error()
+    (t,) = run("Pow", [op_in(dev(a)), op_in(dev(a[:1]))], [out_of(a.shape)])  # a tensor exponent broadcasts
+    np.testing.assert_allclose(t, a.astype(np.float64) ** a[:1].astype(np.float64), rtol=2e-6)
     n = np.array([np.nan, -1.0, 0.5, 2.0], np.float32)
     (c,) = run("ClipByValueV2", [op_in(dev(n)), const(0.0), const(np.inf)], [out_of((4,))])
     np.testing.assert_array_equal(c, [np.nan, 0.0, 0.5, 2.0])
@@ -159,6 +158,11 @@ def test_reductions_over_axes(acl, acl_type, axes, keep):
     (y,) = run("ReduceAll", [op_in(dev(b)), const(axes, sim.ACL_INT32)], [out_of(expected.shape, sim.ACL_BOOL)],
                {"keep_dims": keep})
     np.testing.assert_array_equal(y, expected)
+    b = a > 3  # some rows with no true element
+    expected = np.any(b, axis=dims, keepdims=keep)
+    (y,) = run("ReduceAny", [op_in(dev(b)), const(axes, sim.ACL_INT32)], [out_of(expected.shape, sim.ACL_BOOL)],
+               {"keep_dims": keep})
+    np.testing.assert_array_equal(y, expected)
 
 
 def test_reductions_of_a_0d_tensor(acl):
@@ -178,6 +182,9 @@ def test_empty_reductions(acl):
     assert sim.run_aclop("ReduceMax", [op_in(x), const([1], sim.ACL_INT64)], [op_in(out_of((3,)))]) == \
         sim.ACL_ERROR_INVALID_PARAM
     assert "cannot reduce over a dimension of size 0" in sim.recent_error()
+    (n,) = run("ReduceAny", [op_in(sim.DeviceArray.empty((3, 0), sim.ACL_BOOL)), const([1], sim.ACL_INT64)],
+               [out_of((3,), sim.ACL_BOOL)])
+    np.testing.assert_array_equal(n, [False] * 3)  # the any of no elements
     assert sim.run_aclop("ReduceSum", [op_in(x), const([2], sim.ACL_INT64)], [op_in(out_of((3,)))]) == \
         sim.ACL_ERROR_INVALID_PARAM
     assert "axis 2 is out of range for a 2-D x" in sim.recent_error()

@@ -41,12 +41,7 @@ const std::initializer_list<aclDataType> kFloatDtypes = {ACL_FLOAT, ACL_FLOAT16,
 const std::initializer_list<aclDataType> kBoolOut = {ACL_BOOL, ACL_UINT8};
 const std::initializer_list<aclDataType> kIndexOut = {ACL_INT64};
 
-// The kernels' compute type for values of dtype `t`.
-aclDataType ComputeTypeOf(aclDataType t) {
-  if (t == ACL_FLOAT || t == ACL_FLOAT16 || t == ACL_BF16) return ACL_FLOAT;
-  if (t == ACL_DOUBLE) return ACL_DOUBLE;
-  return ACL_INT64;
-}
+aclDataType ComputeTypeOf(aclDataType t) { return kernels::DimReduceComputeType(t); }
 
 // self with its reduced dimensions moved innermost: rows (kept) x cols (reduced).
 struct Reduced {

@@ -49,6 +49,9 @@ struct DimReduceArgs {
   double maxnorm = 0.0;     // kRenorm
 };
 ASCENDC_SIM_INTERNAL_API aclError LaunchDimReduce(const DimReduceArgs& args, aclrtStream stream);
+// The kernel's compute type (DimReduceArgs::dtype) for values of dtype `t`: float32 for the 16/32-bit
+// floats, double, else int64.
+ASCENDC_SIM_INTERNAL_API aclDataType DimReduceComputeType(aclDataType t);
 
 // y (rows x cols, compute type) = the inclusive scan of each row of x, accumulated in double
 // (int64 for integers) as PyTorch's CPU kernels; idx (int64,

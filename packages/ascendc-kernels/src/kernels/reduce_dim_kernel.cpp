@@ -298,6 +298,12 @@ __global__ __aicore__ void reduce_dim_custom(GM_ADDR x, GM_ADDR x2, GM_ADDR y0, 
 
 }  // namespace
 
+aclDataType DimReduceComputeType(aclDataType t) {
+  if (t == ACL_FLOAT || t == ACL_FLOAT16 || t == ACL_BF16) return ACL_FLOAT;
+  if (t == ACL_DOUBLE) return ACL_DOUBLE;
+  return ACL_INT64;
+}
+
 aclError LaunchDimReduce(const DimReduceArgs& args, aclrtStream stream) {
   if (args.rows == 0) return ACL_SUCCESS;
   const bool needsElements = args.op == DimReduceOp::kArgMax || args.op == DimReduceOp::kArgMin ||

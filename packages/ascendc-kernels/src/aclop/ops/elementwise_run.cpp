@@ -50,6 +50,17 @@ T Load(const uint8_t* p) {
   return v;
 }
 
+// The values of a constant or host-placed input (the executor copied a host input when it bound
+// it, before any queued work) in *p; false for a device input.
+bool HostValues(const OpOperand& t, const uint8_t** p) {
+  if (t.desc->isConst) {
+    *p = t.desc->constData.data();
+    return true;
+  }
+  *p = static_cast<const uint8_t*>(t.data);
+  return t.desc->placement != ACL_MEMTYPE_DEVICE;
+}
+
 }  // namespace
 
 kernels::ScalarValue ScalarFor(aclDataType dtype, double v) {
@@ -99,14 +110,13 @@ aclError RunElementwiseBroadcast(OpContext& ctx, kernels::EwOp op, const std::ve
 
 aclError ConstantScalarInput(OpContext& ctx, size_t index, const char* name, kernels::ScalarValue* out) {
   const OpOperand& t = ctx.inputs[index];
-  // A constant, or an input placed in host memory: the executor copied it at the launch, so its value is known.
-  const bool known = t.desc->isConst || t.desc->placement != ACL_MEMTYPE_DEVICE;
-  if (!known || t.Numel() != 1) {
+  const uint8_t* p = nullptr;
+  const bool host = HostValues(t, &p);
+  if (!host || t.Numel() != 1) {
     return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED,
                     "input %s must be a constant or host input of one element (shape %s%s); a device tensor is not "
-                    "supported", name, ShapeToString(t.shape()).c_str(), known ? "" : ", on the device");
+                    "supported", name, ShapeToString(t.shape()).c_str(), host ? "" : ", on the device");
   }
-  const uint8_t* p = t.desc->isConst ? t.desc->constData.data() : static_cast<const uint8_t*>(t.data);
   switch (t.dtype()) {
     case ACL_FLOAT: *out = kernels::ScalarValue::Floating(Load<float>(p)); break;
     case ACL_DOUBLE: *out = kernels::ScalarValue::Floating(Load<double>(p)); break;
@@ -126,14 +136,47 @@ aclError ConstantScalarInput(OpContext& ctx, size_t index, const char* name, ker
 
 aclError ConstantInts(OpContext& ctx, size_t index, const char* name, std::vector<int64_t>* out) {
   const OpOperand& t = ctx.inputs[index];
-  const bool host = t.desc->placement != ACL_MEMTYPE_DEVICE;  // read at launch into a fresh buffer
-  if (!t.desc->isConst && !host) {
-    return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED, "input %s must be a constant or in host memory", name);
+  const uint8_t* p = nullptr;
+  if (!HostValues(t, &p)) {
+    return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED, "input %s must be a constant or host input", name);
   }
   out->clear();
-  const uint8_t* p = t.desc->isConst ? t.desc->constData.data() : static_cast<const uint8_t*>(t.data);
   for (int64_t i = 0; i < t.Numel(); ++i) {
-    out->push_back(t.dtype() == ACL_INT32 ? Load<int32_t>(p + i * 4) : Load<int64_t>(p + i * 8));
+    if (t.dtype() == ACL_INT32) {
+      int32_t v;
+      memcpy(&v, p + i * 4, 4);
+      out->push_back(v);
+    } else {
+      int64_t v;
+      memcpy(&v, p + i * 8, 8);
+      out->push_back(v);
+    }
+  }
+  return ACL_SUCCESS;
+}
+
+aclError ReducedAxes(OpContext& ctx, std::vector<bool>* reduced) {
+  const OpOperand& axes = ctx.inputs[1];
+  const size_t rank = ctx.inputs[0].shape().size();
+  if (axes.shape().size() > 1) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input axes of shape %s must be 0-D or 1-D",
+                    ShapeToString(axes.shape()).c_str());
+  }
+  std::vector<int64_t> values;
+  const aclError rc = ConstantInts(ctx, 1, "axes", &values);
+  if (rc != ACL_SUCCESS) return rc;
+  reduced->assign(rank, values.empty());
+  std::vector<bool> named(rank, false);
+  for (int64_t d : values) {
+    const int64_t span = rank == 0 ? 1 : static_cast<int64_t>(rank);
+    if (d < -span || d >= span) {
+      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "axis %lld is out of range for a %zu-D x", static_cast<long long>(d),
+                      rank);
+    }
+    if (rank == 0) continue;
+    const size_t k = static_cast<size_t>(d < 0 ? d + span : d);
+    if (named[k]) return ctx.Fail(ACL_ERROR_INVALID_PARAM, "axis %zu appears more than once", k);
+    named[k] = (*reduced)[k] = true;
   }
   return ACL_SUCCESS;
 }

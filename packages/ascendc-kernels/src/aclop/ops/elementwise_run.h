@@ -21,12 +21,16 @@ aclError RunElementwiseBroadcast(OpContext& ctx, kernels::EwOp op, int arity, ke
 aclError RunElementwiseBroadcast(OpContext& ctx, kernels::EwOp op, const std::vector<size_t>& order,
                                  kernels::ScalarValue s, kernels::ScalarValue s2 = {}, kernels::ScalarValue s3 = {});
 
-// The value of input `index`, which must be a constant or host input of one element, as a scalar
+// The value of input `index`, which must be a constant (or host-placed) input of one element, as a scalar
 // parameter of the elementwise kernel (integral for the integral dtypes).
 aclError ConstantScalarInput(OpContext& ctx, size_t index, const char* name, kernels::ScalarValue* out);
 
-// The values of input `index`, a constant or host-memory input of int32 or int64 values.
+// The int64 values of constant (or host-placed) input `index` (int32 or int64: a shape or a count).
 aclError ConstantInts(OpContext& ctx, size_t index, const char* name, std::vector<int64_t>* out);
+
+// Which dimensions of input 0 a reduction's constant (or host) input 1, axes, names (every one when it
+// is empty); an axis out of range or named twice fails.
+aclError ReducedAxes(OpContext& ctx, std::vector<bool>* reduced);
 
 // `v` as a scalar parameter for inputs of `dtype`: floating for the floating dtypes, else integral.
 kernels::ScalarValue ScalarFor(aclDataType dtype, double v);

@@ -66,23 +66,24 @@ aclError RunGeluV2(OpContext& ctx, const GeluV2Attrs& attrs) {
   return Unary(ctx, attrs.approximate == "tanh" ? kernels::EwOp::kGeluTanh : kernels::EwOp::kGelu);
 }
 
-// One of the two inputs is a constant of one element: the exponent (pow(x, 2)) or the base (exp2: 2 ** x).
+// A one-element constant base with an exponent of y's shape runs the scalar-base operator (exp2: 2 ** x); a
+// one-element constant exponent the scalar-exponent one (pow(x, 2)); other operands broadcast.
 aclError RunPow(OpContext& ctx, const PowAttrs&) {
-  const aclTensorDesc& base = *ctx.inputs[0].desc;
-  if (base.isConst && base.Numel() == 1 && !ctx.inputs[1].desc->isConst) {
-    kernels::ScalarValue value;
-    aclError rc = ConstantScalarInput(ctx, 0, "x1", &value);
+  const OpOperand& x1 = ctx.inputs[0];
+  const OpOperand& x2 = ctx.inputs[1];
+  const OpOperand& y = ctx.outputs[0];
+  if (x1.desc->isConst && x1.Numel() == 1 && !x2.desc->isConst && x2.shape() == y.shape()) {
+    kernels::ScalarValue base;
+    const aclError rc = ConstantScalarInput(ctx, 0, "x1", &base);
     if (rc != ACL_SUCCESS) return rc;
-    rc = ctx.RequireSameShape(ctx.inputs[1], "input x2", ctx.outputs[0], "output y");
-    if (rc != ACL_SUCCESS) return rc;
-    const OpOperand& y = ctx.outputs[0];
-    return kernels::LaunchElementwise(kernels::EwOp::kPowScalarTensor, y.dtype(), ctx.inputs[1].data, nullptr,
-                                      y.data, static_cast<uint64_t>(y.Numel()), value, ctx.stream());
+    return kernels::LaunchElementwise(kernels::EwOp::kPowScalarTensor, y.dtype(), x2.data, nullptr, y.data,
+                                      static_cast<uint64_t>(y.Numel()), base, ctx.stream());
+  }
+  if (!x2.desc->isConst || x2.Numel() != 1 || x1.shape() != y.shape()) {
+    return RunElementwiseBroadcast(ctx, kernels::EwOp::kPowTensorTensor, 2, {});
   }
   kernels::ScalarValue exponent;
-  aclError rc = ConstantScalarInput(ctx, 1, "x2", &exponent);
-  if (rc != ACL_SUCCESS) return rc;
-  rc = ctx.RequireSameShape(ctx.inputs[0], "input x1", ctx.outputs[0], "output y");
+  const aclError rc = ConstantScalarInput(ctx, 1, "x2", &exponent);
   if (rc != ACL_SUCCESS) return rc;
   return RunElementwiseBroadcast(ctx, kernels::EwOp::kPowScalar, 1, exponent);
 }

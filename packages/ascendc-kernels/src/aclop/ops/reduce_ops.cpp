@@ -1,12 +1,13 @@
-// acl_op reductions ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceAll (declared in abi/aclop/reduce.decl,
-// which checks their dtypes and reads keep_dims). The axes are a constant input. float32/float16/bfloat16
-// run on reduce_custom (x permuted so that the reduced dimensions are the trailing ones, then one row per
-// kept multi-index); other dtypes, and all(), on reduce_exact_custom, which reads x's permuted view in place
-// and accumulates in int64 or double, cast to y's dtype afterwards.
+// acl_op reductions ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceAll, ReduceAny (declared in
+// abi/aclop/reduce.decl, which checks their dtypes and reads keep_dims). The axes are a constant (or host)
+// input. float32/float16/bfloat16 run on reduce_custom (x permuted so that the reduced dimensions are the
+// trailing ones, then one row per kept multi-index); other dtypes, and all() / any(), on reduce_exact_custom,
+// which reads x's permuted view in place and accumulates in int64 or double, cast to y's dtype afterwards.
 #include <math.h>
 #include <string.h>
 
 #include "aclop/declared_ops.h"
+#include "aclop/ops/elementwise_run.h"
 #include "common/dtype.h"
 #include "common/error.h"
 #include "kernels/kernel_api.h"
@@ -19,48 +20,11 @@ using kernels::RowReduceOp;
 
 bool IsVectorFloat(aclDataType t) { return t == ACL_FLOAT || t == ACL_FLOAT16 || t == ACL_BF16; }
 
-// The reduced dimensions named by the constant input axes (every one when it is empty).
-aclError ReducedDims(OpContext& ctx, std::vector<bool>* reduced) {
-  const OpOperand& axes = ctx.inputs[1];
-  const size_t rank = ctx.inputs[0].shape().size();
-  if (!axes.desc->isConst) {
-    return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED, "input axes must be a constant; a device tensor is not supported");
-  }
-  if (axes.shape().size() > 1) {
-    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input axes of shape %s must be 0-D or 1-D",
-                    ShapeToString(axes.shape()).c_str());
-  }
-  const int64_t count = axes.Numel();
-  reduced->assign(rank, count == 0);
-  std::vector<bool> named(rank, false);
-  const uint8_t* p = axes.desc->constData.data();
-  for (int64_t i = 0; i < count; ++i) {
-    int64_t d;
-    if (axes.dtype() == ACL_INT32) {
-      int32_t v;
-      memcpy(&v, p + i * 4, 4);
-      d = v;
-    } else {
-      memcpy(&d, p + i * 8, 8);
-    }
-    const int64_t span = rank == 0 ? 1 : static_cast<int64_t>(rank);
-    if (d < -span || d >= span) {
-      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "axis %lld is out of range for a %zu-D x", static_cast<long long>(d),
-                      rank);
-    }
-    if (rank == 0) continue;
-    const size_t k = static_cast<size_t>(d < 0 ? d + span : d);
-    if (named[k]) return ctx.Fail(ACL_ERROR_INVALID_PARAM, "axis %zu appears more than once", k);
-    named[k] = (*reduced)[k] = true;
-  }
-  return ACL_SUCCESS;
-}
-
-aclError RunReduce(OpContext& ctx, RowReduceOp op, bool keepDims) {
+aclError RunReduce(OpContext& ctx, RowReduceOp op, bool keepDims, bool noneIsFalse = false) {
   const OpOperand& x = ctx.inputs[0];
   const OpOperand& y = ctx.outputs[0];
   std::vector<bool> reduced;
-  aclError rc = ReducedDims(ctx, &reduced);
+  aclError rc = ReducedAxes(ctx, &reduced);
   if (rc != ACL_SUCCESS) return rc;
   const std::vector<int64_t>& shape = x.shape();
   const size_t rank = shape.size();
@@ -93,11 +57,11 @@ aclError RunReduce(OpContext& ctx, RowReduceOp op, bool keepDims) {
   }
   if (rows == 0) return ACL_SUCCESS;
   if (cols == 0) {
-    if (op == RowReduceOp::kMax || op == RowReduceOp::kMin) {
+    if ((op == RowReduceOp::kMax || op == RowReduceOp::kMin) && !noneIsFalse) {
       return ctx.Fail(ACL_ERROR_INVALID_PARAM, "cannot reduce over a dimension of size 0 (the %s of no elements)",
                       op == RowReduceOp::kMax ? "maximum" : "minimum");
     }
-    const double empty = op == RowReduceOp::kMean ? NAN : op == RowReduceOp::kAll ? 1.0 : 0.0;
+    const double empty = op == RowReduceOp::kMean ? NAN : op == RowReduceOp::kAll ? 1.0 : 0.0;  // any: 0
     return kernels::LaunchFill(y.dtype(), y.data, rows, kernels::ScalarValue::Floating(empty), ctx.stream());
   }
   if (IsVectorFloat(x.dtype()) && op != RowReduceOp::kAll) {
@@ -164,6 +128,10 @@ aclError RunReduceMin(OpContext& ctx, const ReduceMinAttrs& attrs) {
 }
 aclError RunReduceAll(OpContext& ctx, const ReduceAllAttrs& attrs) {
   return RunReduce(ctx, RowReduceOp::kAll, attrs.keep_dims);
+}
+// any over bool is the maximum, false over no elements.
+aclError RunReduceAny(OpContext& ctx, const ReduceAnyAttrs& attrs) {
+  return RunReduce(ctx, RowReduceOp::kMax, attrs.keep_dims, /*noneIsFalse=*/true);
 }
 
 }  // namespace aclop

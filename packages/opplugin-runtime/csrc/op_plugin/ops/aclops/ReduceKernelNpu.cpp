@@ -1,5 +1,6 @@
 // Reductions on the acl_op path: sum / mean ("ReduceSum" / "ReduceMean"), amax / amin ("ReduceMax" /
-// "ReduceMin"), all ("ReduceAll"); the reduced dimensions are a constant input, keep_dims an attribute.
+// "ReduceMin", also max() / min() of every element), all / any ("ReduceAll" / "ReduceAny"), count_nonzero
+// ("ReduceSum" of self != 0); the reduced dimensions are a constant input, keep_dims an attribute.
 // self is cast to the result dtype first (float16/bfloat16 accumulate in float32 on the device),
 // output dtypes and errors follow ATen's CPU kernels as the op_api kernels do.
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
@@ -8,6 +9,7 @@
 
 #include <ATen/WrapDimUtilsMulti.h>
 #include <ATen/core/Tensor.h>
+#include <ATen/ops/ne.h>
 #include <c10/core/WrapDimMinimal.h>
 
 #include "npu/acl_op/OpCommand.h"
@@ -17,9 +19,14 @@
 #include "op_plugin/ops/all.h"
 #include "op_plugin/ops/amax.h"
 #include "op_plugin/ops/amin.h"
+#include "op_plugin/ops/any.h"
+#include "op_plugin/ops/count_nonzero.h"
+#include "op_plugin/ops/max.h"
 #include "op_plugin/ops/mean.h"
+#include "op_plugin/ops/min.h"
 #include "op_plugin/ops/sum.h"
 #include "op_plugin/utils/AclOpUtils.h"
+#include "op_plugin/utils/ReductionUtils.h"
 
 namespace acl_op {
 namespace {
@@ -124,36 +131,56 @@ at::Tensor extreme(const char* op, const char* type, const at::Tensor& self, at:
   return out;
 }
 
-void check_all_self(const at::Tensor& self) {
-  TORCH_CHECK(!at::isComplexType(self.scalar_type()), "all: complex self (", self.scalar_type(),
-              ") is not supported on npu");
+// all / any ("ReduceAll" / "ReduceAny") over bool (self != 0), written to out (bool or uint8) through
+// reduce_nocheck; a 0-dim self reduces no dimension.
+struct BoolReduction {
+  const char* op;
+  const char* type;
+};
+constexpr BoolReduction kAll{"all", "ReduceAll"};
+constexpr BoolReduction kAny{"any", "ReduceAny"};
+
+at::Tensor& bool_reduce_dim_out(const BoolReduction& r, const at::Tensor& self, int64_t dim, bool keepdim,
+                                at::Tensor& out) {
+  c10_npu::NPUGuard guard(self.device());
+  op_plugin::utils::check_real_reduction(r.op, self);
+  op_plugin::utils::check_bool_reduction_out(r.op, self, out);
+  const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
+  OpPreparation::check_tensor({self}, out, out.scalar_type(),
+                              op_plugin::utils::one_dim_reduced_size(self, wrapped, keepdim));
+  reduce_nocheck(r.type, self, self.dim() == 0 ? std::vector<int64_t>{} : std::vector<int64_t>{wrapped}, keepdim,
+                 at::kBool, out);
+  return out;
 }
 
-void check_all_out(const at::Tensor& self, const at::Tensor& out) {
-  const at::ScalarType t = out.scalar_type();
-  TORCH_CHECK(t == at::kBool || (t == at::kByte && self.scalar_type() == at::kByte),
-              "all: out must be bool (or uint8 for a uint8 self), got ", t);
+at::Tensor bool_reduce_dim(const BoolReduction& r, const at::Tensor& self, int64_t dim, bool keepdim) {
+  c10_npu::NPUGuard guard(self.device());
+  op_plugin::utils::check_real_reduction(r.op, self);
+  const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
+  at::Tensor out = OpPreparation::apply_tensor_without_format(
+      op_plugin::utils::one_dim_reduced_size(self, wrapped, keepdim),
+      self.options().dtype(op_plugin::utils::bool_reduction_result_type(self)));
+  reduce_nocheck(r.type, self, self.dim() == 0 ? std::vector<int64_t>{} : std::vector<int64_t>{wrapped}, keepdim,
+                 at::kBool, out);
+  return out;
 }
 
-at::ScalarType all_result_type(const at::Tensor& self) {
-  return self.scalar_type() == at::kByte ? at::kByte : at::kBool;
+at::Tensor& bool_reduce_all_out(const BoolReduction& r, const at::Tensor& self, at::Tensor& out) {
+  c10_npu::NPUGuard guard(self.device());
+  op_plugin::utils::check_real_reduction(r.op, self);
+  op_plugin::utils::check_bool_reduction_out(r.op, self, out);
+  OpPreparation::check_tensor({self}, out, out.scalar_type(), c10::IntArrayRef{});
+  reduce_nocheck(r.type, self, {}, false, at::kBool, out);
+  return out;
 }
 
-c10::SmallVector<int64_t, 8> all_dim_size(const at::Tensor& self, int64_t dim, bool keepdim) {
-  c10::SmallVector<int64_t, 8> size;
-  for (int64_t d = 0; d < self.dim(); ++d) {
-    if (d != dim) {
-      size.push_back(self.size(d));
-    } else if (keepdim) {
-      size.push_back(1);
-    }
-  }
-  return size;
-}
-
-// "ReduceAll" over bool (self != 0), written to out (bool or uint8) through reduce_nocheck.
-void all_nocheck(const at::Tensor& self, const std::vector<int64_t>& dims, bool keepdim, at::Tensor& out) {
-  reduce_nocheck("ReduceAll", self, dims, keepdim, at::kBool, out);
+at::Tensor bool_reduce_all(const BoolReduction& r, const at::Tensor& self) {
+  c10_npu::NPUGuard guard(self.device());
+  op_plugin::utils::check_real_reduction(r.op, self);
+  at::Tensor out = OpPreparation::apply_tensor_without_format(
+      {}, self.options().dtype(op_plugin::utils::bool_reduction_result_type(self)));
+  reduce_nocheck(r.type, self, {}, false, at::kBool, out);
+  return out;
 }
 
 }  // namespace
@@ -214,39 +241,44 @@ at::Tensor amin(const at::Tensor& self, at::IntArrayRef dim, bool keepdim) {
 }
 
 at::Tensor& all_out(const at::Tensor& self, int64_t dim, bool keepdim, at::Tensor& out) {
+  return bool_reduce_dim_out(kAll, self, dim, keepdim, out);
+}
+at::Tensor all(const at::Tensor& self, int64_t dim, bool keepdim) { return bool_reduce_dim(kAll, self, dim, keepdim); }
+at::Tensor& all_out(const at::Tensor& self, at::Tensor& out) { return bool_reduce_all_out(kAll, self, out); }
+at::Tensor all(const at::Tensor& self) { return bool_reduce_all(kAll, self); }
+
+at::Tensor& any_out(const at::Tensor& self, int64_t dim, bool keepdim, at::Tensor& out) {
+  return bool_reduce_dim_out(kAny, self, dim, keepdim, out);
+}
+at::Tensor any(const at::Tensor& self, int64_t dim, bool keepdim) { return bool_reduce_dim(kAny, self, dim, keepdim); }
+at::Tensor& any_out(const at::Tensor& self, at::Tensor& out) { return bool_reduce_all_out(kAny, self, out); }
+at::Tensor any(const at::Tensor& self) { return bool_reduce_all(kAny, self); }
+
+// max() / min() of every element: "ReduceMax" / "ReduceMin" over all dimensions.
+at::Tensor max(const at::Tensor& self) {
   c10_npu::NPUGuard guard(self.device());
-  check_all_self(self);
-  check_all_out(self, out);
-  const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
-  OpPreparation::check_tensor({self}, out, out.scalar_type(), all_dim_size(self, wrapped, keepdim));
-  all_nocheck(self, self.dim() == 0 ? std::vector<int64_t>{} : std::vector<int64_t>{wrapped}, keepdim, out);
+  op_plugin::utils::check_extreme_all("max", self);
+  at::Tensor out = OpPreparation::apply_tensor_without_format({}, self.options());
+  reduce_nocheck("ReduceMax", self, {}, false, self.scalar_type(), out);
   return out;
 }
 
-at::Tensor all(const at::Tensor& self, int64_t dim, bool keepdim) {
+at::Tensor min(const at::Tensor& self) {
   c10_npu::NPUGuard guard(self.device());
-  check_all_self(self);
-  const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
-  at::Tensor out = OpPreparation::apply_tensor_without_format(all_dim_size(self, wrapped, keepdim),
-                                                              self.options().dtype(all_result_type(self)));
-  all_nocheck(self, self.dim() == 0 ? std::vector<int64_t>{} : std::vector<int64_t>{wrapped}, keepdim, out);
+  op_plugin::utils::check_extreme_all("min", self);
+  at::Tensor out = OpPreparation::apply_tensor_without_format({}, self.options());
+  reduce_nocheck("ReduceMin", self, {}, false, self.scalar_type(), out);
   return out;
 }
 
-at::Tensor& all_out(const at::Tensor& self, at::Tensor& out) {
+// count_nonzero: "ReduceSum" in int64 of self != 0 (ne's own acl_op path, "NotEqual").
+at::Tensor count_nonzero(const at::Tensor& self, at::IntArrayRef dim) {
   c10_npu::NPUGuard guard(self.device());
-  check_all_self(self);
-  check_all_out(self, out);
-  OpPreparation::check_tensor({self}, out, out.scalar_type(), c10::IntArrayRef{});
-  all_nocheck(self, {}, false, out);
-  return out;
-}
-
-at::Tensor all(const at::Tensor& self) {
-  c10_npu::NPUGuard guard(self.device());
-  check_all_self(self);
-  at::Tensor out = OpPreparation::apply_tensor_without_format({}, self.options().dtype(all_result_type(self)));
-  all_nocheck(self, {}, false, out);
+  op_plugin::utils::check_real_reduction("count_nonzero", self);
+  const Reduction r = reduction_of("count_nonzero", self, dim, false);
+  const at::Tensor mask = at::ne(self, 0);
+  at::Tensor out = OpPreparation::apply_tensor_without_format(r.out_size, self.options().dtype(at::kLong));
+  reduce_nocheck("ReduceSum", mask, r.dims, false, at::kLong, out);
   return out;
 }
 

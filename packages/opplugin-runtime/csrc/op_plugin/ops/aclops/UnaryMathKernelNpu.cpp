@@ -66,6 +66,7 @@
 #include "op_plugin/ops/tril.h"
 #include "op_plugin/ops/trunc.h"
 #include "op_plugin/utils/AclOpUtils.h"
+#include "op_plugin/utils/PointwiseUtils.h"
 #include "op_plugin/utils/UnaryMathUtils.h"
 
 namespace acl_op {
@@ -76,6 +77,7 @@ using at_npu::native::OpPreparation;
 using op_plugin::utils::elementwise_acl_op_out;
 using op_plugin::utils::scalar_operand;
 using op_plugin::utils::unary_float_dtype;
+using op_plugin::utils::upper_bound;
 
 // out <- type(self) computed in the floating dtype self promotes to.
 at::Tensor& unary_float_out(const char* type, const at::Tensor& self, at::Tensor& out,
@@ -89,20 +91,6 @@ at::Tensor& unary_float_out(const char* type, const at::Tensor& self, at::Tensor
 at::Tensor& unary_same_out(const char* type, const at::Tensor& self, at::Tensor& out) {
   c10_npu::NPUGuard guard(self.device());
   return elementwise_acl_op_out(type, {self}, self.scalar_type(), self.scalar_type(), out);
-}
-
-// The largest value of `dtype` (+inf for the floating dtypes): clamp_min's open upper bound.
-c10::Scalar upper_bound(at::ScalarType dtype) {
-  if (at::isFloatingType(dtype)) {
-    return std::numeric_limits<double>::infinity();
-  }
-  switch (dtype) {
-    case at::kByte: return static_cast<int64_t>(std::numeric_limits<uint8_t>::max());
-    case at::kChar: return static_cast<int64_t>(std::numeric_limits<int8_t>::max());
-    case at::kShort: return static_cast<int64_t>(std::numeric_limits<int16_t>::max());
-    case at::kInt: return static_cast<int64_t>(std::numeric_limits<int32_t>::max());
-    default: return std::numeric_limits<int64_t>::max();
-  }
 }
 
 // Exp's and Log's attributes for `base` (-1: e) in CANN's base ** (scale * x + shift) and

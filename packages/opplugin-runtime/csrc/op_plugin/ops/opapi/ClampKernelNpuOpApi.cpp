@@ -11,25 +11,13 @@
 #include "npu/op_infer/InferSize.h"
 #include "npu/op_api/op_api_common.h"
 #include "op_plugin/ops/clamp.h"
+#include "op_plugin/utils/PointwiseUtils.h"
 
 namespace op_api {
-namespace {
 
-at::ScalarType clamp_result_type(const at::Tensor& self, const c10::optional<at::Scalar>& min,
-                                 const c10::optional<at::Scalar>& max) {
-  TORCH_CHECK(!self.is_complex(), "clamp is not supported for complex types");
-  TORCH_CHECK(min.has_value() || max.has_value(), "torch.clamp: At least one of 'min' or 'max' must not be None");
-  if (at::isFloatingType(self.scalar_type())) {
-    return self.scalar_type();
-  }
-  at::native::ResultTypeState state = {};
-  state = at::native::update_result_type_state(self, state);
-  if (min.has_value()) state = at::native::update_result_type_state(*min, state);
-  if (max.has_value()) state = at::native::update_result_type_state(*max, state);
-  return at::native::result_type(state);
-}
-
-}  // namespace
+using op_plugin::utils::clamp_result_type;
+using op_plugin::utils::clamp_tensor_plan;
+using op_plugin::utils::ClampTensorPlan;
 
 at::Tensor& clamp_out(const at::Tensor& self, const c10::optional<at::Scalar>& min,
                       const c10::optional<at::Scalar>& max, at::Tensor& out) {
@@ -51,42 +39,11 @@ at::Tensor clamp(const at::Tensor& self, const c10::optional<at::Scalar>& min, c
 
 at::Tensor& clamp_(at::Tensor& self, const c10::optional<at::Scalar>& min, const c10::optional<at::Scalar>& max) {
   const at::ScalarType result_type = clamp_result_type(self, min, max);
-  TORCH_CHECK(result_type == self.scalar_type(), "result type ", result_type,
-              " can't be cast to the desired output type ", self.scalar_type());
+  op_plugin::utils::check_clamp_inplace(self, result_type);
   c10_npu::NPUGuard guard(self.device());
   EXEC_NPU_CMD(aclnnClamp, self, min, max, self);
   return self;
 }
-
-}  // namespace op_api
-
-namespace op_api {
-namespace {
-
-// The operands' result type and broadcast shape (ATen's clamp.Tensor meta function).
-struct ClampTensorPlan {
-  at::ScalarType dtype;
-  op_infer::SmallVector size;
-};
-
-ClampTensorPlan clamp_tensor_plan(const at::Tensor& self, const c10::optional<at::Tensor>& min,
-                                  const c10::optional<at::Tensor>& max) {
-  const bool has_min = min.has_value() && min->defined();
-  const bool has_max = max.has_value() && max->defined();
-  TORCH_CHECK(has_min || has_max, "torch.clamp: At least one of 'min' or 'max' must not be None");
-  TORCH_CHECK(!self.is_complex(), "clamp is not supported for complex types");
-  at::native::ResultTypeState state = {};
-  state = at::native::update_result_type_state(self, state);
-  op_infer::SmallVector size(self.sizes().begin(), self.sizes().end());
-  for (const at::Tensor* bound : {has_min ? &*min : nullptr, has_max ? &*max : nullptr}) {
-    if (bound == nullptr) continue;
-    state = at::native::update_result_type_state(*bound, state);
-    size = op_infer::broadcast_ops_npu_output_size(size, bound->sizes());
-  }
-  return {at::native::result_type(state), size};
-}
-
-}  // namespace
 
 at::Tensor& clamp_out(const at::Tensor& self, const c10::optional<at::Tensor>& min,
                       const c10::optional<at::Tensor>& max, at::Tensor& out) {
@@ -108,10 +65,7 @@ at::Tensor clamp(const at::Tensor& self, const c10::optional<at::Tensor>& min, c
 
 at::Tensor& clamp_(at::Tensor& self, const c10::optional<at::Tensor>& min, const c10::optional<at::Tensor>& max) {
   const ClampTensorPlan plan = clamp_tensor_plan(self, min, max);
-  TORCH_CHECK(c10::canCast(plan.dtype, self.scalar_type()), "result type ", plan.dtype,
-              " can't be cast to the desired output type ", self.scalar_type());
-  TORCH_CHECK(c10::IntArrayRef(plan.size) == self.sizes(), "output with shape ", self.sizes(),
-              " doesn't match the broadcast shape ", c10::IntArrayRef(plan.size));
+  op_plugin::utils::check_clamp_tensor_inplace(self, plan);
   c10_npu::NPUGuard guard(self.device());
   EXEC_NPU_CMD(aclnnClampTensor, self, min, max, self);
   return self;

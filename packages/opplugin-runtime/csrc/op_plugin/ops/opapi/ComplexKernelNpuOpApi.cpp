@@ -23,26 +23,12 @@
 #include "op_plugin/ops/conj_physical.h"
 #include "op_plugin/ops/isnan.h"
 #include "op_plugin/ops/polar.h"
+#include "op_plugin/utils/PointwiseUtils.h"
 
 namespace op_api {
 namespace {
 
 using at_npu::native::OpPreparation;
-
-// ATen's complex_check_dtype, with its messages.
-void check_parts(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out) {
-  TORCH_CHECK((a.scalar_type() == at::kFloat || a.scalar_type() == at::kDouble || a.scalar_type() == at::kHalf) &&
-                  (b.scalar_type() == at::kFloat || b.scalar_type() == at::kDouble ||
-                   b.scalar_type() == at::kHalf),
-              "Expected both inputs to be Half, Float or Double tensors but got ", a.scalar_type(), " and ",
-              b.scalar_type());
-  TORCH_CHECK(a.scalar_type() == b.scalar_type(), "Expected object of scalar type ", a.scalar_type(),
-              " but got scalar type ", b.scalar_type(), " for second argument");
-  TORCH_CHECK(out.scalar_type() == c10::toComplexType(a.scalar_type()), "Expected object of scalar type ",
-              c10::toComplexType(a.scalar_type()), " but got scalar type ", out.scalar_type(),
-              " for argument 'out'");
-  TORCH_CHECK(a.scalar_type() != at::kHalf, "complex: Half parts are not supported on npu");
-}
 
 at::ScalarType angle_result_type(const at::Tensor& self) {
   if (self.is_complex()) {
@@ -89,7 +75,7 @@ at::Tensor isnan(const at::Tensor& self) {
 }
 
 at::Tensor& complex_out(const at::Tensor& real, const at::Tensor& imag, at::Tensor& out) {
-  check_parts(real, imag, out);
+  op_plugin::utils::check_complex_parts(real, imag, out);
   c10_npu::NPUGuard guard(real.device());
   at::native::resize_output(out, at::infer_size(real.sizes(), imag.sizes()));
   EXEC_NPU_CMD(aclnnComplex, real, imag, out);
@@ -97,7 +83,7 @@ at::Tensor& complex_out(const at::Tensor& real, const at::Tensor& imag, at::Tens
 }
 
 at::Tensor& polar_out(const at::Tensor& abs, const at::Tensor& angle, at::Tensor& out) {
-  check_parts(abs, angle, out);
+  op_plugin::utils::check_complex_parts(abs, angle, out);
   c10_npu::NPUGuard guard(abs.device());
   at::native::resize_output(out, at::infer_size(abs.sizes(), angle.sizes()));
   EXEC_NPU_CMD(aclnnPolar, abs, angle, out);

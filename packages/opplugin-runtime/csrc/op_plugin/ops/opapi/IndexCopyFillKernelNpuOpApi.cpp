@@ -15,6 +15,7 @@
 #include "op_plugin/ops/index_copy.h"
 #include "op_plugin/ops/index_fill.h"
 #include "op_plugin/ops/repeat_interleave.h"
+#include "op_plugin/utils/PointwiseUtils.h"
 
 namespace op_api {
 namespace {
@@ -99,9 +100,7 @@ at::Tensor& index_fill_(at::Tensor& self, int64_t dim, const at::Tensor& index, 
 }
 
 at::Tensor& fill_(at::Tensor& self, const at::Tensor& value) {
-  TORCH_CHECK(value.dim() == 0, "fill_ only supports 0-dimension value tensor but got tensor with ", value.dim(),
-              " dimensions.");
-  check_not_complex("fill_", self);
+  op_plugin::utils::check_fill_value(self, value);
   c10_npu::NPUGuard guard(self.device());
   if (self.numel() == 0) return self;
   // A CPU value (a Python number wrapped) is copied to the device by EXEC_NPU_CMD.

@@ -13,20 +13,11 @@
 #include "op_plugin/ops/logical_and.h"
 #include "op_plugin/ops/logical_or.h"
 #include "op_plugin/ops/logical_xor.h"
+#include "op_plugin/utils/PointwiseUtils.h"
 
 namespace op_api {
-namespace {
 
-void check_logical_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
-  const auto size = op_infer::broadcast_ops_npu_output_size(self, other);
-  if (out.is_same(self) || out.is_same(other)) {
-    TORCH_CHECK(out.sizes() == c10::IntArrayRef(size), "output with shape ", out.sizes(),
-                " doesn't match the broadcast shape ", c10::IntArrayRef(size));
-  }
-  at_npu::native::OpPreparation::check_tensor({self, other}, out, at::kBool, size);
-}
-
-}  // namespace
+using op_plugin::utils::check_logical_out;
 
 at::Tensor& logical_and_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
   check_logical_out(self, other, out);

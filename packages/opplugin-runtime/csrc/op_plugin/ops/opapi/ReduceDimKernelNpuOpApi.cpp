@@ -46,6 +46,7 @@
 #include "op_plugin/ops/trace.h"
 #include "op_plugin/ops/var.h"
 #include "op_plugin/ops/var_mean.h"
+#include "op_plugin/utils/ReductionUtils.h"
 
 namespace op_api {
 namespace {
@@ -81,28 +82,11 @@ DimReduction reduce_dims(const at::Tensor& self, at::OptionalIntArrayRef dim, bo
   return r;
 }
 
-Shape one_dim_size(const at::Tensor& self, int64_t wrapped, bool keepdim) {
-  Shape size;
-  for (int64_t d = 0; d < self.dim(); ++d) {
-    if (d != wrapped) {
-      size.push_back(self.size(d));
-    } else if (keepdim) {
-      size.push_back(1);
-    }
-  }
-  return size;
-}
+using op_plugin::utils::check_extreme_all;
+using op_plugin::utils::check_nonzero_dim;
+using op_plugin::utils::check_real_reduction;
+using op_plugin::utils::one_dim_reduced_size;
 
-void check_real(const char* op, const at::Tensor& self) {
-  TORCH_CHECK(!at::isComplexType(self.scalar_type()), op, ": complex self (", self.scalar_type(),
-              ") is not supported on npu");
-}
-
-// IndexError when reducing a dimension of size 0, as ATen's zero_numel_check_dims.
-void check_nonzero_dim(const char* op, const at::Tensor& self, int64_t wrapped) {
-  if (self.dim() == 0) return;
-  TORCH_CHECK_INDEX(self.size(wrapped) != 0, op, "(): Expected reduction dim ", wrapped, " to have non-zero size.");
-}
 
 at::ScalarType integral_to_long(at::ScalarType t) {
   return at::isIntegralType(t, /*includeBool=*/true) ? at::kLong : t;
@@ -145,7 +129,7 @@ void rescale_for_correction(const Correction& c, bool take_sqrt, const at::Tenso
 void check_var_self(const at::Tensor& self) {
   TORCH_CHECK(at::isFloatingType(self.scalar_type()) || at::isComplexType(self.scalar_type()),
               "std and var only support floating point and complex dtypes");
-  check_real("var/std", self);
+  check_real_reduction("var/std", self);
 }
 
 at::Tensor& var_std_out(bool take_sqrt, const at::Tensor& self, at::OptionalIntArrayRef dim,
@@ -188,16 +172,6 @@ std::tuple<at::Tensor, at::Tensor> var_std_mean(bool take_sqrt, const at::Tensor
 
 // ---- any ----
 
-at::ScalarType any_result_type(const at::Tensor& self) {
-  return self.scalar_type() == at::kByte ? at::kByte : at::kBool;
-}
-
-void check_any_out(const at::Tensor& self, const at::Tensor& out) {
-  const at::ScalarType t = out.scalar_type();
-  TORCH_CHECK(t == at::kBool || (t == at::kByte && self.scalar_type() == at::kByte),
-              "any: out must be bool (or uint8 for a uint8 self), got ", t);
-}
-
 // aclnnAny reads an empty dimension list as every dimension: a reduction over none (any.dims
 // with dim=[]) runs over a new trailing dimension of size 1 instead.
 void run_any(const at::Tensor& self, const std::vector<int64_t>& dims, bool every, bool keepdim, at::Tensor& out) {
@@ -217,7 +191,7 @@ void run_any(const at::Tensor& self, const std::vector<int64_t>& dims, bool ever
 
 void run_arg_extreme(bool is_max, const at::Tensor& self, c10::optional<int64_t> dim, bool keepdim, at::Tensor& out) {
   c10_npu::NPUGuard guard(self.device());
-  check_real(is_max ? "argmax" : "argmin", self);
+  check_real_reduction(is_max ? "argmax" : "argmin", self);
   if (self.numel() == 0) return;  // the meta function accepted it: an empty result
   if (!dim.has_value()) {
     // Over the flattened self: one index, whatever shape out has (0-d, or all ones with keepdim).
@@ -243,17 +217,8 @@ void run_arg_extreme(bool is_max, const at::Tensor& self, c10::optional<int64_t>
 std::tuple<at::Tensor&, at::Tensor&> extreme_dim_out(bool is_max, const at::Tensor& self, int64_t dim, bool keepdim,
                                                      at::Tensor& values, at::Tensor& indices) {
   c10_npu::NPUGuard guard(self.device());
-  const char* op = is_max ? "max" : "min";
-  check_real(op, self);
-  const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
-  check_nonzero_dim(op, self, wrapped);
-  TORCH_CHECK(values.scalar_type() == self.scalar_type(), op, "(): expected values dtype ", self.scalar_type(),
-              " but got ", values.scalar_type());
-  TORCH_CHECK(indices.scalar_type() == at::kLong, op, "(): expected indices dtype Long but got ",
-              indices.scalar_type());
-  const Shape size = one_dim_size(self, wrapped, keepdim);
-  OpPreparation::check_tensor({self}, values, self.scalar_type(), size);
-  OpPreparation::check_tensor({self}, indices, at::kLong, size);
+  const int64_t wrapped =
+      op_plugin::utils::check_extreme_dim_out(is_max ? "max" : "min", self, dim, keepdim, values, indices);
   if (self.numel() == 0) return std::tie(values, indices);
   if (is_max) {
     EXEC_NPU_CMD(aclnnMaxDim, self, wrapped, keepdim, values, indices);
@@ -261,13 +226,6 @@ std::tuple<at::Tensor&, at::Tensor&> extreme_dim_out(bool is_max, const at::Tens
     EXEC_NPU_CMD(aclnnMinDim, self, wrapped, keepdim, values, indices);
   }
   return std::tie(values, indices);
-}
-
-void check_extreme_all(const char* op, const at::Tensor& self) {
-  check_real(op, self);
-  TORCH_CHECK(self.numel() > 0, op,
-              "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the "
-              "'dim' argument.");
 }
 
 void run_extreme_all(bool is_max, const at::Tensor& self, at::Tensor& out) {
@@ -283,7 +241,7 @@ void run_extreme_all(bool is_max, const at::Tensor& self, at::Tensor& out) {
 void check_norm_self(const char* op, const at::Tensor& self) {
   TORCH_CHECK(at::isFloatingType(self.scalar_type()) || at::isComplexType(self.scalar_type()), op,
               ": Expected a floating point or complex tensor as input. Got ", self.scalar_type());
-  check_real(op, self);
+  check_real_reduction(op, self);
 }
 
 // Norms of no elements: 0, except the -inf norm (the minimum of nothing), which CPU refuses.
@@ -314,14 +272,14 @@ std::tuple<at::Tensor&, at::Tensor&> median_dim_out(bool ignore_nan, const at::T
                                                     bool keepdim, at::Tensor& values, at::Tensor& indices) {
   c10_npu::NPUGuard guard(self.device());
   const char* op = ignore_nan ? "nanmedian" : "median";
-  check_real(op, self);
+  check_real_reduction(op, self);
   const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
   check_nonzero_dim(op, self, wrapped);
   TORCH_CHECK(values.scalar_type() == self.scalar_type(), op, "(): expected values dtype ", self.scalar_type(),
               " but got ", values.scalar_type());
   TORCH_CHECK(indices.scalar_type() == at::kLong, op, "(): expected indices dtype Long but got ",
               indices.scalar_type());
-  const Shape size = one_dim_size(self, wrapped, keepdim);
+  const Shape size = one_dim_reduced_size(self, wrapped, keepdim);
   OpPreparation::check_tensor({self}, values, self.scalar_type(), size);
   OpPreparation::check_tensor({self}, indices, at::kLong, size);
   if (self.numel() == 0) return std::tie(values, indices);
@@ -335,7 +293,7 @@ std::tuple<at::Tensor&, at::Tensor&> median_dim_out(bool ignore_nan, const at::T
 
 at::Tensor median_all(bool ignore_nan, const at::Tensor& self) {
   c10_npu::NPUGuard guard(self.device());
-  check_real(ignore_nan ? "nanmedian" : "median", self);
+  check_real_reduction(ignore_nan ? "nanmedian" : "median", self);
   at::Tensor out = OpPreparation::apply_tensor_without_format(Shape{}, self.options());
   if (self.numel() == 0) {  // the median of nothing is NaN, as on CPU
     out.fill_(std::numeric_limits<double>::quiet_NaN());
@@ -351,7 +309,7 @@ at::Tensor median_all(bool ignore_nan, const at::Tensor& self) {
 
 void cumulative_extreme(bool is_max, const at::Tensor& self, at::Tensor& values, at::Tensor& indices, int64_t dim) {
   c10_npu::NPUGuard guard(self.device());
-  check_real(is_max ? "cummax" : "cummin", self);
+  check_real_reduction(is_max ? "cummax" : "cummin", self);
   const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
   if (self.numel() == 0) return;
   if (is_max) {
@@ -403,8 +361,8 @@ std::tuple<at::Tensor, at::Tensor> std_mean(const at::Tensor& self, at::Optional
 
 at::Tensor prod(const at::Tensor& self, c10::optional<at::ScalarType> dtype) {
   c10_npu::NPUGuard guard(self.device());
-  check_real("prod", self);
-  const at::ScalarType result = dtype.value_or(integral_to_long(self.scalar_type()));
+  check_real_reduction("prod", self);
+  const at::ScalarType result = op_plugin::utils::prod_result_type(self, dtype);
   at::Tensor out = OpPreparation::apply_tensor_without_format(Shape{}, self.options().dtype(result));
   EXEC_NPU_CMD(aclnnProd, self, result, out);
   return out;
@@ -413,7 +371,7 @@ at::Tensor prod(const at::Tensor& self, c10::optional<at::ScalarType> dtype) {
 at::Tensor& prod_out(const at::Tensor& self, int64_t dim, bool keepdim, c10::optional<at::ScalarType> dtype,
                      at::Tensor& out) {
   c10_npu::NPUGuard guard(self.device());
-  check_real("prod", self);
+  check_real_reduction("prod", self);
   (void)dtype;  // the meta function gave out its dtype
   const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
   const at::ScalarType result = out.scalar_type();
@@ -425,28 +383,28 @@ at::Tensor& prod_out(const at::Tensor& self, int64_t dim, bool keepdim, c10::opt
 
 at::Tensor& any_out(const at::Tensor& self, int64_t dim, bool keepdim, at::Tensor& out) {
   c10_npu::NPUGuard guard(self.device());
-  check_real("any", self);
-  check_any_out(self, out);
+  check_real_reduction("any", self);
+  op_plugin::utils::check_bool_reduction_out("any", self, out);
   const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
-  OpPreparation::check_tensor({self}, out, out.scalar_type(), one_dim_size(self, wrapped, keepdim));
+  OpPreparation::check_tensor({self}, out, out.scalar_type(), one_dim_reduced_size(self, wrapped, keepdim));
   run_any(self, {wrapped}, self.dim() == 0, keepdim, out);
   return out;
 }
 
 at::Tensor any(const at::Tensor& self, int64_t dim, bool keepdim) {
   c10_npu::NPUGuard guard(self.device());
-  check_real("any", self);
+  check_real_reduction("any", self);
   const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
-  at::Tensor out = OpPreparation::apply_tensor_without_format(one_dim_size(self, wrapped, keepdim),
-                                                              self.options().dtype(any_result_type(self)));
+  at::Tensor out = OpPreparation::apply_tensor_without_format(one_dim_reduced_size(self, wrapped, keepdim),
+                                                              self.options().dtype(op_plugin::utils::bool_reduction_result_type(self)));
   run_any(self, {wrapped}, self.dim() == 0, keepdim, out);
   return out;
 }
 
 at::Tensor& any_out(const at::Tensor& self, at::Tensor& out) {
   c10_npu::NPUGuard guard(self.device());
-  check_real("any", self);
-  check_any_out(self, out);
+  check_real_reduction("any", self);
+  op_plugin::utils::check_bool_reduction_out("any", self, out);
   OpPreparation::check_tensor({self}, out, out.scalar_type(), c10::IntArrayRef());
   run_any(self, {}, true, false, out);
   return out;
@@ -454,8 +412,8 @@ at::Tensor& any_out(const at::Tensor& self, at::Tensor& out) {
 
 at::Tensor any(const at::Tensor& self) {
   c10_npu::NPUGuard guard(self.device());
-  check_real("any", self);
-  at::Tensor out = OpPreparation::apply_tensor_without_format(Shape{}, self.options().dtype(any_result_type(self)));
+  check_real_reduction("any", self);
+  at::Tensor out = OpPreparation::apply_tensor_without_format(Shape{}, self.options().dtype(op_plugin::utils::bool_reduction_result_type(self)));
   run_any(self, {}, true, false, out);
   return out;
 }
@@ -473,8 +431,8 @@ Shape any_dims_size(const at::Tensor& self, at::OptionalIntArrayRef dim, bool ke
 
 at::Tensor& any_out(const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim, at::Tensor& out) {
   c10_npu::NPUGuard guard(self.device());
-  check_real("any", self);
-  check_any_out(self, out);
+  check_real_reduction("any", self);
+  op_plugin::utils::check_bool_reduction_out("any", self, out);
   std::vector<int64_t> dims;
   OpPreparation::check_tensor({self}, out, out.scalar_type(), any_dims_size(self, dim, keepdim, &dims));
   run_any(self, dims, !dim.has_value() || !dim->empty(), keepdim, out);
@@ -483,10 +441,10 @@ at::Tensor& any_out(const at::Tensor& self, at::OptionalIntArrayRef dim, bool ke
 
 at::Tensor any(const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim) {
   c10_npu::NPUGuard guard(self.device());
-  check_real("any", self);
+  check_real_reduction("any", self);
   std::vector<int64_t> dims;
   const Shape size = any_dims_size(self, dim, keepdim, &dims);
-  at::Tensor out = OpPreparation::apply_tensor_without_format(size, self.options().dtype(any_result_type(self)));
+  at::Tensor out = OpPreparation::apply_tensor_without_format(size, self.options().dtype(op_plugin::utils::bool_reduction_result_type(self)));
   run_any(self, dims, !dim.has_value() || !dim->empty(), keepdim, out);
   return out;
 }
@@ -571,7 +529,7 @@ at::Tensor& min_out(const at::Tensor& self, at::Tensor& out) {
 std::tuple<at::Tensor&, at::Tensor&> aminmax_out(const at::Tensor& self, c10::optional<int64_t> dim, bool keepdim,
                                                  at::Tensor& min, at::Tensor& max) {
   c10_npu::NPUGuard guard(self.device());
-  check_real("aminmax", self);
+  check_real_reduction("aminmax", self);
   if (self.numel() == 0) return std::tie(min, max);
   if (dim.has_value()) {
     const int64_t wrapped = c10::maybe_wrap_dim(*dim, self.dim());
@@ -613,7 +571,7 @@ at::Tensor norm(const at::Tensor& self, const c10::optional<at::Scalar>& p, at::
 at::Tensor& linalg_vector_norm_out(const at::Tensor& self, const at::Scalar& ord, at::OptionalIntArrayRef dim,
                                    bool keepdim, c10::optional<at::ScalarType> dtype, at::Tensor& out) {
   c10_npu::NPUGuard guard(self.device());
-  check_real("linalg.vector_norm", self);
+  check_real_reduction("linalg.vector_norm", self);
   (void)dtype;  // the meta function gave out its dtype (the computation's)
   const DimReduction r = reduce_dims(self, dim, keepdim);
   const at::IntArrayRef dims(r.dims);
@@ -627,7 +585,7 @@ at::Tensor& linalg_vector_norm_out(const at::Tensor& self, const at::Scalar& ord
 at::Tensor& nansum_out(const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim,
                        c10::optional<at::ScalarType> dtype, at::Tensor& out) {
   c10_npu::NPUGuard guard(self.device());
-  check_real("nansum", self);
+  check_real_reduction("nansum", self);
   const at::ScalarType result = dtype.value_or(out.scalar_type());
   TORCH_CHECK(out.scalar_type() == result, "nansum: expected out dtype ", result, " but got ", out.scalar_type());
   TORCH_CHECK(!at::isFloatingType(self.scalar_type()) || at::isFloatingType(result), "nansum: out of dtype ",
@@ -642,7 +600,7 @@ at::Tensor& nansum_out(const at::Tensor& self, at::OptionalIntArrayRef dim, bool
 at::Tensor nansum(const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim,
                   c10::optional<at::ScalarType> dtype) {
   c10_npu::NPUGuard guard(self.device());
-  check_real("nansum", self);
+  check_real_reduction("nansum", self);
   const at::ScalarType result = dtype.value_or(integral_to_long(self.scalar_type()));
   const DimReduction r = reduce_dims(self, dim, keepdim);
   at::Tensor out = OpPreparation::apply_tensor_without_format(r.out_size, self.options().dtype(result));
@@ -654,7 +612,7 @@ at::Tensor nansum(const at::Tensor& self, at::OptionalIntArrayRef dim, bool keep
 // The count is the int64 sum of the mask self != 0 (upstream's composition).
 at::Tensor count_nonzero(const at::Tensor& self, at::IntArrayRef dim) {
   c10_npu::NPUGuard guard(self.device());
-  check_real("count_nonzero", self);
+  check_real_reduction("count_nonzero", self);
   const DimReduction r = reduce_dims(self, dim, false);
   const at::Tensor mask = at::ne(self, 0);
   at::Tensor out = OpPreparation::apply_tensor_without_format(r.out_size, self.options().dtype(at::kLong));
@@ -667,10 +625,7 @@ at::Tensor count_nonzero(const at::Tensor& self, at::IntArrayRef dim) {
 
 bool equal(const at::Tensor& self, const at::Tensor& other) {
   c10_npu::NPUGuard guard(self.device());
-  TORCH_CHECK(self.device() == other.device(), "Cannot compare two tensors on different devices. Got: ",
-              self.device(), " and ", other.device());
-  check_real("equal", self);
-  check_real("equal", other);
+  op_plugin::utils::check_equal_operands(self, other);
   if (!self.sizes().equals(other.sizes())) return false;
   at::Tensor result = OpPreparation::apply_tensor_without_format(Shape{1}, self.options().dtype(at::kBool));
   EXEC_NPU_CMD(aclnnEqual, self, other, result);
@@ -679,10 +634,8 @@ bool equal(const at::Tensor& self, const at::Tensor& other) {
 
 at::Tensor trace(const at::Tensor& self) {
   c10_npu::NPUGuard guard(self.device());
-  TORCH_CHECK(self.dim() == 2, "trace: expected a matrix, but got tensor with dim ", self.dim());
-  check_real("trace", self);
-  at::Tensor out =
-      OpPreparation::apply_tensor_without_format(Shape{}, self.options().dtype(integral_to_long(self.scalar_type())));
+  const at::ScalarType result = op_plugin::utils::trace_result_type(self);
+  at::Tensor out = OpPreparation::apply_tensor_without_format(Shape{}, self.options().dtype(result));
   EXEC_NPU_CMD(aclnnTrace, self, out);
   return out;
 }
@@ -692,7 +645,7 @@ at::Tensor trace(const at::Tensor& self) {
 at::Tensor& renorm_out(const at::Tensor& self, const at::Scalar& p, int64_t dim, const at::Scalar& maxnorm,
                        at::Tensor& out) {
   c10_npu::NPUGuard guard(self.device());
-  check_real("renorm", self);
+  check_real_reduction("renorm", self);
   const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
   if (self.numel() == 0) return out;
   EXEC_NPU_CMD(aclnnRenorm, self, p, wrapped, maxnorm, out);
@@ -703,7 +656,7 @@ at::Tensor& renorm_out(const at::Tensor& self, const at::Scalar& p, int64_t dim,
 
 at::Tensor& cumsum_out(const at::Tensor& self, int64_t dim, c10::optional<at::ScalarType> dtype, at::Tensor& out) {
   c10_npu::NPUGuard guard(self.device());
-  check_real("cumsum", self);
+  check_real_reduction("cumsum", self);
   (void)dtype;  // the meta function gave out its dtype
   const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
   const at::ScalarType result = out.scalar_type();
@@ -713,7 +666,7 @@ at::Tensor& cumsum_out(const at::Tensor& self, int64_t dim, c10::optional<at::Sc
 
 at::Tensor& cumprod_out(const at::Tensor& self, int64_t dim, c10::optional<at::ScalarType> dtype, at::Tensor& out) {
   c10_npu::NPUGuard guard(self.device());
-  check_real("cumprod", self);
+  check_real_reduction("cumprod", self);
   (void)dtype;
   const at::Scalar wrapped(c10::maybe_wrap_dim(dim, self.dim()));
   const at::ScalarType result = out.scalar_type();
@@ -731,7 +684,7 @@ void _cummin_helper(const at::Tensor& self, at::Tensor& values, at::Tensor& indi
 
 at::Tensor& _logcumsumexp_out(const at::Tensor& self, int64_t dim, at::Tensor& out) {
   c10_npu::NPUGuard guard(self.device());
-  check_real("logcumsumexp", self);
+  check_real_reduction("logcumsumexp", self);
   TORCH_CHECK(at::isFloatingType(self.scalar_type()), "\"logcumsumexp_out_npu\" not implemented for '",
               self.scalar_type(), "'");
   TORCH_CHECK(out.scalar_type() == self.scalar_type(), "logcumsumexp: expected out dtype ", self.scalar_type(),
@@ -753,7 +706,7 @@ at::Tensor _logcumsumexp(const at::Tensor& self, int64_t dim) {
 std::tuple<at::Tensor&, at::Tensor&> sort_out(const at::Tensor& self, c10::optional<bool> stable, int64_t dim,
                                               bool descending, at::Tensor& values, at::Tensor& indices) {
   c10_npu::NPUGuard guard(self.device());
-  check_real("sort", self);
+  check_real_reduction("sort", self);
   const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
   const bool is_stable = stable.value_or(false);
   if (self.numel() == 0) return std::tie(values, indices);
@@ -764,7 +717,7 @@ std::tuple<at::Tensor&, at::Tensor&> sort_out(const at::Tensor& self, c10::optio
 std::tuple<at::Tensor&, at::Tensor&> topk_out(const at::Tensor& self, int64_t k, int64_t dim, bool largest,
                                               bool sorted, at::Tensor& values, at::Tensor& indices) {
   c10_npu::NPUGuard guard(self.device());
-  check_real("topk", self);
+  check_real_reduction("topk", self);
   const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
   if (self.numel() == 0 || k == 0) return std::tie(values, indices);
   EXEC_NPU_CMD(aclnnTopk, self, k, wrapped, largest, sorted, values, indices);
@@ -774,7 +727,7 @@ std::tuple<at::Tensor&, at::Tensor&> topk_out(const at::Tensor& self, int64_t k,
 std::tuple<at::Tensor&, at::Tensor&> kthvalue_out(const at::Tensor& self, int64_t k, int64_t dim, bool keepdim,
                                                   at::Tensor& values, at::Tensor& indices) {
   c10_npu::NPUGuard guard(self.device());
-  check_real("kthvalue", self);
+  check_real_reduction("kthvalue", self);
   const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
   check_nonzero_dim("kthvalue", self, wrapped);
   const int64_t slice = self.dim() > 0 ? self.size(wrapped) : 1;
@@ -783,7 +736,7 @@ std::tuple<at::Tensor&, at::Tensor&> kthvalue_out(const at::Tensor& self, int64_
               " but got ", values.scalar_type());
   TORCH_CHECK(indices.scalar_type() == at::kLong, "kthvalue(): expected indices dtype Long but got ",
               indices.scalar_type());
-  const Shape size = one_dim_size(self, wrapped, keepdim);
+  const Shape size = one_dim_reduced_size(self, wrapped, keepdim);
   OpPreparation::check_tensor({self}, values, self.scalar_type(), size);
   OpPreparation::check_tensor({self}, indices, at::kLong, size);
   EXEC_NPU_CMD(aclnnKthvalue, self, k, wrapped, keepdim, values, indices);

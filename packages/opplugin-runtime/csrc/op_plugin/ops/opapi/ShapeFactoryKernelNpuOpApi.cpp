@@ -17,6 +17,7 @@
 #include "op_plugin/ops/linspace.h"
 #include "op_plugin/ops/logspace.h"
 #include "op_plugin/ops/roll.h"
+#include "op_plugin/utils/PointwiseUtils.h"
 #include "op_plugin/utils/RearrangeUtils.h"
 
 namespace op_api {
@@ -59,10 +60,7 @@ at::Tensor& eye_out(int64_t n, int64_t m, at::Tensor& out) {
 at::Tensor& eye_out(int64_t n, at::Tensor& out) { return op_api::eye_out(n, n, out); }
 
 at::Tensor& linspace_out(const at::Scalar& start, const at::Scalar& end, int64_t steps, at::Tensor& out) {
-  TORCH_CHECK(steps >= 0, "number of steps must be non-negative");
-  TORCH_CHECK(out.scalar_type() != at::kBool && !out.is_complex(), "linspace: out of dtype ", out.scalar_type(),
-              " is not supported on npu");
-  resize_to(out, {steps});
+  op_plugin::utils::linspace_check_resize("linspace", steps, out);
   c10_npu::NPUGuard guard(out.device());
   if (steps > 0) EXEC_NPU_CMD(aclnnLinspace, start, end, steps, out);
   return out;
@@ -70,10 +68,7 @@ at::Tensor& linspace_out(const at::Scalar& start, const at::Scalar& end, int64_t
 
 at::Tensor& logspace_out(const at::Scalar& start, const at::Scalar& end, int64_t steps, double base,
                          at::Tensor& out) {
-  TORCH_CHECK(steps >= 0, "number of steps must be non-negative");
-  TORCH_CHECK(out.scalar_type() != at::kBool && !out.is_complex(), "logspace: out of dtype ", out.scalar_type(),
-              " is not supported on npu");
-  resize_to(out, {steps});
+  op_plugin::utils::linspace_check_resize("logspace", steps, out);
   c10_npu::NPUGuard guard(out.device());
   if (steps > 0) EXEC_NPU_CMD(aclnnLogSpace, start, end, steps, base, out);
   return out;

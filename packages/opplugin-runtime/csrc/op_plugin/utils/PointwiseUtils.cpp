@@ -1,0 +1,118 @@
+#define TORCH_ASSERT_ONLY_METHOD_OPERATORS
+#include "op_plugin/utils/PointwiseUtils.h"
+
+#include <cstdint>
+#include <limits>
+
+#include <ATen/native/TypeProperties.h>
+
+#include "npu/op_common/OpPreparation.h"
+
+namespace op_plugin::utils {
+
+c10::Scalar upper_bound(at::ScalarType dtype) {
+  if (at::isFloatingType(dtype)) {
+    return std::numeric_limits<double>::infinity();
+  }
+  switch (dtype) {
+    case at::kByte: return static_cast<int64_t>(std::numeric_limits<uint8_t>::max());
+    case at::kChar: return static_cast<int64_t>(std::numeric_limits<int8_t>::max());
+    case at::kShort: return static_cast<int64_t>(std::numeric_limits<int16_t>::max());
+    case at::kInt: return static_cast<int64_t>(std::numeric_limits<int32_t>::max());
+    default: return std::numeric_limits<int64_t>::max();
+  }
+}
+
+c10::Scalar lower_bound(at::ScalarType dtype) {
+  if (at::isFloatingType(dtype)) {
+    return -std::numeric_limits<double>::infinity();
+  }
+  switch (dtype) {
+    case at::kByte: return static_cast<int64_t>(0);
+    case at::kChar: return static_cast<int64_t>(std::numeric_limits<int8_t>::min());
+    case at::kShort: return static_cast<int64_t>(std::numeric_limits<int16_t>::min());
+    case at::kInt: return static_cast<int64_t>(std::numeric_limits<int32_t>::min());
+    default: return std::numeric_limits<int64_t>::min();
+  }
+}
+
+at::ScalarType clamp_result_type(const at::Tensor& self, const c10::optional<at::Scalar>& min,
+                                 const c10::optional<at::Scalar>& max) {
+  TORCH_CHECK(!self.is_complex(), "clamp is not supported for complex types");
+  TORCH_CHECK(min.has_value() || max.has_value(), "torch.clamp: At least one of 'min' or 'max' must not be None");
+  if (at::isFloatingType(self.scalar_type())) {
+    return self.scalar_type();
+  }
+  at::native::ResultTypeState state = {};
+  state = at::native::update_result_type_state(self, state);
+  if (min.has_value()) state = at::native::update_result_type_state(*min, state);
+  if (max.has_value()) state = at::native::update_result_type_state(*max, state);
+  return at::native::result_type(state);
+}
+
+void check_clamp_inplace(const at::Tensor& self, at::ScalarType result_type) {
+  TORCH_CHECK(result_type == self.scalar_type(), "result type ", result_type,
+              " can't be cast to the desired output type ", self.scalar_type());
+}
+
+ClampTensorPlan clamp_tensor_plan(const at::Tensor& self, const c10::optional<at::Tensor>& min,
+                                  const c10::optional<at::Tensor>& max) {
+  const bool has_min = min.has_value() && min->defined();
+  const bool has_max = max.has_value() && max->defined();
+  TORCH_CHECK(has_min || has_max, "torch.clamp: At least one of 'min' or 'max' must not be None");
+  TORCH_CHECK(!self.is_complex(), "clamp is not supported for complex types");
+  at::native::ResultTypeState state = {};
+  state = at::native::update_result_type_state(self, state);
+  op_infer::SmallVector size(self.sizes().begin(), self.sizes().end());
+  for (const at::Tensor* bound : {has_min ? &*min : nullptr, has_max ? &*max : nullptr}) {
+    if (bound == nullptr) continue;
+    state = at::native::update_result_type_state(*bound, state);
+    size = op_infer::broadcast_ops_npu_output_size(size, bound->sizes());
+  }
+  return {at::native::result_type(state), size};
+}
+
+void check_clamp_tensor_inplace(const at::Tensor& self, const ClampTensorPlan& plan) {
+  TORCH_CHECK(c10::canCast(plan.dtype, self.scalar_type()), "result type ", plan.dtype,
+              " can't be cast to the desired output type ", self.scalar_type());
+  TORCH_CHECK(c10::IntArrayRef(plan.size) == self.sizes(), "output with shape ", self.sizes(),
+              " doesn't match the broadcast shape ", c10::IntArrayRef(plan.size));
+}
+
+void check_logical_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+  const auto size = op_infer::broadcast_ops_npu_output_size(self, other);
+  if (out.is_same(self) || out.is_same(other)) {
+    TORCH_CHECK(out.sizes() == c10::IntArrayRef(size), "output with shape ", out.sizes(),
+                " doesn't match the broadcast shape ", c10::IntArrayRef(size));
+  }
+  at_npu::native::OpPreparation::check_tensor({self, other}, out, at::kBool, size);
+}
+
+void check_fill_value(const at::Tensor& self, const at::Tensor& value) {
+  TORCH_CHECK(value.dim() == 0, "fill_ only supports 0-dimension value tensor but got tensor with ", value.dim(),
+              " dimensions.");
+  TORCH_CHECK(!self.is_complex(), "fill_: complex tensors are not supported on npu");
+}
+
+void linspace_check_resize(const char* op, int64_t steps, at::Tensor& out) {
+  TORCH_CHECK(steps >= 0, "number of steps must be non-negative");
+  TORCH_CHECK(out.scalar_type() != at::kBool && !out.is_complex(), op, ": out of dtype ", out.scalar_type(),
+              " is not supported on npu");
+  if (!out.sizes().equals({steps})) out.resize_({steps});
+}
+
+void check_complex_parts(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out) {
+  TORCH_CHECK((a.scalar_type() == at::kFloat || a.scalar_type() == at::kDouble || a.scalar_type() == at::kHalf) &&
+                  (b.scalar_type() == at::kFloat || b.scalar_type() == at::kDouble ||
+                   b.scalar_type() == at::kHalf),
+              "Expected both inputs to be Half, Float or Double tensors but got ", a.scalar_type(), " and ",
+              b.scalar_type());
+  TORCH_CHECK(a.scalar_type() == b.scalar_type(), "Expected object of scalar type ", a.scalar_type(),
+              " but got scalar type ", b.scalar_type(), " for second argument");
+  TORCH_CHECK(out.scalar_type() == c10::toComplexType(a.scalar_type()), "Expected object of scalar type ",
+              c10::toComplexType(a.scalar_type()), " but got scalar type ", out.scalar_type(),
+              " for argument 'out'");
+  TORCH_CHECK(a.scalar_type() != at::kHalf, "complex: Half parts are not supported on npu");
+}
+
+}  // namespace op_plugin::utils

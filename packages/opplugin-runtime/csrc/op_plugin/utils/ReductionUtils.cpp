@@ -1,0 +1,82 @@
+#define TORCH_ASSERT_ONLY_METHOD_OPERATORS
+#include "op_plugin/utils/ReductionUtils.h"
+
+#include <c10/core/WrapDimMinimal.h>
+
+#include "npu/op_common/OpPreparation.h"
+
+namespace op_plugin::utils {
+
+void check_real_reduction(const char* op, const at::Tensor& self) {
+  TORCH_CHECK(!at::isComplexType(self.scalar_type()), op, ": complex self (", self.scalar_type(),
+              ") is not supported on npu");
+}
+
+at::ScalarType bool_reduction_result_type(const at::Tensor& self) {
+  return self.scalar_type() == at::kByte ? at::kByte : at::kBool;
+}
+
+void check_bool_reduction_out(const char* op, const at::Tensor& self, const at::Tensor& out) {
+  const at::ScalarType t = out.scalar_type();
+  TORCH_CHECK(t == at::kBool || (t == at::kByte && self.scalar_type() == at::kByte), op,
+              ": out must be bool (or uint8 for a uint8 self), got ", t);
+}
+
+c10::SmallVector<int64_t, 8> one_dim_reduced_size(const at::Tensor& self, int64_t wrapped, bool keepdim) {
+  c10::SmallVector<int64_t, 8> size;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (d != wrapped) {
+      size.push_back(self.size(d));
+    } else if (keepdim) {
+      size.push_back(1);
+    }
+  }
+  return size;
+}
+
+void check_nonzero_dim(const char* op, const at::Tensor& self, int64_t wrapped) {
+  if (self.dim() == 0) return;
+  TORCH_CHECK_INDEX(self.size(wrapped) != 0, op, "(): Expected reduction dim ", wrapped, " to have non-zero size.");
+}
+
+int64_t check_extreme_dim_out(const char* op, const at::Tensor& self, int64_t dim, bool keepdim, at::Tensor& values,
+                              at::Tensor& indices) {
+  check_real_reduction(op, self);
+  const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
+  check_nonzero_dim(op, self, wrapped);
+  TORCH_CHECK(values.scalar_type() == self.scalar_type(), op, "(): expected values dtype ", self.scalar_type(),
+              " but got ", values.scalar_type());
+  TORCH_CHECK(indices.scalar_type() == at::kLong, op, "(): expected indices dtype Long but got ",
+              indices.scalar_type());
+  const auto size = one_dim_reduced_size(self, wrapped, keepdim);
+  at_npu::native::OpPreparation::check_tensor({self}, values, self.scalar_type(), size);
+  at_npu::native::OpPreparation::check_tensor({self}, indices, at::kLong, size);
+  return wrapped;
+}
+
+void check_extreme_all(const char* op, const at::Tensor& self) {
+  check_real_reduction(op, self);
+  TORCH_CHECK(self.numel() > 0, op,
+              "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the "
+              "'dim' argument.");
+}
+
+at::ScalarType prod_result_type(const at::Tensor& self, c10::optional<at::ScalarType> dtype) {
+  if (dtype.has_value()) return *dtype;
+  return at::isIntegralType(self.scalar_type(), /*includeBool=*/true) ? at::kLong : self.scalar_type();
+}
+
+void check_equal_operands(const at::Tensor& self, const at::Tensor& other) {
+  TORCH_CHECK(self.device() == other.device(), "Cannot compare two tensors on different devices. Got: ",
+              self.device(), " and ", other.device());
+  check_real_reduction("equal", self);
+  check_real_reduction("equal", other);
+}
+
+at::ScalarType trace_result_type(const at::Tensor& self) {
+  TORCH_CHECK(self.dim() == 2, "trace: expected a matrix, but got tensor with dim ", self.dim());
+  check_real_reduction("trace", self);
+  return prod_result_type(self, c10::nullopt);
+}
+
+}  // namespace op_plugin::utils

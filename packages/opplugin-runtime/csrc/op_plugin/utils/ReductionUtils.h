@@ -1,0 +1,43 @@
+// Checks and result shapes shared by the reduction kernels of both paths, with ATen's messages.
+#pragma once
+
+#include <ATen/core/Tensor.h>
+#include <c10/core/ScalarType.h>
+#include <c10/util/Optional.h>
+#include <c10/util/SmallVector.h>
+
+namespace op_plugin::utils {
+
+// A complex self is not supported on npu by reduction `op`.
+void check_real_reduction(const char* op, const at::Tensor& self);
+
+// all / any: uint8 for a uint8 self, else bool.
+at::ScalarType bool_reduction_result_type(const at::Tensor& self);
+
+// all / any (`op`) with out=: out must be bool, or uint8 for a uint8 self.
+void check_bool_reduction_out(const char* op, const at::Tensor& self, const at::Tensor& out);
+
+// self's shape without dimension `wrapped` (1 there with keepdim).
+c10::SmallVector<int64_t, 8> one_dim_reduced_size(const at::Tensor& self, int64_t wrapped, bool keepdim);
+
+// IndexError when reducing dimension `wrapped` of size 0 (ATen's zero_numel_check_dims); a 0-dim self passes.
+void check_nonzero_dim(const char* op, const at::Tensor& self, int64_t wrapped);
+
+// max.dim_max / min.dim_min (`op`): checks values' and indices' dtypes (self's, int64) and resizes them to
+// self's shape without `dim`; returns `dim` wrapped.
+int64_t check_extreme_dim_out(const char* op, const at::Tensor& self, int64_t dim, bool keepdim, at::Tensor& values,
+                              at::Tensor& indices);
+
+// max() / min() (`op`) of every element: a real, non-empty self.
+void check_extreme_all(const char* op, const at::Tensor& self);
+
+// prod() / nansum() without an explicit dtype: self's, with integers and bool promoted to int64.
+at::ScalarType prod_result_type(const at::Tensor& self, c10::optional<at::ScalarType> dtype);
+
+// equal: both tensors on one device, neither complex.
+void check_equal_operands(const at::Tensor& self, const at::Tensor& other);
+
+// trace: a real matrix; the result dtype (integers and bool promoted to int64).
+at::ScalarType trace_result_type(const at::Tensor& self);
+
+}  // namespace op_plugin::utils
