@@ -32,13 +32,25 @@ ACTIVATIONS: dict[str, Callable[[torch.Tensor], torch.Tensor]] = {
 KINKS = torch.tensor([-3.0, 3.0, -2.0, 1.5, -0.6, 0.6, 0.0])
 
 
+
+def _cpu_hardswish_kinks_agree() -> bool:
+    """Whether CPU's hardswish_backward at -3 and 3 is the same for a lone element and inside a vector:
+    before ATen's boundary fix its vectorized loop and its scalar tail disagree there, so no device
+    kernel can match CPU at both."""
+    x = torch.tensor([-3.0, 3.0]).repeat(32)
+    vector = torch.ops.aten.hardswish_backward(torch.ones_like(x), x)[:2]
+    lone = torch.cat([torch.ops.aten.hardswish_backward(torch.ones(1), x[i:i + 1]) for i in range(2)])
+    return torch.equal(vector, lone)
+
+
 @pytest.mark.parametrize("path", ["op_api", "acl_op"])
 @pytest.mark.parametrize("backward", sorted(ACTIVATIONS))
 def test_activation_gradient_on_each_path_equals_cpus(backward: str, path: str) -> None:
     activation = ACTIVATIONS[backward]
     generator = torch.Generator().manual_seed(0)
     x = torch.randn(4, 6, 8, generator=generator) * 3
-    x[0, 0, :KINKS.numel()] = KINKS  # where the gradients change their piece
+    kinks = KINKS if backward != "hardswish_backward" or _cpu_hardswish_kinks_agree() else KINKS[2:]
+    x[0, 0, :kinks.numel()] = kinks  # where the gradients change their piece
     grad_output = torch.randn(activation(x).shape, generator=generator)
     leaf = x.clone().requires_grad_()
     activation(leaf).backward(grad_output)
