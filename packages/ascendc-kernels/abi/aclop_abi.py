@@ -26,13 +26,19 @@ The format, one block per op type::
       attr transpose: bool = false     # optional, with its default
       attr src_format: string?         # optional, without a default
       formats: elementwise
+    NonZero
+      ...
+      output_shape: data-dependent     # the op reports its outputs' real shapes (aclopCompileAndExecuteV2)
 
 An operand's dtypes are a list of ``float float16 bfloat16 double int8 uint8 int16 int32 int64
 bool`` (or the groups ``numeric``, every one but bool, and ``all``), or ``like <operand>``: the
 dtype of an operand declared before it. Attribute types: ``bool``, ``int``, ``float``, ``string``,
 ``ints`` (a list of ints; default ``[]`` or ``[1, 2]``), ``dtype`` (an aclDataType; default ``int64``).
 ``formats``: ``base`` (base formats only), ``elementwise`` (any format shared by all operands)
-or ``own`` (the op checks formats itself). Only the standard library is used: the build runs
+or ``own`` (the op checks formats itself). ``output_shape: data-dependent`` marks an op whose
+outputs are given at their largest size and shrink to what the data gives: it runs only through
+aclopCompileAndExecuteV2, which waits for it and writes the real shapes into the output
+descriptors. Only the standard library is used: the build runs
 this before anything is installed.
 """
 
@@ -116,6 +122,7 @@ class OpType:
     attrs: tuple[Attr, ...]
     formats: str
     where: str  # file:line of the block
+    data_dependent_shape: bool = False  # outputs shrink to the data's result (aclopCompileAndExecuteV2 only)
 
     @property
     def min_inputs(self) -> int:
@@ -175,6 +182,7 @@ class _Block:
         self.outputs: list[Operand] = []
         self.attrs: list[Attr] = []
         self.formats = ""
+        self.data_dependent_shape = False
         self.names: set[str] = set()
         # What the block's lines declare, valid or not (a bad line is reported once, not again as missing).
         self.output_lines = 0
@@ -330,8 +338,17 @@ def parse_family(path: Path) -> tuple[Family, list[str]]:
                 problems.append(f"{at}: {block.name}: formats '{rest.strip()}' is not one of {', '.join(FORMATS)}")
             else:
                 block.formats = rest.strip()
+        elif keyword == "output_shape:":
+            if block.data_dependent_shape:
+                problems.append(f"{at}: {block.name}: output_shape is declared twice")
+            elif rest.strip() != "data-dependent":
+                problems.append(f"{at}: {block.name}: output_shape '{rest.strip()}' is not 'data-dependent' (the "
+                                "only value; without the line the caller gives the output shapes)")
+            else:
+                block.data_dependent_shape = True
         else:
-            problems.append(f"{at}: {block.name}: '{keyword}' is not one of input, output, attr, formats:")
+            problems.append(f"{at}: {block.name}: '{keyword}' is not one of input, output, attr, formats:, "
+                            "output_shape:")
 
     ops: list[OpType] = []
     for b in blocks:
@@ -341,7 +358,8 @@ def parse_family(path: Path) -> tuple[Family, list[str]]:
             problems.append(f"{b.where}: {b.name}: declares no 'formats:' ({', '.join(FORMATS)})")
         if b.name in {o.name for o in ops}:
             problems.append(f"{b.where}: {b.name}: declared twice")
-        ops.append(OpType(b.name, b.doc, tuple(b.inputs), tuple(b.outputs), tuple(b.attrs), b.formats, b.where))
+        ops.append(OpType(b.name, b.doc, tuple(b.inputs), tuple(b.outputs), tuple(b.attrs), b.formats, b.where,
+                          b.data_dependent_shape))
     if not blocks and not problems:
         problems.append(f"{display}:1: declares no op type")
     return Family(family_name, path, tuple(family_doc), tuple(ops)), problems
@@ -462,9 +480,11 @@ def render_header(families: list[Family]) -> str:
     out.append("// Every declared op type, by name.\ninline const OpDef kDeclaredOps[] = {\n")
     for op in op_types(families):
         min_inputs = op.min_inputs if op.min_inputs != len(op.inputs) else -1
-        dynamic = ", true" if op.dynamic_inputs else ""
+        flags = ""
+        if op.dynamic_inputs or op.data_dependent_shape:
+            flags = f", {str(op.dynamic_inputs).lower()}" + (", true" if op.data_dependent_shape else "")
         out.append(f'    {{"{op.name}", {len(op.inputs)}, {len(op.outputs)}, FormatPolicy::{FORMATS[op.formats]}, '
-                   f"&declared::Check{op.name}, {min_inputs}{dynamic}}},\n")
+                   f"&declared::Check{op.name}, {min_inputs}{flags}}},\n")
     out.append("};\n\n}  // namespace aclop\n}  // namespace ascendc_sim\n")
     return "".join(out)
 

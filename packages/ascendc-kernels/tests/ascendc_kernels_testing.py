@@ -224,6 +224,11 @@ _ASCENDCL_PROTOTYPES = {
         [ctypes.c_char_p, ctypes.c_int, _pp, _pp, ctypes.c_int, _pp, _pp, _vp, ctypes.c_int, ctypes.c_int,
          ctypes.c_char_p, _vp],
     ),
+    "aclopCompileAndExecuteV2": (
+        ctypes.c_int,
+        [ctypes.c_char_p, ctypes.c_int, _pp, _pp, ctypes.c_int, _pp, _pp, _vp, ctypes.c_int, ctypes.c_int,
+         ctypes.c_char_p, _vp],
+    ),
     "aclSetCompileopt": (ctypes.c_int, [ctypes.c_int, ctypes.c_char_p]),
     "aclGetCompileopt": (ctypes.c_int, [ctypes.c_int, ctypes.c_char_p, _size]),
     "aclGetTensorDescType": (ctypes.c_int, [_vp]),
@@ -542,11 +547,23 @@ class DataTypeAttr(int):
     """An aclDataType set as a data type attribute (aclopSetAttrDataType), not as an int."""
 
 
+def descriptor_shape(desc: Any) -> list[int]:
+    libs = load()
+    dims = []
+    for i in range(libs.aclGetTensorDescNumDims(desc)):
+        dim = _i64()
+        check(libs.aclGetTensorDescDimV2(desc, i, ctypes.byref(dim)))
+        dims.append(dim.value)
+    return dims
+
+
 def run_aclop(op_type: str, inputs: Iterable[tuple], outputs: Iterable[tuple], attrs: Optional[dict] = None,
-              stream: Optional[int] = None) -> int:
+              stream: Optional[int] = None, reported_shapes: Optional[list] = None) -> int:
     """aclopCompileAndExecute. inputs/outputs: (DeviceArray or None, shape, acl_type[, fmt[, const bytes[, origin]]]).
 
     `shape` is the storage shape in `fmt`; `origin` (default: `shape`) the logical shape.
+    With `reported_shapes` (a list) the call is aclopCompileAndExecuteV2, and the list receives each
+    output descriptor's shape after it (the sizes an op with data-dependent shapes produced).
 
     attrs: name -> bool | int | float | str | list of ints | DataTypeAttr (floats set with aclopSetAttrFloat).
     """
@@ -598,9 +615,13 @@ def run_aclop(op_type: str, inputs: Iterable[tuple], outputs: Iterable[tuple], a
     def array_of(handles: list) -> Any:
         return (ctypes.c_void_p * max(1, len(handles)))(*handles)
 
+    execute = libs.aclopCompileAndExecute if reported_shapes is None else libs.aclopCompileAndExecuteV2
     try:
-        return libs.aclopCompileAndExecute(op_type.encode(), len(in_d), array_of(in_d), array_of(in_b), len(out_d),
-                                           array_of(out_d), array_of(out_b), attr, 0, 0, None, stream)
+        rc = execute(op_type.encode(), len(in_d), array_of(in_d), array_of(in_b), len(out_d), array_of(out_d),
+                     array_of(out_b), attr, 0, 0, None, stream)
+        if reported_shapes is not None:
+            reported_shapes[:] = [descriptor_shape(d) for d in out_d]
+        return rc
     finally:
         libs.aclopDestroyAttr(attr)
         for d in descs:

@@ -57,7 +57,12 @@ def call(op: aclop_abi.OpType, dtype: str, attrs: dict | None = None) -> int:
         # an operand declared like another takes that one's dtype
         chosen[operand.name] = dtype if index == 0 else chosen.get(operand.like or "", operand_dtype(operand, dtype))
     operands = [(sim.DeviceArray.empty((4,), ACL_TYPES[t]), (4,), ACL_TYPES[t]) for t in chosen.values()]
-    return sim.run_aclop(op.name, operands[: op.min_inputs], operands[op.min_inputs:], attrs)
+    return run(op, operands[: op.min_inputs], operands[op.min_inputs:], attrs)
+
+
+def run(op: aclop_abi.OpType, inputs: list, outputs: list, attrs: dict | None = None) -> int:
+    """run_aclop through the call the op takes (V2 for data-dependent output shapes)."""
+    return sim.run_aclop(op.name, inputs, outputs, attrs, reported_shapes=[] if op.data_dependent_shape else None)
 
 
 def first_dtype(op: aclop_abi.OpType) -> str:
@@ -92,7 +97,7 @@ def test_each_declared_operand_count_is_enforced(acl):
         arrays = [sim.DeviceArray.empty((4,), ACL_TYPES[dtype]) for _ in range(len(op.inputs) + 2)]
         operands = [(a, (4,), ACL_TYPES[dtype]) for a in arrays]
         wrong = [] if op.dynamic_inputs else operands[: len(op.inputs) + 1]  # none, or one too many
-        assert sim.run_aclop(op.name, wrong, operands[-1:]) == sim.ACL_ERROR_INVALID_PARAM, op.name
+        assert run(op, wrong, operands[-1:]) == sim.ACL_ERROR_INVALID_PARAM, op.name
         assert f"op '{op.name}': takes " in sim.recent_error()
 
 
@@ -124,7 +129,7 @@ def test_like_operands_must_share_the_dtype(acl):
         # the first `like` output gets the other dtype, the other outputs a dtype they accept
         kinds = [second if o is like[0] else o.dtypes[0] if not o.like else first for o in op.outputs]
         outputs = [(sim.DeviceArray.empty((4,), ACL_TYPES[t]), (4,), ACL_TYPES[t]) for t in kinds]
-        assert sim.run_aclop(op.name, inputs, outputs) == sim.ACL_ERROR_INVALID_PARAM
+        assert run(op, inputs, outputs) == sim.ACL_ERROR_INVALID_PARAM
         assert (f"{ref.role} has data type {ACL_NAMES[first]} but {like[0].role} has {ACL_NAMES[second]}"
                 in sim.recent_error()), op.name
         checked += 1
@@ -176,6 +181,7 @@ def test_every_problem_of_every_file_is_reported_with_its_line_and_op(tmp_path):
             "  output z*: like x\n"                  # line 22: a dynamic output
             "  attr Big: int\n"                      # line 23: two capitals
             "  formats: base\n"
+            "  output_shape: sometimes\n"            # line 25: not 'data-dependent'
         ),
     })
     with pytest.raises(aclop_abi.AbiError) as caught:
@@ -193,10 +199,11 @@ def test_every_problem_of_every_file_is_reported_with_its_line_and_op(tmp_path):
         ("bad.decl:14:", "'notAType' is not an op type name"),
         ("bad.decl:16:", "Three: declares no output"),
         ("bad.decl:16:", "Three: declares no 'formats:'"),
-        ("bad.decl:18:", "Three: 'colour:' is not one of input, output, attr, formats:"),
+        ("bad.decl:18:", "Three: 'colour:' is not one of input, output, attr, formats:, output_shape:"),
         ("bad.decl:21:", "Four: input 'y': a dynamic input must be the op's only input"),
         ("bad.decl:22:", "Four: output 'z': outputs cannot be dynamic"),
         ("bad.decl:23:", "Four: attr 'Big': not a lower_snake_case (or one capital letter) name"),
+        ("bad.decl:25:", "Four: output_shape 'sometimes' is not 'data-dependent'"),
     ]
     for where, what in expected:
         assert any(p.startswith(where) and what in p for p in problems), (where, what, problems)

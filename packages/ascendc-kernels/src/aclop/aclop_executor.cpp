@@ -109,6 +109,21 @@ aclError BindOperand(OpContext& ctx, const char* role, size_t index, const aclTe
   return ACL_SUCCESS;
 }
 
+// After an op with data-dependent output shapes: waits for its kernels and writes the
+// shapes it reported into the caller's output descriptors (as CANN's V2 call does).
+aclError WriteReportedShapes(OpContext& ctx, aclTensorDesc* const outputDesc[]) {
+  const aclError rc = aclrtSynchronizeStream(ctx.stream());
+  if (rc != ACL_SUCCESS) return rc;
+  for (const OpContext::ReportedShape& reported : ctx.reported_shapes()) {
+    std::vector<int64_t> dims{*reported.count};
+    dims.insert(dims.end(), reported.trailing.begin(), reported.trailing.end());
+    aclTensorDesc* desc = outputDesc[reported.index];
+    desc->dims = dims;
+    if (!desc->originDims.empty()) desc->originDims = dims;
+  }
+  return ACL_SUCCESS;
+}
+
 std::string JoinRegistered() {
   std::string out;
   for (const std::string& t : RegisteredOpTypes()) {
@@ -124,17 +139,15 @@ std::string JoinRegistered() {
 
 using ascendc_sim::RaiseError;
 
-extern "C" {
+namespace ascendc_sim {
+namespace aclop {
+namespace {
 
-aclError aclopCompileAndExecute(const char* opType, int numInputs, const aclTensorDesc* const inputDesc[],
-                                const aclDataBuffer* const inputs[], int numOutputs,
-                                const aclTensorDesc* const outputDesc[], aclDataBuffer* const outputs[],
-                                const aclopAttr* attr, aclopEngineType engineType, aclopCompileType compileFlag,
-                                const char* opPath, aclrtStream stream) {
-  using namespace ascendc_sim::aclop;
-  (void)engineType;  // one engine on the simulator
-  (void)compileFlag;
-  (void)opPath;
+// Both entry points; `shapeDescs` (V2: the output descriptors, which it may update) is null for V1.
+aclError Execute(const char* opType, int numInputs, const aclTensorDesc* const inputDesc[],
+                 const aclDataBuffer* const inputs[], int numOutputs, const aclTensorDesc* const outputDesc[],
+                 aclDataBuffer* const outputs[], const aclopAttr* attr, aclrtStream stream,
+                 aclTensorDesc* const shapeDescs[]) {
   if (opType == nullptr) return RaiseError(ACL_ERROR_INVALID_PARAM, "aclopCompileAndExecute: opType is null");
   const OpDef* def = FindOp(opType);
   if (def == nullptr) {
@@ -147,6 +160,10 @@ aclError aclopCompileAndExecute(const char* opType, int numInputs, const aclTens
                       opType, stream);
   }
   OpContext ctx(opType, attr, stream, device);
+  if (def->dataDependentShape && shapeDescs == nullptr) {
+    return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED,
+                    "its output shapes depend on the data: run it with aclopCompileAndExecuteV2, which reports them");
+  }
   const int minInputs = def->minInputs < 0 ? def->numInputs : def->minInputs;
   if (def->dynamicInputs) {
     if (numInputs < 1 || numOutputs != def->numOutputs) {
@@ -184,15 +201,40 @@ aclError aclopCompileAndExecute(const char* opType, int numInputs, const aclTens
   if (rc != ACL_SUCCESS) return rc;
   const std::string origin = std::string("aclopCompileAndExecute(") + opType + ")";
   ascendc_sim::ScopedLaunchOrigin scope(origin.c_str());
-  return def->run(ctx);
+  rc = def->run(ctx);
+  if (rc != ACL_SUCCESS || !def->dataDependentShape) return rc;
+  return WriteReportedShapes(ctx, shapeDescs);
 }
 
+}  // namespace
+}  // namespace aclop
+}  // namespace ascendc_sim
+
+extern "C" {
+
+aclError aclopCompileAndExecute(const char* opType, int numInputs, const aclTensorDesc* const inputDesc[],
+                                const aclDataBuffer* const inputs[], int numOutputs,
+                                const aclTensorDesc* const outputDesc[], aclDataBuffer* const outputs[],
+                                const aclopAttr* attr, aclopEngineType engineType, aclopCompileType compileFlag,
+                                const char* opPath, aclrtStream stream) {
+  (void)engineType;  // one engine on the simulator
+  (void)compileFlag;
+  (void)opPath;
+  return ascendc_sim::aclop::Execute(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr,
+                                     stream, nullptr);
+}
+
+// As aclopCompileAndExecute; an op whose output shapes depend on the data is waited for and
+// its outputs' real shapes are written into outputDesc.
 aclError aclopCompileAndExecuteV2(const char* opType, int numInputs, aclTensorDesc* inputDesc[],
                                   aclDataBuffer* inputs[], int numOutputs, aclTensorDesc* outputDesc[],
                                   aclDataBuffer* outputs[], aclopAttr* attr, aclopEngineType engineType,
                                   aclopCompileType compileFlag, const char* opPath, aclrtStream stream) {
-  return aclopCompileAndExecute(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr,
-                                engineType, compileFlag, opPath, stream);
+  (void)engineType;
+  (void)compileFlag;
+  (void)opPath;
+  return ascendc_sim::aclop::Execute(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr,
+                                     stream, outputDesc);
 }
 
 }  // extern "C"

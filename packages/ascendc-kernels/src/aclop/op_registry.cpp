@@ -43,6 +43,10 @@ OpContext::~OpContext() {
   for (void* p : temps_) FreeDeviceMemoryAsync(p, stream_);
 }
 
+void OpContext::ReportOutputShape(size_t index, const int64_t* count, std::vector<int64_t> trailing) {
+  reported_.push_back(ReportedShape{index, count, std::move(trailing)});
+}
+
 aclError OpContext::Fail(aclError code, const char* fmt, ...) {
   char buffer[768];
   va_list args;

@@ -67,12 +67,24 @@ class OpContext {
   aclError RequireDtypeIn(const OpOperand& t, const char* name, std::initializer_list<aclDataType> allowed);
   aclError RequireSameShape(const OpOperand& a, const char* aName, const OpOperand& b, const char* bName);
 
+  // An op with a data-dependent output shape: output `index` is [*count, trailing...]
+  // once the kernels queued before this call have run (`count` is device memory the op's
+  // kernels write; it must live until then, e.g. a temporary of this context).
+  void ReportOutputShape(size_t index, const int64_t* count, std::vector<int64_t> trailing);
+  struct ReportedShape {
+    size_t index;
+    const int64_t* count;
+    std::vector<int64_t> trailing;
+  };
+  const std::vector<ReportedShape>& reported_shapes() const { return reported_; }
+
  private:
   std::string type_;
   const aclopAttr* attr_;
   aclrtStream stream_;
   int32_t device_;
   std::vector<void*> temps_;
+  std::vector<ReportedShape> reported_;
 };
 
 // Which storage formats an op type accepts.
@@ -90,6 +102,7 @@ struct OpDef {
   aclError (*run)(OpContext& ctx);
   int minInputs = -1;  // fewer inputs accepted (the trailing ones optional); -1: exactly numInputs
   bool dynamicInputs = false;  // one or more inputs (a dynamic input x0, x1, ...): numInputs is not a bound
+  bool dataDependentShape = false;  // outputs shrink to the data's result: aclopCompileAndExecuteV2 only
 };
 
 // The declared op type `type`, or null.

@@ -117,6 +117,11 @@ OpCommand& OpCommand::Output(at::Tensor& output) {
   return *this;
 }
 
+OpCommand& OpCommand::Sync(c10::IntArrayRef output_indices) {
+  sync_outputs_.assign(output_indices.begin(), output_indices.end());
+  return *this;
+}
+
 OpCommand& OpCommand::Attr(const char* name, bool value) {
   AttrValue attr(name, AttrKind::Bool);
   attr.b = value;
@@ -206,26 +211,50 @@ void OpCommand::Run() {
                 "' failed with error code ", err, ": ", c10_npu::AclRecentErrorMessage());
   }
 
-  std::vector<const aclTensorDesc*> input_descs;
-  std::vector<const aclDataBuffer*> input_buffers;
-  for (const AclOperand& operand : inputs) {
+  // Non-const arrays: aclopCompileAndExecuteV2 writes the sizes an op reports into output_descs.
+  std::vector<aclTensorDesc*> input_descs;
+  std::vector<aclDataBuffer*> input_buffers;
+  for (AclOperand& operand : inputs) {
     input_descs.push_back(operand.desc.get());
     input_buffers.push_back(operand.buffer.get());  // null for constants
   }
-  std::vector<const aclTensorDesc*> output_descs;
+  std::vector<aclTensorDesc*> output_descs;
   std::vector<aclDataBuffer*> output_buffers;
-  for (const AclOperand& operand : outputs) {
+  for (AclOperand& operand : outputs) {
     output_descs.push_back(operand.desc.get());
     output_buffers.push_back(operand.buffer.get());
   }
+  for (int64_t index : sync_outputs_) {
+    TORCH_CHECK(index >= 0 && static_cast<size_t>(index) < outputs_.size(), "acl_op ", op_type_, ": Sync names output ",
+                index, " of ", outputs_.size());
+    const OutputSlot& slot = outputs_[static_cast<size_t>(index)];
+    TORCH_CHECK(slot.compute.is_same(slot.target) &&
+                    FormatHelper::IsBaseFormatType(FormatHelper::GetFormat(slot.target)),
+                "acl_op ", op_type_, ": output ", index, ", sized by the op, must be a dense tensor of a base format");
+  }
 
   const c10::DeviceIndex device = device_.has_value() ? device_->index() : c10_npu::current_device();
-  const aclError err = aclopCompileAndExecute(
-      op_type_, static_cast<int>(input_descs.size()), input_descs.data(), input_buffers.data(),
-      static_cast<int>(output_descs.size()), output_descs.data(), output_buffers.data(), attr.get(), ACL_ENGINE_SYS,
-      ACL_COMPILE_SYS, nullptr, c10_npu::getCurrentNPUStream(device).stream());
+  const aclrtStream stream = c10_npu::getCurrentNPUStream(device).stream();
+  const int num_inputs = static_cast<int>(input_descs.size());
+  const int num_outputs = static_cast<int>(output_descs.size());
+  const aclError err =
+      sync_outputs_.empty()
+          ? aclopCompileAndExecute(op_type_, num_inputs, input_descs.data(), input_buffers.data(), num_outputs,
+                                   output_descs.data(), output_buffers.data(), attr.get(), ACL_ENGINE_SYS,
+                                   ACL_COMPILE_SYS, nullptr, stream)
+          : aclopCompileAndExecuteV2(op_type_, num_inputs, input_descs.data(), input_buffers.data(), num_outputs,
+                                     output_descs.data(), output_buffers.data(), attr.get(), ACL_ENGINE_SYS,
+                                     ACL_COMPILE_SYS, nullptr, stream);
   TORCH_CHECK(err == ACL_SUCCESS, "acl_op ", op_type_, " failed with error code ", err, ": ",
               c10_npu::AclRecentErrorMessage());
+  for (int64_t index : sync_outputs_) {
+    const aclTensorDesc* desc = output_descs[static_cast<size_t>(index)];
+    std::vector<int64_t> produced(aclGetTensorDescNumDims(desc));
+    for (size_t d = 0; d < produced.size(); ++d) {
+      NPU_CHECK_ACL(aclGetTensorDescDimV2(desc, d, &produced[d]));
+    }
+    outputs_[static_cast<size_t>(index)].target.resize_(produced);
+  }
 
   for (OutputSlot& slot : outputs_) {
     if (!slot.compute.is_same(slot.target)) {

@@ -8,6 +8,13 @@
 // buffers); scalar and list inputs are host constants (aclSetTensorConst: the
 // executor copies the value at enqueue time); a non-contiguous output is
 // computed into a dense temporary and copied back after the launch.
+//
+// An op whose output sizes depend on the data (NonZero, MaskedSelect, ...) is given its
+// outputs at their largest size and named with Sync: Run then waits for it
+// (aclopCompileAndExecuteV2) and resizes those outputs to the sizes it produced.
+//
+//   c10::SmallVector<int64_t, 1> sized_by_op = {0};
+//   cmd.Sync(sized_by_op).Name("NonZero").Input(self).Output(result).Run();
 #pragma once
 
 #include <string>
@@ -41,6 +48,10 @@ class OpCommand {
   OpCommand& Input(c10::IntArrayRef values, at::ScalarType dtype = at::kLong);
 
   OpCommand& Output(at::Tensor& output);
+
+  // The outputs (by index) whose sizes the op reports: each must be a dense tensor of its
+  // largest size; Run resizes it (resize_, keeping its storage) to what the op produced.
+  OpCommand& Sync(c10::IntArrayRef output_indices);
 
   OpCommand& Attr(const char* name, bool value);
   OpCommand& Attr(const char* name, float value);
@@ -88,6 +99,7 @@ class OpCommand {
   c10::SmallVector<InputSlot, 4> inputs_;
   c10::SmallVector<OutputSlot, 2> outputs_;
   c10::SmallVector<AttrValue, 4> attrs_;
+  c10::SmallVector<int64_t, 2> sync_outputs_;
   c10::optional<c10::Device> device_;
 };
 

@@ -6,7 +6,6 @@
 // _unique2 (torch.unique without dim) works the same way (aclnnUnique2). nonzero_static is
 // nonzero's first `size` rows, padded with fill_value.
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
-#include <ATen/ExpandUtils.h>
 #include <ATen/core/Tensor.h>
 
 #include <memory>
@@ -22,11 +21,14 @@
 #include "op_plugin/ops/nonzero.h"
 #include "op_plugin/ops/nonzero_static.h"
 #include "op_plugin/ops/_unique2.h"
+#include "op_plugin/utils/MaskedCompressUtils.h"
 
 namespace op_api {
 namespace {
 
 using at_npu::native::OpPreparation;
+using op_plugin::utils::check_not_complex;
+using op_plugin::utils::copy_result_into;
 
 // The view shape the op set on `tensor` when it ran.
 std::vector<int64_t> produced_shape(const char* api, const aclTensor* tensor) {
@@ -36,10 +38,6 @@ std::vector<int64_t> produced_shape(const char* api, const aclTensor* tensor) {
   std::unique_ptr<int64_t[]> owned(dims);
   TORCH_CHECK(status == ACLNN_SUCCESS, api, ": aclGetViewShape failed with status ", status);
   return std::vector<int64_t>(dims, dims + count);
-}
-
-void check_not_complex(const char* op, const at::Tensor& self) {
-  TORCH_CHECK(!self.is_complex(), op, ": complex tensors are not supported on npu");
 }
 
 // nonzero into a fresh dense [numel, dim] int64 tensor, then resized to the result.
@@ -55,25 +53,12 @@ at::Tensor nonzero_dense(const at::Tensor& self) {
 }
 
 at::Tensor masked_select_dense(const at::Tensor& self, const at::Tensor& mask) {
-  check_not_complex("masked_select", self);
-  TORCH_CHECK(mask.scalar_type() == at::kBool, "masked_select: expected BoolTensor for mask");
-  const std::vector<int64_t> shape = at::infer_size(self.sizes(), mask.sizes());
-  int64_t n = 1;
-  for (int64_t d : shape) n *= d;
+  const std::vector<int64_t> capacity = op_plugin::utils::masked_select_capacity(self, mask);
   c10_npu::NPUGuard guard(self.device());
-  at::Tensor out = OpPreparation::apply_tensor_without_format({n}, self.options());
+  at::Tensor out = OpPreparation::apply_tensor_without_format(capacity, self.options());
   auto params = EXEC_NPU_CMD_SYNC(aclnnMaskedSelect, self, mask, out);
   const std::vector<int64_t> produced = produced_shape("aclnnMaskedSelect", params.Get<2>());
   out.resize_(produced);
-  return out;
-}
-
-// Copies a result into an out= tensor, resized like CPU's out= ops.
-at::Tensor& into(const at::Tensor& result, at::Tensor& out, const char* op) {
-  TORCH_CHECK(out.scalar_type() == result.scalar_type(), op, ": expected out to have dtype ", result.scalar_type(),
-              ", got ", out.scalar_type());
-  if (!out.sizes().equals(result.sizes())) out.resize_(result.sizes());
-  out.copy_(result);
   return out;
 }
 
@@ -82,7 +67,7 @@ at::Tensor& into(const at::Tensor& result, at::Tensor& out, const char* op) {
 at::Tensor nonzero(const at::Tensor& self) { return nonzero_dense(self); }
 
 at::Tensor& nonzero_out(const at::Tensor& self, at::Tensor& out) {
-  return into(nonzero_dense(self), out, "nonzero.out");
+  return copy_result_into(nonzero_dense(self), out, "nonzero.out");
 }
 
 at::Tensor nonzero_static(const at::Tensor& self, int64_t size, int64_t fill_value) {
@@ -98,7 +83,7 @@ at::Tensor nonzero_static(const at::Tensor& self, int64_t size, int64_t fill_val
 }
 
 at::Tensor& nonzero_static_out(const at::Tensor& self, int64_t size, int64_t fill_value, at::Tensor& out) {
-  return into(op_api::nonzero_static(self, size, fill_value), out, "nonzero_static.out");
+  return copy_result_into(op_api::nonzero_static(self, size, fill_value), out, "nonzero_static.out");
 }
 
 at::Tensor masked_select(const at::Tensor& self, const at::Tensor& mask) {
@@ -106,19 +91,11 @@ at::Tensor masked_select(const at::Tensor& self, const at::Tensor& mask) {
 }
 
 at::Tensor& masked_select_out(const at::Tensor& self, const at::Tensor& mask, at::Tensor& out) {
-  return into(masked_select_dense(self, mask), out, "masked_select.out");
+  return copy_result_into(masked_select_dense(self, mask), out, "masked_select.out");
 }
 
 at::Tensor& masked_scatter_(at::Tensor& self, const at::Tensor& mask, const at::Tensor& source) {
-  check_not_complex("masked_scatter_", self);
-  TORCH_CHECK(mask.scalar_type() == at::kBool, "masked_scatter_ only supports boolean masks, but got mask with dtype ",
-              mask.scalar_type());
-  TORCH_CHECK(self.scalar_type() == source.scalar_type(),
-              "masked_scatter_: expected self and source to have same dtypes but got", self.scalar_type(), " and ",
-              source.scalar_type());
-  (void)at::infer_size(self.sizes(), mask.sizes());  // raises like CPU when they do not broadcast
-  TORCH_CHECK(at::is_expandable_to(mask.sizes(), self.sizes()), "masked_scatter_: mask of shape ", mask.sizes(),
-              " cannot be expanded to self's shape ", self.sizes());
+  op_plugin::utils::check_masked_scatter(self, mask, source);
   c10_npu::NPUGuard guard(self.device());
   if (self.numel() > 0) EXEC_NPU_CMD(aclnnInplaceMaskedScatter, self, mask, source);
   return self;
