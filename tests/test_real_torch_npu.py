@@ -315,6 +315,10 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "Trace": ("jit", "a.trace()"),
     "NonZero": ("jit", "torch.nonzero(a > 0.5)"), "MaskedSelect": ("jit", "torch.masked_select(a, b > 0)"),
     "UniqueWithCountsAndSorting": ("jit", "torch.unique((a * 2).round(), return_inverse=True, return_counts=True)"),
+    "MaskedScatter": ("jit", "a.clone().masked_scatter_(b > 0, c)"),
+    "ScatterNdUpdate": ("jit", "a.clone().put_(rows * 7, b[0, :2])"),
+    "ScatterNdAdd": ("jit", "a.clone().put_(idx, c.reshape(-1)[:8], accumulate=True)"),
+    "IndexFillD": ("jit", "a.clone().index_fill_(1, rows, -1.5)"),
     "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
     "aclnnBitwiseNot": ("default", "~(a > 0)"),
     "Identity": ("default", "(setattr(torch.npu.config, 'allow_internal_format', True), "

@@ -27,6 +27,7 @@
 #include "op_plugin/ops/index.h"
 #include "op_plugin/ops/put.h"
 #include "op_plugin/ops/take.h"
+#include "op_plugin/utils/IndexUpdateUtils.h"
 #include "op_plugin/utils/RearrangeUtils.h"
 #include "op_plugin/ops/unfold_backward.h"
 
@@ -239,14 +240,7 @@ at::Tensor& take_out(const at::Tensor& self, const at::Tensor& index, at::Tensor
 }
 
 at::Tensor& put_(at::Tensor& self, const at::Tensor& index, const at::Tensor& source, bool accumulate) {
-  check_not_complex("put_", self);
-  TORCH_CHECK(index.scalar_type() == at::kLong, "put_(): Expected a long tensor for index, but got ",
-              index.scalar_type());
-  TORCH_CHECK(self.scalar_type() == source.scalar_type(), "put_(): self and source expected to have the same dtype, "
-              "but got self.dtype = ", self.scalar_type(), " and source.dtype = ", source.scalar_type());
-  TORCH_CHECK(source.numel() == index.numel(), "put_(): Expected source and index to have the same number of "
-              "elements, but got source.numel() = ", source.numel(), ", index.numel() = ", index.numel());
-  TORCH_CHECK_INDEX(!(self.numel() == 0 && index.numel() != 0), "put_(): Tried to put elements into an empty tensor");
+  op_plugin::utils::check_put(self, index, source);
   c10_npu::NPUGuard guard(self.device());
   if (index.numel() > 0) EXEC_NPU_CMD(aclnnInplacePut, self, index, source, accumulate);
   return self;

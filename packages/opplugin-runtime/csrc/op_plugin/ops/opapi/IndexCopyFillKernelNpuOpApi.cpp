@@ -15,49 +15,15 @@
 #include "op_plugin/ops/index_copy.h"
 #include "op_plugin/ops/index_fill.h"
 #include "op_plugin/ops/repeat_interleave.h"
+#include "op_plugin/utils/IndexUpdateUtils.h"
 #include "op_plugin/utils/PointwiseUtils.h"
 
 namespace op_api {
 namespace {
 
 using at_npu::native::OpPreparation;
-
-void check_not_complex(const char* op, const at::Tensor& self) {
-  TORCH_CHECK(!self.is_complex(), op, ": complex tensors are not supported on npu");
-}
-
-void check_index_copy(const at::Tensor& self, int64_t dim, const at::Tensor& index, const at::Tensor& source) {
-  const char* op = "index_copy_()";
-  check_not_complex(op, self);
-  dim = c10::maybe_wrap_dim(dim, self.dim());
-  TORCH_CHECK_INDEX(index.dim() < 2, op, ": Index should have dimension 1 or 0 (got ", index.dim(), ")");
-  const int64_t count = index.numel();
-  TORCH_CHECK_INDEX(source.dim() != 0 || count == 1, op, ": When source is scalar, index should have one element "
-                    "(got ", count, ")");
-  TORCH_CHECK_INDEX(source.dim() == 0 || count == source.size(dim), op, ": Number of indices (", count,
-                    ") should be equal to source.size(dim) (", source.dim() == 0 ? 1 : source.size(dim), ")");
-  TORCH_CHECK_INDEX(index.scalar_type() == at::kLong, op, ": Expected a long tensor for index, but got ",
-                    index.scalar_type());
-  TORCH_CHECK(self.scalar_type() == source.scalar_type(), op, ": self and source expected to have the same dtype, "
-              "but got (self) ", self.scalar_type(), " and (source) ", source.scalar_type());
-  if (self.dim() > 1 || source.dim() > 1) {
-    TORCH_CHECK(self.dim() == source.dim(), op, ": When source and destination are not scalars, their "
-                "dimensionality must match. Source dimensionality (", source.dim(), "), destination "
-                "dimensionality (", self.dim(), ")");
-    for (int64_t d = 0; d < self.dim(); ++d) {
-      TORCH_CHECK(d == dim || self.size(d) == source.size(d), op, ": Source/destination tensor must have same slice "
-                  "shapes. Destination slice shape: ", self.sizes(), " at dimension ", dim,
-                  " and source slice shape: ", source.sizes(), " at dimension ", dim, ".");
-    }
-  }
-}
-
-void check_index_fill(const at::Tensor& self, int64_t dim, const at::Tensor& index) {
-  check_not_complex("index_fill_", self);
-  (void)c10::maybe_wrap_dim(dim, self.dim());
-  TORCH_CHECK_INDEX(index.dim() <= 1, "index_fill_(): Index is supposed to be a vector");
-  TORCH_CHECK_INDEX(index.scalar_type() == at::kLong, "index_fill_(): Expected dtype int64 for index.");
-}
+using op_plugin::utils::check_index_copy;
+using op_plugin::utils::check_index_fill;
 
 }  // namespace
 
@@ -94,8 +60,7 @@ at::Tensor& index_fill_(at::Tensor& self, int64_t dim, const at::Tensor& index, 
 }
 
 at::Tensor& index_fill_(at::Tensor& self, int64_t dim, const at::Tensor& index, const at::Tensor& value) {
-  TORCH_CHECK(value.dim() == 0, "index_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
-              value.dim(), " dimension(s).");
+  op_plugin::utils::check_index_fill_value(value);
   return op_api::index_fill_(self, dim, index, value.item());
 }
 
