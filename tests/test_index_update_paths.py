@@ -71,3 +71,56 @@ def test_index_copy_on_acl_op_raises_cpus_index_error() -> None:
                                                                  torch.ones(1, 3).npu()))
     with pytest.raises(IndexError, match="index 7 is out of bounds for dimension 0 with size 4"):
         on_path("acl_op", "index_fill_.int_Scalar", lambda: x.npu().index_fill_(0, torch.tensor([7]).npu(), 1.0))
+
+
+def index_cases() -> list[tuple[str, Callable[[torch.device], tuple]]]:
+    """Index lists over a (4, 5, 6) tensor: (name, device -> index tuple)."""
+    def long(values, device):
+        return torch.tensor(values, device=device)
+
+    return [
+        ("one", lambda d: (long([3, 0, -1, 3], d),)),
+        ("adjacent", lambda d: (slice(None), long([[0, 4], [2, 2]], d), long([5, -6], d))),
+        ("apart", lambda d: (long([1, 2], d), slice(None), long([[0], [5]], d))),
+        ("mask", lambda d: (torch.arange(20, device=d).reshape(4, 5) % 3 == 0,)),
+        ("int32", lambda d: (slice(None), slice(None), torch.tensor([4, 1], dtype=torch.int32, device=d))),
+        ("empty", lambda d: (long([], d).long(),)),
+    ]
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.int64, torch.bool])
+@pytest.mark.parametrize("case", index_cases(), ids=lambda c: c[0])
+def test_index_and_index_put(path: str, dtype: torch.dtype, case) -> None:
+    name, make = case
+    x = torch.randn(4, 5, 6, generator=torch.Generator().manual_seed(0)).mul(4).to(dtype)
+    cpu_index, npu_index = make(torch.device("cpu")), make(torch.device("npu"))
+    expected = x[cpu_index]
+    got = on_path(path, "index.Tensor", lambda: x.npu()[npu_index])
+    torch.testing.assert_close(got.cpu(), expected)
+    values = torch.ones(expected.shape[-1:], dtype=dtype)  # broadcast along the result
+    cpu_put, npu_put = ([None if isinstance(i, slice) else i for i in index] for index in (cpu_index, npu_index))
+    for accumulate in (False, True):
+        want = torch.ops.aten.index_put_(x.clone(), cpu_put, values, accumulate)
+        npu_x = x.npu()
+        on_path(path, "_index_put_impl_",
+                lambda x=npu_x, a=accumulate: torch.ops.aten.index_put_(x, npu_put, values.npu(), a))
+        torch.testing.assert_close(npu_x.cpu(), want)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_index_put_accumulates_repeated_indices_into_a_strided_self(path: str) -> None:
+    base = torch.zeros(6, 4)
+    index = torch.tensor([1, 1, 3, 1])
+    values = torch.arange(16.0).reshape(4, 4)
+    want = torch.ops.aten.index_put_(base.t().clone(), [None, index], values.t(), True)
+    npu_base = base.npu()
+    self = npu_base.t()
+    on_path(path, "_index_put_impl_", lambda: torch.ops.aten.index_put_(self, [None, index.npu()], values.t().npu(), True))
+    torch.testing.assert_close(self.cpu(), want)
+
+
+def test_index_on_acl_op_fails_for_an_index_outside() -> None:
+    x = torch.zeros(4, 3).npu()
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        on_path("acl_op", "index.Tensor", lambda: x[torch.tensor([4]).npu()].cpu())

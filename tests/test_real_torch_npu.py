@@ -319,6 +319,8 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "ScatterNdUpdate": ("jit", "a.clone().put_(rows * 7, b[0, :2])"),
     "ScatterNdAdd": ("jit", "a.clone().put_(idx, c.reshape(-1)[:8], accumulate=True)"),
     "IndexFillD": ("jit", "a.clone().index_fill_(1, rows, -1.5)"),
+    "Index": ("jit", "a[rows]"),
+    "IndexPutV2": ("jit", "a.clone().index_put_((rows,), b[:2], accumulate=True)"),
     "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
     "aclnnBitwiseNot": ("default", "~(a > 0)"),
     "Identity": ("default", "(setattr(torch.npu.config, 'allow_internal_format', True), "

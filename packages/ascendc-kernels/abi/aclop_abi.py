@@ -20,7 +20,7 @@ The format, one block per op type::
       ...
     ConcatD
       input x*: all                    # '*': dynamic, one or more tensors x0, x1, ... of one dtype
-                                       #      (the op's only input)
+                                       #      (the op's last input; no optional inputs beside it)
       output y: like x1
       attr alpha: float                # required
       attr transpose: bool = false     # optional, with its default
@@ -97,7 +97,7 @@ class Operand:
     dtypes: tuple[str, ...]  # dtype names (empty when `like` is set)
     like: str  # the operand whose dtype this one has, or ""
     index: int  # among the inputs, or among the outputs
-    dynamic: bool = False  # one or more tensors (x0, x1, ...): the op's only input
+    dynamic: bool = False  # one or more tensors (x0, x1, ...): the op's last input
 
     @property
     def role(self) -> str:
@@ -211,8 +211,11 @@ def _parse_operand(block: _Block, direction: str, text: str, at: str, problems: 
         problems.append(f"{what}: outputs cannot be optional")
     if dynamic and direction == "output":
         problems.append(f"{what}: outputs cannot be dynamic")
-    if direction == "input" and ((dynamic and block.inputs) or any(o.dynamic for o in block.inputs)):
-        problems.append(f"{what}: a dynamic input must be the op's only input")
+    if direction == "input" and any(o.dynamic for o in block.inputs):
+        problems.append(f"{what}: a dynamic input must be the op's last input")
+    if direction == "input" and (dynamic or any(o.dynamic for o in block.inputs)) and \
+            (optional or any(o.optional for o in block.inputs)):
+        problems.append(f"{what}: an op with a dynamic input has no optional inputs")
     listed = block.inputs if direction == "input" else block.outputs
     if direction == "input" and not optional and any(o.optional for o in block.inputs):
         problems.append(f"{what}: a required input cannot follow an optional one (only trailing inputs are optional)")
@@ -418,7 +421,7 @@ def _check_operands(op: OpType) -> list[str]:
             call = f"if ({guard}) {call}"
         out.append(f"  {call}  if (rc != ACL_SUCCESS) return rc;\n")
         if operand.dynamic:
-            out.append(f'  rc = ctx.RequireInputsShareDtype("{operand.direction} {operand.name}");\n'
+            out.append(f'  rc = ctx.RequireInputsShareDtype("{operand.direction} {operand.name}", {operand.index});\n'
                        "  if (rc != ACL_SUCCESS) return rc;\n")
     return out
 

@@ -96,7 +96,8 @@ def test_each_declared_operand_count_is_enforced(acl):
         dtype = first_dtype(op)
         arrays = [sim.DeviceArray.empty((4,), ACL_TYPES[dtype]) for _ in range(len(op.inputs) + 2)]
         operands = [(a, (4,), ACL_TYPES[dtype]) for a in arrays]
-        wrong = [] if op.dynamic_inputs else operands[: len(op.inputs) + 1]  # none, or one too many
+        # one too few (a dynamic input takes any number), or one too many
+        wrong = operands[: len(op.inputs) - 1] if op.dynamic_inputs else operands[: len(op.inputs) + 1]
         assert run(op, wrong, operands[-1:]) == sim.ACL_ERROR_INVALID_PARAM, op.name
         assert f"op '{op.name}': takes " in sim.recent_error()
 
@@ -176,8 +177,8 @@ def test_every_problem_of_every_file_is_reported_with_its_line_and_op(tmp_path):
             "  input x: all\n"
             "  colour: red\n"                        # line 18: unknown item
             "Four\n"
-            "  input x: all\n"
-            "  input y*: all\n"                      # line 21: a dynamic input beside another
+            "  input x*: all\n"
+            "  input y: all\n"                       # line 21: an input after a dynamic one
             "  output z*: like x\n"                  # line 22: a dynamic output
             "  attr Big: int\n"                      # line 23: two capitals
             "  formats: base\n"
@@ -200,7 +201,7 @@ def test_every_problem_of_every_file_is_reported_with_its_line_and_op(tmp_path):
         ("bad.decl:16:", "Three: declares no output"),
         ("bad.decl:16:", "Three: declares no 'formats:'"),
         ("bad.decl:18:", "Three: 'colour:' is not one of input, output, attr, formats:, output_shape:"),
-        ("bad.decl:21:", "Four: input 'y': a dynamic input must be the op's only input"),
+        ("bad.decl:21:", "Four: input 'y': a dynamic input must be the op's last input"),
         ("bad.decl:22:", "Four: output 'z': outputs cannot be dynamic"),
         ("bad.decl:23:", "Four: attr 'Big': not a lower_snake_case (or one capital letter) name"),
         ("bad.decl:25:", "Four: output_shape 'sometimes' is not 'data-dependent'"),

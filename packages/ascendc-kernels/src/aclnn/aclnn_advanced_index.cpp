@@ -32,12 +32,6 @@ aclnnStatus CheckPointers(const char* api, uint64_t* workspaceSize, aclOpExecuto
 
 bool IsIndexDtype(aclDataType t) { return t == ACL_INT32 || t == ACL_INT64; }
 
-std::vector<int64_t> DenseStrides(const std::vector<int64_t>& shape) {
-  std::vector<int64_t> strides(shape.size(), 1);
-  for (size_t d = shape.size(); d-- > 1;) strides[d - 1] = strides[d] * shape[d];
-  return strides;
-}
-
 // The indexing of self by `indices`: the result's shape and the kernel's mapping.
 struct IndexPlan {
   k::AdvancedIndexArgs args;
@@ -70,54 +64,13 @@ aclnnStatus PlanIndexing(const char* api, const aclTensor* self, const aclTensor
   if (positions.empty()) {
     return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: at least one index tensor must be defined", api);
   }
-  bool adjacent = true;
-  for (size_t j = 1; j < positions.size(); ++j) adjacent = adjacent && positions[j] == positions[j - 1] + 1;
-  const std::vector<int64_t> selfStrides = DenseStrides(self->viewDims);
   k::AdvancedIndexArgs& a = plan->args;
   a.dtype = self->dtype;
-  a.count = static_cast<int32_t>(positions.size());
-  std::vector<int64_t> shape, strides;
-  auto addSelfDim = [&](size_t d) {
-    shape.push_back(self->viewDims[d]);
-    strides.push_back(selfStrides[d]);
-  };
-  auto addBroadcast = [&]() {
-    a.bStart = static_cast<int32_t>(shape.size());
-    a.bRank = static_cast<int32_t>(b.size());
-    for (int64_t s : b) {
-      shape.push_back(s);
-      strides.push_back(0);
-    }
-  };
-  auto isIndexed = [&](size_t d) {
-    for (int32_t p : positions) {
-      if (static_cast<size_t>(p) == d) return true;
-    }
-    return false;
-  };
-  if (adjacent) {
-    for (size_t d = 0; d < static_cast<size_t>(positions.front()); ++d) addSelfDim(d);
-    addBroadcast();
-    for (size_t d = static_cast<size_t>(positions.back()) + 1; d < rank; ++d) addSelfDim(d);
-  } else {
-    addBroadcast();
-    for (size_t d = 0; d < rank; ++d) {
-      if (!isIndexed(d)) addSelfDim(d);
-    }
-  }
-  if (shape.size() > static_cast<size_t>(k::kMaxViewDims)) {
-    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: the indexing result has %zu dimensions, at most %d are supported",
-                      api, shape.size(), k::kMaxViewDims);
-  }
-  a.ndim = static_cast<int32_t>(shape.size());
-  for (size_t d = 0; d < shape.size(); ++d) {
-    a.shape[d] = shape[d];
-    a.selfStrides[d] = strides[d];
-  }
-  for (size_t j = 0; j < positions.size(); ++j) {
-    a.indexDim[j] = positions[j];
-    a.indexDimSize[j] = self->viewDims[positions[j]];
-    a.indexSelfStride[j] = selfStrides[positions[j]];
+  std::vector<int64_t> shape;
+  if (!k::PlanAdvancedIndex(self->viewDims, positions, b, &a, &shape)) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: the indexing result of %s by %zu indices over %s has more than %d "
+                      "dimensions", api, ShapeToString(self->viewDims).c_str(), positions.size(),
+                      ShapeToString(b).c_str(), k::kMaxViewDims);
   }
   plan->outShape = shape;
   plan->broadcast = b;

@@ -166,9 +166,9 @@ aclError Execute(const char* opType, int numInputs, const aclTensorDesc* const i
   }
   const int minInputs = def->minInputs < 0 ? def->numInputs : def->minInputs;
   if (def->dynamicInputs) {
-    if (numInputs < 1 || numOutputs != def->numOutputs) {
-      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "takes 1 or more inputs and %d output(s), got %d and %d",
-                      def->numOutputs, numInputs, numOutputs);
+    if (numInputs < def->numInputs || numOutputs != def->numOutputs) {
+      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "takes %d or more inputs and %d output(s), got %d and %d",
+                      def->numInputs, def->numOutputs, numInputs, numOutputs);
     }
   } else if (numInputs < minInputs || numInputs > def->numInputs || numOutputs != def->numOutputs) {
     if (minInputs != def->numInputs) {

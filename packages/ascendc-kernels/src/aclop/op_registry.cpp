@@ -196,11 +196,11 @@ aclError OpContext::RequireSameDtype(const OpOperand& a, const char* aName, cons
               DataTypeName(a.dtype()), bName, DataTypeName(b.dtype()));
 }
 
-aclError OpContext::RequireInputsShareDtype(const char* name) {
-  for (size_t i = 1; i < inputs.size(); ++i) {
-    if (inputs[i].dtype() != inputs[0].dtype()) {
+aclError OpContext::RequireInputsShareDtype(const char* name, size_t first) {
+  for (size_t i = first + 1; i < inputs.size(); ++i) {
+    if (inputs[i].dtype() != inputs[first].dtype()) {
       return Fail(ACL_ERROR_INVALID_PARAM, "%s0 has data type %s but %s%zu has %s; they must match", name,
-                  DataTypeName(inputs[0].dtype()), name, i, DataTypeName(inputs[i].dtype()));
+                  DataTypeName(inputs[first].dtype()), name, i - first, DataTypeName(inputs[i].dtype()));
     }
   }
   return ACL_SUCCESS;

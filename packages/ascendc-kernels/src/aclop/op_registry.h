@@ -62,8 +62,9 @@ class OpContext {
 
   // The checks shared by the ops.
   aclError RequireSameDtype(const OpOperand& a, const char* aName, const OpOperand& b, const char* bName);
-  // Every input has inputs[0]'s dtype (the tensors of the dynamic input `name`: "<name><i>" in messages).
-  aclError RequireInputsShareDtype(const char* name);
+  // Every input from `first` on has inputs[first]'s dtype (the tensors of the dynamic input `name`:
+  // "<name><i>" in messages).
+  aclError RequireInputsShareDtype(const char* name, size_t first);
   aclError RequireDtypeIn(const OpOperand& t, const char* name, std::initializer_list<aclDataType> allowed);
   aclError RequireSameShape(const OpOperand& a, const char* aName, const OpOperand& b, const char* bName);
 

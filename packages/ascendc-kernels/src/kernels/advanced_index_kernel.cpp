@@ -80,6 +80,54 @@ __global__ __aicore__ void advanced_index_custom(AdvancedIndexTiling t) {
 
 }  // namespace
 
+bool PlanAdvancedIndex(const std::vector<int64_t>& shape, const std::vector<int32_t>& positions,
+                       const std::vector<int64_t>& broadcast, AdvancedIndexArgs* args, std::vector<int64_t>* outShape) {
+  const size_t rank = shape.size();
+  std::vector<int64_t> selfStrides(rank, 1);
+  for (size_t d = rank; d-- > 1;) selfStrides[d - 1] = selfStrides[d] * shape[d];
+  bool adjacent = true;
+  for (size_t j = 1; j < positions.size(); ++j) adjacent = adjacent && positions[j] == positions[j - 1] + 1;
+  std::vector<int64_t> out, strides;
+  auto addSelfDim = [&](size_t d) {
+    out.push_back(shape[d]);
+    strides.push_back(selfStrides[d]);
+  };
+  auto addBroadcast = [&]() {
+    args->bStart = static_cast<int32_t>(out.size());
+    args->bRank = static_cast<int32_t>(broadcast.size());
+    for (int64_t s : broadcast) {
+      out.push_back(s);
+      strides.push_back(0);
+    }
+  };
+  if (adjacent) {
+    for (size_t d = 0; d < static_cast<size_t>(positions.front()); ++d) addSelfDim(d);
+    addBroadcast();
+    for (size_t d = static_cast<size_t>(positions.back()) + 1; d < rank; ++d) addSelfDim(d);
+  } else {
+    addBroadcast();
+    for (size_t d = 0; d < rank; ++d) {
+      if (std::find(positions.begin(), positions.end(), static_cast<int32_t>(d)) == positions.end()) addSelfDim(d);
+    }
+  }
+  if (out.size() > static_cast<size_t>(kMaxViewDims) || positions.size() > static_cast<size_t>(kMaxViewDims)) {
+    return false;
+  }
+  args->count = static_cast<int32_t>(positions.size());
+  args->ndim = static_cast<int32_t>(out.size());
+  for (size_t d = 0; d < out.size(); ++d) {
+    args->shape[d] = out[d];
+    args->selfStrides[d] = strides[d];
+  }
+  for (size_t j = 0; j < positions.size(); ++j) {
+    args->indexDim[j] = positions[j];
+    args->indexDimSize[j] = shape[static_cast<size_t>(positions[j])];
+    args->indexSelfStride[j] = selfStrides[static_cast<size_t>(positions[j])];
+  }
+  *outShape = out;
+  return true;
+}
+
 aclError LaunchAdvancedIndex(const AdvancedIndexArgs& args, aclrtStream stream) {
   if (args.ndim < 0 || args.ndim > kMaxViewDims || args.count < 1 || args.count > kMaxViewDims ||
       args.bStart < 0 || args.bStart + args.bRank > args.ndim) {

@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#include <vector>
+
 #include "acl/acl_base.h"
 #include "common/visibility.h"
 #include "kernels/kernel_api.h"
@@ -231,6 +233,14 @@ struct AdvancedIndexArgs {
   const char* op = "index";
 };
 ASCENDC_SIM_INTERNAL_API aclError LaunchAdvancedIndex(const AdvancedIndexArgs& args, aclrtStream stream);
+// The mapping of a dense self of `shape` indexed at the dimensions `positions` (ascending) by index
+// tensors of the broadcast shape `broadcast`, as PyTorch lays the result out (adjacent indexed
+// dimensions replaced in place by the broadcast ones, else the broadcast ones first): sets every
+// field of *args but dtype, put, accumulate and the pointers, and *outShape; false when the
+// result would have more than kMaxViewDims dimensions.
+ASCENDC_SIM_INTERNAL_API bool PlanAdvancedIndex(const std::vector<int64_t>& shape, const std::vector<int32_t>& positions,
+                                                const std::vector<int64_t>& broadcast, AdvancedIndexArgs* args,
+                                                std::vector<int64_t>* outShape);
 
 // Stream compaction over a dense bool `mask` of n elements (compress_kernel.cpp), in
 // mask order: kCoordinates writes the row-major coordinates (of `shape`, ndim

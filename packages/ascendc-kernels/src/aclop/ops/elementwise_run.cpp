@@ -6,6 +6,7 @@
 #include "aclop/aclop_types.h"
 #include "common/dtype.h"
 #include "common/error.h"
+#include "kernels/kernel_api.h"
 
 namespace ascendc_sim {
 namespace aclop {
@@ -179,6 +180,16 @@ aclError ReducedAxes(OpContext& ctx, std::vector<bool>* reduced) {
     named[k] = (*reduced)[k] = true;
   }
   return ACL_SUCCESS;
+}
+
+aclError CopyUnlessSame(OpContext& ctx, const OpOperand& x, const OpOperand& y) {
+  if (x.data == y.data || y.Numel() == 0) return ACL_SUCCESS;
+  kernels::ViewCopyArgs args;
+  args.ndim = 1;
+  args.shape[0] = y.Numel();
+  args.src = {x.data, x.dtype(), 0, {1}};
+  args.dst = {y.data, y.dtype(), 0, {1}};
+  return kernels::LaunchViewCopy(args, ctx.stream());
 }
 
 }  // namespace aclop

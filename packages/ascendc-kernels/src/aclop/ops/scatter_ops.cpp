@@ -1,6 +1,7 @@
 // acl_op types MaskedScatter (compress_custom), ScatterNdUpdate and ScatterNdAdd (advanced_index_custom)
 // and IndexFillD (the elementwise kernel's select), declared in abi/aclop/scatter.decl.
 #include "aclop/declared_ops.h"
+#include "aclop/ops/elementwise_run.h"
 #include "common/dtype.h"
 #include "common/error.h"
 #include "kernels/elementwise_api.h"
@@ -10,17 +11,6 @@
 namespace ascendc_sim {
 namespace aclop {
 namespace {
-
-// y <- x (n elements of dtype) unless they are one buffer.
-aclError CopyUnlessSame(OpContext& ctx, const OpOperand& x, const OpOperand& y) {
-  if (x.data == y.data || y.Numel() == 0) return ACL_SUCCESS;
-  kernels::ViewCopyArgs args;
-  args.ndim = 1;
-  args.shape[0] = y.Numel();
-  args.src = {x.data, x.dtype(), 0, {1}};
-  args.dst = {y.data, y.dtype(), 0, {1}};
-  return kernels::LaunchViewCopy(args, ctx.stream());
-}
 
 std::vector<int64_t> DenseStrides(const std::vector<int64_t>& shape) {
   std::vector<int64_t> strides(shape.size(), 1);

@@ -1,11 +1,14 @@
-// masked_scatter_, put_, index_fill_ (Scalar and Tensor value) and index_copy (+ in-place) on the acl_op
-// path, as upstream's acl_op kernels run them: "MaskedScatter"; put_ as "ScatterNdUpdate" ("ScatterNdAdd"
+// index.Tensor, _index_put_impl_, masked_scatter_, put_, index_fill_ (Scalar and Tensor value) and
+// index_copy (+ in-place) on the acl_op path, as upstream's acl_op kernels run them: "Index" and
+// "IndexPutV2" with the indexed dimensions as host input "indexed_sizes" and the index tensors broadcast
+// to one shape (masks made long indices first, as ATen does); "MaskedScatter"; put_ as "ScatterNdUpdate" ("ScatterNdAdd"
 // with accumulate) over self flattened with the indices as one column; index_fill_ as "IndexFillD" with
 // the two assist tensors built on the host from the index; index_copy as a copy of each indexed slice
-// (the indices read on the host). Checks and messages are op_plugin::utils' (IndexUpdateUtils.h,
-// MaskedCompressUtils.h), shared with the op_api kernels.
+// (the indices read on the host). Checks and messages are op_plugin::utils' (AdvancedIndexUtils.h,
+// IndexUpdateUtils.h, MaskedCompressUtils.h), shared with the op_api kernels.
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Tensor.h>
+#include <ATen/ExpandUtils.h>
 #include <ATen/ops/ones.h>
 #include <ATen/ops/zeros.h>
 #include <c10/core/WrapDimMinimal.h>
@@ -15,11 +18,15 @@
 
 #include "npu/acl_op/OpCommand.h"
 #include "npu/core/NPUGuard.h"
+#include "npu/op_common/OpPreparation.h"
+#include "op_plugin/ops/_index_put_impl.h"
+#include "op_plugin/ops/index.h"
 #include "op_plugin/ops/index_copy.h"
 #include "op_plugin/ops/index_fill.h"
 #include "op_plugin/ops/masked_scatter.h"
 #include "op_plugin/ops/put.h"
 #include "op_plugin/utils/AclOpUtils.h"
+#include "op_plugin/utils/AdvancedIndexUtils.h"
 #include "op_plugin/utils/IndexUpdateUtils.h"
 #include "op_plugin/utils/MaskedCompressUtils.h"
 
@@ -50,7 +57,70 @@ at::Tensor& update_in_place(at::Tensor& self, const std::function<void(at::Tenso
   });
 }
 
+// Adds indexed_sizes (1 for each dimension an index tensor takes, 0 for None), indexed_strides (the
+// result's sizes, as upstream passes them) and the defined index tensors broadcast to one shape.
+void add_index_inputs(OpCommand& cmd, const std::vector<at::Tensor>& indices, at::IntArrayRef result_sizes) {
+  std::vector<int64_t> masks;
+  std::vector<int64_t> broadcast;
+  bool first = true;
+  for (const at::Tensor& t : indices) {
+    masks.push_back(t.defined() ? 1 : 0);
+    if (!t.defined()) continue;
+    broadcast = first ? t.sizes().vec() : at::infer_size(broadcast, t.sizes());
+    first = false;
+  }
+  cmd.Input(masks, at::kLong).Input(result_sizes, at::kLong);
+  for (const at::Tensor& t : indices) {
+    if (t.defined()) op_plugin::utils::AddInputAs(cmd, t.expand(broadcast), at::kLong);
+  }
+}
+
 }  // namespace
+
+at::Tensor index(const at::Tensor& self, const c10::List<c10::optional<at::Tensor>>& indices) {
+  op_plugin::utils::check_not_complex("index", self);
+  c10_npu::NPUGuard guard(self.device());
+  const std::vector<at::Tensor> expanded = op_plugin::utils::expand_indices(self, indices);
+  if (!op_plugin::utils::any_index(expanded)) return self.clone();
+  const std::vector<int64_t> shape = op_plugin::utils::indexing_shape(self, expanded);
+  at::Tensor result = at_npu::native::OpPreparation::apply_tensor_without_format(shape, self.options());
+  if (result.numel() == 0) return result;
+  TORCH_CHECK_INDEX(self.numel() > 0, "index is out of bounds for dimension with size 0");
+  OpCommand cmd;
+  cmd.Name("Index");
+  op_plugin::utils::AddInputAs(cmd, self, self.scalar_type());
+  add_index_inputs(cmd, expanded, result.sizes());
+  cmd.Output(result).Run();
+  return result;
+}
+
+at::Tensor& _index_put_impl_(at::Tensor& self, const c10::List<c10::optional<at::Tensor>>& indices,
+                             const at::Tensor& values, bool accumulate, bool unsafe) {
+  (void)unsafe;  // the kernel checks every index
+  op_plugin::utils::check_not_complex("index_put_", self);
+  TORCH_CHECK(self.scalar_type() == values.scalar_type(), "Index put requires the source and destination dtypes "
+              "match, got ", self.scalar_type(), " for the destination and ", values.scalar_type(), " for the source.");
+  c10_npu::NPUGuard guard(self.device());
+  const std::vector<at::Tensor> expanded = op_plugin::utils::expand_indices(self, indices);
+  const at::Tensor v = values.device() == self.device() ? values : values.to(self.device());
+  if (!op_plugin::utils::any_index(expanded)) {  // self[...] = values
+    return accumulate ? self.add_(v) : self.copy_(v);
+  }
+  const std::vector<int64_t> shape = op_plugin::utils::indexing_shape(self, expanded);
+  TORCH_CHECK(at::is_expandable_to(v.sizes(), shape), "shape mismatch: value tensor of shape ", v.sizes(),
+              " cannot be broadcast to indexing result of shape ", c10::IntArrayRef(shape));
+  int64_t numel = 1;
+  for (int64_t d : shape) numel *= d;
+  if (numel == 0) return self;
+  TORCH_CHECK_INDEX(self.numel() > 0, "index is out of bounds for dimension with size 0");
+  return update_in_place(self, [&](at::Tensor& result) {
+    OpCommand cmd;
+    cmd.Name("IndexPutV2").Input(result);
+    op_plugin::utils::AddInputAs(cmd, v.expand(shape), self.scalar_type());
+    add_index_inputs(cmd, expanded, shape);
+    cmd.Output(result).Attr("accumulate", accumulate).Run();
+  });
+}
 
 at::Tensor& masked_scatter_(at::Tensor& self, const at::Tensor& mask, const at::Tensor& source) {
   op_plugin::utils::check_masked_scatter(self, mask, source);

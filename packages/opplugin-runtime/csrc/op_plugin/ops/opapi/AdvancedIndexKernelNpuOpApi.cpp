@@ -27,6 +27,7 @@
 #include "op_plugin/ops/index.h"
 #include "op_plugin/ops/put.h"
 #include "op_plugin/ops/take.h"
+#include "op_plugin/utils/AdvancedIndexUtils.h"
 #include "op_plugin/utils/IndexUpdateUtils.h"
 #include "op_plugin/utils/RearrangeUtils.h"
 #include "op_plugin/ops/unfold_backward.h"
@@ -37,98 +38,8 @@ namespace {
 using at_npu::native::OpPreparation;
 
 using op_plugin::utils::check_not_complex;
-
-// The index tensors after ATen's expansion: masks replaced by the long indices of their
-// true elements, each on self's device; an undefined tensor is None.
-std::vector<at::Tensor> expand_indices(const at::Tensor& self, const c10::List<c10::optional<at::Tensor>>& indices) {
-  TORCH_CHECK_INDEX(static_cast<int64_t>(indices.size()) <= self.dim(), "too many indices for tensor of dimension ",
-                    self.dim(), " (got ", indices.size(), ")");
-  std::vector<at::Tensor> result;
-  for (size_t k = 0; k < indices.size(); ++k) {
-    const c10::optional<at::Tensor> opt = indices.get(k);
-    if (!opt.has_value() || !opt->defined()) {
-      result.emplace_back();
-      continue;
-    }
-    at::Tensor index = opt->device() == self.device() ? *opt : opt->to(self.device());
-    const at::ScalarType t = index.scalar_type();
-    if (t == at::kBool || t == at::kByte) {
-      if (t == at::kByte) {
-        TORCH_WARN("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.");
-      }
-      const int64_t start = static_cast<int64_t>(result.size());
-      TORCH_CHECK_INDEX(start + index.dim() <= self.dim(), "too many indices for tensor of dimension ", self.dim());
-      for (int64_t j = 0; j < index.dim(); ++j) {
-        TORCH_CHECK_INDEX(index.size(j) == self.size(start + j), "The shape of the mask ", index.sizes(),
-                          " at index ", j, " does not match the shape of the indexed tensor ", self.sizes(),
-                          " at index ", start + j);
-      }
-      const at::Tensor nz = (t == at::kByte ? index.to(at::kBool) : index).nonzero();
-      for (int64_t j = 0; j < index.dim(); ++j) result.push_back(nz.select(1, j));
-      continue;
-    }
-    TORCH_CHECK_INDEX(t == at::kLong || t == at::kInt,
-                      "tensors used as indices must be long, int, byte or bool tensors");
-    result.push_back(index);
-  }
-  TORCH_CHECK_INDEX(static_cast<int64_t>(result.size()) <= self.dim(), "too many indices for tensor of dimension ",
-                    self.dim(), " (got ", result.size(), ")");
-  return result;
-}
-
-// The indexing result's shape (adjacent indexed dimensions are replaced in place by the
-// indices' broadcast shape, otherwise it comes first), with ATen's broadcast error.
-std::vector<int64_t> indexing_shape(const at::Tensor& self, const std::vector<at::Tensor>& indices) {
-  std::vector<int64_t> b;
-  std::vector<int64_t> positions;
-  bool first = true;
-  for (size_t k = 0; k < indices.size(); ++k) {
-    if (!indices[k].defined()) continue;
-    if (first) {
-      b = indices[k].sizes().vec();
-      first = false;
-    } else {
-      bool ok = true;
-      try {
-        b = at::infer_size(b, indices[k].sizes());
-      } catch (const c10::Error&) {
-        ok = false;
-      }
-      if (!ok) {
-        std::ostringstream shapes;
-        for (const at::Tensor& t : indices) {
-          if (t.defined()) shapes << t.sizes() << ", ";
-        }
-        std::string text = shapes.str();
-        if (text.size() >= 2) text.resize(text.size() - 2);
-        TORCH_CHECK_INDEX(false, "shape mismatch: indexing tensors could not be broadcast together with shapes ",
-                          text);
-      }
-    }
-    positions.push_back(static_cast<int64_t>(k));
-  }
-  TORCH_CHECK(!positions.empty(), "index: at least one index tensor must be given");
-  bool adjacent = true;
-  for (size_t j = 1; j < positions.size(); ++j) adjacent = adjacent && positions[j] == positions[j - 1] + 1;
-  std::vector<int64_t> shape;
-  auto indexed = [&](int64_t d) {
-    for (int64_t p : positions) {
-      if (p == d) return true;
-    }
-    return false;
-  };
-  if (adjacent) {
-    for (int64_t d = 0; d < positions.front(); ++d) shape.push_back(self.size(d));
-    shape.insert(shape.end(), b.begin(), b.end());
-    for (int64_t d = positions.back() + 1; d < self.dim(); ++d) shape.push_back(self.size(d));
-  } else {
-    shape = b;
-    for (int64_t d = 0; d < self.dim(); ++d) {
-      if (!indexed(d)) shape.push_back(self.size(d));
-    }
-  }
-  return shape;
-}
+using op_plugin::utils::expand_indices;
+using op_plugin::utils::indexing_shape;
 
 // The aclnn index list: None as an empty bool tensor (aclnnIndex's placeholder).
 std::vector<at::Tensor> aclnn_index_list(const at::Tensor& self, const std::vector<at::Tensor>& indices) {
@@ -163,8 +74,7 @@ at::Tensor index(const at::Tensor& self, const c10::List<c10::optional<at::Tenso
   check_not_complex("index", self);
   c10_npu::NPUGuard guard(self.device());
   const std::vector<at::Tensor> expanded = expand_indices(self, indices);
-  bool any = false;
-  for (const at::Tensor& t : expanded) any = any || t.defined();
+  const bool any = op_plugin::utils::any_index(expanded);
   if (!any) return self.clone();
   const std::vector<int64_t> shape = indexing_shape(self, expanded);
   at::Tensor out = OpPreparation::apply_tensor_without_format(shape, self.options());
@@ -177,8 +87,7 @@ at::Tensor& index_out(const at::Tensor& self, const c10::List<c10::optional<at::
               out.scalar_type(), ") must have the same scalar type");
   c10_npu::NPUGuard guard(self.device());
   const std::vector<at::Tensor> expanded = expand_indices(self, indices);
-  bool any = false;
-  for (const at::Tensor& t : expanded) any = any || t.defined();
+  const bool any = op_plugin::utils::any_index(expanded);
   if (!any) {
     if (!out.sizes().equals(self.sizes())) out.resize_(self.sizes());
     out.copy_(self);
@@ -200,8 +109,7 @@ at::Tensor& _index_put_impl_(at::Tensor& self, const c10::List<c10::optional<at:
               "match, got ", self.scalar_type(), " for the destination and ", values.scalar_type(), " for the source.");
   c10_npu::NPUGuard guard(self.device());
   const std::vector<at::Tensor> expanded = expand_indices(self, indices);
-  bool any = false;
-  for (const at::Tensor& t : expanded) any = any || t.defined();
+  const bool any = op_plugin::utils::any_index(expanded);
   const at::Tensor v = values.device() == self.device() ? values : values.to(self.device());
   if (!any) {  // self[...] = values
     if (accumulate) {
