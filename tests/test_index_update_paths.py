@@ -116,7 +116,8 @@ def test_index_put_accumulates_repeated_indices_into_a_strided_self(path: str) -
     want = torch.ops.aten.index_put_(base.t().clone(), [None, index], values.t(), True)
     npu_base = base.npu()
     self = npu_base.t()
-    on_path(path, "_index_put_impl_", lambda: torch.ops.aten.index_put_(self, [None, index.npu()], values.t().npu(), True))
+    on_path(path, "_index_put_impl_",
+            lambda: torch.ops.aten.index_put_(self, [None, index.npu()], values.t().npu(), True))
     torch.testing.assert_close(self.cpu(), want)
 
 
