@@ -113,6 +113,9 @@ _load_support_module("npu_coverage", Path(__file__).with_name("npu_coverage.py")
 # The project's noxfile as a module (it registers its sessions on import): test_version_registry.py,
 # test_label_proofs.py.
 _load_support_module("project_noxfile", REPO / "noxfile.py")
+# Forcing the dual-path choice and checking the path taken: test_data_dependent_shapes.py,
+# test_index_update_paths.py.
+_load_support_module("forced_path", Path(__file__).with_name("forced_path.py"))
 # Upstream's torch-npu wheel (downloaded and cached): test_upstream_backend_yaml.py, test_cann_abi_conformance.py.
 _load_support_module("upstream_wheel", Path(__file__).with_name("upstream_wheel.py"))
 # The checks of generated Meta functions (test_opplugin_meta.py, test_opplugin_dispatch.py) are

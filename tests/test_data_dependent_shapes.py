@@ -6,23 +6,10 @@ descriptors aclopCompileAndExecuteV2 updates; op_api from aclGetViewShape."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
-
 import opplugin_runtime  # noqa: F401
 import pytest
 import torch
-
-
-def on_path(path: str, op: str, fn: Callable[[], Any]) -> Any:
-    torch.npu.set_compile_mode(jit_compile=path == "acl_op")
-    try:
-        torch.npu.reset_path_ledger()
-        result = fn()
-        counts = torch.npu.path_ledger().get(op, {})
-    finally:
-        torch.npu.set_compile_mode(jit_compile=False)
-    assert counts.get(path, 0) >= 1, f"{op}: expected the {path} path, ledger: {counts}"
-    return result
+from forced_path import on_path  # tests/conftest.py loads it
 
 
 def sample(shape: tuple[int, ...], dtype: torch.dtype, seed: int = 0) -> torch.Tensor:

@@ -10,20 +10,9 @@ from typing import Callable
 import opplugin_runtime  # noqa: F401
 import pytest
 import torch
+from forced_path import on_path  # tests/conftest.py loads it
 
 PATHS = ["op_api", "acl_op"]
-
-
-def on_path(path: str, op: str, fn: Callable[[], torch.Tensor]) -> torch.Tensor:
-    torch.npu.set_compile_mode(jit_compile=path == "acl_op")
-    try:
-        torch.npu.reset_path_ledger()
-        result = fn()
-        counts = torch.npu.path_ledger().get(op, {})
-    finally:
-        torch.npu.set_compile_mode(jit_compile=False)
-    assert counts.get(path, 0) >= 1, f"{op}: expected the {path} path, ledger: {counts}"
-    return result
 
 
 @pytest.mark.parametrize("path", PATHS)

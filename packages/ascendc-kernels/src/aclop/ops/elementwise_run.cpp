@@ -182,6 +182,12 @@ aclError ReducedAxes(OpContext& ctx, std::vector<bool>* reduced) {
   return ACL_SUCCESS;
 }
 
+std::vector<int64_t> DenseStrides(const std::vector<int64_t>& shape) {
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;) strides[d - 1] = strides[d] * shape[d];
+  return strides;
+}
+
 aclError CopyUnlessSame(OpContext& ctx, const OpOperand& x, const OpOperand& y) {
   if (x.data == y.data || y.Numel() == 0) return ACL_SUCCESS;
   kernels::ViewCopyArgs args;

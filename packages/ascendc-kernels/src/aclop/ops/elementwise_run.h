@@ -32,6 +32,9 @@ aclError ConstantInts(OpContext& ctx, size_t index, const char* name, std::vecto
 // is empty); an axis out of range or named twice fails.
 aclError ReducedAxes(OpContext& ctx, std::vector<bool>* reduced);
 
+// The element strides of a dense row-major tensor of `shape`.
+std::vector<int64_t> DenseStrides(const std::vector<int64_t>& shape);
+
 // y <- x (dense, of one dtype and size) unless they are one buffer: an op that updates parts of x into y.
 aclError CopyUnlessSame(OpContext& ctx, const OpOperand& x, const OpOperand& y);
 

@@ -21,12 +21,6 @@ namespace ascendc_sim {
 namespace aclop {
 namespace {
 
-std::vector<int64_t> DenseStrides(const std::vector<int64_t>& shape) {
-  std::vector<int64_t> strides(shape.size(), 1);
-  for (size_t k = shape.size(); k-- > 1;) strides[k - 1] = strides[k] * shape[k];
-  return strides;
-}
-
 // `dim` wrapped into [0, rank) (a 0-D tensor has one dimension to name), or an error naming `what`.
 aclError WrapDim(OpContext& ctx, const char* what, int64_t* dim, size_t rank) {
   const int64_t span = rank == 0 ? 1 : static_cast<int64_t>(rank);

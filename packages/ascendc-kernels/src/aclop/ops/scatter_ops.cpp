@@ -12,12 +12,6 @@ namespace ascendc_sim {
 namespace aclop {
 namespace {
 
-std::vector<int64_t> DenseStrides(const std::vector<int64_t>& shape) {
-  std::vector<int64_t> strides(shape.size(), 1);
-  for (size_t d = shape.size(); d-- > 1;) strides[d - 1] = strides[d] * shape[d];
-  return strides;
-}
-
 aclError RunScatterNd(OpContext& ctx, bool accumulate) {
   const OpOperand& var = ctx.inputs[0];
   const OpOperand& indices = ctx.inputs[1];

@@ -104,4 +104,20 @@ bool any_index(const std::vector<at::Tensor>& indices) {
   return false;
 }
 
+void check_index_put_dtypes(const at::Tensor& self, const at::Tensor& values) {
+  TORCH_CHECK(self.scalar_type() == values.scalar_type(), "Index put requires the source and destination dtypes "
+              "match, got ", self.scalar_type(), " for the destination and ", values.scalar_type(), " for the source.");
+}
+
+std::vector<int64_t> index_put_shape(const at::Tensor& self, const std::vector<at::Tensor>& indices,
+                                     const at::Tensor& values) {
+  const std::vector<int64_t> shape = indexing_shape(self, indices);
+  TORCH_CHECK(at::is_expandable_to(values.sizes(), shape), "shape mismatch: value tensor of shape ", values.sizes(),
+              " cannot be broadcast to indexing result of shape ", c10::IntArrayRef(shape));
+  int64_t numel = 1;
+  for (int64_t d : shape) numel *= d;
+  TORCH_CHECK_INDEX(numel == 0 || self.numel() > 0, "index is out of bounds for dimension with size 0");
+  return shape;
+}
+
 }  // namespace op_plugin::utils

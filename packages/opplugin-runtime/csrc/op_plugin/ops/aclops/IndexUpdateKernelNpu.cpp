@@ -9,6 +9,7 @@
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Tensor.h>
 #include <ATen/ExpandUtils.h>
+#include <c10/util/accumulate.h>
 #include <ATen/ops/ones.h>
 #include <ATen/ops/zeros.h>
 #include <c10/core/WrapDimMinimal.h>
@@ -98,21 +99,15 @@ at::Tensor& _index_put_impl_(at::Tensor& self, const c10::List<c10::optional<at:
                              const at::Tensor& values, bool accumulate, bool unsafe) {
   (void)unsafe;  // the kernel checks every index
   op_plugin::utils::check_not_complex("index_put_", self);
-  TORCH_CHECK(self.scalar_type() == values.scalar_type(), "Index put requires the source and destination dtypes "
-              "match, got ", self.scalar_type(), " for the destination and ", values.scalar_type(), " for the source.");
+  op_plugin::utils::check_index_put_dtypes(self, values);
   c10_npu::NPUGuard guard(self.device());
   const std::vector<at::Tensor> expanded = op_plugin::utils::expand_indices(self, indices);
   const at::Tensor v = values.device() == self.device() ? values : values.to(self.device());
   if (!op_plugin::utils::any_index(expanded)) {  // self[...] = values
     return accumulate ? self.add_(v) : self.copy_(v);
   }
-  const std::vector<int64_t> shape = op_plugin::utils::indexing_shape(self, expanded);
-  TORCH_CHECK(at::is_expandable_to(v.sizes(), shape), "shape mismatch: value tensor of shape ", v.sizes(),
-              " cannot be broadcast to indexing result of shape ", c10::IntArrayRef(shape));
-  int64_t numel = 1;
-  for (int64_t d : shape) numel *= d;
-  if (numel == 0) return self;
-  TORCH_CHECK_INDEX(self.numel() > 0, "index is out of bounds for dimension with size 0");
+  const std::vector<int64_t> shape = op_plugin::utils::index_put_shape(self, expanded, v);
+  if (c10::multiply_integers(shape) == 0) return self;
   return update_in_place(self, [&](at::Tensor& result) {
     OpCommand cmd;
     cmd.Name("IndexPutV2").Input(result);

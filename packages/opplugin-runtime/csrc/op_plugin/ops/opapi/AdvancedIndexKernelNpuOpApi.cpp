@@ -8,6 +8,7 @@
 // positions the unfolded view reads.
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/ExpandUtils.h>
+#include <c10/util/accumulate.h>
 #include <ATen/core/List.h>
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/empty.h>
@@ -105,8 +106,7 @@ at::Tensor& index_out(const at::Tensor& self, const c10::List<c10::optional<at::
 at::Tensor& _index_put_impl_(at::Tensor& self, const c10::List<c10::optional<at::Tensor>>& indices,
                              const at::Tensor& values, bool accumulate, bool unsafe) {
   check_not_complex("index_put_", self);
-  TORCH_CHECK(self.scalar_type() == values.scalar_type(), "Index put requires the source and destination dtypes "
-              "match, got ", self.scalar_type(), " for the destination and ", values.scalar_type(), " for the source.");
+  op_plugin::utils::check_index_put_dtypes(self, values);
   c10_npu::NPUGuard guard(self.device());
   const std::vector<at::Tensor> expanded = expand_indices(self, indices);
   const bool any = op_plugin::utils::any_index(expanded);
@@ -119,13 +119,8 @@ at::Tensor& _index_put_impl_(at::Tensor& self, const c10::List<c10::optional<at:
     }
     return self;
   }
-  const std::vector<int64_t> shape = indexing_shape(self, expanded);
-  TORCH_CHECK(at::is_expandable_to(v.sizes(), shape), "shape mismatch: value tensor of shape ", v.sizes(),
-              " cannot be broadcast to indexing result of shape ", c10::IntArrayRef(shape));
-  int64_t numel = 1;
-  for (int64_t d : shape) numel *= d;
-  if (numel == 0) return self;
-  TORCH_CHECK_INDEX(self.numel() > 0, "index is out of bounds for dimension with size 0");
+  const std::vector<int64_t> shape = op_plugin::utils::index_put_shape(self, expanded, v);
+  if (c10::multiply_integers(shape) == 0) return self;
   const std::vector<at::Tensor> list = aclnn_index_list(self, expanded);
   EXEC_NPU_CMD(aclnnIndexPutImpl, self, list, v, accumulate, unsafe);
   return self;
