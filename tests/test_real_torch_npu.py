@@ -320,6 +320,9 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "ScatterNdAdd": ("jit", "a.clone().put_(idx, c.reshape(-1)[:8], accumulate=True)"),
     "IndexFillD": ("jit", "a.clone().index_fill_(1, rows, -1.5)"),
     "Index": ("jit", "a[rows]"),
+    "StatelessRandperm": ("jit", "torch.randperm(6, device=dev).sum()"),  # any permutation sums to 15
+    "MultinomialWithReplacement": ("jit", "torch.multinomial(torch.tensor([0.0, 2.0, 0.0], device=dev), 3, "
+                                          "replacement=True)"),  # only category 1 has weight
     "IndexPutV2": ("jit", "a.clone().index_put_((rows,), b[:2], accumulate=True)"),
     "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
     "aclnnBitwiseNot": ("default", "~(a > 0)"),

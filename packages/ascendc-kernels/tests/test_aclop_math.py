@@ -249,6 +249,25 @@ def test_stateless_random_types(acl):
     assert "only 1 (Philox) is supported" in sim.recent_error()
 
 
+def test_randperm_and_multinomial_types(acl):
+    seed, offset = const(11, sim.ACL_INT64), const(0, sim.ACL_INT64)
+    for n, acl_type in ((1000, sim.ACL_INT64), (50, sim.ACL_FLOAT)):
+        (p,) = run("StatelessRandperm", [const(n, sim.ACL_INT64), seed, offset], [out_of((n,), acl_type)],
+                   {"dtype": sim.DataTypeAttr(acl_type)})
+        np.testing.assert_array_equal(np.sort(p), np.arange(n))
+    weights = np.array([[0.0, 1.0, 3.0, 0.0], [5.0, 0.0, 0.0, 5.0]], np.float32)
+    (m,) = run("MultinomialWithReplacement", [op_in(dev(weights)), seed, offset], [out_of((2, 4000), sim.ACL_INT64)],
+               {"numsamples": 4000, "replacement": True})
+    frequencies = np.stack([np.bincount(row, minlength=4) for row in m]) / 4000
+    np.testing.assert_allclose(frequencies, weights / weights.sum(1, keepdims=True), atol=0.03)
+    (w,) = run("MultinomialWithReplacement", [op_in(dev(weights)), seed, offset], [out_of((2, 2), sim.ACL_INT64)],
+               {"numsamples": 2})
+    assert sorted(w[0]) == [1, 2] and sorted(w[1]) == [0, 3]  # without replacement: the categories of weight
+    assert sim.run_aclop("StatelessRandperm", [const(5, sim.ACL_INT64), seed, offset], [op_in(out_of((5,)))],
+                         {"dtype": sim.DataTypeAttr(sim.ACL_INT64)}) == sim.ACL_ERROR_INVALID_PARAM
+    assert "attribute dtype is ACL_INT64 but output y is ACL_FLOAT" in sim.recent_error()
+
+
 def test_gather_scatter_and_index_add_types(acl):
     x = np.arange(12, dtype=np.float32).reshape(3, 4)
     idx = np.array([[0, 3], [2, 1], [1, 1]], np.int64)
