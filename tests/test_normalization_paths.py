@@ -1,7 +1,9 @@
 """Normalization on both paths: native_layer_norm's three outputs (mean and rstd too, which the OpInfo
-samples do not compare) and native_layer_norm_backward's three gradients, run once on op_api
-(jit_compile=False) and once on acl_op (jit_compile=True), equal CPU's, including rows of equal values and
-empty inputs, and each operator took the path the run forced."""
+samples do not compare) and native_layer_norm_backward's three gradients; native_batch_norm's and
+_native_batch_norm_legit's output, saved statistics and running statistics (training and evaluation, 2-D to
+6-D inputs, strided running stats); each run once on op_api (jit_compile=False) and once on
+acl_op (jit_compile=True) equals CPU's (the saved statistics: op_api's, CPU leaves them empty in
+evaluation), and each operator took the path the run forced."""
 
 from __future__ import annotations
 
@@ -53,3 +55,43 @@ def test_layer_norm_outputs_and_gradients_on_each_path_equal_cpus(size, shape, a
             assert g is None, name
             continue
         torch.testing.assert_close(g.cpu(), e, rtol=1e-4, atol=1e-4, equal_nan=True, msg=lambda m, n=name: f"{n}: {m}")
+
+
+BATCH_NORM_CASES = [(4, 3), (4, 3, 5), (2, 3, 4, 5), (2, 3, 2, 3, 4), (2, 3, 1, 2, 1, 2)]
+
+
+def _batch_norm(op, x, weight, bias, running_mean, running_var, training):
+    if op == "_native_batch_norm_legit":
+        return torch.ops.aten._native_batch_norm_legit(x, weight, bias, running_mean, running_var, training, 0.3, 1e-5)
+    return torch.ops.aten.native_batch_norm(x, weight, bias, running_mean, running_var, training, 0.3, 1e-5)
+
+
+@pytest.mark.parametrize("path", ["op_api", "acl_op"])
+@pytest.mark.parametrize("op", ["native_batch_norm", "_native_batch_norm_legit"])
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("size", BATCH_NORM_CASES)
+def test_batch_norm_outputs_and_running_stats_on_each_path_equal_cpus(size, training, op, path) -> None:
+    generator = torch.Generator().manual_seed(0)
+    x = torch.randn(size, generator=generator) * 3 + 1
+    channels = size[1]
+    weight, bias = torch.randn(channels, generator=generator), torch.randn(channels, generator=generator)
+    step = 2 if len(size) == 3 else 1  # strided running stats too
+    bases = [torch.randn(channels * step, generator=generator), torch.rand(channels * step, generator=generator) + 0.5]
+    cpu_running = [b.clone()[::step] for b in bases]
+    out, _, _ = _batch_norm(op, x, weight, bias, *cpu_running, training)
+    torch.npu.set_compile_mode(jit_compile=False)
+    reference = _batch_norm(op, x.npu(), weight.npu(), bias.npu(), *[b.npu()[::step] for b in bases], training)
+    torch.npu.set_compile_mode(jit_compile=path == "acl_op")
+    try:
+        torch.npu.reset_path_ledger()
+        npu_running = [b.npu()[::step] for b in bases]
+        got = _batch_norm(op, x.npu(), weight.npu(), bias.npu(), *npu_running, training)
+        counts = torch.npu.path_ledger().get(op, {})
+    finally:
+        torch.npu.set_compile_mode(jit_compile=False)
+    assert counts.get(path, 0) >= 1, f"{op}: expected the {path} path, ledger: {counts}"
+    torch.testing.assert_close(got[0].cpu(), out, rtol=1e-4, atol=1e-4)
+    for name, g, e in zip(("save_mean", "save_invstd"), got[1:], reference[1:]):
+        torch.testing.assert_close(g.cpu(), e.cpu(), rtol=1e-4, atol=1e-5, msg=lambda m, n=name: f"{n}: {m}")
+    for name, g, e in zip(("running_mean", "running_var"), npu_running, cpu_running):
+        torch.testing.assert_close(g.cpu(), e, rtol=1e-4, atol=1e-5, msg=lambda m, n=name: f"{n}: {m}")

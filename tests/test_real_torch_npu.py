@@ -296,6 +296,14 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
                              "False, True, None)"),
     "LayerNorm": ("jit", "F.layer_norm(a, (5,), c[0], b[0])"),
     "LayerNormGrad": ("jit", "vjp(lambda t: F.layer_norm(t, (5,), c[0], b[0]), a, b)"),
+    "BNTrainingReduce": ("jit", "F.batch_norm(x4, None, None, c[0, :3], b[0, :3], training=True)"),
+    # the running statistics' update (factor, unbiased variance) as well as the normalization
+    "BNTrainingUpdate": ("jit", "(lambda m, v: torch.ops.aten.native_batch_norm(x4, None, None, m, v, True, 0.3, 1e-5) "
+                                "and torch.cat([m, v]))(a[0, :3].clone(), c[1, :3].clone())"),
+    "BN3DTrainingReduce": ("jit", "F.batch_norm(x4[None], None, None, c[0, :2], b[0, :2], training=True)"),
+    "BN3DTrainingUpdate": ("jit", "(lambda m, v: torch.ops.aten.native_batch_norm(x4[None], None, None, m, v, True, "
+                                  "0.3, 1e-5) and torch.cat([m, v]))(a[0, :2].clone(), c[1, :2].clone())"),
+    "BNInfer": ("jit", "F.batch_norm(x4, a[0, :3], c[1, :3] + 0.5, c[0, :3], b[0, :3], training=False)"),
     "ShuffleChannel": ("jit", "torch.channel_shuffle(w, 3)"), "PRelu": ("jit", "F.prelu(x4, c[0, :3])"),
     "BinaryCrossEntropyGrad": ("jit", "torch.ops.aten.binary_cross_entropy_backward(a, c, (b > 0).float())"),
     "Atan2": ("jit", "torch.atan2(a, b)"), "Xlogy": ("jit", "torch.xlogy(a, c)"),

@@ -1,6 +1,7 @@
-"""The layer norm acl_op types (abi/aclop/norm.decl) against numpy: LayerNorm's y, mean and variance (not
-rstd) over the trailing dimensions, LayerNormGrad's three gradients from the variance, rows of equal values,
-and mismatched axes or shapes refused."""
+"""The normalization acl_op types (abi/aclop/norm.decl) against numpy: LayerNorm's y, mean and variance (not
+rstd) over the trailing dimensions, LayerNormGrad's three gradients from the variance, rows of equal values;
+the batch norm types' sums, normalization, batch statistics and running statistics' update (2D and 3D), and
+BNInfer; mismatched axes or shapes refused."""
 
 from __future__ import annotations
 
@@ -90,3 +91,66 @@ def test_mismatched_axes_or_shapes_are_refused(acl):
     assert sim.run_aclop("LayerNormGrad", [op_in(x), op_in(x), op_in(dev(np.ones((2, 1)))), op_in(dev(np.ones((3, 1)))),
                                            op_in(g)], outs) == sim.ACL_ERROR_INVALID_PARAM
     assert "variance has 2 elements, expected one per row (3)" in sim.recent_error()
+
+
+def channel_stats(x):
+    dims = (0,) + tuple(range(2, x.ndim))
+    x64 = x.astype(np.float64)
+    return dims, x64.sum(axis=dims), (x64 * x64).sum(axis=dims)
+
+
+def per_channel(v, ndim):
+    return v.reshape((1, -1) + (1,) * (ndim - 2))
+
+
+@pytest.mark.parametrize("op,shape", [("BNTrainingReduce", (2, 3, 4, 5)), ("BN3DTrainingReduce", (2, 3, 2, 3, 4))])
+def test_bn_training_reduce_sums_per_channel(acl, op, shape):
+    x = RNG.normal(size=shape).astype(np.float32) * 2 + 1
+    total, squares = run(op, [x], [(shape[1],), (shape[1],)], {"epsilon": 1e-5})
+    _, rsum, rsq = channel_stats(x)
+    np.testing.assert_allclose(total, rsum, rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(squares, rsq, rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("op,shape", [("BNTrainingUpdate", (2, 3, 4, 5)), ("BN3DTrainingUpdate", (2, 3, 2, 3, 4))])
+def test_bn_training_update_normalizes_and_moves_the_running_stats(acl, op, shape):
+    x = RNG.normal(size=shape).astype(np.float32) * 2 + 1
+    c = shape[1]
+    dims, rsum, rsq = channel_stats(x)
+    m = x.size // c
+    scale, offset = RNG.normal(size=c), RNG.normal(size=c)
+    mean, var = RNG.normal(size=c), RNG.uniform(0.5, 1.5, size=c)
+    y, new_mean, new_var, batch_mean, batch_var = run(
+        op, [x, rsum, rsq, scale, offset, mean, var], [shape, (c,), (c,), (c,), (c,)],
+        {"epsilon": 1e-5, "factor": 0.3})
+    bmean = x.astype(np.float64).mean(axis=dims)
+    bvar = x.astype(np.float64).var(axis=dims)
+    ry = (x - per_channel(bmean, x.ndim)) / np.sqrt(per_channel(bvar, x.ndim) + 1e-5) * per_channel(scale, x.ndim) \
+        + per_channel(offset, x.ndim)
+    np.testing.assert_allclose(y, ry, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(batch_mean, bmean, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(batch_var, bvar, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(new_mean, 0.7 * mean + 0.3 * bmean, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(new_var, 0.7 * var + 0.3 * bvar * m / (m - 1), rtol=1e-4, atol=1e-5)
+
+
+def test_bn_infer_normalizes_with_the_given_statistics(acl):
+    shape = (2, 3, 4, 5)
+    x = RNG.normal(size=shape).astype(np.float32)
+    scale, offset, mean, var = (RNG.normal(size=3), RNG.normal(size=3), RNG.normal(size=3),
+                                RNG.uniform(0.5, 1.5, size=3))
+    (y,) = run("BNInfer", [x, scale, offset, mean, var], [shape], {"epsilon": 1e-3})
+    ry = (x - per_channel(mean, 4)) / np.sqrt(per_channel(var, 4) + 1e-3) * per_channel(scale, 4) \
+        + per_channel(offset, 4)
+    np.testing.assert_allclose(y, ry, rtol=1e-4, atol=1e-5)
+
+
+def test_bn_types_refuse_another_rank_or_channel_count(acl):
+    x = dev(RNG.normal(size=(2, 3, 4, 5)))
+    assert sim.run_aclop("BN3DTrainingReduce", [op_in(x)], [op_in(out_of((3,))), op_in(out_of((3,)))],
+                         {"epsilon": 1e-5}) == sim.ACL_ERROR_INVALID_PARAM
+    assert "x has shape [2, 3, 4, 5], expected 5 dimensions (N, C, ...)" in sim.recent_error()
+    four = dev(np.ones(4))
+    assert sim.run_aclop("BNInfer", [op_in(x)] + [op_in(four)] * 4, [op_in(out_of((2, 3, 4, 5)))],
+                         {"epsilon": 1e-5}) == sim.ACL_ERROR_INVALID_PARAM
+    assert "input 1 has 4 elements, expected one per channel (3)" in sim.recent_error()

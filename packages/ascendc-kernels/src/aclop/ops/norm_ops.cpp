@@ -1,6 +1,8 @@
 // acl_op types LayerNorm and LayerNormGrad (declared in abi/aclop/norm.decl) on the layer norm row kernels
 // (layer_norm_custom / layer_norm_grad_custom), the elementwise kernel and the column sum: CANN's types carry
-// the per-row variance, so it is converted from and to the row kernels' rstd in float32.
+// the per-row variance, so it is converted from and to the row kernels' rstd in float32. The batch norm types
+// (BNTrainingReduce, BNTrainingUpdate, BNInfer and the 3D ones) on batch_norm_custom in evaluation mode with
+// the statistics they compute from the sums.
 #include <cmath>
 
 #include "aclop/declared_ops.h"
@@ -58,6 +60,143 @@ aclError Float32Copy(OpContext& ctx, aclDataType dtype, const void* src, uint64_
   aclError rc = ctx.AllocTemp(n * sizeof(float), out);
   if (rc == ACL_SUCCESS) rc = kernels::LaunchCast(dtype, src, ACL_FLOAT, *out, n, ctx.stream());
   return rc;
+}
+
+// A float32 temporary of `n` elements.
+aclError Float32Temp(OpContext& ctx, uint64_t n, void** out) { return ctx.AllocTemp(n * sizeof(float), out); }
+
+// y = op(x0[, x1]) over n float32 elements.
+aclError Float32Op(OpContext& ctx, kernels::EwOp op, const void* x0, const void* x1, void* y, uint64_t n,
+                   double s = 0.0) {
+  return kernels::LaunchElementwise(op, ACL_FLOAT, x0, x1, y, n, kernels::ScalarValue::Floating(s), ctx.stream());
+}
+
+// x of a batch norm type: (N, C, spatial...) of `rank` dimensions, as (n, c, l).
+aclError BatchNormLayout(OpContext& ctx, const OpOperand& x, size_t rank, uint64_t* n, uint64_t* c, uint64_t* l) {
+  const std::vector<int64_t>& shape = x.shape();
+  if (shape.size() != rank) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "x has shape %s, expected %zu dimensions (N, C, ...)",
+                    ShapeToString(shape).c_str(), rank);
+  }
+  *n = static_cast<uint64_t>(shape[0]);
+  *c = static_cast<uint64_t>(shape[1]);
+  *l = static_cast<uint64_t>(Product(shape, 2, rank));
+  return ACL_SUCCESS;
+}
+
+// Every per-channel operand (inputs from `firstInput`, outputs from `firstOutput`) holds c elements.
+aclError RequireChannels(OpContext& ctx, size_t firstInput, size_t firstOutput, uint64_t c) {
+  for (size_t i = firstInput; i < ctx.inputs.size(); ++i) {
+    if (ctx.inputs[i].Numel() != static_cast<int64_t>(c)) {
+      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input %zu has %lld elements, expected one per channel (%llu)", i,
+                      static_cast<long long>(ctx.inputs[i].Numel()), static_cast<unsigned long long>(c));
+    }
+  }
+  for (size_t i = firstOutput; i < ctx.outputs.size(); ++i) {
+    if (ctx.outputs[i].Numel() != static_cast<int64_t>(c)) {
+      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "output %zu has %lld elements, expected one per channel (%llu)", i,
+                      static_cast<long long>(ctx.outputs[i].Numel()), static_cast<unsigned long long>(c));
+    }
+  }
+  return ACL_SUCCESS;
+}
+
+// y = (x - mean) / sqrt(variance + eps) * scale + offset per channel: batch_norm_custom in evaluation mode.
+aclError NormalizeWith(OpContext& ctx, const OpOperand& x, uint64_t n, uint64_t c, uint64_t l, double eps,
+                       const void* scale, const void* offset, const void* mean, const void* variance, void* y) {
+  kernels::BatchNormArgs args;
+  args.dtype = x.dtype();
+  args.n = n;
+  args.c = c;
+  args.l = l;
+  args.training = false;
+  args.eps = eps;
+  args.x = x.data;
+  args.weight = scale;
+  args.bias = offset;
+  args.runningMean = mean;
+  args.runningVar = variance;
+  args.y = y;
+  return kernels::LaunchBatchNorm(args, ctx.stream());
+}
+
+aclError RunTrainingReduce(OpContext& ctx, size_t rank) {
+  const OpOperand& x = ctx.inputs[0];
+  uint64_t n = 0, c = 0, l = 0;
+  aclError rc = BatchNormLayout(ctx, x, rank, &n, &c, &l);
+  if (rc == ACL_SUCCESS) rc = RequireChannels(ctx, 1, 0, c);
+  if (rc != ACL_SUCCESS) return rc;
+  const uint64_t numel = n * c * l;
+  if (numel == 0) {  // sums of no elements
+    rc = kernels::LaunchColumnSum(ACL_FLOAT, nullptr, ACL_FLOAT, ctx.outputs[0].data, 0, c, ctx.stream());
+    if (rc != ACL_SUCCESS) return rc;
+    return kernels::LaunchColumnSum(ACL_FLOAT, nullptr, ACL_FLOAT, ctx.outputs[1].data, 0, c, ctx.stream());
+  }
+  void *values = nullptr, *squares = nullptr, *rows = nullptr;
+  if (x.dtype() == ACL_FLOAT) {
+    values = x.data;
+  } else {
+    rc = Float32Copy(ctx, x.dtype(), x.data, numel, &values);
+  }
+  if (rc == ACL_SUCCESS) rc = Float32Temp(ctx, numel, &squares);
+  if (rc == ACL_SUCCESS) rc = Float32Temp(ctx, n * c, &rows);
+  if (rc == ACL_SUCCESS) rc = Float32Op(ctx, kernels::EwOp::kMul, values, values, squares, numel);
+  if (rc != ACL_SUCCESS) return rc;
+  const void* sources[] = {values, squares};
+  for (size_t i = 0; i < 2; ++i) {  // over the spatial positions, then over the batch
+    rc = kernels::LaunchRowReduce(ACL_FLOAT, sources[i], ACL_FLOAT, rows, n * c, l, kernels::RowReduceOp::kSum,
+                                  ctx.stream());
+    if (rc == ACL_SUCCESS) {
+      rc = kernels::LaunchColumnSum(ACL_FLOAT, rows, ACL_FLOAT, ctx.outputs[i].data, n, c, ctx.stream());
+    }
+    if (rc != ACL_SUCCESS) return rc;
+  }
+  return ACL_SUCCESS;
+}
+
+template <typename Attrs>
+aclError RunTrainingUpdate(OpContext& ctx, const Attrs& attrs, size_t rank) {
+  const OpOperand& x = ctx.inputs[0];
+  uint64_t n = 0, c = 0, l = 0;
+  aclError rc = BatchNormLayout(ctx, x, rank, &n, &c, &l);
+  if (rc == ACL_SUCCESS) rc = ctx.RequireSameShape(ctx.outputs[0], "y", x, "x");
+  if (rc == ACL_SUCCESS) rc = RequireChannels(ctx, 1, 1, c);
+  if (rc != ACL_SUCCESS) return rc;
+  if (c == 0) return ACL_SUCCESS;
+  const double count = static_cast<double>(n * l);
+  void* const mean = ctx.outputs[3].data;
+  void* const variance = ctx.outputs[4].data;
+  void *meanSquared = nullptr, *kept = nullptr, *moved = nullptr;
+  rc = Float32Temp(ctx, c, &meanSquared);
+  if (rc == ACL_SUCCESS) rc = Float32Temp(ctx, c, &kept);
+  if (rc == ACL_SUCCESS) rc = Float32Temp(ctx, c, &moved);
+  // the statistics of no elements are NaN (0 / 0)
+  if (rc == ACL_SUCCESS) rc = Float32Op(ctx, kernels::EwOp::kDivScalar, ctx.inputs[1].data, nullptr, mean, c, count);
+  if (rc == ACL_SUCCESS) {
+    rc = Float32Op(ctx, kernels::EwOp::kDivScalar, ctx.inputs[2].data, nullptr, variance, c, count);
+  }
+  if (rc == ACL_SUCCESS) rc = Float32Op(ctx, kernels::EwOp::kMul, mean, mean, meanSquared, c);
+  if (rc == ACL_SUCCESS) rc = Float32Op(ctx, kernels::EwOp::kSub, variance, meanSquared, variance, c, 1.0);
+  // rounding may leave a constant channel's E[x^2] - E[x]^2 below zero
+  if (rc == ACL_SUCCESS) rc = Float32Op(ctx, kernels::EwOp::kClampMinScalar, variance, nullptr, variance, c, 0.0);
+  if (rc == ACL_SUCCESS && n * l > 0) {
+    rc = NormalizeWith(ctx, x, n, c, l, attrs.epsilon, ctx.inputs[3].data, ctx.inputs[4].data, mean, variance,
+                       ctx.outputs[0].data);
+  }
+  if (rc != ACL_SUCCESS) return rc;
+  // running = running * (1 - factor) + batch * factor, the variance unbiased (m / (m - 1))
+  const double factor = attrs.factor;
+  const double unbiased = count / (count - 1.0);
+  for (size_t i = 0; i < 2; ++i) {
+    rc = Float32Op(ctx, kernels::EwOp::kMulScalar, ctx.inputs[5 + i].data, nullptr, kept, c, 1.0 - factor);
+    if (rc == ACL_SUCCESS) {
+      rc = Float32Op(ctx, kernels::EwOp::kMulScalar, i == 0 ? mean : variance, nullptr, moved, c,
+                     i == 0 ? factor : factor * unbiased);
+    }
+    if (rc == ACL_SUCCESS) rc = Float32Op(ctx, kernels::EwOp::kAdd, kept, moved, ctx.outputs[1 + i].data, c);
+    if (rc != ACL_SUCCESS) return rc;
+  }
+  return ACL_SUCCESS;
 }
 
 }  // namespace
@@ -183,6 +322,31 @@ aclError RunLayerNormGrad(OpContext& ctx, const LayerNormGradAttrs& /*attrs*/) {
   if (rc != ACL_SUCCESS) return rc;
   return kernels::LaunchColumnSum(dtype, rows > 0 ? dy.data : nullptr, dtype, ctx.outputs[2].data, r, c,
                                   ctx.stream());
+}
+
+aclError RunBNTrainingReduce(OpContext& ctx, const BNTrainingReduceAttrs& /*attrs*/) { return RunTrainingReduce(ctx, 4); }
+
+aclError RunBN3DTrainingReduce(OpContext& ctx, const BN3DTrainingReduceAttrs& /*attrs*/) {
+  return RunTrainingReduce(ctx, 5);
+}
+
+aclError RunBNTrainingUpdate(OpContext& ctx, const BNTrainingUpdateAttrs& attrs) {
+  return RunTrainingUpdate(ctx, attrs, 4);
+}
+
+aclError RunBN3DTrainingUpdate(OpContext& ctx, const BN3DTrainingUpdateAttrs& attrs) {
+  return RunTrainingUpdate(ctx, attrs, 5);
+}
+
+aclError RunBNInfer(OpContext& ctx, const BNInferAttrs& attrs) {
+  const OpOperand& x = ctx.inputs[0];
+  uint64_t n = 0, c = 0, l = 0;
+  aclError rc = BatchNormLayout(ctx, x, 4, &n, &c, &l);
+  if (rc == ACL_SUCCESS) rc = ctx.RequireSameShape(ctx.outputs[0], "y", x, "x");
+  if (rc == ACL_SUCCESS) rc = RequireChannels(ctx, 1, 1, c);
+  if (rc != ACL_SUCCESS || n * c * l == 0) return rc;
+  return NormalizeWith(ctx, x, n, c, l, attrs.epsilon, ctx.inputs[1].data, ctx.inputs[2].data, ctx.inputs[3].data,
+                       ctx.inputs[4].data, ctx.outputs[0].data);
 }
 
 }  // namespace aclop
