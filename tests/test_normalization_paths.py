@@ -1,7 +1,7 @@
 """Normalization on both paths: native_layer_norm's three outputs (mean and rstd too, which the OpInfo
 samples do not compare) and native_layer_norm_backward's three gradients; native_batch_norm's and
 _native_batch_norm_legit's output, saved statistics and running statistics (training and evaluation, 2-D to
-6-D inputs, strided running stats); each run once on op_api (jit_compile=False) and once on
+6-D inputs, strided running stats) and native_batch_norm_backward's three gradients; each run once on op_api (jit_compile=False) and once on
 acl_op (jit_compile=True) equals CPU's (the saved statistics: op_api's, CPU leaves them empty in
 evaluation), and each operator took the path the run forced."""
 
@@ -95,3 +95,42 @@ def test_batch_norm_outputs_and_running_stats_on_each_path_equal_cpus(size, trai
         torch.testing.assert_close(g.cpu(), e.cpu(), rtol=1e-4, atol=1e-5, msg=lambda m, n=name: f"{n}: {m}")
     for name, g, e in zip(("running_mean", "running_var"), npu_running, cpu_running):
         torch.testing.assert_close(g.cpu(), e, rtol=1e-4, atol=1e-5, msg=lambda m, n=name: f"{n}: {m}")
+
+
+@pytest.mark.parametrize("path", ["op_api", "acl_op"])
+@pytest.mark.parametrize("mask", [(True, True, True), (True, False, False), (False, True, True)])
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("size", BATCH_NORM_CASES + [(0, 3, 4)])
+def test_batch_norm_gradients_on_each_path_equal_cpus(size, training, mask, path) -> None:
+    generator = torch.Generator().manual_seed(0)
+    x = torch.randn(size, generator=generator) * 3 + 1
+    channels = size[1]
+    grad = torch.randn(size, generator=generator)
+    weight = torch.randn(channels, generator=generator)
+    running_mean = torch.randn(channels, generator=generator)
+    running_var = torch.rand(channels, generator=generator) + 0.5
+    dims = [0] + list(range(2, len(size)))
+    save_mean, save_invstd = torch.empty(0), torch.empty(0)
+    if training:  # the saved statistics of no elements are NaN
+        save_mean = x.mean(dims) if x.numel() else torch.full((channels,), float("nan"))
+        save_invstd = x.var(dims, unbiased=False).add(1e-5).rsqrt() if x.numel() else save_mean.clone()
+    args = (weight, running_mean, running_var, save_mean, save_invstd, training, 1e-5, list(mask))
+    if x.numel():
+        expected = torch.ops.aten.native_batch_norm_backward(grad, x, *args)
+    else:  # CPU's kernel divides by the element count (SIGFPE); the sums of no elements are zeros
+        expected = (torch.empty(size), torch.zeros(channels), torch.zeros(channels))
+        expected = tuple(t if m else None for t, m in zip(expected, mask))
+    npu_args = tuple(t.npu() if isinstance(t, torch.Tensor) else t for t in args)
+    torch.npu.set_compile_mode(jit_compile=path == "acl_op")
+    try:
+        torch.npu.reset_path_ledger()
+        got = torch.ops.aten.native_batch_norm_backward(grad.npu(), x.npu(), *npu_args)
+        counts = torch.npu.path_ledger().get("native_batch_norm_backward", {})
+    finally:
+        torch.npu.set_compile_mode(jit_compile=False)
+    assert counts.get(path, 0) >= 1, f"expected the {path} path, ledger: {counts}"
+    for name, g, e in zip(("grad_input", "grad_weight", "grad_bias"), got, expected):
+        if e is None:
+            assert g is None, name
+            continue
+        torch.testing.assert_close(g.cpu(), e, rtol=1e-4, atol=1e-4, msg=lambda m, n=name: f"{n}: {m}")

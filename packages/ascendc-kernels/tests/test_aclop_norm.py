@@ -1,7 +1,7 @@
 """The normalization acl_op types (abi/aclop/norm.decl) against numpy: LayerNorm's y, mean and variance (not
 rstd) over the trailing dimensions, LayerNormGrad's three gradients from the variance, rows of equal values;
-the batch norm types' sums, normalization, batch statistics and running statistics' update (2D and 3D), and
-BNInfer; mismatched axes or shapes refused."""
+the batch norm types' sums, normalization, batch statistics and running statistics' update (2D and 3D),
+BNInfer, and their gradients from the batch variance; mismatched axes or shapes refused."""
 
 from __future__ import annotations
 
@@ -143,6 +143,38 @@ def test_bn_infer_normalizes_with_the_given_statistics(acl):
     ry = (x - per_channel(mean, 4)) / np.sqrt(per_channel(var, 4) + 1e-3) * per_channel(scale, 4) \
         + per_channel(offset, 4)
     np.testing.assert_allclose(y, ry, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("rank", [4, 5])
+def test_bn_training_gradients_from_the_batch_variance(acl, rank):
+    shape = (2, 3, 4, 5) if rank == 4 else (2, 3, 2, 3, 4)
+    prefix = "BN" if rank == 4 else "BN3D"
+    x = RNG.normal(size=shape).astype(np.float32) * 2 + 1
+    dy = RNG.normal(size=shape).astype(np.float32)
+    c = shape[1]
+    dims = (0,) + tuple(range(2, rank))
+    m = x.size // c
+    x64 = x.astype(np.float64)
+    mean, var = x64.mean(axis=dims), x64.var(axis=dims)
+    scale = RNG.normal(size=c)
+    invstd = 1.0 / np.sqrt(var + 1e-5)
+    xhat = (x64 - per_channel(mean, rank)) * per_channel(invstd, rank)
+    diff_scale, diff_offset = run(prefix + "TrainingUpdateGrad", [dy, x, mean, var], [(c,), (c,)], {"epsilon": 1e-5})
+    np.testing.assert_allclose(diff_scale, (dy * xhat).sum(axis=dims), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(diff_offset, dy.astype(np.float64).sum(axis=dims), rtol=1e-4, atol=1e-4)
+    # the given diff_scale/diff_offset are used (not recomputed): pass others than the sums
+    ds, do = RNG.normal(size=c), RNG.normal(size=c)
+    (y,) = run(prefix + "TrainingReduceGrad", [dy, x, ds, do, scale, mean, var], [shape], {"epsilon": 1e-5})
+    ry = per_channel(scale * invstd, rank) * (dy - per_channel(do / m, rank) - xhat * per_channel(ds / m, rank))
+    np.testing.assert_allclose(y, ry, rtol=1e-4, atol=1e-5)
+
+
+def test_bn_infer_grad_scales_by_the_running_variance(acl):
+    shape = (2, 3, 4, 5)
+    dy = RNG.normal(size=shape).astype(np.float32)
+    scale, var = RNG.normal(size=3), RNG.uniform(0.5, 1.5, size=3)
+    (dx,) = run("BNInferGrad", [dy, scale, var], [shape], {"epsilon": 1e-3})
+    np.testing.assert_allclose(dx, dy * per_channel(scale / np.sqrt(var + 1e-3), 4), rtol=1e-5, atol=1e-6)
 
 
 def test_bn_types_refuse_another_rank_or_channel_count(acl):

@@ -1,8 +1,8 @@
 // acl_op types LayerNorm and LayerNormGrad (declared in abi/aclop/norm.decl) on the layer norm row kernels
 // (layer_norm_custom / layer_norm_grad_custom), the elementwise kernel and the column sum: CANN's types carry
 // the per-row variance, so it is converted from and to the row kernels' rstd in float32. The batch norm types
-// (BNTrainingReduce, BNTrainingUpdate, BNInfer and the 3D ones) on batch_norm_custom in evaluation mode with
-// the statistics they compute from the sums.
+// (BNTrainingReduce, BNTrainingUpdate, BNInfer, their gradients and the 3D ones) on batch_norm_custom in
+// evaluation mode as a per-channel affine map (the statistics computed from the sums) and batch_norm_grad_custom.
 #include <cmath>
 
 #include "aclop/declared_ops.h"
@@ -199,6 +199,92 @@ aclError RunTrainingUpdate(OpContext& ctx, const Attrs& attrs, size_t rank) {
   return ACL_SUCCESS;
 }
 
+// invstd = 1 / sqrt(variance + eps) of c float32 elements, into a temporary.
+aclError InvstdOf(OpContext& ctx, const void* variance, uint64_t c, double eps, void** invstd) {
+  aclError rc = Float32Temp(ctx, c, invstd);
+  if (rc == ACL_SUCCESS) rc = Float32Op(ctx, kernels::EwOp::kAddScalar, variance, nullptr, *invstd, c, eps);
+  if (rc == ACL_SUCCESS) rc = Float32Op(ctx, kernels::EwOp::kRsqrt, *invstd, nullptr, *invstd, c);
+  return rc;
+}
+
+// A float32 temporary of c elements holding `value`.
+aclError Float32Filled(OpContext& ctx, uint64_t c, double value, void** out) {
+  aclError rc = Float32Temp(ctx, c, out);
+  if (rc == ACL_SUCCESS) {
+    rc = kernels::LaunchFill(ACL_FLOAT, *out, c, kernels::ScalarValue::Floating(value), ctx.stream());
+  }
+  return rc;
+}
+
+template <typename Attrs>
+aclError RunTrainingUpdateGrad(OpContext& ctx, const Attrs& attrs, size_t rank) {
+  const OpOperand& x = ctx.inputs[1];
+  uint64_t n = 0, c = 0, l = 0;
+  aclError rc = BatchNormLayout(ctx, x, rank, &n, &c, &l);
+  if (rc == ACL_SUCCESS) rc = ctx.RequireSameShape(ctx.inputs[0], "grads", x, "x");
+  if (rc == ACL_SUCCESS) rc = RequireChannels(ctx, 2, 0, c);
+  if (rc != ACL_SUCCESS || c == 0) return rc;
+  if (n * l == 0) {  // sums of no elements
+    for (size_t i = 0; i < 2 && rc == ACL_SUCCESS; ++i) {
+      rc = kernels::LaunchColumnSum(ACL_FLOAT, nullptr, ACL_FLOAT, ctx.outputs[i].data, 0, c, ctx.stream());
+    }
+    return rc;
+  }
+  void* invstd = nullptr;
+  if ((rc = InvstdOf(ctx, ctx.inputs[3].data, c, attrs.epsilon, &invstd)) != ACL_SUCCESS) return rc;
+  kernels::BatchNormGradArgs args;
+  args.dtype = x.dtype();
+  args.n = n;
+  args.c = c;
+  args.l = l;
+  args.training = true;
+  args.eps = attrs.epsilon;
+  args.dy = ctx.inputs[0].data;
+  args.x = x.data;
+  args.mean = ctx.inputs[2].data;
+  args.invstdOrVar = invstd;
+  args.dweight = ctx.outputs[0].data;
+  args.dbias = ctx.outputs[1].data;
+  return kernels::LaunchBatchNormGrad(args, ctx.stream());
+}
+
+template <typename Attrs>
+aclError RunTrainingReduceGrad(OpContext& ctx, const Attrs& attrs, size_t rank) {
+  const OpOperand& dy = ctx.inputs[0];
+  const OpOperand& x = ctx.inputs[1];
+  uint64_t n = 0, c = 0, l = 0;
+  aclError rc = BatchNormLayout(ctx, x, rank, &n, &c, &l);
+  if (rc == ACL_SUCCESS) rc = ctx.RequireSameShape(dy, "grads", x, "x");
+  if (rc == ACL_SUCCESS) rc = ctx.RequireSameShape(ctx.outputs[0], "y", x, "x");
+  if (rc == ACL_SUCCESS) rc = RequireChannels(ctx, 2, 1, c);
+  const uint64_t numel = n * c * l;
+  if (rc != ACL_SUCCESS || numel == 0) return rc;
+  // y = dy * k + xhat * a + b per channel: k = scale * invstd, a = -k * diff_scale / m, b = -k * diff_offset / m
+  const double m = static_cast<double>(n * l);
+  void *invstd = nullptr, *k = nullptr, *a = nullptr, *b = nullptr, *zeros = nullptr, *ones = nullptr;
+  void *fromDy = nullptr, *fromX = nullptr;
+  rc = InvstdOf(ctx, ctx.inputs[6].data, c, attrs.epsilon, &invstd);
+  if (rc == ACL_SUCCESS) rc = Float32Temp(ctx, c, &k);
+  if (rc == ACL_SUCCESS) rc = Float32Temp(ctx, c, &a);
+  if (rc == ACL_SUCCESS) rc = Float32Temp(ctx, c, &b);
+  if (rc == ACL_SUCCESS) rc = Float32Filled(ctx, c, 0.0, &zeros);
+  if (rc == ACL_SUCCESS) rc = Float32Filled(ctx, c, 1.0, &ones);
+  if (rc == ACL_SUCCESS) rc = ctx.AllocTemp(numel * DataTypeSize(x.dtype()), &fromDy);
+  if (rc == ACL_SUCCESS) rc = ctx.AllocTemp(numel * DataTypeSize(x.dtype()), &fromX);
+  if (rc == ACL_SUCCESS) rc = Float32Op(ctx, kernels::EwOp::kMul, ctx.inputs[4].data, invstd, k, c);
+  if (rc == ACL_SUCCESS) rc = Float32Op(ctx, kernels::EwOp::kMul, k, ctx.inputs[2].data, a, c);
+  if (rc == ACL_SUCCESS) rc = Float32Op(ctx, kernels::EwOp::kMulScalar, a, nullptr, a, c, -1.0 / m);
+  if (rc == ACL_SUCCESS) rc = Float32Op(ctx, kernels::EwOp::kMul, k, ctx.inputs[3].data, b, c);
+  if (rc == ACL_SUCCESS) rc = Float32Op(ctx, kernels::EwOp::kMulScalar, b, nullptr, b, c, -1.0 / m);
+  if (rc == ACL_SUCCESS) rc = NormalizeWith(ctx, dy, n, c, l, 0.0, k, zeros, zeros, ones, fromDy);
+  if (rc == ACL_SUCCESS) {
+    rc = NormalizeWith(ctx, x, n, c, l, attrs.epsilon, a, b, ctx.inputs[5].data, ctx.inputs[6].data, fromX);
+  }
+  if (rc != ACL_SUCCESS) return rc;
+  return kernels::LaunchElementwise(kernels::EwOp::kAdd, x.dtype(), fromDy, fromX, ctx.outputs[0].data, numel,
+                                    kernels::ScalarValue::Floating(1.0), ctx.stream());
+}
+
 }  // namespace
 
 aclError RunLayerNorm(OpContext& ctx, const LayerNormAttrs& attrs) {
@@ -347,6 +433,35 @@ aclError RunBNInfer(OpContext& ctx, const BNInferAttrs& attrs) {
   if (rc != ACL_SUCCESS || n * c * l == 0) return rc;
   return NormalizeWith(ctx, x, n, c, l, attrs.epsilon, ctx.inputs[1].data, ctx.inputs[2].data, ctx.inputs[3].data,
                        ctx.inputs[4].data, ctx.outputs[0].data);
+}
+
+aclError RunBNTrainingUpdateGrad(OpContext& ctx, const BNTrainingUpdateGradAttrs& attrs) {
+  return RunTrainingUpdateGrad(ctx, attrs, 4);
+}
+
+aclError RunBN3DTrainingUpdateGrad(OpContext& ctx, const BN3DTrainingUpdateGradAttrs& attrs) {
+  return RunTrainingUpdateGrad(ctx, attrs, 5);
+}
+
+aclError RunBNTrainingReduceGrad(OpContext& ctx, const BNTrainingReduceGradAttrs& attrs) {
+  return RunTrainingReduceGrad(ctx, attrs, 4);
+}
+
+aclError RunBN3DTrainingReduceGrad(OpContext& ctx, const BN3DTrainingReduceGradAttrs& attrs) {
+  return RunTrainingReduceGrad(ctx, attrs, 5);
+}
+
+aclError RunBNInferGrad(OpContext& ctx, const BNInferGradAttrs& attrs) {
+  const OpOperand& dy = ctx.inputs[0];
+  uint64_t n = 0, c = 0, l = 0;
+  aclError rc = BatchNormLayout(ctx, dy, 4, &n, &c, &l);
+  if (rc == ACL_SUCCESS) rc = ctx.RequireSameShape(ctx.outputs[0], "x_backprop", dy, "grads");
+  if (rc == ACL_SUCCESS) rc = RequireChannels(ctx, 1, 1, c);
+  if (rc != ACL_SUCCESS || n * c * l == 0) return rc;
+  void* zeros = nullptr;
+  if ((rc = Float32Filled(ctx, c, 0.0, &zeros)) != ACL_SUCCESS) return rc;
+  return NormalizeWith(ctx, dy, n, c, l, attrs.epsilon, ctx.inputs[1].data, zeros, zeros, ctx.inputs[2].data,
+                       ctx.outputs[0].data);
 }
 
 }  // namespace aclop

@@ -37,6 +37,20 @@ void check_batch_norm_forward(const char* op, const at::Tensor& input, const at:
 #endif
 }
 
+void check_batch_norm_backward(const char* op, const at::Tensor& grad_out, const at::Tensor& input,
+                               const at::Tensor& weight, const at::Tensor& running_mean,
+                               const at::Tensor& running_var, const at::Tensor& save_mean,
+                               const at::Tensor& save_invstd, bool train) {
+  check_batch_norm(op, input, weight, at::Tensor(), running_mean, running_var, train);
+  TORCH_CHECK(grad_out.sizes() == input.sizes(), op, ": grad_out shape ", grad_out.sizes(),
+              " differs from input shape ", input.sizes());
+  if (train) {
+    TORCH_CHECK(save_mean.defined() && save_invstd.defined() && save_mean.numel() == input.size(1) &&
+                    save_invstd.numel() == input.size(1),
+                op, ": training needs save_mean and save_invstd of ", input.size(1), " elements");
+  }
+}
+
 void batch_norm_empty_stats(at::Tensor& save_mean, at::Tensor& save_invstd, const at::Tensor& running_mean,
                             const at::Tensor& running_var, bool training, double eps) {
   if (training) {

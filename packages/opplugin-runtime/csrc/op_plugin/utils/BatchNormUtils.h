@@ -1,5 +1,5 @@
-// What native_batch_norm and _native_batch_norm_legit share on both paths: the argument checks (messages
-// naming the op) and the saved statistics of an empty input.
+// What the batch norm ops share on both paths: the argument checks (messages naming the op) and the saved
+// statistics of an empty input.
 #pragma once
 
 #include <ATen/core/Tensor.h>
@@ -15,6 +15,13 @@ void check_batch_norm(const char* op, const at::Tensor& input, const at::Tensor&
 void check_batch_norm_forward(const char* op, const at::Tensor& input, const at::Tensor& weight,
                               const at::Tensor& bias, const at::Tensor& running_mean, const at::Tensor& running_var,
                               bool training);
+
+// `op`'s backward arguments: check_batch_norm's, grad_out of input's shape and, in training, the saved
+// statistics of C elements.
+void check_batch_norm_backward(const char* op, const at::Tensor& grad_out, const at::Tensor& input,
+                               const at::Tensor& weight, const at::Tensor& running_mean,
+                               const at::Tensor& running_var, const at::Tensor& save_mean,
+                               const at::Tensor& save_invstd, bool train);
 
 // save_mean/save_invstd ([C] float32) of an input without elements: NaN in training (the statistics of no
 // elements, as on CPU; the running stats are kept), else the running statistics it would be normalized with.

@@ -29,7 +29,6 @@ namespace op_api {
 namespace {
 
 using at_npu::native::OpPreparation;
-using op_plugin::utils::check_batch_norm;
 
 at::Tensor defined_or_empty(const c10::optional<at::Tensor>& t) {
   return t.has_value() && t->defined() ? *t : at::Tensor();
@@ -66,14 +65,8 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> batch_norm_grads(const char* op, 
                                                                 const at::Tensor& save_invstd, bool train, double eps,
                                                                 std::array<bool, 3> output_mask) {
   c10_npu::NPUGuard guard(input.device());
-  check_batch_norm(op, input, weight, at::Tensor(), running_mean, running_var, train);
-  TORCH_CHECK(grad_out.sizes() == input.sizes(), op, ": grad_out shape ", grad_out.sizes(),
-              " differs from input shape ", input.sizes());
-  if (train) {
-    TORCH_CHECK(save_mean.defined() && save_invstd.defined() && save_mean.numel() == input.size(1) &&
-                    save_invstd.numel() == input.size(1),
-                op, ": training needs save_mean and save_invstd of ", input.size(1), " elements");
-  }
+  op_plugin::utils::check_batch_norm_backward(op, grad_out, input, weight, running_mean, running_var, save_mean,
+                                              save_invstd, train);
   const int64_t channels = input.size(1);
   const auto param_options = weight.defined() ? weight.options() : input.options();
   at::Tensor grad_input, grad_weight, grad_bias;
