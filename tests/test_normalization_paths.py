@@ -1,9 +1,9 @@
 """Normalization on both paths: native_layer_norm's three outputs (mean and rstd too, which the OpInfo
 samples do not compare) and native_layer_norm_backward's three gradients; native_batch_norm's and
 _native_batch_norm_legit's output, saved statistics and running statistics (training and evaluation, 2-D to
-6-D inputs, strided running stats) and native_batch_norm_backward's three gradients; each run once on op_api (jit_compile=False) and once on
-acl_op (jit_compile=True) equals CPU's (the saved statistics: op_api's, CPU leaves them empty in
-evaluation), and each operator took the path the run forced."""
+6-D inputs, strided running stats) and native_batch_norm_backward's three gradients. Each runs once on op_api
+(jit_compile=False) and once on acl_op (jit_compile=True), equals CPU's (the saved statistics: op_api's, CPU
+leaves them empty in evaluation), and took the path the run forced."""
 
 from __future__ import annotations
 
