@@ -318,6 +318,11 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
                                       "x4[None], x4[None].flip(3))"),
     "BNInferGrad": ("jit", "vjp(lambda t: F.batch_norm(t, a[0, :3], c[1, :3] + 0.5, c[0, :3], training=False), "
                            "x4, x4.flip(0))"),
+    # random masks: each element is either dropped or scaled by 1 / (1 - p), which holds on CPU as well
+    "StatelessDropOutGenMask": ("jit", "(lambda y: ((y == 0) | ((y - 2 * (c + 1)).abs() < 1e-5)).float())"
+                                       "(F.dropout(c + 1, 0.5))"),
+    "DropOutDoMask": ("jit", "(lambda y: ((y == 0) | ((y - 4 * (c + 1)).abs() < 1e-5)).float())"
+                             "(F.dropout(c + 1, 0.75))"),
     "ShuffleChannel": ("jit", "torch.channel_shuffle(w, 3)"), "PRelu": ("jit", "F.prelu(x4, c[0, :3])"),
     "BinaryCrossEntropyGrad": ("jit", "torch.ops.aten.binary_cross_entropy_backward(a, c, (b > 0).float())"),
     "Atan2": ("jit", "torch.atan2(a, b)"), "Xlogy": ("jit", "torch.xlogy(a, c)"),
