@@ -294,6 +294,35 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     # a 5-D input: upstream's acl_op avg_pool3d_backward returns a 4-D input's gradient with a leading 1
     "AvgPool3DGrad": ("jit", "torch.ops.aten.avg_pool3d_backward(x4[None], x4[None], [3, 3, 3], [1, 1, 1], [1, 1, 1], "
                              "False, True, None)"),
+    "LayerNorm": ("jit", "F.layer_norm(a, (5,), c[0], b[0])"),
+    "LayerNormGrad": ("jit", "vjp(lambda t: F.layer_norm(t, (5,), c[0], b[0]), a, b)"),
+    "BNTrainingReduce": ("jit", "F.batch_norm(x4, None, None, c[0, :3], b[0, :3], training=True)"),
+    # the running statistics' update (factor, unbiased variance) as well as the normalization
+    "BNTrainingUpdate": ("jit", "(lambda m, v: torch.ops.aten.native_batch_norm(x4, None, None, m, v, True, 0.3, 1e-5) "
+                                "and torch.cat([m, v]))(a[0, :3].clone(), c[1, :3].clone())"),
+    "BN3DTrainingReduce": ("jit", "F.batch_norm(x4[None], None, None, c[0, :2], b[0, :2], training=True)"),
+    "BN3DTrainingUpdate": ("jit", "(lambda m, v: torch.ops.aten.native_batch_norm(x4[None], None, None, m, v, True, "
+                                  "0.3, 1e-5) and torch.cat([m, v]))(a[0, :2].clone(), c[1, :2].clone())"),
+    "BNInfer": ("jit", "F.batch_norm(x4, a[0, :3], c[1, :3] + 0.5, c[0, :3], b[0, :3], training=False)"),
+    # the weight's and bias's gradients (upstream's acl_op forward saves the variance where ATen has invstd,
+    # so only a backward fed by its own forward matches CPU)
+    "BNTrainingUpdateGrad": ("jit", "(lambda w, v: torch.cat(torch.autograd.grad(F.batch_norm(x4, None, None, w, v, "
+                                    "training=True), [w, v], x4.flip(0))))(c[0, :3].clone().requires_grad_(), "
+                                    "b[0, :3].clone().requires_grad_())"),
+    "BNTrainingReduceGrad": ("jit", "vjp(lambda t: F.batch_norm(t, None, None, c[0, :3], b[0, :3], training=True), "
+                                    "x4, x4.flip(0))"),
+    "BN3DTrainingUpdateGrad": ("jit", "(lambda w, v: torch.cat(torch.autograd.grad(F.batch_norm(x4[None], None, None, "
+                                      "w, v, training=True), [w, v], x4[None].flip(3))))(c[0, :2].clone()"
+                                      ".requires_grad_(), b[0, :2].clone().requires_grad_())"),
+    "BN3DTrainingReduceGrad": ("jit", "vjp(lambda t: F.batch_norm(t, None, None, c[0, :2], b[0, :2], training=True), "
+                                      "x4[None], x4[None].flip(3))"),
+    "BNInferGrad": ("jit", "vjp(lambda t: F.batch_norm(t, a[0, :3], c[1, :3] + 0.5, c[0, :3], training=False), "
+                           "x4, x4.flip(0))"),
+    # random masks: each element is either dropped or scaled by 1 / (1 - p), which holds on CPU as well
+    "StatelessDropOutGenMask": ("jit", "(lambda y: ((y == 0) | ((y - 2 * (c + 1)).abs() < 1e-5)).float())"
+                                       "(F.dropout(c + 1, 0.5))"),
+    "DropOutDoMask": ("jit", "(lambda y: ((y == 0) | ((y - 4 * (c + 1)).abs() < 1e-5)).float())"
+                             "(F.dropout(c + 1, 0.75))"),
     "ShuffleChannel": ("jit", "torch.channel_shuffle(w, 3)"), "PRelu": ("jit", "F.prelu(x4, c[0, :3])"),
     "BinaryCrossEntropyGrad": ("jit", "torch.ops.aten.binary_cross_entropy_backward(a, c, (b > 0).float())"),
     "Atan2": ("jit", "torch.atan2(a, b)"), "Xlogy": ("jit", "torch.xlogy(a, c)"),

@@ -82,7 +82,8 @@ aclnnStatus aclnnLayerNormGetWorkspaceSize(const aclTensor* input, const aclIntA
   uint64_t cols = 1;
   for (int64_t d : norm) cols *= static_cast<uint64_t>(d);
   const uint64_t numel = static_cast<uint64_t>(input->Numel());
-  const uint64_t rows = cols == 0 ? 0 : numel / cols;
+  uint64_t rows = 1;  // from the leading sizes: numel / cols is no count when cols is 0
+  for (size_t i = 0; i + norm.size() < dims.size(); ++i) rows *= static_cast<uint64_t>(dims[i]);
   if (cols > 0xffffffffu) return ascendc_sim::RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: normalized size too large", api);
 
   ExecutorBuilder plan(api);
@@ -112,14 +113,15 @@ aclnnStatus aclnnLayerNormGetWorkspaceSize(const aclTensor* input, const aclIntA
       return ascendc_sim::kernels::LaunchLayerNorm(args, stream);
     });
   } else if (rows > 0 && cols == 0) {
-    // torch: the mean of no elements is NaN, rstd = 1/sqrt(NaN + eps) = NaN; out is empty.
+    // as CPU: rows of no elements have mean 0 and rstd NaN; out is empty.
     for (aclTensor* stat : {meanOutOptional, rstdOutOptional}) {
       if (stat == nullptr) continue;
       const DenseBuffer s = plan.Output(stat, stat == meanOutOptional ? "meanOut" : "rstdOut", statsDtype);
       const uint64_t count = static_cast<uint64_t>(stat->Numel());
-      plan.AddStep([s, count, statsDtype](uint8_t* ws, aclrtStream stream) {
+      const double value = stat == meanOutOptional ? 0.0 : NAN;
+      plan.AddStep([s, count, statsDtype, value](uint8_t* ws, aclrtStream stream) {
         return ascendc_sim::kernels::LaunchFill(statsDtype, s.Resolve(ws), count,
-                                                ascendc_sim::kernels::ScalarValue::Floating(NAN), stream);
+                                                ascendc_sim::kernels::ScalarValue::Floating(value), stream);
       });
     }
   }

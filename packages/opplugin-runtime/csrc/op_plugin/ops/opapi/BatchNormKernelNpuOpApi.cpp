@@ -11,7 +11,6 @@
 #include <ATen/core/Tensor.h>
 
 #include <array>
-#include <limits>
 #include <tuple>
 
 #include "npu/core/NPUGuard.h"
@@ -24,6 +23,7 @@
 #include "op_plugin/ops/batch_norm_backward.h"
 #include "op_plugin/ops/native_batch_norm.h"
 #include "op_plugin/ops/native_batch_norm_backward.h"
+#include "op_plugin/utils/BatchNormUtils.h"
 
 namespace op_api {
 namespace {
@@ -34,50 +34,20 @@ at::Tensor defined_or_empty(const c10::optional<at::Tensor>& t) {
   return t.has_value() && t->defined() ? *t : at::Tensor();
 }
 
-void check_batch_norm(const char* op, const at::Tensor& input, const at::Tensor& weight, const at::Tensor& bias,
-                      const at::Tensor& running_mean, const at::Tensor& running_var, bool training) {
-  TORCH_CHECK(input.dim() >= 2, op, ": input must have at least 2 dimensions (N, C, ...), got ", input.dim());
-  TORCH_CHECK(input.scalar_type() == at::kFloat || input.scalar_type() == at::kHalf ||
-                  input.scalar_type() == at::kBFloat16,
-              op, ": input has dtype ", input.scalar_type(), "; npu supports Float, Half and BFloat16");
-  const int64_t channels = input.size(1);
-  const std::array<std::pair<const at::Tensor*, const char*>, 4> per_channel = {
-      {{&weight, "weight"}, {&bias, "bias"}, {&running_mean, "running_mean"}, {&running_var, "running_var"}}};
-  for (const auto& [t, name] : per_channel) {
-    if (t->defined()) {
-      TORCH_CHECK(t->numel() == channels, op, ": ", name, " should contain ", channels, " elements not ",
-                  t->numel());
-    }
-  }
-  TORCH_CHECK(training || (running_mean.defined() && running_var.defined()), op,
-              ": running_mean and running_var must be defined in evaluation mode");
-}
-
 std::tuple<at::Tensor, at::Tensor, at::Tensor> batch_norm_forward(const char* op, const at::Tensor& input,
                                                                   const at::Tensor& weight, const at::Tensor& bias,
                                                                   const at::Tensor& running_mean,
                                                                   const at::Tensor& running_var, bool training,
                                                                   double momentum, double eps) {
   c10_npu::NPUGuard guard(input.device());
-  check_batch_norm(op, input, weight, bias, running_mean, running_var, training);
-#if NPU_BATCH_NORM_REJECTS_EMPTY_TRAINING
-  TORCH_CHECK(!training || input.numel() > 0, op, ": input tensor must have at least one element, but got "
-              "input_sizes = ", input.sizes());
-#endif
+  op_plugin::utils::check_batch_norm_forward(op, input, weight, bias, running_mean, running_var, training);
   const int64_t channels = input.size(1);
   at::Tensor out = OpPreparation::apply_tensor_without_format(input.sizes(), input.options());
   const auto stats_options = input.options().dtype(at::kFloat);
   at::Tensor save_mean = OpPreparation::apply_tensor_without_format({channels}, stats_options);
   at::Tensor save_invstd = OpPreparation::apply_tensor_without_format({channels}, stats_options);
   if (input.numel() == 0) {
-    if (training) {
-      // The statistics of no elements are NaN (0 / 0), as on CPU; the running statistics are kept.
-      save_mean.fill_(std::numeric_limits<double>::quiet_NaN());
-      save_invstd.fill_(std::numeric_limits<double>::quiet_NaN());
-    } else {
-      save_mean.copy_(running_mean.reshape({channels}));
-      save_invstd.copy_(running_var.reshape({channels}).to(at::kFloat).add(eps).rsqrt());
-    }
+    op_plugin::utils::batch_norm_empty_stats(save_mean, save_invstd, running_mean, running_var, training, eps);
     return std::make_tuple(out, save_mean, save_invstd);
   }
   auto per_channel = [channels](const at::Tensor& t) { return t.defined() ? t.view({channels}) : t; };
@@ -95,14 +65,8 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> batch_norm_grads(const char* op, 
                                                                 const at::Tensor& save_invstd, bool train, double eps,
                                                                 std::array<bool, 3> output_mask) {
   c10_npu::NPUGuard guard(input.device());
-  check_batch_norm(op, input, weight, at::Tensor(), running_mean, running_var, train);
-  TORCH_CHECK(grad_out.sizes() == input.sizes(), op, ": grad_out shape ", grad_out.sizes(),
-              " differs from input shape ", input.sizes());
-  if (train) {
-    TORCH_CHECK(save_mean.defined() && save_invstd.defined() && save_mean.numel() == input.size(1) &&
-                    save_invstd.numel() == input.size(1),
-                op, ": training needs save_mean and save_invstd of ", input.size(1), " elements");
-  }
+  op_plugin::utils::check_batch_norm_backward(op, grad_out, input, weight, running_mean, running_var, save_mean,
+                                              save_invstd, train);
   const int64_t channels = input.size(1);
   const auto param_options = weight.defined() ? weight.options() : input.options();
   at::Tensor grad_input, grad_weight, grad_bias;

@@ -16,13 +16,14 @@
 #include "npu/op_api/op_api_common.h"
 #include "op_plugin/ops/native_dropout.h"
 #include "op_plugin/ops/native_dropout_backward.h"
+#include "op_plugin/utils/DropoutUtils.h"
 
 namespace op_api {
 
 using at_npu::native::OpPreparation;
 
 std::tuple<at::Tensor, at::Tensor> native_dropout(const at::Tensor& input, double p, c10::optional<bool> train) {
-  TORCH_CHECK(p >= 0 && p <= 1, "native_dropout: dropout probability has to be between 0 and 1, but got ", p);
+  op_plugin::utils::check_dropout_probability("native_dropout", p);
   c10_npu::NPUGuard guard(input.device());
   at::Tensor mask = OpPreparation::apply_tensor_without_format(input.sizes(), input.options().dtype(at::kBool));
   if (input.numel() == 0) {

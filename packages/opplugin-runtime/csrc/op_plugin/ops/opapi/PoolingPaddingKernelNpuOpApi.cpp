@@ -30,6 +30,7 @@
 #include "op_plugin/ops/reflection_pad2d_backward.h"
 #include "op_plugin/ops/replication_pad2d_backward.h"
 #include "op_plugin/ops/replication_pad3d_backward.h"
+#include "op_plugin/utils/MaxUnpoolUtils.h"
 #include "op_plugin/utils/PaddingUtils.h"
 #include "op_plugin/utils/PoolingUtils.h"
 
@@ -42,7 +43,9 @@ using op_plugin::utils::avg_pool2d_shape;
 using op_plugin::utils::check_adaptive_avg_backward;
 using op_plugin::utils::check_floating;
 using op_plugin::utils::check_pad_backward;
+using op_plugin::utils::check_max_unpool3d_args;
 using op_plugin::utils::check_pool_input;
+using op_plugin::utils::max_unpool_shape;
 using op_plugin::utils::pick;
 using op_plugin::utils::pooled_size;
 using op_plugin::utils::reflection_pad2d_shape;
@@ -112,26 +115,6 @@ at::Tensor& avg_pool2d_run(const at::Tensor& self, at::IntArrayRef kernel_size, 
   return out;
 }
 
-std::vector<int64_t> max_unpool_shape(const char* op, const at::Tensor& self, const at::Tensor& indices,
-                                      at::IntArrayRef output_size, int64_t spatial) {
-  TORCH_CHECK(indices.scalar_type() == at::kLong, op, ": elements in indices should be type int64 but got: ",
-              indices.scalar_type());
-  TORCH_CHECK_NOT_IMPLEMENTED(at::isFloatingType(self.scalar_type()), op, ": self of dtype ", self.scalar_type(),
-                              " is not supported (floating types, as on CPU)");
-  TORCH_CHECK(static_cast<int64_t>(output_size.size()) == spatial, op, ": There should be exactly ", spatial,
-              " elements (height, width) in output_size, but got ", output_size.size(), " elements.");
-  TORCH_CHECK(self.dim() == spatial + 1 || self.dim() == spatial + 2, op, ": Input to max_unpooling", spatial,
-              "d should be a ", spatial + 1, "d or ", spatial + 2, "d Tensor, but got a tensor with ", self.dim(),
-              " dimensions.");
-  TORCH_CHECK(self.sizes() == indices.sizes(), op, ": Expected shape of indices to be same as that of the input tensor (",
-              self.sizes(), ") but got indices tensor with shape: ", indices.sizes());
-  for (int64_t d = 1; d < self.dim(); ++d) {
-    TORCH_CHECK(self.size(d) > 0, op, ": Expected input to have non-zero size for non-batch dimensions, but got ",
-                self.sizes(), " with dimension ", d, " being empty.");
-  }
-  return with_spatial(self, output_size);
-}
-
 at::Tensor& max_unpool_run(const at::Tensor& self, const at::Tensor& indices, at::IntArrayRef output_size,
                            at::IntArrayRef stride, at::IntArrayRef padding, int64_t spatial, at::Tensor& out) {
   if (out.numel() == 0) return out;
@@ -141,14 +124,6 @@ at::Tensor& max_unpool_run(const at::Tensor& self, const at::Tensor& indices, at
     EXEC_NPU_CMD(aclnnMaxUnpool3d, self, indices, output_size, stride, padding, out);
   }
   return out;
-}
-
-void check_max_unpool3d_args(at::IntArrayRef stride, at::IntArrayRef padding) {
-  TORCH_CHECK(stride.size() == 3, "max_unpool3d: There should be exactly three elements (depth, height, width) in stride, but got: ",
-              stride.size(), " elements.");
-  TORCH_CHECK(padding.size() == 3, "max_unpool3d: There should be exactly three elements (depth, height, width) in padding, but got: ",
-              padding.size(), " elements.");
-  for (int64_t s : stride) TORCH_CHECK(s > 0, "max_unpool3d: strides should be greater than zero, but got stride: ", stride);
 }
 
 }  // namespace
