@@ -294,6 +294,8 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     # a 5-D input: upstream's acl_op avg_pool3d_backward returns a 4-D input's gradient with a leading 1
     "AvgPool3DGrad": ("jit", "torch.ops.aten.avg_pool3d_backward(x4[None], x4[None], [3, 3, 3], [1, 1, 1], [1, 1, 1], "
                              "False, True, None)"),
+    "ResizeNearestNeighborV2": ("jit", "F.interpolate(x4, size=(7, 3), mode='nearest')"),
+    "ResizeBilinearV2": ("jit", "F.interpolate(x4, size=(7, 3), mode='bilinear', align_corners=False)"),
     "ShuffleChannel": ("jit", "torch.channel_shuffle(w, 3)"), "PRelu": ("jit", "F.prelu(x4, c[0, :3])"),
     "BinaryCrossEntropyGrad": ("jit", "torch.ops.aten.binary_cross_entropy_backward(a, c, (b > 0).float())"),
     "Atan2": ("jit", "torch.atan2(a, b)"), "Xlogy": ("jit", "torch.xlogy(a, c)"),

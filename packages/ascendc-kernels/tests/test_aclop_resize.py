@@ -1,0 +1,92 @@
+"""The resizing acl_op types (abi/aclop/resize.decl) against numpy: nearest neighbours with floor and
+half-pixel positions, bilinear interpolation with half-pixel and corner-aligned positions, all derived from
+the sizes, and the position rules the simulator lacks."""
+
+from __future__ import annotations
+
+import ascendc_kernels_testing as sim
+import numpy as np
+import pytest
+
+F32 = sim.ACL_FLOAT
+X = np.random.default_rng(0).normal(size=(2, 3, 4, 5)).astype(np.float32)
+
+
+def op_in(x):
+    return (x, tuple(x.shape), x.acl_type)
+
+
+def const(values):
+    v = np.asarray(values, dtype=np.int32)
+    return (None, tuple(v.shape), sim.ACL_INT32, sim.ACL_FORMAT_ND, v)
+
+
+def resize(op, x, size, attrs, acl_type=F32):
+    out = sim.DeviceArray.empty((x.shape[0], x.shape[1], *size), acl_type)
+    xd = sim.DeviceArray.from_numpy(np.ascontiguousarray(x))
+    sim.check(sim.run_aclop(op, [op_in(xd), const(size)], [op_in(out)], attrs), op)
+    return out.to_numpy()
+
+
+def nearest_matrix(n_in, n_out, half_pixel):
+    scale = np.float32(n_in) / np.float32(n_out)
+    m = np.zeros((n_out, n_in))
+    for o in range(n_out):
+        src = np.floor((np.float32(o) + np.float32(0.5 if half_pixel else 0.0)) * scale)
+        m[o, min(int(src), n_in - 1)] = 1.0
+    return m
+
+
+def linear_matrix(n_in, n_out, align_corners):
+    m = np.zeros((n_out, n_in))
+    for o in range(n_out):
+        if align_corners:
+            src = o * (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+        else:
+            src = max((o + 0.5) * n_in / n_out - 0.5, 0.0)
+        lo = min(int(np.floor(src)), n_in - 1)
+        hi = min(lo + 1, n_in - 1)
+        m[o, lo] += 1.0 - (src - lo)
+        m[o, hi] += src - lo
+    return m
+
+
+def separable(x, mh, mw):
+    return np.einsum("oh,nchw,pw->ncop", mh, x.astype(np.float64), mw)
+
+
+@pytest.mark.parametrize("size", [(7, 3), (8, 10), (1, 2)])
+@pytest.mark.parametrize("half_pixel", [False, True])
+def test_nearest_neighbours(acl, size, half_pixel):
+    y = resize("ResizeNearestNeighborV2", X, size, {"half_pixel_centers": half_pixel})
+    expected = separable(X, nearest_matrix(4, size[0], half_pixel), nearest_matrix(5, size[1], half_pixel))
+    np.testing.assert_array_equal(y, expected.astype(np.float32))
+
+
+def test_nearest_neighbours_copy_uint8(acl):
+    x = np.arange(2 * 3 * 4 * 5, dtype=np.uint8).reshape(X.shape)
+    y = resize("ResizeNearestNeighborV2", x, (6, 9), {}, sim.ACL_UINT8)
+    expected = separable(x, nearest_matrix(4, 6, False), nearest_matrix(5, 9, False))
+    np.testing.assert_array_equal(y, expected.astype(np.uint8))
+
+
+@pytest.mark.parametrize("size", [(7, 3), (8, 10), (1, 1)])
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_bilinear_interpolation(acl, size, align_corners):
+    y = resize("ResizeBilinearV2", X, size, {"align_corners": align_corners, "half_pixel_centers": not align_corners})
+    expected = separable(X, linear_matrix(4, size[0], align_corners), linear_matrix(5, size[1], align_corners))
+    np.testing.assert_allclose(y, expected, rtol=1e-5, atol=1e-6)
+
+
+def test_unsimulated_positions_are_refused(acl):
+    x = sim.DeviceArray.from_numpy(X)
+    out = sim.DeviceArray.empty((2, 3, 6, 6), F32)
+    assert sim.run_aclop("ResizeNearestNeighborV2", [op_in(x), const([6, 6])], [op_in(out)],
+                         {"align_corners": True}) == sim.ACL_ERROR_FEATURE_UNSUPPORTED
+    assert "align_corners" in sim.recent_error()
+    assert sim.run_aclop("ResizeBilinearV2", [op_in(x), const([6, 6])], [op_in(out)], {}
+                         ) == sim.ACL_ERROR_FEATURE_UNSUPPORTED
+    assert "neither align_corners nor half_pixel_centers" in sim.recent_error()
+    assert sim.run_aclop("ResizeBilinearV2", [op_in(x), const([6])], [op_in(out)], {"half_pixel_centers": True}
+                         ) == sim.ACL_ERROR_INVALID_PARAM
+    assert "must hold two positive sizes" in sim.recent_error()
