@@ -296,6 +296,8 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
                              "False, True, None)"),
     "ResizeNearestNeighborV2": ("jit", "F.interpolate(x4, size=(7, 3), mode='nearest')"),
     "ResizeBilinearV2": ("jit", "F.interpolate(x4, size=(7, 3), mode='bilinear', align_corners=False)"),
+    "ResizeNearestNeighborV2Grad": ("jit", "torch.ops.aten.upsample_nearest2d_backward(x4, [4, 4], [2, 3, 3, 2])"),
+    "ResizeBilinearV2Grad": ("jit", "torch.ops.aten.upsample_bilinear2d_backward(x4, [4, 4], [2, 3, 3, 2], False)"),
     "ShuffleChannel": ("jit", "torch.channel_shuffle(w, 3)"), "PRelu": ("jit", "F.prelu(x4, c[0, :3])"),
     "BinaryCrossEntropyGrad": ("jit", "torch.ops.aten.binary_cross_entropy_backward(a, c, (b > 0).float())"),
     "Atan2": ("jit", "torch.atan2(a, b)"), "Xlogy": ("jit", "torch.xlogy(a, c)"),

@@ -90,3 +90,18 @@ def test_unsimulated_positions_are_refused(acl):
     assert sim.run_aclop("ResizeBilinearV2", [op_in(x), const([6])], [op_in(out)], {"half_pixel_centers": True}
                          ) == sim.ACL_ERROR_INVALID_PARAM
     assert "must hold two positive sizes" in sim.recent_error()
+
+
+def test_gradients_are_the_adjoints(acl):
+    g = np.random.default_rng(1).normal(size=(2, 3, 7, 3)).astype(np.float32)
+    gd = sim.DeviceArray.from_numpy(g)
+    out = sim.DeviceArray.empty(X.shape, F32)
+    sim.check(sim.run_aclop("ResizeNearestNeighborV2Grad", [op_in(gd), const([4, 5])], [op_in(out)], {}), "grad")
+    expected = separable(g, nearest_matrix(4, 7, False).T, nearest_matrix(5, 3, False).T)
+    np.testing.assert_allclose(out.to_numpy(), expected, rtol=1e-5, atol=1e-6)
+    for align_corners in (False, True):
+        image = sim.DeviceArray.empty(X.shape, F32)  # only its shape is read
+        sim.check(sim.run_aclop("ResizeBilinearV2Grad", [op_in(gd), op_in(image)], [op_in(out)],
+                                {"align_corners": align_corners, "half_pixel_centers": not align_corners}), "grad")
+        expected = separable(g, linear_matrix(4, 7, align_corners).T, linear_matrix(5, 3, align_corners).T)
+        np.testing.assert_allclose(out.to_numpy(), expected, rtol=1e-5, atol=1e-6)

@@ -12,10 +12,10 @@ bool same_scale(int64_t in, int64_t out, double scale) {
 
 }  // namespace
 
-void check_upsample_dtype(const char* op, const at::Tensor& self, bool nearest) {
+void check_upsample_dtype(const char* op, const char* arg, const at::Tensor& self, bool nearest) {
   const at::ScalarType dtype = self.scalar_type();
   const bool floating = dtype == at::kFloat || dtype == at::kHalf || dtype == at::kBFloat16 || dtype == at::kDouble;
-  TORCH_CHECK(floating || (nearest && dtype == at::kByte), op, ": self of dtype ", dtype,
+  TORCH_CHECK(floating || (nearest && dtype == at::kByte), op, ": ", arg, " of dtype ", dtype,
               " is not supported on npu (float32, float16, bfloat16, float64", nearest ? ", uint8)" : ")");
 }
 

@@ -6,8 +6,8 @@
 
 namespace op_plugin::utils {
 
-// self's dtype is one the npu interpolation takes: floating, and uint8 for nearest.
-void check_upsample_dtype(const char* op, const at::Tensor& self, bool nearest);
+// The dtype of `arg` (self, grad_output) is one the npu interpolation takes: floating, and uint8 for nearest.
+void check_upsample_dtype(const char* op, const char* arg, const at::Tensor& self, bool nearest);
 
 // A CANN type that derives an axis' source positions from its sizes (scale in / out) computes what the
 // op computes with `scale` (the caller's scale factor, or none): TORCH_CHECK naming the op and argument

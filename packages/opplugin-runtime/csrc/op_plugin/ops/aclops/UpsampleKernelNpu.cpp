@@ -1,6 +1,7 @@
 // Interpolation on the acl_op path: upsample_nearest1d/2d ("ResizeNearestNeighborV2", the output sizes as an
 // int32 constant, floor positions; 1-D runs as H = 1) and upsample_bilinear2d ("ResizeBilinearV2",
-// half_pixel_centers = !align_corners). These types derive the source positions from the sizes alone, so a
+// half_pixel_centers = !align_corners), and their backwards ("ResizeNearestNeighborV2Grad" with the input's
+// sizes as the constant, "ResizeBilinearV2Grad" with a tensor of the input's shape). These types derive the source positions from the sizes alone, so a
 // scale factor that places them otherwise is refused (op_plugin/utils/UpsampleUtils) rather than ignored.
 // Shapes come from ATen's meta functions (structured ops); an internal-format input is converted to its base
 // format, an internal-format or strided out is written through a base-format temporary.
@@ -11,9 +12,13 @@
 
 #include "npu/acl_op/OpCommand.h"
 #include "npu/core/NPUGuard.h"
+#include "npu/op_common/OpPreparation.h"
 #include "op_plugin/ops/upsample_bilinear2d.h"
+#include "op_plugin/ops/upsample_bilinear2d_backward.h"
 #include "op_plugin/ops/upsample_nearest1d.h"
+#include "op_plugin/ops/upsample_nearest1d_backward.h"
 #include "op_plugin/ops/upsample_nearest2d.h"
+#include "op_plugin/ops/upsample_nearest2d_backward.h"
 #include "op_plugin/utils/AclOpUtils.h"
 #include "op_plugin/utils/UpsampleUtils.h"
 
@@ -47,12 +52,32 @@ at::Tensor& resize_nocheck(const char* type, const at::Tensor& input, std::vecto
   });
 }
 
+// grad_input (input_size) <- `type`'s gradient for grad_output, with the constant input `size` when given
+// (ResizeNearestNeighborV2Grad: the input's H, W), else the input's shape as a tensor (ResizeBilinearV2Grad's
+// original_image, of which only the shape is read).
+at::Tensor& resize_grad_nocheck(const char* type, const at::Tensor& grad_output, std::vector<int64_t> size,
+                                at::IntArrayRef input_size, bool one_d, bool align_corners,
+                                bool half_pixel_centers, at::Tensor& grad_input) {
+  return op_plugin::utils::write_through_base_format(grad_input, [&](at::Tensor& result) {
+    at::Tensor y = one_d ? result.unsqueeze(2) : result;
+    OpCommand cmd;
+    cmd.Name(type);
+    op_plugin::utils::AddInputAs(cmd, one_d ? grad_output.unsqueeze(2) : grad_output, result.scalar_type());
+    if (!size.empty()) {
+      cmd.Input(at::IntArrayRef(size), at::kInt);
+    } else {
+      cmd.Input(at_npu::native::OpPreparation::apply_tensor_without_format(input_size, result.options()));
+    }
+    cmd.Output(y).Attr("align_corners", align_corners).Attr("half_pixel_centers", half_pixel_centers).Run();
+  });
+}
+
 }  // namespace
 
 at::Tensor& upsample_nearest1d_out(const at::Tensor& self, at::IntArrayRef output_size,
                                    c10::optional<double> scales, at::Tensor& out) {
   const char* op = "upsample_nearest1d";
-  check_upsample_dtype(op, self, true);
+  check_upsample_dtype(op, "self", self, true);
   check_size_derived_scale(op, "ResizeNearestNeighborV2", "scales", self.size(2), output_size[0],
                            nearest_scale(scales), false, true, self.scalar_type());
   c10_npu::NPUGuard guard(self.device());
@@ -63,7 +88,7 @@ at::Tensor& upsample_nearest2d_out(const at::Tensor& self, at::IntArrayRef outpu
                                    c10::optional<double> scales_h, c10::optional<double> scales_w,
                                    at::Tensor& out) {
   const char* op = "upsample_nearest2d";
-  check_upsample_dtype(op, self, true);
+  check_upsample_dtype(op, "self", self, true);
   check_size_derived_scale(op, "ResizeNearestNeighborV2", "scales_h", self.size(2), output_size[0],
                            nearest_scale(scales_h), false, true, self.scalar_type());
   check_size_derived_scale(op, "ResizeNearestNeighborV2", "scales_w", self.size(3), output_size[1],
@@ -77,7 +102,7 @@ at::Tensor& upsample_bilinear2d_out(const at::Tensor& self, at::IntArrayRef outp
                                     c10::optional<double> scales_h, c10::optional<double> scales_w,
                                     at::Tensor& out) {
   const char* op = "upsample_bilinear2d";
-  check_upsample_dtype(op, self, false);
+  check_upsample_dtype(op, "self", self, false);
   check_size_derived_scale(op, "ResizeBilinearV2", "scales_h", self.size(2), output_size[0], scales_h,
                            align_corners, false, self.scalar_type());
   check_size_derived_scale(op, "ResizeBilinearV2", "scales_w", self.size(3), output_size[1], scales_w,
@@ -85,6 +110,47 @@ at::Tensor& upsample_bilinear2d_out(const at::Tensor& self, at::IntArrayRef outp
   c10_npu::NPUGuard guard(self.device());
   return resize_nocheck("ResizeBilinearV2", self, {output_size[0], output_size[1]}, false, align_corners,
                         !align_corners, out);
+}
+
+at::Tensor& upsample_nearest1d_backward_out(const at::Tensor& grad_output, at::IntArrayRef output_size,
+                                            at::IntArrayRef input_size, c10::optional<double> scales,
+                                            at::Tensor& grad_input) {
+  const char* op = "upsample_nearest1d_backward";
+  check_upsample_dtype(op, "grad_output", grad_output, false);
+  check_size_derived_scale(op, "ResizeNearestNeighborV2Grad", "scales", input_size[2], output_size[0],
+                           scales, false, true, grad_output.scalar_type());
+  c10_npu::NPUGuard guard(grad_output.device());
+  return resize_grad_nocheck("ResizeNearestNeighborV2Grad", grad_output, {1, input_size[2]}, input_size, true,
+                             false, false, grad_input);
+}
+
+at::Tensor& upsample_nearest2d_backward_out(const at::Tensor& grad_output, at::IntArrayRef output_size,
+                                            at::IntArrayRef input_size, c10::optional<double> scales_h,
+                                            c10::optional<double> scales_w, at::Tensor& grad_input) {
+  const char* op = "upsample_nearest2d_backward";
+  check_upsample_dtype(op, "grad_output", grad_output, false);
+  check_size_derived_scale(op, "ResizeNearestNeighborV2Grad", "scales_h", input_size[2], output_size[0],
+                           scales_h, false, true, grad_output.scalar_type());
+  check_size_derived_scale(op, "ResizeNearestNeighborV2Grad", "scales_w", input_size[3], output_size[1],
+                           scales_w, false, true, grad_output.scalar_type());
+  c10_npu::NPUGuard guard(grad_output.device());
+  return resize_grad_nocheck("ResizeNearestNeighborV2Grad", grad_output, {input_size[2], input_size[3]}, input_size,
+                             false, false, false, grad_input);
+}
+
+at::Tensor& upsample_bilinear2d_backward_out(const at::Tensor& grad_output, at::IntArrayRef output_size,
+                                             at::IntArrayRef input_size, bool align_corners,
+                                             c10::optional<double> scales_h, c10::optional<double> scales_w,
+                                             at::Tensor& grad_input) {
+  const char* op = "upsample_bilinear2d_backward";
+  check_upsample_dtype(op, "grad_output", grad_output, false);
+  check_size_derived_scale(op, "ResizeBilinearV2Grad", "scales_h", input_size[2], output_size[0], scales_h,
+                           align_corners, false, grad_output.scalar_type());
+  check_size_derived_scale(op, "ResizeBilinearV2Grad", "scales_w", input_size[3], output_size[1], scales_w,
+                           align_corners, false, grad_output.scalar_type());
+  c10_npu::NPUGuard guard(grad_output.device());
+  return resize_grad_nocheck("ResizeBilinearV2Grad", grad_output, {}, input_size, false, align_corners,
+                             !align_corners, grad_input);
 }
 
 }  // namespace acl_op
