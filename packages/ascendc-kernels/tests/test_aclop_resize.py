@@ -89,7 +89,7 @@ def test_unsimulated_positions_are_refused(acl):
     assert "neither align_corners nor half_pixel_centers" in sim.recent_error()
     assert sim.run_aclop("ResizeBilinearV2", [op_in(x), const([6])], [op_in(out)], {"half_pixel_centers": True}
                          ) == sim.ACL_ERROR_INVALID_PARAM
-    assert "must hold two positive sizes" in sim.recent_error()
+    assert "must be (N, C) and the 1 sizes of [6]" in sim.recent_error()
 
 
 def test_gradients_are_the_adjoints(acl):
@@ -105,3 +105,34 @@ def test_gradients_are_the_adjoints(acl):
                                 {"align_corners": align_corners, "half_pixel_centers": not align_corners}), "grad")
         expected = separable(g, linear_matrix(4, 7, align_corners).T, linear_matrix(5, 3, align_corners).T)
         np.testing.assert_allclose(out.to_numpy(), expected, rtol=1e-5, atol=1e-6)
+
+
+def volume(x, md, mh, mw):
+    return np.einsum("ad,ncdhw,bh,ew->ncabe", md, x.astype(np.float64), mh, mw)
+
+
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_three_dimensional_resizing_and_gradients(acl, align_corners):
+    x = np.random.default_rng(2).normal(size=(2, 3, 3, 4, 5)).astype(np.float32)
+    size = [5, 8, 3]
+    xd = sim.DeviceArray.from_numpy(x)
+    y = sim.DeviceArray.empty((2, 3, *size), F32)
+    near = [nearest_matrix(n, o, False) for n, o in zip(x.shape[2:], size)]
+    lin = [linear_matrix(n, o, align_corners) for n, o in zip(x.shape[2:], size)]
+    sim.check(sim.run_aclop("UpsampleNearest3d", [op_in(xd)], [op_in(y)], {"output_size": size}), "nearest")
+    np.testing.assert_array_equal(y.to_numpy(), volume(x, *near).astype(np.float32))
+    sim.check(sim.run_aclop("UpsampleTrilinear3d", [op_in(xd)], [op_in(y)],
+                            {"output_size": size, "align_corners": align_corners}), "trilinear")
+    np.testing.assert_allclose(y.to_numpy(), volume(x, *lin), rtol=1e-5, atol=1e-6)
+    g = np.random.default_rng(3).normal(size=(2, 3, *size)).astype(np.float32)
+    gd = sim.DeviceArray.from_numpy(g)
+    dx = sim.DeviceArray.empty(x.shape, F32)
+    attrs = {"input_size": list(x.shape), "output_size": size}
+    sim.check(sim.run_aclop("UpsampleNearest3dGrad", [op_in(gd)], [op_in(dx)], attrs), "nearest grad")
+    np.testing.assert_allclose(dx.to_numpy(), volume(g, *(m.T for m in near)), rtol=1e-5, atol=1e-6)
+    sim.check(sim.run_aclop("UpsampleTrilinear3dGrad", [op_in(gd)], [op_in(dx)],
+                            {**attrs, "align_corners": align_corners}), "trilinear grad")
+    np.testing.assert_allclose(dx.to_numpy(), volume(g, *(m.T for m in lin)), rtol=1e-5, atol=1e-6)
+    assert sim.run_aclop("UpsampleNearest3d", [op_in(xd)], [op_in(y)], {"output_size": [5, 8]}
+                         ) == sim.ACL_ERROR_INVALID_PARAM
+    assert "must hold (D, H, W)" in sim.recent_error()

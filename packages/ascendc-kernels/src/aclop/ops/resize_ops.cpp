@@ -1,7 +1,7 @@
-// acl_op types ResizeNearestNeighborV2, ResizeBilinearV2 and their gradients (declared in
-// abi/aclop/resize.decl) on the resampling kernels: the last two dimensions of x are resized to the
-// constant size with the position rule the attributes select (the gradients: the adjoint); the leading
-// dimensions are the kernel's planes.
+// acl_op types ResizeNearestNeighborV2, ResizeBilinearV2, UpsampleNearest3d, UpsampleTrilinear3d and their
+// gradients (declared in abi/aclop/resize.decl) on the resampling kernels: the trailing two (three)
+// dimensions of x are resized to the constant size (the output_size attribute) with the position rule the
+// attributes select (the gradients: the adjoint); the leading N, C are the kernel's planes.
 #include <string>
 #include <vector>
 
@@ -16,29 +16,33 @@ namespace {
 
 namespace k = kernels;
 
-// The problem of an (N, C, H, W) `shape` resized to (N, C, size) by `rule` on both axes; its resized shape.
+// The problem of an (N, C, spatial sizes) `shape` resized to (N, C, size) by `rule` on its spatial axes;
+// its resized shape.
 aclError ResizeProblem(OpContext& ctx, const std::vector<int64_t>& shape, const char* name,
                        const std::vector<int64_t>& size, k::AxisRule rule, bool alignCorners, k::ResampleArgs* args,
                        std::vector<int64_t>* outShape) {
-  if (shape.size() != 4) {
-    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "%s of shape %s must be 4-D (N, C, H, W)", name,
-                    ShapeToString(shape).c_str());
-  }
-  if (size.size() != 2 || size[0] < 1 || size[1] < 1 || shape[2] < 1 || shape[3] < 1) {
-    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "size %s must hold two positive sizes (H, W) for %s of shape %s",
-                    ShapeToString(size).c_str(), name, ShapeToString(shape).c_str());
+  const size_t spatial = size.size();
+  if (spatial < 2 || spatial > static_cast<size_t>(k::kResampleAxes) || shape.size() != spatial + 2) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "%s of shape %s must be (N, C) and the %zu sizes of %s", name,
+                    ShapeToString(shape).c_str(), spatial, ShapeToString(size).c_str());
   }
   args->planes = shape[0] * shape[1];
-  args->axis[0] = k::ResampleAxis();
-  for (int a = 1; a < k::kResampleAxes; ++a) {
+  *outShape = {shape[0], shape[1]};
+  for (int a = 0; a < k::kResampleAxes; ++a) {
     k::ResampleAxis& ax = args->axis[a];
     ax = k::ResampleAxis();
+    const int s = a - (k::kResampleAxes - static_cast<int>(spatial));
+    if (s < 0) continue;
     ax.rule = rule;
-    ax.in = shape[static_cast<size_t>(a + 1)];
-    ax.out = size[static_cast<size_t>(a - 1)];
+    ax.in = shape[static_cast<size_t>(s) + 2];
+    ax.out = size[static_cast<size_t>(s)];
     ax.alignCorners = alignCorners;
+    if (ax.in < 1 || ax.out < 1) {
+      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "sizes %s must be positive for %s of shape %s",
+                      ShapeToString(size).c_str(), name, ShapeToString(shape).c_str());
+    }
+    outShape->push_back(ax.out);
   }
-  *outShape = {shape[0], shape[1], size[0], size[1]};
   return ACL_SUCCESS;
 }
 
@@ -70,11 +74,11 @@ aclError BilinearAttrs(OpContext& ctx, bool alignCorners, bool halfPixel) {
   return ACL_SUCCESS;
 }
 
-// y = x resized to the constant input 1 by `rule`.
-aclError RunResize(OpContext& ctx, k::AxisRule rule, bool alignCorners) {
-  std::vector<int64_t> size, outShape;
+// y = x resized to `size` (by default: the constant input 1) by `rule`.
+aclError RunResize(OpContext& ctx, k::AxisRule rule, bool alignCorners, std::vector<int64_t> size = {}) {
+  std::vector<int64_t> outShape;
   k::ResampleArgs args;
-  aclError rc = ConstantInts(ctx, 1, "size", &size);
+  aclError rc = size.empty() ? ConstantInts(ctx, 1, "size", &size) : ACL_SUCCESS;
   if (rc == ACL_SUCCESS) rc = ResizeProblem(ctx, ctx.inputs[0].shape(), "input x", size, rule, alignCorners, &args,
                                             &outShape);
   if (rc == ACL_SUCCESS) rc = RequireShape(ctx, ctx.outputs[0], "output y", outShape);
@@ -87,7 +91,8 @@ aclError RunResizeGrad(OpContext& ctx, const std::vector<int64_t>& shape, const 
                        bool alignCorners) {
   const OpOperand& grads = ctx.inputs[0];
   const std::vector<int64_t>& g = grads.shape();
-  const std::vector<int64_t> size = g.size() == 4 ? std::vector<int64_t>{g[2], g[3]} : std::vector<int64_t>{};
+  const std::vector<int64_t> size = g.size() == shape.size() && g.size() > 2 ? std::vector<int64_t>(g.begin() + 2, g.end())
+                                                                             : std::vector<int64_t>{};
   std::vector<int64_t> outShape;
   k::ResampleArgs args;
   aclError rc = ResizeProblem(ctx, shape, name, size, rule, alignCorners, &args, &outShape);
@@ -95,6 +100,16 @@ aclError RunResizeGrad(OpContext& ctx, const std::vector<int64_t>& shape, const 
   if (rc == ACL_SUCCESS) rc = RequireShape(ctx, ctx.outputs[0], "output y", shape);
   if (rc != ACL_SUCCESS) return rc;
   return RunResampleBackward(ctx, args, grads, ctx.outputs[0]);
+}
+
+// The 3-D gradients: y (input_size, N, C, D, H, W) from grad_output (N, C, output_size).
+aclError RunResizeGrad3d(OpContext& ctx, const std::vector<int64_t>& inputSize, const std::vector<int64_t>& outputSize,
+                         k::AxisRule rule, bool alignCorners) {
+  if (inputSize.size() != 5 || outputSize.size() != 3) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "attributes input_size %s and output_size %s must hold (N, C, D, H, W) "
+                    "and (D, H, W)", ShapeToString(inputSize).c_str(), ShapeToString(outputSize).c_str());
+  }
+  return RunResizeGrad(ctx, inputSize, "attribute input_size", rule, alignCorners);
 }
 
 }  // namespace
@@ -129,6 +144,30 @@ aclError RunResizeBilinearV2Grad(OpContext& ctx, const ResizeBilinearV2GradAttrs
   if (rc != ACL_SUCCESS) return rc;
   return RunResizeGrad(ctx, ctx.inputs[1].shape(), "input original_image", k::AxisRule::kLinear,
                        attrs.align_corners);
+}
+
+aclError RunUpsampleNearest3d(OpContext& ctx, const UpsampleNearest3dAttrs& attrs) {
+  if (attrs.output_size.size() != 3) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "attribute output_size %s must hold (D, H, W)",
+                    ShapeToString(attrs.output_size).c_str());
+  }
+  return RunResize(ctx, k::AxisRule::kNearest, false, attrs.output_size);
+}
+
+aclError RunUpsampleTrilinear3d(OpContext& ctx, const UpsampleTrilinear3dAttrs& attrs) {
+  if (attrs.output_size.size() != 3) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "attribute output_size %s must hold (D, H, W)",
+                    ShapeToString(attrs.output_size).c_str());
+  }
+  return RunResize(ctx, k::AxisRule::kLinear, attrs.align_corners, attrs.output_size);
+}
+
+aclError RunUpsampleNearest3dGrad(OpContext& ctx, const UpsampleNearest3dGradAttrs& attrs) {
+  return RunResizeGrad3d(ctx, attrs.input_size, attrs.output_size, k::AxisRule::kNearest, false);
+}
+
+aclError RunUpsampleTrilinear3dGrad(OpContext& ctx, const UpsampleTrilinear3dGradAttrs& attrs) {
+  return RunResizeGrad3d(ctx, attrs.input_size, attrs.output_size, k::AxisRule::kLinear, attrs.align_corners);
 }
 
 }  // namespace aclop

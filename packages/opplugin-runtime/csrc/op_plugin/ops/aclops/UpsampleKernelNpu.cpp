@@ -1,13 +1,16 @@
 // Interpolation on the acl_op path: upsample_nearest1d/2d ("ResizeNearestNeighborV2", the output sizes as an
 // int32 constant, floor positions; 1-D runs as H = 1) and upsample_bilinear2d ("ResizeBilinearV2",
 // half_pixel_centers = !align_corners), and their backwards ("ResizeNearestNeighborV2Grad" with the input's
-// sizes as the constant, "ResizeBilinearV2Grad" with a tensor of the input's shape). These types derive the source positions from the sizes alone, so a
+// sizes as the constant, "ResizeBilinearV2Grad" with a tensor of the input's shape); upsample_nearest3d and
+// upsample_trilinear3d (+ backward) on "UpsampleNearest3d" / "UpsampleTrilinear3d" (and their "...Grad") with
+// output_size (input_size) attributes. These types derive the source positions from the sizes alone, so a
 // scale factor that places them otherwise is refused (op_plugin/utils/UpsampleUtils) rather than ignored.
 // Shapes come from ATen's meta functions (structured ops); an internal-format input is converted to its base
 // format, an internal-format or strided out is written through a base-format temporary.
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Tensor.h>
 
+#include <functional>
 #include <vector>
 
 #include "npu/acl_op/OpCommand.h"
@@ -19,6 +22,10 @@
 #include "op_plugin/ops/upsample_nearest1d_backward.h"
 #include "op_plugin/ops/upsample_nearest2d.h"
 #include "op_plugin/ops/upsample_nearest2d_backward.h"
+#include "op_plugin/ops/upsample_nearest3d.h"
+#include "op_plugin/ops/upsample_nearest3d_backward.h"
+#include "op_plugin/ops/upsample_trilinear3d.h"
+#include "op_plugin/ops/upsample_trilinear3d_backward.h"
 #include "op_plugin/utils/AclOpUtils.h"
 #include "op_plugin/utils/UpsampleUtils.h"
 
@@ -70,6 +77,30 @@ at::Tensor& resize_grad_nocheck(const char* type, const at::Tensor& grad_output,
     }
     cmd.Output(y).Attr("align_corners", align_corners).Attr("half_pixel_centers", half_pixel_centers).Run();
   });
+}
+
+// out <- the 3-D `type` of input with the attributes `attrs` adds (output_size, input_size, align_corners).
+at::Tensor& upsample3d_nocheck(const char* type, const at::Tensor& input, at::Tensor& out,
+                               const std::function<void(OpCommand&)>& attrs) {
+  return op_plugin::utils::write_through_base_format(out, [&](at::Tensor& result) {
+    OpCommand cmd;
+    cmd.Name(type);
+    op_plugin::utils::AddInputAs(cmd, input, result.scalar_type());
+    cmd.Output(result);
+    attrs(cmd);
+    cmd.Run();
+  });
+}
+
+// The scale checks of the three axes (D, H, W) of a 3-D interpolation from `in` to `out`.
+void check_scales_3d(const char* op, const char* type, at::IntArrayRef in, at::IntArrayRef out,
+                     c10::optional<double> scales_d, c10::optional<double> scales_h, c10::optional<double> scales_w,
+                     bool align_corners, bool nearest, at::ScalarType dtype) {
+  const char* names[3] = {"scales_d", "scales_h", "scales_w"};
+  const c10::optional<double> scales[3] = {scales_d, scales_h, scales_w};
+  for (size_t i = 0; i < 3; ++i) {
+    check_size_derived_scale(op, type, names[i], in[i], out[i], scales[i], align_corners, nearest, dtype);
+  }
 }
 
 }  // namespace
@@ -151,6 +182,59 @@ at::Tensor& upsample_bilinear2d_backward_out(const at::Tensor& grad_output, at::
   c10_npu::NPUGuard guard(grad_output.device());
   return resize_grad_nocheck("ResizeBilinearV2Grad", grad_output, {}, input_size, false, align_corners,
                              !align_corners, grad_input);
+}
+
+at::Tensor& upsample_nearest3d_out(const at::Tensor& self, at::IntArrayRef output_size,
+                                   c10::optional<double> scales_d, c10::optional<double> scales_h,
+                                   c10::optional<double> scales_w, at::Tensor& out) {
+  const char* op = "upsample_nearest3d";
+  check_upsample_dtype(op, "self", self, true);
+  check_scales_3d(op, "UpsampleNearest3d", self.sizes().slice(2), output_size, scales_d, scales_h, scales_w, false,
+                  true, self.scalar_type());
+  c10_npu::NPUGuard guard(self.device());
+  return upsample3d_nocheck("UpsampleNearest3d", self, out,
+                            [&](OpCommand& cmd) { cmd.Attr("output_size", output_size); });
+}
+
+at::Tensor& upsample_nearest3d_backward_out(const at::Tensor& grad_output, at::IntArrayRef output_size,
+                                            at::IntArrayRef input_size, c10::optional<double> scales_d,
+                                            c10::optional<double> scales_h, c10::optional<double> scales_w,
+                                            at::Tensor& grad_input) {
+  const char* op = "upsample_nearest3d_backward";
+  check_upsample_dtype(op, "grad_output", grad_output, false);
+  check_scales_3d(op, "UpsampleNearest3dGrad", input_size.slice(2), output_size, scales_d, scales_h, scales_w,
+                  false, true, grad_output.scalar_type());
+  c10_npu::NPUGuard guard(grad_output.device());
+  return upsample3d_nocheck("UpsampleNearest3dGrad", grad_output, grad_input, [&](OpCommand& cmd) {
+    cmd.Attr("input_size", input_size).Attr("output_size", output_size);
+  });
+}
+
+at::Tensor& upsample_trilinear3d_out(const at::Tensor& self, at::IntArrayRef output_size, bool align_corners,
+                                     c10::optional<double> scales_d, c10::optional<double> scales_h,
+                                     c10::optional<double> scales_w, at::Tensor& out) {
+  const char* op = "upsample_trilinear3d";
+  check_upsample_dtype(op, "self", self, false);
+  check_scales_3d(op, "UpsampleTrilinear3d", self.sizes().slice(2), output_size, scales_d, scales_h, scales_w,
+                  align_corners, false, self.scalar_type());
+  c10_npu::NPUGuard guard(self.device());
+  return upsample3d_nocheck("UpsampleTrilinear3d", self, out, [&](OpCommand& cmd) {
+    cmd.Attr("output_size", output_size).Attr("align_corners", align_corners);
+  });
+}
+
+at::Tensor& upsample_trilinear3d_backward_out(const at::Tensor& grad_output, at::IntArrayRef output_size,
+                                              at::IntArrayRef input_size, bool align_corners,
+                                              c10::optional<double> scales_d, c10::optional<double> scales_h,
+                                              c10::optional<double> scales_w, at::Tensor& grad_input) {
+  const char* op = "upsample_trilinear3d_backward";
+  check_upsample_dtype(op, "grad_output", grad_output, false);
+  check_scales_3d(op, "UpsampleTrilinear3dGrad", input_size.slice(2), output_size, scales_d, scales_h, scales_w,
+                  align_corners, false, grad_output.scalar_type());
+  c10_npu::NPUGuard guard(grad_output.device());
+  return upsample3d_nocheck("UpsampleTrilinear3dGrad", grad_output, grad_input, [&](OpCommand& cmd) {
+    cmd.Attr("input_size", input_size).Attr("output_size", output_size).Attr("align_corners", align_corners);
+  });
 }
 
 }  // namespace acl_op
