@@ -299,7 +299,8 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "ResizeNearestNeighborV2Grad": ("jit", "torch.ops.aten.upsample_nearest2d_backward(x4, [4, 4], [2, 3, 3, 2])"),
     "ResizeBilinearV2Grad": ("jit", "torch.ops.aten.upsample_bilinear2d_backward(x4, [4, 4], [2, 3, 3, 2], False)"),
     "UpsampleNearest3d": ("jit", "F.interpolate(x4[None], size=(3, 5, 7), mode='nearest')"),
-    "UpsampleNearest3dGrad": ("jit", "torch.ops.aten.upsample_nearest3d_backward(x4[None], [3, 4, 4], [1, 2, 2, 3, 3])"),
+    "UpsampleNearest3dGrad": ("jit", "torch.ops.aten.upsample_nearest3d_backward(x4[None], [3, 4, 4], "
+                                     "[1, 2, 2, 3, 3])"),
     "UpsampleTrilinear3d": ("jit", "F.interpolate(x4[None], size=(3, 5, 7), mode='trilinear', align_corners=True)"),
     "UpsampleTrilinear3dGrad": ("jit", "torch.ops.aten.upsample_trilinear3d_backward(x4[None], [3, 4, 4], "
                                        "[1, 2, 2, 3, 3], False)"),
