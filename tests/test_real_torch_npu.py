@@ -298,6 +298,7 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "ResizeBilinearV2": ("jit", "F.interpolate(x4, size=(7, 3), mode='bilinear', align_corners=False)"),
     "ResizeNearestNeighborV2Grad": ("jit", "torch.ops.aten.upsample_nearest2d_backward(x4, [4, 4], [2, 3, 3, 2])"),
     "ResizeBilinearV2Grad": ("jit", "torch.ops.aten.upsample_bilinear2d_backward(x4, [4, 4], [2, 3, 3, 2], False)"),
+    "ResizeD": ("jit", "F.interpolate(x4, size=(7, 3), mode='bicubic', align_corners=False)"),
     "UpsampleNearest3d": ("jit", "F.interpolate(x4[None], size=(3, 5, 7), mode='nearest')"),
     "UpsampleNearest3dGrad": ("jit", "torch.ops.aten.upsample_nearest3d_backward(x4[None], [3, 4, 4], "
                                      "[1, 2, 2, 3, 3])"),

@@ -136,3 +136,51 @@ def test_three_dimensional_resizing_and_gradients(acl, align_corners):
     assert sim.run_aclop("UpsampleNearest3d", [op_in(xd)], [op_in(y)], {"output_size": [5, 8]}
                          ) == sim.ACL_ERROR_INVALID_PARAM
     assert "must hold (D, H, W)" in sim.recent_error()
+
+
+def cubic_matrix(n_in, n_out, align_corners, scale=0.0):
+    a = -0.75
+
+    def weight(t):
+        t = abs(t)
+        if t <= 1:
+            return ((a + 2) * t - (a + 3)) * t * t + 1
+        return ((a * t - 5 * a) * t + 8 * a) * t - 4 * a if t < 2 else 0.0
+
+    m = np.zeros((n_out, n_in))
+    step = (n_in - 1) / (n_out - 1) if align_corners else (1 / scale if scale > 0 else n_in / n_out)
+    for o in range(n_out):
+        src = o * step if align_corners else (o + 0.5) * step - 0.5
+        base = int(np.floor(src))
+        for k in range(-1, 3):
+            m[o, min(max(base + k, 0), n_in - 1)] += weight(src - (base + k))
+    return m
+
+
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_resize_d_linear_and_cubic(acl, align_corners):
+    mode = "align_corners" if align_corners else "half_pixel"
+    x = np.random.default_rng(4).normal(size=(2, 3, 1, 5)).astype(np.float32)
+    xd = sim.DeviceArray.from_numpy(x)
+    y = sim.DeviceArray.empty((2, 3, 1, 8), F32)
+    sim.check(sim.run_aclop("ResizeD", [op_in(xd)], [op_in(y)], {"sizes": [8], "scales": [0.0], "mode": "linear",
+                                                                 "coordinate_transformation_mode": mode}), "linear")
+    np.testing.assert_allclose(y.to_numpy(), separable(x, np.ones((1, 1)), linear_matrix(5, 8, align_corners)),
+                               rtol=1e-5, atol=1e-6)
+    xd = sim.DeviceArray.from_numpy(X)
+    y = sim.DeviceArray.empty((2, 3, 6, 8), F32)
+    sim.check(sim.run_aclop("ResizeD", [op_in(xd)], [op_in(y)], {"sizes": [6, 8], "scales": [1.7, 0.0], "mode": "cubic",
+                                                                 "coordinate_transformation_mode": mode}), "cubic")
+    expected = separable(X, cubic_matrix(4, 6, align_corners, np.float32(1.7)), cubic_matrix(5, 8, align_corners))
+    np.testing.assert_allclose(y.to_numpy(), expected, rtol=1e-5, atol=1e-5)
+
+
+def test_resize_d_refuses_what_it_does_not_simulate(acl):
+    xd = sim.DeviceArray.from_numpy(X)
+    y = sim.DeviceArray.empty((2, 3, 6, 8), F32)
+    assert sim.run_aclop("ResizeD", [op_in(xd)], [op_in(y)], {"sizes": [6, 8], "mode": "nearest"}
+                         ) == sim.ACL_ERROR_FEATURE_UNSUPPORTED
+    assert "mode 'nearest'" in sim.recent_error()
+    cubic = {"sizes": [6, 8], "mode": "cubic", "cubic_coeff_a": -0.5}
+    assert sim.run_aclop("ResizeD", [op_in(xd)], [op_in(y)], cubic) == sim.ACL_ERROR_FEATURE_UNSUPPORTED
+    assert "cubic_coeff_a -0.5" in sim.recent_error()

@@ -1,7 +1,9 @@
-// acl_op types ResizeNearestNeighborV2, ResizeBilinearV2, UpsampleNearest3d, UpsampleTrilinear3d and their
-// gradients (declared in abi/aclop/resize.decl) on the resampling kernels: the trailing two (three)
+// acl_op types ResizeNearestNeighborV2, ResizeBilinearV2, UpsampleNearest3d, UpsampleTrilinear3d, ResizeD and
+// their gradients (declared in abi/aclop/resize.decl) on the resampling kernels: the trailing two (three)
 // dimensions of x are resized to the constant size (the output_size attribute) with the position rule the
 // attributes select (the gradients: the adjoint); the leading N, C are the kernel's planes.
+#include <algorithm>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -112,7 +114,53 @@ aclError RunResizeGrad3d(OpContext& ctx, const std::vector<int64_t>& inputSize, 
   return RunResizeGrad(ctx, inputSize, "attribute input_size", rule, alignCorners);
 }
 
+// The problem of ResizeD's (or ResizeGradD's) attributes for the unresized `shape` and the trailing sizes
+// `sizes`: linear or cubic taps with half-pixel or corner-aligned positions, the scales of `scales`.
+template <typename Attrs>
+aclError ResizeDProblem(OpContext& ctx, const std::vector<int64_t>& shape, const char* name,
+                        const std::vector<int64_t>& sizes, const Attrs& attrs, k::ResampleArgs* args,
+                        std::vector<int64_t>* outShape) {
+  const std::string& mode = attrs.mode;
+  const std::string& coordinates = attrs.coordinate_transformation_mode;
+  if ((mode != "linear" && mode != "cubic") || (coordinates != "half_pixel" && coordinates != "align_corners") ||
+      !attrs.roi.empty() || attrs.exclude_outside != 0 || (mode == "cubic" && attrs.cubic_coeff_a != -0.75f)) {
+    return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED,
+                    "mode '%s', coordinate_transformation_mode '%s', a roi of %zu values, exclude_outside %lld and "
+                    "cubic_coeff_a %g are not supported (linear or cubic, half_pixel or align_corners, no roi, 0 and "
+                    "-0.75 are)", mode.c_str(), coordinates.c_str(), attrs.roi.size(),
+                    static_cast<long long>(attrs.exclude_outside), static_cast<double>(attrs.cubic_coeff_a));
+  }
+  if (shape.size() != 4 || sizes.empty() || sizes.size() > 2 ||
+      (!attrs.scales.empty() && attrs.scales.size() != sizes.size())) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "%s of shape %s must be 4-D (N, C, H, W) with one or two sizes %s and "
+                    "as many scales (or none), got %zu", name, ShapeToString(shape).c_str(),
+                    ShapeToString(sizes).c_str(), attrs.scales.size());
+  }
+  std::vector<int64_t> full(shape.begin() + 2, shape.end());
+  std::copy(sizes.begin(), sizes.end(), full.end() - static_cast<std::ptrdiff_t>(sizes.size()));
+  const k::AxisRule rule = mode == "linear" ? k::AxisRule::kLinear : k::AxisRule::kCubic;
+  aclError rc = ResizeProblem(ctx, shape, name, full, rule, coordinates == "align_corners", args, outShape);
+  if (rc != ACL_SUCCESS) return rc;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    k::ResampleAxis& ax = args->axis[k::kResampleAxes - sizes.size() + i];
+    if (!attrs.scales.empty() && attrs.scales[i] > 0.0f) ax.scale = static_cast<double>(attrs.scales[i]);
+  }
+  for (int a = 0; a < k::kResampleAxes - static_cast<int>(sizes.size()); ++a) {
+    args->axis[a].rule = k::AxisRule::kIdentity;  // the leading H of a 1-D resize stays
+  }
+  return ACL_SUCCESS;
+}
+
 }  // namespace
+
+aclError RunResizeD(OpContext& ctx, const ResizeDAttrs& attrs) {
+  k::ResampleArgs args;
+  std::vector<int64_t> outShape;
+  aclError rc = ResizeDProblem(ctx, ctx.inputs[0].shape(), "input x", attrs.sizes, attrs, &args, &outShape);
+  if (rc == ACL_SUCCESS) rc = RequireShape(ctx, ctx.outputs[0], "output y", outShape);
+  if (rc != ACL_SUCCESS) return rc;
+  return RunResampleForward(ctx, args, ctx.inputs[0], ctx.outputs[0]);
+}
 
 aclError RunResizeNearestNeighborV2(OpContext& ctx, const ResizeNearestNeighborV2Attrs& attrs) {
   k::AxisRule rule = k::AxisRule::kNearest;

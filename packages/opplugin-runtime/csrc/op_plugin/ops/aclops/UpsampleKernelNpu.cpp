@@ -3,7 +3,8 @@
 // half_pixel_centers = !align_corners), and their backwards ("ResizeNearestNeighborV2Grad" with the input's
 // sizes as the constant, "ResizeBilinearV2Grad" with a tensor of the input's shape); upsample_nearest3d and
 // upsample_trilinear3d (+ backward) on "UpsampleNearest3d" / "UpsampleTrilinear3d" (and their "...Grad") with
-// output_size (input_size) attributes. These types derive the source positions from the sizes alone, so a
+// output_size (input_size) attributes; upsample_linear1d and upsample_bicubic2d on "ResizeD", whose float
+// scales attribute carries the scale factors (0: none). These types derive the source positions from the sizes alone, so a
 // scale factor that places them otherwise is refused (op_plugin/utils/UpsampleUtils) rather than ignored.
 // Shapes come from ATen's meta functions (structured ops); an internal-format input is converted to its base
 // format, an internal-format or strided out is written through a base-format temporary.
@@ -16,8 +17,10 @@
 #include "npu/acl_op/OpCommand.h"
 #include "npu/core/NPUGuard.h"
 #include "npu/op_common/OpPreparation.h"
+#include "op_plugin/ops/upsample_bicubic2d.h"
 #include "op_plugin/ops/upsample_bilinear2d.h"
 #include "op_plugin/ops/upsample_bilinear2d_backward.h"
+#include "op_plugin/ops/upsample_linear1d.h"
 #include "op_plugin/ops/upsample_nearest1d.h"
 #include "op_plugin/ops/upsample_nearest1d_backward.h"
 #include "op_plugin/ops/upsample_nearest2d.h"
@@ -102,6 +105,28 @@ void check_scales_3d(const char* op, const char* type, at::IntArrayRef in, at::I
     check_size_derived_scale(op, type, names[i], in[i], out[i], scales[i], align_corners, nearest, dtype);
   }
 }
+
+// out <- "ResizeD" of input (N, C, H, W; the 1-D N, C, W as N, C, 1, W) resized to `sizes` (W', or H', W')
+// by `mode`, with the scales (0: none) as its float scales attribute.
+at::Tensor& resize_d_nocheck(const at::Tensor& input, std::vector<int64_t> sizes, std::vector<float> scales,
+                             const char* mode, bool align_corners, at::Tensor& out) {
+  const bool one_d = input.dim() == 3;
+  return op_plugin::utils::write_through_base_format(out, [&](at::Tensor& result) {
+    at::Tensor y = one_d ? result.unsqueeze(2) : result;
+    OpCommand cmd;
+    cmd.Name("ResizeD");
+    op_plugin::utils::AddInputAs(cmd, one_d ? input.unsqueeze(2) : input, result.scalar_type());
+    cmd.Output(y)
+        .Attr("sizes", at::IntArrayRef(sizes))
+        .Attr("scales", c10::ArrayRef<float>(scales))
+        .Attr("coordinate_transformation_mode", align_corners ? "align_corners" : "half_pixel")
+        .Attr("cubic_coeff_a", -0.75f)
+        .Attr("mode", mode)
+        .Run();
+  });
+}
+
+float scale_attr(c10::optional<double> scale) { return static_cast<float>(scale.value_or(0.0)); }
 
 }  // namespace
 
@@ -235,6 +260,22 @@ at::Tensor& upsample_trilinear3d_backward_out(const at::Tensor& grad_output, at:
   return upsample3d_nocheck("UpsampleTrilinear3dGrad", grad_output, grad_input, [&](OpCommand& cmd) {
     cmd.Attr("input_size", input_size).Attr("output_size", output_size).Attr("align_corners", align_corners);
   });
+}
+
+at::Tensor& upsample_linear1d_out(const at::Tensor& self, at::IntArrayRef output_size, bool align_corners,
+                                  c10::optional<double> scales, at::Tensor& out) {
+  check_upsample_dtype("upsample_linear1d", "self", self, false);
+  c10_npu::NPUGuard guard(self.device());
+  return resize_d_nocheck(self, {output_size[0]}, {scale_attr(scales)}, "linear", align_corners, out);
+}
+
+at::Tensor& upsample_bicubic2d_out(const at::Tensor& self, at::IntArrayRef output_size, bool align_corners,
+                                   c10::optional<double> scales_h, c10::optional<double> scales_w,
+                                   at::Tensor& out) {
+  check_upsample_dtype("upsample_bicubic2d", "self", self, false);
+  c10_npu::NPUGuard guard(self.device());
+  return resize_d_nocheck(self, {output_size[0], output_size[1]}, {scale_attr(scales_h), scale_attr(scales_w)},
+                          "cubic", align_corners, out);
 }
 
 }  // namespace acl_op
