@@ -299,6 +299,8 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "ResizeNearestNeighborV2Grad": ("jit", "torch.ops.aten.upsample_nearest2d_backward(x4, [4, 4], [2, 3, 3, 2])"),
     "ResizeBilinearV2Grad": ("jit", "torch.ops.aten.upsample_bilinear2d_backward(x4, [4, 4], [2, 3, 3, 2], False)"),
     "ResizeD": ("jit", "F.interpolate(x4, size=(7, 3), mode='bicubic', align_corners=False)"),
+    # upstream runs the 1-D gradient as N, C, 1, W with original_size (N, C, W) and a 3-D y
+    "ResizeGradD": ("jit", "torch.ops.aten.upsample_linear1d_backward(a[None], [5], [1, 4, 3], False)"),
     "UpsampleNearest3d": ("jit", "F.interpolate(x4[None], size=(3, 5, 7), mode='nearest')"),
     "UpsampleNearest3dGrad": ("jit", "torch.ops.aten.upsample_nearest3d_backward(x4[None], [3, 4, 4], "
                                      "[1, 2, 2, 3, 3])"),

@@ -184,3 +184,26 @@ def test_resize_d_refuses_what_it_does_not_simulate(acl):
     cubic = {"sizes": [6, 8], "mode": "cubic", "cubic_coeff_a": -0.5}
     assert sim.run_aclop("ResizeD", [op_in(xd)], [op_in(y)], cubic) == sim.ACL_ERROR_FEATURE_UNSUPPORTED
     assert "cubic_coeff_a -0.5" in sim.recent_error()
+
+
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_resize_grad_d_is_the_adjoint(acl, align_corners):
+    mode = "align_corners" if align_corners else "half_pixel"
+    g = np.random.default_rng(5).normal(size=(2, 3, 6, 8)).astype(np.float32)
+    gd = sim.DeviceArray.from_numpy(g)
+    dx = sim.DeviceArray.empty(X.shape, F32)
+    sim.check(sim.run_aclop("ResizeGradD", [op_in(gd)], [op_in(dx)],
+                            {"original_size": list(X.shape), "scales": [1.7, 0.0], "mode": "cubic",
+                             "coordinate_transformation_mode": mode}), "cubic grad")
+    mh, mw = cubic_matrix(4, 6, align_corners, np.float32(1.7)), cubic_matrix(5, 8, align_corners)
+    np.testing.assert_allclose(dx.to_numpy(), separable(g, mh.T, mw.T), rtol=1e-5, atol=1e-5)
+    g1 = sim.DeviceArray.from_numpy(g[:, :, :1, :])  # 1-D: original_size (N, C, W) and a 3-D y
+    dx1 = sim.DeviceArray.empty((2, 3, 5), F32)
+    sim.check(sim.run_aclop("ResizeGradD", [op_in(g1)], [op_in(dx1)],
+                            {"original_size": [2, 3, 5], "scales": [0.0], "mode": "linear",
+                             "coordinate_transformation_mode": mode}), "linear grad")
+    expected = np.einsum("ncw,pw->ncp", g[:, :, 0, :].astype(np.float64), linear_matrix(5, 8, align_corners).T)
+    np.testing.assert_allclose(dx1.to_numpy(), expected, rtol=1e-5, atol=1e-5)
+    attrs = {"original_size": list(X.shape), "scales": [0.0, 0.0], "mode": "cubic", "data_format": "HWNC"}
+    assert sim.run_aclop("ResizeGradD", [op_in(gd)], [op_in(dx)], attrs) == sim.ACL_ERROR_FEATURE_UNSUPPORTED
+    assert "data_format 'HWNC'" in sim.recent_error()

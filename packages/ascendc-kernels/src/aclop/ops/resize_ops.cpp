@@ -162,6 +162,40 @@ aclError RunResizeD(OpContext& ctx, const ResizeDAttrs& attrs) {
   return RunResampleForward(ctx, args, ctx.inputs[0], ctx.outputs[0]);
 }
 
+aclError RunResizeGradD(OpContext& ctx, const ResizeGradDAttrs& attrs) {
+  if (attrs.data_format != "NCHW") {
+    return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED, "data_format '%s' is not supported (NCHW is)",
+                    attrs.data_format.c_str());
+  }
+  const OpOperand& grads = ctx.inputs[0];
+  const std::vector<int64_t>& g = grads.shape();
+  const size_t n = attrs.scales.size();
+  if (n < 1 || n > 2 || g.size() != 4 || attrs.original_size.size() < n) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input grads %s must be 4-D, scales hold one or two values (got %zu) "
+                    "and original_size %s as many trailing sizes", ShapeToString(g).c_str(), n,
+                    ShapeToString(attrs.original_size).c_str());
+  }
+  std::vector<int64_t> shape = g;
+  std::copy(attrs.original_size.end() - static_cast<std::ptrdiff_t>(n), attrs.original_size.end(),
+            shape.end() - static_cast<std::ptrdiff_t>(n));
+  const std::vector<int64_t> sizes(g.end() - static_cast<std::ptrdiff_t>(n), g.end());
+  k::ResampleArgs args;
+  std::vector<int64_t> outShape;
+  aclError rc = ResizeDProblem(ctx, shape, "attribute original_size", sizes, attrs, &args, &outShape);
+  if (rc == ACL_SUCCESS) rc = RequireShape(ctx, grads, "input grads", outShape);
+  if (rc != ACL_SUCCESS) return rc;
+  const OpOperand& y = ctx.outputs[0];
+  const auto squeezed = [](std::vector<int64_t> v) {
+    v.erase(std::remove(v.begin(), v.end(), int64_t{1}), v.end());
+    return v;
+  };
+  if (y.shape() != shape && squeezed(y.shape()) != squeezed(shape)) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "output y has shape %s, expected %s", ShapeToString(y.shape()).c_str(),
+                    ShapeToString(shape).c_str());
+  }
+  return RunResampleBackward(ctx, args, grads, y);
+}
+
 aclError RunResizeNearestNeighborV2(OpContext& ctx, const ResizeNearestNeighborV2Attrs& attrs) {
   k::AxisRule rule = k::AxisRule::kNearest;
   const aclError rc = NearestRule(ctx, attrs.align_corners, attrs.half_pixel_centers, &rule);

@@ -3,9 +3,10 @@
 // half_pixel_centers = !align_corners), and their backwards ("ResizeNearestNeighborV2Grad" with the input's
 // sizes as the constant, "ResizeBilinearV2Grad" with a tensor of the input's shape); upsample_nearest3d and
 // upsample_trilinear3d (+ backward) on "UpsampleNearest3d" / "UpsampleTrilinear3d" (and their "...Grad") with
-// output_size (input_size) attributes; upsample_linear1d and upsample_bicubic2d on "ResizeD", whose float
-// scales attribute carries the scale factors (0: none). These types derive the source positions from the sizes alone, so a
+// output_size (input_size) attributes. These types derive the source positions from the sizes alone, so a
 // scale factor that places them otherwise is refused (op_plugin/utils/UpsampleUtils) rather than ignored.
+// upsample_linear1d and upsample_bicubic2d (+ backward) run "ResizeD" / "ResizeGradD" (NCHW), whose float
+// scales attribute carries the scale factors (0: none).
 // Shapes come from ATen's meta functions (structured ops); an internal-format input is converted to its base
 // format, an internal-format or strided out is written through a base-format temporary.
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
@@ -18,9 +19,11 @@
 #include "npu/core/NPUGuard.h"
 #include "npu/op_common/OpPreparation.h"
 #include "op_plugin/ops/upsample_bicubic2d.h"
+#include "op_plugin/ops/upsample_bicubic2d_backward.h"
 #include "op_plugin/ops/upsample_bilinear2d.h"
 #include "op_plugin/ops/upsample_bilinear2d_backward.h"
 #include "op_plugin/ops/upsample_linear1d.h"
+#include "op_plugin/ops/upsample_linear1d_backward.h"
 #include "op_plugin/ops/upsample_nearest1d.h"
 #include "op_plugin/ops/upsample_nearest1d_backward.h"
 #include "op_plugin/ops/upsample_nearest2d.h"
@@ -122,6 +125,27 @@ at::Tensor& resize_d_nocheck(const at::Tensor& input, std::vector<int64_t> sizes
         .Attr("coordinate_transformation_mode", align_corners ? "align_corners" : "half_pixel")
         .Attr("cubic_coeff_a", -0.75f)
         .Attr("mode", mode)
+        .Run();
+  });
+}
+
+// grad_input (input_size) <- "ResizeGradD" of grad_output (N, C, H', W'; the 1-D N, C, W' as N, C, 1, W'), NCHW.
+at::Tensor& resize_grad_d_nocheck(const at::Tensor& grad_output, at::IntArrayRef input_size,
+                                  std::vector<float> scales, const char* mode, bool align_corners,
+                                  at::Tensor& grad_input) {
+  const bool one_d = grad_output.dim() == 3;
+  return op_plugin::utils::write_through_base_format(grad_input, [&](at::Tensor& result) {
+    at::Tensor y = one_d ? result.unsqueeze(2) : result;
+    OpCommand cmd;
+    cmd.Name("ResizeGradD");
+    op_plugin::utils::AddInputAs(cmd, one_d ? grad_output.unsqueeze(2) : grad_output, result.scalar_type());
+    cmd.Output(y)
+        .Attr("original_size", input_size)
+        .Attr("scales", c10::ArrayRef<float>(scales))
+        .Attr("coordinate_transformation_mode", align_corners ? "align_corners" : "half_pixel")
+        .Attr("cubic_coeff_a", -0.75f)
+        .Attr("mode", mode)
+        .Attr("data_format", "NCHW")
         .Run();
   });
 }
@@ -276,6 +300,24 @@ at::Tensor& upsample_bicubic2d_out(const at::Tensor& self, at::IntArrayRef outpu
   c10_npu::NPUGuard guard(self.device());
   return resize_d_nocheck(self, {output_size[0], output_size[1]}, {scale_attr(scales_h), scale_attr(scales_w)},
                           "cubic", align_corners, out);
+}
+
+at::Tensor& upsample_linear1d_backward_out(const at::Tensor& grad_output, at::IntArrayRef output_size,
+                                           at::IntArrayRef input_size, bool align_corners,
+                                           c10::optional<double> scales, at::Tensor& grad_input) {
+  check_upsample_dtype("upsample_linear1d_backward", "grad_output", grad_output, false);
+  c10_npu::NPUGuard guard(grad_output.device());
+  return resize_grad_d_nocheck(grad_output, input_size, {scale_attr(scales)}, "linear", align_corners, grad_input);
+}
+
+at::Tensor& upsample_bicubic2d_backward_out(const at::Tensor& grad_output, at::IntArrayRef output_size,
+                                            at::IntArrayRef input_size, bool align_corners,
+                                            c10::optional<double> scales_h, c10::optional<double> scales_w,
+                                            at::Tensor& grad_input) {
+  check_upsample_dtype("upsample_bicubic2d_backward", "grad_output", grad_output, false);
+  c10_npu::NPUGuard guard(grad_output.device());
+  return resize_grad_d_nocheck(grad_output, input_size, {scale_attr(scales_h), scale_attr(scales_w)}, "cubic",
+                               align_corners, grad_input);
 }
 
 }  // namespace acl_op
