@@ -93,8 +93,8 @@ aclError RunResizeGrad(OpContext& ctx, const std::vector<int64_t>& shape, const 
                        bool alignCorners) {
   const OpOperand& grads = ctx.inputs[0];
   const std::vector<int64_t>& g = grads.shape();
-  const std::vector<int64_t> size = g.size() == shape.size() && g.size() > 2 ? std::vector<int64_t>(g.begin() + 2, g.end())
-                                                                             : std::vector<int64_t>{};
+  std::vector<int64_t> size;
+  if (g.size() == shape.size() && g.size() > 2) size.assign(g.begin() + 2, g.end());
   std::vector<int64_t> outShape;
   k::ResampleArgs args;
   aclError rc = ResizeProblem(ctx, shape, name, size, rule, alignCorners, &args, &outShape);

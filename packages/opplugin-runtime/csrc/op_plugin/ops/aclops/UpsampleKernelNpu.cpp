@@ -48,54 +48,35 @@ c10::optional<double> nearest_scale(c10::optional<double> scale) {
   return static_cast<double>(static_cast<float>(*scale));
 }
 
-// out (N, C, H', W', or the 1-D N, C, W' seen as N, C, 1, W') <- `type` of input (N, C, H, W) resized to
-// `size` (H', W').
-at::Tensor& resize_nocheck(const char* type, const at::Tensor& input, std::vector<int64_t> size, bool one_d,
-                           bool align_corners, bool half_pixel_centers, at::Tensor& out) {
+// out <- `type` of input, whose 1-D form (N, C, W) runs as N, C, 1, W (`one_d`); `operands` adds what
+// follows x (host constants, tensors) and the attributes.
+at::Tensor& run_resize(const char* type, const at::Tensor& input, bool one_d, at::Tensor& out,
+                       const std::function<void(OpCommand&, const at::Tensor&)>& operands) {
   return op_plugin::utils::write_through_base_format(out, [&](at::Tensor& result) {
     at::Tensor y = one_d ? result.unsqueeze(2) : result;
     OpCommand cmd;
     cmd.Name(type);
     op_plugin::utils::AddInputAs(cmd, one_d ? input.unsqueeze(2) : input, result.scalar_type());
-    cmd.Input(at::IntArrayRef(size), at::kInt)
-        .Output(y)
-        .Attr("align_corners", align_corners)
-        .Attr("half_pixel_centers", half_pixel_centers)
-        .Run();
+    operands(cmd, result);
+    cmd.Output(y).Run();
   });
 }
 
-// grad_input (input_size) <- `type`'s gradient for grad_output, with the constant input `size` when given
-// (ResizeNearestNeighborV2Grad: the input's H, W), else the input's shape as a tensor (ResizeBilinearV2Grad's
-// original_image, of which only the shape is read).
-at::Tensor& resize_grad_nocheck(const char* type, const at::Tensor& grad_output, std::vector<int64_t> size,
-                                at::IntArrayRef input_size, bool one_d, bool align_corners,
-                                bool half_pixel_centers, at::Tensor& grad_input) {
-  return op_plugin::utils::write_through_base_format(grad_input, [&](at::Tensor& result) {
-    at::Tensor y = one_d ? result.unsqueeze(2) : result;
-    OpCommand cmd;
-    cmd.Name(type);
-    op_plugin::utils::AddInputAs(cmd, one_d ? grad_output.unsqueeze(2) : grad_output, result.scalar_type());
+// ResizeNearestNeighborV2's and ResizeBilinearV2's (and their gradients') operands after x: the constant
+// `size`, or (empty size) a tensor of `image_shape` (ResizeBilinearV2Grad's original_image: only its shape
+// is read); their position attributes.
+std::function<void(OpCommand&, const at::Tensor&)> size_operands(std::vector<int64_t> size,
+                                                                 at::IntArrayRef image_shape, bool align_corners,
+                                                                 bool half_pixel_centers) {
+  std::vector<int64_t> image(image_shape.begin(), image_shape.end());
+  return [size, image, align_corners, half_pixel_centers](OpCommand& cmd, const at::Tensor& result) {
     if (!size.empty()) {
       cmd.Input(at::IntArrayRef(size), at::kInt);
     } else {
-      cmd.Input(at_npu::native::OpPreparation::apply_tensor_without_format(input_size, result.options()));
+      cmd.Input(at_npu::native::OpPreparation::apply_tensor_without_format(image, result.options()));
     }
-    cmd.Output(y).Attr("align_corners", align_corners).Attr("half_pixel_centers", half_pixel_centers).Run();
-  });
-}
-
-// out <- the 3-D `type` of input with the attributes `attrs` adds (output_size, input_size, align_corners).
-at::Tensor& upsample3d_nocheck(const char* type, const at::Tensor& input, at::Tensor& out,
-                               const std::function<void(OpCommand&)>& attrs) {
-  return op_plugin::utils::write_through_base_format(out, [&](at::Tensor& result) {
-    OpCommand cmd;
-    cmd.Name(type);
-    op_plugin::utils::AddInputAs(cmd, input, result.scalar_type());
-    cmd.Output(result);
-    attrs(cmd);
-    cmd.Run();
-  });
+    cmd.Attr("align_corners", align_corners).Attr("half_pixel_centers", half_pixel_centers);
+  };
 }
 
 // The scale checks of the three axes (D, H, W) of a 3-D interpolation from `in` to `out`.
@@ -109,45 +90,20 @@ void check_scales_3d(const char* op, const char* type, at::IntArrayRef in, at::I
   }
 }
 
-// out <- "ResizeD" of input (N, C, H, W; the 1-D N, C, W as N, C, 1, W) resized to `sizes` (W', or H', W')
-// by `mode`, with the scales (0: none) as its float scales attribute.
-at::Tensor& resize_d_nocheck(const at::Tensor& input, std::vector<int64_t> sizes, std::vector<float> scales,
-                             const char* mode, bool align_corners, at::Tensor& out) {
-  const bool one_d = input.dim() == 3;
-  return op_plugin::utils::write_through_base_format(out, [&](at::Tensor& result) {
-    at::Tensor y = one_d ? result.unsqueeze(2) : result;
-    OpCommand cmd;
-    cmd.Name("ResizeD");
-    op_plugin::utils::AddInputAs(cmd, one_d ? input.unsqueeze(2) : input, result.scalar_type());
-    cmd.Output(y)
-        .Attr("sizes", at::IntArrayRef(sizes))
+// ResizeD's (ResizeGradD's, NCHW) attributes: the sizes (original_size) attribute `sizes_name`, the scale
+// factors (0: none) as its float scales attribute, the mode and the positions.
+std::function<void(OpCommand&, const at::Tensor&)> resize_d_attrs(const char* sizes_name, at::IntArrayRef sizes,
+                                                                   std::vector<float> scales, const char* mode,
+                                                                   bool align_corners, bool grad) {
+  std::vector<int64_t> values(sizes.begin(), sizes.end());
+  return [=](OpCommand& cmd, const at::Tensor&) {
+    cmd.Attr(sizes_name, at::IntArrayRef(values))
         .Attr("scales", c10::ArrayRef<float>(scales))
         .Attr("coordinate_transformation_mode", align_corners ? "align_corners" : "half_pixel")
         .Attr("cubic_coeff_a", -0.75f)
-        .Attr("mode", mode)
-        .Run();
-  });
-}
-
-// grad_input (input_size) <- "ResizeGradD" of grad_output (N, C, H', W'; the 1-D N, C, W' as N, C, 1, W'), NCHW.
-at::Tensor& resize_grad_d_nocheck(const at::Tensor& grad_output, at::IntArrayRef input_size,
-                                  std::vector<float> scales, const char* mode, bool align_corners,
-                                  at::Tensor& grad_input) {
-  const bool one_d = grad_output.dim() == 3;
-  return op_plugin::utils::write_through_base_format(grad_input, [&](at::Tensor& result) {
-    at::Tensor y = one_d ? result.unsqueeze(2) : result;
-    OpCommand cmd;
-    cmd.Name("ResizeGradD");
-    op_plugin::utils::AddInputAs(cmd, one_d ? grad_output.unsqueeze(2) : grad_output, result.scalar_type());
-    cmd.Output(y)
-        .Attr("original_size", input_size)
-        .Attr("scales", c10::ArrayRef<float>(scales))
-        .Attr("coordinate_transformation_mode", align_corners ? "align_corners" : "half_pixel")
-        .Attr("cubic_coeff_a", -0.75f)
-        .Attr("mode", mode)
-        .Attr("data_format", "NCHW")
-        .Run();
-  });
+        .Attr("mode", mode);
+    if (grad) cmd.Attr("data_format", "NCHW");
+  };
 }
 
 float scale_attr(c10::optional<double> scale) { return static_cast<float>(scale.value_or(0.0)); }
@@ -161,7 +117,7 @@ at::Tensor& upsample_nearest1d_out(const at::Tensor& self, at::IntArrayRef outpu
   check_size_derived_scale(op, "ResizeNearestNeighborV2", "scales", self.size(2), output_size[0],
                            nearest_scale(scales), false, true, self.scalar_type());
   c10_npu::NPUGuard guard(self.device());
-  return resize_nocheck("ResizeNearestNeighborV2", self, {1, output_size[0]}, true, false, false, out);
+  return run_resize("ResizeNearestNeighborV2", self, true, out, size_operands({1, output_size[0]}, {}, false, false));
 }
 
 at::Tensor& upsample_nearest2d_out(const at::Tensor& self, at::IntArrayRef output_size,
@@ -174,8 +130,8 @@ at::Tensor& upsample_nearest2d_out(const at::Tensor& self, at::IntArrayRef outpu
   check_size_derived_scale(op, "ResizeNearestNeighborV2", "scales_w", self.size(3), output_size[1],
                            nearest_scale(scales_w), false, true, self.scalar_type());
   c10_npu::NPUGuard guard(self.device());
-  return resize_nocheck("ResizeNearestNeighborV2", self, {output_size[0], output_size[1]}, false, false, false,
-                        out);
+  return run_resize("ResizeNearestNeighborV2", self, false, out,
+                    size_operands({output_size[0], output_size[1]}, {}, false, false));
 }
 
 at::Tensor& upsample_bilinear2d_out(const at::Tensor& self, at::IntArrayRef output_size, bool align_corners,
@@ -188,8 +144,8 @@ at::Tensor& upsample_bilinear2d_out(const at::Tensor& self, at::IntArrayRef outp
   check_size_derived_scale(op, "ResizeBilinearV2", "scales_w", self.size(3), output_size[1], scales_w,
                            align_corners, false, self.scalar_type());
   c10_npu::NPUGuard guard(self.device());
-  return resize_nocheck("ResizeBilinearV2", self, {output_size[0], output_size[1]}, false, align_corners,
-                        !align_corners, out);
+  return run_resize("ResizeBilinearV2", self, false, out,
+                    size_operands({output_size[0], output_size[1]}, {}, align_corners, !align_corners));
 }
 
 at::Tensor& upsample_nearest1d_backward_out(const at::Tensor& grad_output, at::IntArrayRef output_size,
@@ -200,8 +156,8 @@ at::Tensor& upsample_nearest1d_backward_out(const at::Tensor& grad_output, at::I
   check_size_derived_scale(op, "ResizeNearestNeighborV2Grad", "scales", input_size[2], output_size[0],
                            scales, false, true, grad_output.scalar_type());
   c10_npu::NPUGuard guard(grad_output.device());
-  return resize_grad_nocheck("ResizeNearestNeighborV2Grad", grad_output, {1, input_size[2]}, input_size, true,
-                             false, false, grad_input);
+  return run_resize("ResizeNearestNeighborV2Grad", grad_output, true, grad_input,
+                    size_operands({1, input_size[2]}, {}, false, false));
 }
 
 at::Tensor& upsample_nearest2d_backward_out(const at::Tensor& grad_output, at::IntArrayRef output_size,
@@ -214,8 +170,8 @@ at::Tensor& upsample_nearest2d_backward_out(const at::Tensor& grad_output, at::I
   check_size_derived_scale(op, "ResizeNearestNeighborV2Grad", "scales_w", input_size[3], output_size[1],
                            scales_w, false, true, grad_output.scalar_type());
   c10_npu::NPUGuard guard(grad_output.device());
-  return resize_grad_nocheck("ResizeNearestNeighborV2Grad", grad_output, {input_size[2], input_size[3]}, input_size,
-                             false, false, false, grad_input);
+  return run_resize("ResizeNearestNeighborV2Grad", grad_output, false, grad_input,
+                    size_operands({input_size[2], input_size[3]}, {}, false, false));
 }
 
 at::Tensor& upsample_bilinear2d_backward_out(const at::Tensor& grad_output, at::IntArrayRef output_size,
@@ -229,8 +185,8 @@ at::Tensor& upsample_bilinear2d_backward_out(const at::Tensor& grad_output, at::
   check_size_derived_scale(op, "ResizeBilinearV2Grad", "scales_w", input_size[3], output_size[1], scales_w,
                            align_corners, false, grad_output.scalar_type());
   c10_npu::NPUGuard guard(grad_output.device());
-  return resize_grad_nocheck("ResizeBilinearV2Grad", grad_output, {}, input_size, false, align_corners,
-                             !align_corners, grad_input);
+  return run_resize("ResizeBilinearV2Grad", grad_output, false, grad_input,
+                    size_operands({}, input_size, align_corners, !align_corners));
 }
 
 at::Tensor& upsample_nearest3d_out(const at::Tensor& self, at::IntArrayRef output_size,
@@ -241,8 +197,8 @@ at::Tensor& upsample_nearest3d_out(const at::Tensor& self, at::IntArrayRef outpu
   check_scales_3d(op, "UpsampleNearest3d", self.sizes().slice(2), output_size, scales_d, scales_h, scales_w, false,
                   true, self.scalar_type());
   c10_npu::NPUGuard guard(self.device());
-  return upsample3d_nocheck("UpsampleNearest3d", self, out,
-                            [&](OpCommand& cmd) { cmd.Attr("output_size", output_size); });
+  return run_resize("UpsampleNearest3d", self, false, out,
+                    [&](OpCommand& cmd, const at::Tensor&) { cmd.Attr("output_size", output_size); });
 }
 
 at::Tensor& upsample_nearest3d_backward_out(const at::Tensor& grad_output, at::IntArrayRef output_size,
@@ -254,7 +210,7 @@ at::Tensor& upsample_nearest3d_backward_out(const at::Tensor& grad_output, at::I
   check_scales_3d(op, "UpsampleNearest3dGrad", input_size.slice(2), output_size, scales_d, scales_h, scales_w,
                   false, true, grad_output.scalar_type());
   c10_npu::NPUGuard guard(grad_output.device());
-  return upsample3d_nocheck("UpsampleNearest3dGrad", grad_output, grad_input, [&](OpCommand& cmd) {
+  return run_resize("UpsampleNearest3dGrad", grad_output, false, grad_input, [&](OpCommand& cmd, const at::Tensor&) {
     cmd.Attr("input_size", input_size).Attr("output_size", output_size);
   });
 }
@@ -267,7 +223,7 @@ at::Tensor& upsample_trilinear3d_out(const at::Tensor& self, at::IntArrayRef out
   check_scales_3d(op, "UpsampleTrilinear3d", self.sizes().slice(2), output_size, scales_d, scales_h, scales_w,
                   align_corners, false, self.scalar_type());
   c10_npu::NPUGuard guard(self.device());
-  return upsample3d_nocheck("UpsampleTrilinear3d", self, out, [&](OpCommand& cmd) {
+  return run_resize("UpsampleTrilinear3d", self, false, out, [&](OpCommand& cmd, const at::Tensor&) {
     cmd.Attr("output_size", output_size).Attr("align_corners", align_corners);
   });
 }
@@ -281,7 +237,7 @@ at::Tensor& upsample_trilinear3d_backward_out(const at::Tensor& grad_output, at:
   check_scales_3d(op, "UpsampleTrilinear3dGrad", input_size.slice(2), output_size, scales_d, scales_h, scales_w,
                   align_corners, false, grad_output.scalar_type());
   c10_npu::NPUGuard guard(grad_output.device());
-  return upsample3d_nocheck("UpsampleTrilinear3dGrad", grad_output, grad_input, [&](OpCommand& cmd) {
+  return run_resize("UpsampleTrilinear3dGrad", grad_output, false, grad_input, [&](OpCommand& cmd, const at::Tensor&) {
     cmd.Attr("input_size", input_size).Attr("output_size", output_size).Attr("align_corners", align_corners);
   });
 }
@@ -290,7 +246,8 @@ at::Tensor& upsample_linear1d_out(const at::Tensor& self, at::IntArrayRef output
                                   c10::optional<double> scales, at::Tensor& out) {
   check_upsample_dtype("upsample_linear1d", "self", self, false);
   c10_npu::NPUGuard guard(self.device());
-  return resize_d_nocheck(self, {output_size[0]}, {scale_attr(scales)}, "linear", align_corners, out);
+  return run_resize("ResizeD", self, true, out,
+                    resize_d_attrs("sizes", output_size, {scale_attr(scales)}, "linear", align_corners, false));
 }
 
 at::Tensor& upsample_bicubic2d_out(const at::Tensor& self, at::IntArrayRef output_size, bool align_corners,
@@ -298,8 +255,9 @@ at::Tensor& upsample_bicubic2d_out(const at::Tensor& self, at::IntArrayRef outpu
                                    at::Tensor& out) {
   check_upsample_dtype("upsample_bicubic2d", "self", self, false);
   c10_npu::NPUGuard guard(self.device());
-  return resize_d_nocheck(self, {output_size[0], output_size[1]}, {scale_attr(scales_h), scale_attr(scales_w)},
-                          "cubic", align_corners, out);
+  return run_resize("ResizeD", self, false, out,
+                    resize_d_attrs("sizes", output_size, {scale_attr(scales_h), scale_attr(scales_w)}, "cubic",
+                                   align_corners, false));
 }
 
 at::Tensor& upsample_linear1d_backward_out(const at::Tensor& grad_output, at::IntArrayRef output_size,
@@ -307,7 +265,8 @@ at::Tensor& upsample_linear1d_backward_out(const at::Tensor& grad_output, at::In
                                            c10::optional<double> scales, at::Tensor& grad_input) {
   check_upsample_dtype("upsample_linear1d_backward", "grad_output", grad_output, false);
   c10_npu::NPUGuard guard(grad_output.device());
-  return resize_grad_d_nocheck(grad_output, input_size, {scale_attr(scales)}, "linear", align_corners, grad_input);
+  return run_resize("ResizeGradD", grad_output, true, grad_input,
+                    resize_d_attrs("original_size", input_size, {scale_attr(scales)}, "linear", align_corners, true));
 }
 
 at::Tensor& upsample_bicubic2d_backward_out(const at::Tensor& grad_output, at::IntArrayRef output_size,
@@ -316,8 +275,9 @@ at::Tensor& upsample_bicubic2d_backward_out(const at::Tensor& grad_output, at::I
                                             at::Tensor& grad_input) {
   check_upsample_dtype("upsample_bicubic2d_backward", "grad_output", grad_output, false);
   c10_npu::NPUGuard guard(grad_output.device());
-  return resize_grad_d_nocheck(grad_output, input_size, {scale_attr(scales_h), scale_attr(scales_w)}, "cubic",
-                               align_corners, grad_input);
+  return run_resize("ResizeGradD", grad_output, false, grad_input,
+                    resize_d_attrs("original_size", input_size, {scale_attr(scales_h), scale_attr(scales_w)},
+                                   "cubic", align_corners, true));
 }
 
 }  // namespace acl_op
