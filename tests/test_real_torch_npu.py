@@ -323,6 +323,19 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
                                        "(F.dropout(c + 1, 0.5))"),
     "DropOutDoMask": ("jit", "(lambda y: ((y == 0) | ((y - 4 * (c + 1)).abs() < 1e-5)).float())"
                              "(F.dropout(c + 1, 0.75))"),
+    "ResizeNearestNeighborV2": ("jit", "F.interpolate(x4, size=(7, 3), mode='nearest')"),
+    "ResizeBilinearV2": ("jit", "F.interpolate(x4, size=(7, 3), mode='bilinear', align_corners=False)"),
+    "ResizeNearestNeighborV2Grad": ("jit", "torch.ops.aten.upsample_nearest2d_backward(x4, [4, 4], [2, 3, 3, 2])"),
+    "ResizeBilinearV2Grad": ("jit", "torch.ops.aten.upsample_bilinear2d_backward(x4, [4, 4], [2, 3, 3, 2], False)"),
+    "ResizeD": ("jit", "F.interpolate(x4, size=(7, 3), mode='bicubic', align_corners=False)"),
+    # upstream runs the 1-D gradient as N, C, 1, W with original_size (N, C, W) and a 3-D y
+    "ResizeGradD": ("jit", "torch.ops.aten.upsample_linear1d_backward(a[None], [5], [1, 4, 3], False)"),
+    "UpsampleNearest3d": ("jit", "F.interpolate(x4[None], size=(3, 5, 7), mode='nearest')"),
+    "UpsampleNearest3dGrad": ("jit", "torch.ops.aten.upsample_nearest3d_backward(x4[None], [3, 4, 4], "
+                                     "[1, 2, 2, 3, 3])"),
+    "UpsampleTrilinear3d": ("jit", "F.interpolate(x4[None], size=(3, 5, 7), mode='trilinear', align_corners=True)"),
+    "UpsampleTrilinear3dGrad": ("jit", "torch.ops.aten.upsample_trilinear3d_backward(x4[None], [3, 4, 4], "
+                                       "[1, 2, 2, 3, 3], False)"),
     "ShuffleChannel": ("jit", "torch.channel_shuffle(w, 3)"), "PRelu": ("jit", "F.prelu(x4, c[0, :3])"),
     "BinaryCrossEntropyGrad": ("jit", "torch.ops.aten.binary_cross_entropy_backward(a, c, (b > 0).float())"),
     "Atan2": ("jit", "torch.atan2(a, b)"), "Xlogy": ("jit", "torch.xlogy(a, c)"),

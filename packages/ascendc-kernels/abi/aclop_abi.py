@@ -33,7 +33,8 @@ The format, one block per op type::
 An operand's dtypes are a list of ``float float16 bfloat16 double int8 uint8 int16 int32 int64
 bool`` (or the groups ``numeric``, every one but bool, and ``all``), or ``like <operand>``: the
 dtype of an operand declared before it. Attribute types: ``bool``, ``int``, ``float``, ``string``,
-``ints`` (a list of ints; default ``[]`` or ``[1, 2]``), ``dtype`` (an aclDataType; default ``int64``).
+``ints`` (a list of ints; default ``[]`` or ``[1, 2]``), ``floats`` (a list of floats; default ``[]``
+or ``[0.5, 2]``), ``dtype`` (an aclDataType; default ``int64``).
 ``formats``: ``base`` (base formats only), ``elementwise`` (any format shared by all operands)
 or ``own`` (the op checks formats itself). ``output_shape: data-dependent`` marks an op whose
 outputs are given at their largest size and shrink to what the data gives: it runs only through
@@ -74,6 +75,7 @@ ATTR_TYPES: dict[str, tuple[str, str]] = {
     "float": ("float", "GetFloatAttr"),
     "string": ("std::string", "GetStringAttr"),
     "ints": ("std::vector<int64_t>", "GetIntListAttr"),
+    "floats": ("std::vector<float>", "GetFloatListAttr"),
     "dtype": ("aclDataType", "GetDataTypeAttr"),  # aclopSetAttrDataType; a default names a dtype: int64
 }
 FORMATS: dict[str, str] = {"base": "kBaseOnly", "elementwise": "kElementwiseAnyFormat", "own": "kOwnCheck"}
@@ -166,6 +168,13 @@ def _parse_default(attr_type: str, text: str) -> str | None:
             return None
         items = [item.strip() for item in text[1:-1].split(",") if item.strip()]
         return "{" + ", ".join(items) + "}" if all(_INT_RE.fullmatch(i) for i in items) else None
+    if attr_type == "floats":
+        if not (text.startswith("[") and text.endswith("]")):
+            return None
+        items = [item.strip() for item in text[1:-1].split(",") if item.strip()]
+        if not all(_FLOAT_RE.fullmatch(i) for i in items):
+            return None
+        return "{" + ", ".join(_parse_default("float", i) or "" for i in items) + "}"
     if len(text) >= 2 and text[0] == text[-1] == '"' and '"' not in text[1:-1] and "\\" not in text:
         return text
     return None

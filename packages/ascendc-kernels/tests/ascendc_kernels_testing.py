@@ -565,7 +565,8 @@ def run_aclop(op_type: str, inputs: Iterable[tuple], outputs: Iterable[tuple], a
     With `reported_shapes` (a list) the call is aclopCompileAndExecuteV2, and the list receives each
     output descriptor's shape after it (the sizes an op with data-dependent shapes produced).
 
-    attrs: name -> bool | int | float | str | list of ints | DataTypeAttr (floats set with aclopSetAttrFloat).
+    attrs: name -> bool | int | float | str | list of ints | list with a float (aclopSetAttrListFloat) |
+    DataTypeAttr (floats set with aclopSetAttrFloat).
     """
     libs = load()
     descs, buffers, keep = [], [], []
@@ -606,6 +607,9 @@ def run_aclop(op_type: str, inputs: Iterable[tuple], outputs: Iterable[tuple], a
             check(libs.aclopSetAttrInt(attr, key, value))
         elif isinstance(value, float):
             check(libs.aclopSetAttrFloat(attr, key, value))
+        elif isinstance(value, (list, tuple)) and any(isinstance(v, float) for v in value):
+            floats = (ctypes.c_float * len(value))(*value)
+            check(libs.aclopSetAttrListFloat(attr, key, len(value), floats))
         elif isinstance(value, (list, tuple)):
             values = _int64_array(value)
             check(libs.aclopSetAttrListInt(attr, key, len(value), ctypes.cast(values, _vp)))

@@ -25,11 +25,12 @@ ACL_NAMES = {"float": "ACL_FLOAT", "float16": "ACL_FLOAT16", "bfloat16": "ACL_BF
              "int8": "ACL_INT8", "uint8": "ACL_UINT8", "int16": "ACL_INT16", "int32": "ACL_INT32",
              "int64": "ACL_INT64", "bool": "ACL_BOOL"}
 # A value of the wrong kind for each attribute type (run_aclop picks aclopSetAttr* by the value's type).
-WRONG_KIND = {"bool": "text", "int": "text", "float": "text", "string": 1, "ints": "text", "dtype": 1}
-A_VALUE = {"bool": True, "int": 1, "float": 1.0, "string": "none", "ints": [1],  # a value of each kind
+WRONG_KIND = {"bool": "text", "int": "text", "float": "text", "string": 1, "ints": "text", "floats": "text",
+              "dtype": 1}
+A_VALUE = {"bool": True, "int": 1, "float": 1.0, "string": "none", "ints": [1], "floats": [1.0],  # one of each kind
            "dtype": sim.DataTypeAttr(sim.ACL_INT64)}
 A_KIND = {"bool": "a bool", "int": "an int", "float": "a float", "string": "a string", "ints": "a list of ints",
-          "dtype": "a data type"}
+          "floats": "a list of floats", "dtype": "a data type"}
 
 
 def write_decls(tmp_path: Path, files: dict[str, str]) -> Path:
@@ -144,7 +145,7 @@ def test_declared_attributes_are_required_and_typed(acl):
             if attr.required:
                 others = {a.name: A_VALUE[a.type] for a in op.attrs if a.required and a is not attr}
                 assert call(op, first_dtype(op), others) == sim.ACL_ERROR_INVALID_PARAM, op.name
-                kind = {"ints": "int list", "dtype": "data type"}.get(attr.type, attr.type)
+                kind = {"ints": "int list", "floats": "float list", "dtype": "data type"}.get(attr.type, attr.type)
                 assert f"required {kind} attribute '{attr.name}' is missing" in sim.recent_error(), op.name
             attrs = {a.name: WRONG_KIND[a.type] if a is attr else A_VALUE[a.type] for a in op.attrs
                      if a.required or a is attr}

@@ -127,6 +127,20 @@ aclError OpContext::GetIntListAttr(const char* name, std::vector<int64_t>* out) 
   return ACL_SUCCESS;
 }
 
+aclError OpContext::GetFloatListAttr(const char* name, std::vector<float>* out) const {
+  if (!HasAttr(name)) {
+    return const_cast<OpContext*>(this)->Fail(ACL_ERROR_INVALID_PARAM, "required float list attribute '%s' is missing",
+                                              name);
+  }
+  const auto* list = std::get_if<std::vector<float>>(&attr_->values.at(name));
+  if (list == nullptr) {
+    return const_cast<OpContext*>(this)->Fail(ACL_ERROR_INVALID_PARAM, "attribute '%s' must be a list of floats",
+                                              name);
+  }
+  *out = *list;
+  return ACL_SUCCESS;
+}
+
 aclError OpContext::GetStringAttr(const char* name, std::string* out) const {
   if (!HasAttr(name)) {
     return const_cast<OpContext*>(this)->Fail(ACL_ERROR_INVALID_PARAM, "required string attribute '%s' is missing",

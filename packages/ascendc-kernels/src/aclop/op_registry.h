@@ -51,6 +51,7 @@ class OpContext {
   aclError GetStringAttr(const char* name, std::string* out) const;
   aclError GetBoolAttr(const char* name, bool* out) const;
   aclError GetIntListAttr(const char* name, std::vector<int64_t>* out) const;
+  aclError GetFloatListAttr(const char* name, std::vector<float>* out) const;
   aclError GetDataTypeAttr(const char* name, aclDataType* out) const;
 
   // Device memory on the op's device, released after the op's kernels ran.

@@ -161,6 +161,13 @@ OpCommand& OpCommand::Attr(const char* name, c10::IntArrayRef value) {
   return *this;
 }
 
+OpCommand& OpCommand::Attr(const char* name, c10::ArrayRef<float> value) {
+  AttrValue attr(name, AttrKind::FloatList);
+  attr.floats = value.vec();
+  attrs_.push_back(std::move(attr));
+  return *this;
+}
+
 OpCommand& OpCommand::Attr(const char* name, at::ScalarType value) {
   AttrValue attr(name, AttrKind::DataType);
   attr.dtype = at_npu::native::ToAclDataType(value);
@@ -202,6 +209,9 @@ void OpCommand::Run() {
         break;
       case AttrKind::IntList:
         err = aclopSetAttrListInt(attr.get(), value.name, static_cast<int>(value.ints.size()), value.ints.data());
+        break;
+      case AttrKind::FloatList:
+        err = aclopSetAttrListFloat(attr.get(), value.name, static_cast<int>(value.floats.size()), value.floats.data());
         break;
       case AttrKind::DataType:
         err = aclopSetAttrDataType(attr.get(), value.name, value.dtype);

@@ -66,13 +66,14 @@ class OpCommand {
   OpCommand& Attr(const char* name, c10::string_view value);
   OpCommand& Attr(const char* name, const char* value) { return Attr(name, c10::string_view(value)); }
   OpCommand& Attr(const char* name, c10::IntArrayRef value);
+  OpCommand& Attr(const char* name, c10::ArrayRef<float> value);  // a list of floats
   OpCommand& Attr(const char* name, at::ScalarType value);  // a data type attribute (aclopSetAttrDataType)
 
   // Enqueues the op on the current stream; raises naming the op type on failure.
   void Run();
 
  private:
-  enum class AttrKind { Bool, Int, Float, String, IntList, DataType };
+  enum class AttrKind { Bool, Int, Float, String, IntList, FloatList, DataType };
   struct AttrValue {
     AttrValue(const char* attr_name, AttrKind attr_kind) : name(attr_name), kind(attr_kind) {}
     const char* name;
@@ -82,6 +83,7 @@ class OpCommand {
     float f = 0.0f;
     std::string s;
     std::vector<int64_t> ints;
+    std::vector<float> floats;
     aclDataType dtype = ACL_DT_UNDEFINED;
   };
   struct InputSlot {
