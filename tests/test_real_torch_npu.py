@@ -313,6 +313,7 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "ReduceProd": ("jit", "(c + 0.5).prod(1)"),
     "TensorEqual": ("jit", "torch.tensor([torch.equal(a, a.clone()), torch.equal(a, b)])"),
     "Trace": ("jit", "a.trace()"),
+    "TopKV2": ("jit", "a.topk(3)"),
     "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
     "aclnnBitwiseNot": ("default", "~(a > 0)"),
     "Identity": ("default", "(setattr(torch.npu.config, 'allow_internal_format', True), "
