@@ -314,6 +314,10 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "TensorEqual": ("jit", "torch.tensor([torch.equal(a, a.clone()), torch.equal(a, b)])"),
     "Trace": ("jit", "a.trace()"),
     "TopKV2": ("jit", "a.topk(3)"),
+    # std without keepdim: upstream's mean broadcast from a dimension other than the first needs AsStrided
+    "ReduceMeanD": ("jit", "a.std(0, keepdim=True, correction=2)"),
+    "ReduceStdWithMean": ("jit", "a.std(0, keepdim=True)"),
+    "ReduceStdV2Update": ("jit", "a.var(1)"), "BroadcastTo": ("jit", "a.var(0, correction=0)"),
     "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
     "aclnnBitwiseNot": ("default", "~(a > 0)"),
     "Identity": ("default", "(setattr(torch.npu.config, 'allow_internal_format', True), "
