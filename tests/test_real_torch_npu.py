@@ -317,6 +317,8 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     # std without keepdim: upstream's mean broadcast from a dimension other than the first needs AsStrided
     "ReduceMeanD": ("jit", "a.std(0, keepdim=True, correction=2)"),
     "ReduceStdWithMean": ("jit", "a.std(0, keepdim=True)"),
+    "LpNormReduceV2": ("jit", "torch.linalg.vector_norm(a, 3, dim=1)"),
+    "LpNormUpdateV2": ("jit", "torch.linalg.vector_norm(a, float('inf')) + a.norm(2.5, dim=0, keepdim=True)"),
     "ReduceStdV2Update": ("jit", "a.var(1)"), "BroadcastTo": ("jit", "a.var(0, correction=0)"),
     "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
     "aclnnBitwiseNot": ("default", "~(a > 0)"),

@@ -71,5 +71,27 @@ aclError CopyDimLast(OpContext& ctx, const DimLast& plan, const OpOperand& x, ac
   return kernels::LaunchViewCopy(v, ctx.stream());
 }
 
+aclError PlanAttrDims(OpContext& ctx, const std::vector<int64_t>& dims, bool emptyIsAll, bool keepDims,
+                      DimLast* plan) {
+  const int64_t rank = static_cast<int64_t>(ctx.inputs[0].shape().size());
+  std::vector<bool> reduced(static_cast<size_t>(rank), emptyIsAll && dims.empty());
+  for (const int64_t d : dims) {
+    const int64_t wrapped = d < 0 ? d + rank : d;
+    if (wrapped < 0 || wrapped >= rank || reduced[static_cast<size_t>(wrapped)]) {
+      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "dimension %lld is out of range for a %lld-D x or named twice",
+                      static_cast<long long>(d), static_cast<long long>(rank));
+    }
+    reduced[static_cast<size_t>(wrapped)] = true;
+  }
+  aclError rc = PlanReducedLast(ctx, reduced, keepDims, plan);
+  if (rc != ACL_SUCCESS) return rc;
+  const OpOperand& y = ctx.outputs[0];
+  if (y.shape() != plan->expected) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "output y has shape %s, expected %s", ShapeToString(y.shape()).c_str(),
+                    ShapeToString(plan->expected).c_str());
+  }
+  return ACL_SUCCESS;
+}
+
 }  // namespace aclop
 }  // namespace ascendc_sim

@@ -30,6 +30,11 @@ aclError PlanReducedLast(OpContext& ctx, const std::vector<bool>& reduced, bool 
 // The plan for the one dimension `dim` (negative: from the end; a 0-D x takes 0 and -1).
 aclError PlanDimLast(OpContext& ctx, int64_t dim, bool keepDims, DimLast* plan);
 
+// The plan for the dimensions `dims` of an attribute (negative: from the end; none: no dimension, or every
+// one when emptyIsAll); output 0 must have the result's shape.
+aclError PlanAttrDims(OpContext& ctx, const std::vector<int64_t>& dims, bool emptyIsAll, bool keepDims,
+                      DimLast* plan);
+
 // A dense rows x cols copy of x (input 0, or an operand of its shape) in `compute` (a temporary of the op).
 aclError CopyDimLast(OpContext& ctx, const DimLast& plan, const OpOperand& x, aclDataType compute, void** dense);
 

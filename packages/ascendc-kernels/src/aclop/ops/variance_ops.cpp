@@ -20,28 +20,6 @@ namespace {
 using kernels::EwOp;
 using kernels::ScalarValue;
 
-// The plan for the attribute dimensions `dims` of x (none: no dimension); y must have its result shape.
-aclError PlanAttrDims(OpContext& ctx, const std::vector<int64_t>& dims, bool keepDims, DimLast* plan) {
-  const int64_t rank = static_cast<int64_t>(ctx.inputs[0].shape().size());
-  std::vector<bool> reduced(static_cast<size_t>(rank), false);
-  for (const int64_t d : dims) {
-    const int64_t wrapped = d < 0 ? d + rank : d;
-    if (wrapped < 0 || wrapped >= rank || reduced[static_cast<size_t>(wrapped)]) {
-      return ctx.Fail(ACL_ERROR_INVALID_PARAM, "dimension %lld is out of range for a %lld-D x or named twice",
-                      static_cast<long long>(d), static_cast<long long>(rank));
-    }
-    reduced[static_cast<size_t>(wrapped)] = true;
-  }
-  aclError rc = PlanReducedLast(ctx, reduced, keepDims, plan);
-  if (rc != ACL_SUCCESS) return rc;
-  const OpOperand& y = ctx.outputs[0];
-  if (y.shape() != plan->expected) {
-    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "output y has shape %s, expected %s", ShapeToString(y.shape()).c_str(),
-                    ShapeToString(plan->expected).c_str());
-  }
-  return ACL_SUCCESS;
-}
-
 // y <- the row sums of `rows` x `cols` values (compute type) divided by `divisor`, square-rooted when
 // `takeSqrt`.
 aclError SumsToOutput(OpContext& ctx, const DimLast& plan, const void* values, double divisor, bool takeSqrt) {
@@ -77,7 +55,7 @@ aclError RunDeviation(OpContext& ctx, const std::vector<int64_t>& dims, bool unb
                     ShapeToString(mean.shape()).c_str(), ShapeToString(x.shape()).c_str());
   }
   DimLast plan;
-  aclError rc = PlanAttrDims(ctx, dims, keepDims, &plan);
+  aclError rc = PlanAttrDims(ctx, dims, false, keepDims, &plan);
   if (rc != ACL_SUCCESS) return rc;
   const double count = static_cast<double>(plan.cols);
   const double divisor = unbiased ? count - static_cast<double>(correction) : count;
@@ -103,7 +81,7 @@ aclError RunDeviation(OpContext& ctx, const std::vector<int64_t>& dims, bool unb
 
 aclError RunReduceMeanD(OpContext& ctx, const ReduceMeanDAttrs& attrs) {
   DimLast plan;
-  aclError rc = PlanAttrDims(ctx, attrs.axes, attrs.keep_dims, &plan);
+  aclError rc = PlanAttrDims(ctx, attrs.axes, false, attrs.keep_dims, &plan);
   if (rc != ACL_SUCCESS || plan.rows == 0) return rc;
   void* dense = nullptr;
   if (plan.cols > 0 && (rc = CopyDimLast(ctx, plan, ctx.inputs[0], ACL_FLOAT, &dense)) != ACL_SUCCESS) return rc;

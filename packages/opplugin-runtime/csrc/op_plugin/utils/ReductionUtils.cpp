@@ -136,4 +136,18 @@ double correction_rescale_factor(const Correction& c, bool take_sqrt, int64_t n)
   return take_sqrt ? std::sqrt(factor) : factor;
 }
 
+void check_norm_self(const char* op, const at::Tensor& self) {
+  TORCH_CHECK(at::isFloatingType(self.scalar_type()) || at::isComplexType(self.scalar_type()), op,
+              ": Expected a floating point or complex tensor as input. Got ", self.scalar_type());
+  check_real_reduction(op, self);
+}
+
+void check_norm_out(const at::Tensor& self, at::ScalarType dtype, double p, const at::Tensor& out) {
+  check_norm_self("norm", self);
+  TORCH_CHECK(at::isFloatingType(dtype), "norm(): the result dtype ", dtype, " is not a floating point dtype");
+  TORCH_CHECK_INDEX(self.numel() != 0 || !(std::isinf(p) && p < 0),
+                    "norm: Expected reduction dim to be specified for input.numel() == 0 with ord=-inf");
+  TORCH_CHECK(out.scalar_type() == dtype, "norm: expected out dtype ", dtype, " but got ", out.scalar_type());
+}
+
 }  // namespace op_plugin::utils

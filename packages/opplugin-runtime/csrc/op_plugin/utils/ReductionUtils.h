@@ -70,4 +70,11 @@ Correction correction_of(const c10::optional<at::Scalar>& correction);
 // correction 0 into CPU's.
 double correction_rescale_factor(const Correction& c, bool take_sqrt, int64_t n);
 
+// norm / linalg_vector_norm (`op`): a floating (or complex, then refused) self.
+void check_norm_self(const char* op, const at::Tensor& self);
+
+// norm with dims into out: a floating self and result dtype, out of that dtype; no -inf norm of no elements
+// (the minimum of nothing, which CPU refuses).
+void check_norm_out(const at::Tensor& self, at::ScalarType dtype, double p, const at::Tensor& out);
+
 }  // namespace op_plugin::utils

@@ -183,28 +183,14 @@ void run_extreme_all(bool is_max, const at::Tensor& self, at::Tensor& out) {
 
 // ---- norms ----
 
-void check_norm_self(const char* op, const at::Tensor& self) {
-  TORCH_CHECK(at::isFloatingType(self.scalar_type()) || at::isComplexType(self.scalar_type()), op,
-              ": Expected a floating point or complex tensor as input. Got ", self.scalar_type());
-  check_real_reduction(op, self);
-}
-
-// Norms of no elements: 0, except the -inf norm (the minimum of nothing), which CPU refuses.
-void check_norm_empty(const char* op, const at::Tensor& self, double p, const DimReduction& r) {
-  if (self.numel() != 0 || !(std::isinf(p) && p < 0)) return;
-  TORCH_CHECK_INDEX(false, op, ": Expected reduction dim to be specified for input.numel() == 0 with ord=-inf");
-  (void)r;
-}
+using op_plugin::utils::check_norm_self;
 
 at::Tensor& norm_into(const at::Tensor& self, const c10::optional<at::Scalar>& p, at::IntArrayRef dim, bool keepdim,
                       at::ScalarType dtype, at::Tensor& out) {
   c10_npu::NPUGuard guard(self.device());
-  check_norm_self("norm", self);
-  TORCH_CHECK(at::isFloatingType(dtype), "norm(): the result dtype ", dtype, " is not a floating point dtype");
   const at::Scalar pvalue = p.has_value() ? *p : at::Scalar(2.0);
+  op_plugin::utils::check_norm_out(self, dtype, pvalue.toDouble(), out);
   const DimReduction r = reduce_dims(self, dim, keepdim);
-  check_norm_empty("norm", self, pvalue.toDouble(), r);
-  TORCH_CHECK(out.scalar_type() == dtype, "norm: expected out dtype ", dtype, " but got ", out.scalar_type());
   OpPreparation::check_tensor({self}, out, dtype, r.out_size);
   const at::IntArrayRef dims(r.dims);
   EXEC_NPU_CMD(aclnnNorm, self, pvalue, dims, keepdim, out);
