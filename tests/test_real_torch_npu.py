@@ -319,6 +319,8 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "ReduceStdWithMean": ("jit", "a.std(0, keepdim=True)"),
     "LpNormReduceV2": ("jit", "torch.linalg.vector_norm(a, 3, dim=1)"),
     "LpNormUpdateV2": ("jit", "torch.linalg.vector_norm(a, float('inf')) + a.norm(2.5, dim=0, keepdim=True)"),
+    "Cummax": ("jit", "torch.cummax(a, 1)"),
+    "Cummin": ("jit", "torch.cummin(a, 0)"),  # along another dimension upstream transposes with Transpose first
     "ReduceStdV2Update": ("jit", "a.var(1)"), "BroadcastTo": ("jit", "a.var(0, correction=0)"),
     "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
     "aclnnBitwiseNot": ("default", "~(a > 0)"),

@@ -150,4 +150,10 @@ void check_norm_out(const at::Tensor& self, at::ScalarType dtype, double p, cons
   TORCH_CHECK(out.scalar_type() == dtype, "norm: expected out dtype ", dtype, " but got ", out.scalar_type());
 }
 
+void check_running_extreme_outs(const at::Tensor& self, const at::Tensor& values, const at::Tensor& indices) {
+  TORCH_CHECK(values.scalar_type() == self.scalar_type(), "expected scalar type ", self.scalar_type(), " but found ",
+              values.scalar_type());
+  TORCH_CHECK(indices.scalar_type() == at::kLong, "expected scalar type Long but found ", indices.scalar_type());
+}
+
 }  // namespace op_plugin::utils

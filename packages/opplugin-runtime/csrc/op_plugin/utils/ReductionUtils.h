@@ -77,4 +77,7 @@ void check_norm_self(const char* op, const at::Tensor& self);
 // (the minimum of nothing, which CPU refuses).
 void check_norm_out(const at::Tensor& self, at::ScalarType dtype, double p, const at::Tensor& out);
 
+// _cummax_helper / _cummin_helper: values of self's dtype and int64 indices, with CPU's messages.
+void check_running_extreme_outs(const at::Tensor& self, const at::Tensor& values, const at::Tensor& indices);
+
 }  // namespace op_plugin::utils

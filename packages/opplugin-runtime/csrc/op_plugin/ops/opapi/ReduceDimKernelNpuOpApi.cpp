@@ -241,6 +241,7 @@ at::Tensor median_all(bool ignore_nan, const at::Tensor& self) {
 void cumulative_extreme(bool is_max, const at::Tensor& self, at::Tensor& values, at::Tensor& indices, int64_t dim) {
   c10_npu::NPUGuard guard(self.device());
   check_real_reduction(is_max ? "cummax" : "cummin", self);
+  op_plugin::utils::check_running_extreme_outs(self, values, indices);
   const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
   if (self.numel() == 0) return;
   if (is_max) {
