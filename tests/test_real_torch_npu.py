@@ -321,6 +321,7 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "LpNormUpdateV2": ("jit", "torch.linalg.vector_norm(a, float('inf')) + a.norm(2.5, dim=0, keepdim=True)"),
     "Cummax": ("jit", "torch.cummax(a, 1)"),
     "Cummin": ("jit", "torch.cummin(a, 0)"),  # along another dimension upstream transposes with Transpose first
+    "Eye": ("jit", "torch.eye(3, 4, device=dev)"),
     "ReduceStdV2Update": ("jit", "a.var(1)"), "BroadcastTo": ("jit", "a.var(0, correction=0)"),
     "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
     "aclnnBitwiseNot": ("default", "~(a > 0)"),
