@@ -322,6 +322,7 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "Cummax": ("jit", "torch.cummax(a, 1)"),
     "Cummin": ("jit", "torch.cummin(a, 0)"),  # along another dimension upstream transposes with Transpose first
     "Eye": ("jit", "torch.eye(3, 4, device=dev)"),
+    "Renorm": ("jit", "torch.renorm(a, 2, 0, 1.0)"),
     "ReduceStdV2Update": ("jit", "a.var(1)"), "BroadcastTo": ("jit", "a.var(0, correction=0)"),
     "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
     "aclnnBitwiseNot": ("default", "~(a > 0)"),

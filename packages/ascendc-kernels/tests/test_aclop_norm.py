@@ -1,6 +1,6 @@
 """The acl_op vector norms (abi/aclop/norm.decl) against numpy: LpNormReduceV2 over attribute axes (every one
-when empty) for finite and infinite orders (INT_MAX / INT_MIN as floats), then LpNormUpdateV2; a nonzero
-epsilon and a NaN order fail."""
+when empty) for finite and infinite orders (INT_MAX / INT_MIN as floats), then LpNormUpdateV2, and Renorm's
+factors; a nonzero epsilon, a NaN order and a dim out of range fail."""
 
 from __future__ import annotations
 
@@ -65,3 +65,22 @@ def test_epsilon_and_nan_order_fail(acl):
     rc, _ = run("LpNormUpdateV2", x, (2, 3), {"p": float("nan"), "epsilon": 0.0})
     assert rc == sim.ACL_ERROR_FEATURE_UNSUPPORTED
     assert "p = nan" in sim.recent_error()
+
+
+@pytest.mark.parametrize(("p", "dim", "maxnorm"), [(2.0, 0, 1.0), (1.0, 1, 2.0), (3.0, -1, 0.5), (2.0, 1, 100.0)])
+def test_renorm_factor_of_each_slice(acl, p, dim, maxnorm):
+    a = np.random.default_rng(9).standard_normal((3, 4, 5)).astype(np.float32)
+    kept = dim % 3
+    others = tuple(d for d in range(3) if d != kept)
+    shape = tuple(n if k == kept else 1 for k, n in enumerate(a.shape))
+    rc, y = run("Renorm", dev(a), shape, {"p": p, "dim": dim, "maxnorm": maxnorm})
+    sim.check(rc, "Renorm")
+    norm = (np.abs(a) ** p).sum(axis=others, keepdims=True) ** (1 / p)
+    expected = np.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0)
+    np.testing.assert_allclose(y.to_numpy(), expected, rtol=1e-5)
+
+
+def test_renorm_dim_out_of_range_fails(acl):
+    rc, _ = run("Renorm", dev(np.ones((2, 3))), (2, 1), {"p": 2.0, "dim": 2, "maxnorm": 1.0})
+    assert rc == sim.ACL_ERROR_INVALID_PARAM
+    assert "dim 2 is out of range for a 2-D x" in sim.recent_error()

@@ -1,6 +1,7 @@
 // acl_op vector norms (declared in abi/aclop/norm.decl): LpNormReduceV2 raises |x| to p with the elementwise
 // kernel and sums each row with reduce_dim_custom's norm of order 1 (orders 0 and +-inf: its count of
 // nonzeros and its maximum / minimum of |x| directly); LpNormUpdateV2 takes the 1/p-th power elementwise.
+// Renorm takes the norm of each slice the same way and turns it into its factor with elementwise operators.
 #include <math.h>
 
 #include <vector>
@@ -87,6 +88,72 @@ aclError RunLpNormUpdateV2(OpContext& ctx, const LpNormUpdateV2Attrs& attrs) {
   const EwOp op = p == 2 ? EwOp::kSqrt : EwOp::kPowScalar;
   return kernels::LaunchElementwise(op, x.dtype(), x.data, nullptr, y.data, n, ScalarValue::Floating(1.0 / p),
                                     ctx.stream());
+}
+
+aclError RunRenorm(OpContext& ctx, const RenormAttrs& attrs) {
+  const OpOperand& x = ctx.inputs[0];
+  const OpOperand& y = ctx.outputs[0];
+  const int64_t rank = static_cast<int64_t>(x.shape().size());
+  if (rank == 0 || attrs.dim < -rank || attrs.dim >= rank) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "dim %lld is out of range for a %lld-D x",
+                    static_cast<long long>(attrs.dim), static_cast<long long>(rank));
+  }
+  const int64_t kept = attrs.dim < 0 ? attrs.dim + rank : attrs.dim;
+  std::vector<int64_t> others;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d != kept) others.push_back(d);
+  }
+  DimLast plan;
+  aclError rc = PlanAttrDims(ctx, others, false, true, &plan);
+  if (rc != ACL_SUCCESS || plan.rows == 0) return rc;
+  const uint64_t rows = plan.rows;
+  void* dense = nullptr;
+  void* norms = nullptr;
+  void* above = nullptr;
+  void* mask = nullptr;
+  void* ones = nullptr;
+  if (plan.cols > 0) rc = CopyDimLast(ctx, plan, x, ACL_FLOAT, &dense);
+  for (void** buffer : {&norms, &mask, &ones}) {
+    if (rc == ACL_SUCCESS) rc = ctx.AllocTemp(rows * sizeof(float), buffer);
+  }
+  if (rc == ACL_SUCCESS) rc = ctx.AllocTemp(rows, &above);
+  if (rc != ACL_SUCCESS) return rc;
+  kernels::DimReduceArgs args;
+  args.op = kernels::DimReduceOp::kNorm;
+  args.dtype = ACL_FLOAT;
+  args.x = dense;  // none for slices of no elements (norm 0)
+  args.y0 = norms;
+  args.rows = rows;
+  args.cols = plan.cols;
+  args.p = attrs.p;
+  if ((rc = kernels::LaunchDimReduce(args, ctx.stream())) != ACL_SUCCESS) return rc;
+  const aclrtStream stream = ctx.stream();
+  rc = kernels::LaunchElementwise(EwOp::kGtScalar, ACL_FLOAT, norms, nullptr, above, rows,
+                                  ScalarValue::Floating(attrs.maxnorm), stream);
+  if (rc == ACL_SUCCESS) rc = kernels::LaunchCast(ACL_BOOL, above, ACL_FLOAT, mask, rows, stream);
+  if (rc == ACL_SUCCESS) rc = kernels::LaunchFill(ACL_FLOAT, ones, rows, ScalarValue::Floating(1.0), stream);
+  if (rc == ACL_SUCCESS) {  // norms <- maxnorm / (norm + 1e-7)
+    rc = kernels::LaunchElementwise(EwOp::kAddScalar, ACL_FLOAT, norms, nullptr, norms, rows,
+                                    ScalarValue::Floating(1e-7), stream);
+  }
+  if (rc == ACL_SUCCESS) {
+    rc = kernels::LaunchElementwise(EwOp::kReciprocal, ACL_FLOAT, norms, nullptr, norms, rows, ScalarValue{}, stream);
+  }
+  if (rc == ACL_SUCCESS) {
+    rc = kernels::LaunchElementwise(EwOp::kMulScalar, ACL_FLOAT, norms, nullptr, norms, rows,
+                                    ScalarValue::Floating(attrs.maxnorm), stream);
+  }
+  if (rc != ACL_SUCCESS) return rc;
+  kernels::EwArgs select;
+  select.op = EwOp::kWhere;
+  select.dtype = ACL_FLOAT;
+  select.x[0] = mask;
+  select.x[1] = norms;
+  select.x[2] = ones;
+  select.y = ones;
+  select.n = rows;
+  if ((rc = kernels::LaunchElementwise(select, stream)) != ACL_SUCCESS) return rc;
+  return kernels::LaunchCast(ACL_FLOAT, ones, y.dtype(), y.data, rows, stream);
 }
 
 }  // namespace aclop

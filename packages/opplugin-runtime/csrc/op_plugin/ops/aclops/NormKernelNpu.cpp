@@ -3,18 +3,22 @@
 // (float16 and bfloat16 are cast to it; float64 is not a dtype of these types). CANN takes p as a float with
 // INT_MAX / INT_MIN standing for +-inf: a finite p that rounds to one of them, and a NaN p, are refused rather
 // than read as another order. A norm of no elements is 0 without running them. Checks are the op_api
-// kernels' (op_plugin/utils/ReductionUtils.h); linalg_vector_norm.out is structured.
+// kernels' (op_plugin/utils/ReductionUtils.h); linalg_vector_norm.out is structured. renorm (structured) runs
+// "Renorm", which gives each slice's factor, and multiplies self by it.
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <cmath>
 #include <vector>
 
 #include <ATen/core/Tensor.h>
+#include <ATen/ops/mul.h>
+#include <c10/core/WrapDimMinimal.h>
 
 #include "npu/acl_op/OpCommand.h"
 #include "npu/core/NPUGuard.h"
 #include "npu/op_common/OpPreparation.h"
 #include "op_plugin/ops/linalg_vector_norm.h"
 #include "op_plugin/ops/norm.h"
+#include "op_plugin/ops/renorm.h"
 #include "op_plugin/utils/AclOpUtils.h"
 #include "op_plugin/utils/ReductionUtils.h"
 
@@ -119,6 +123,30 @@ at::Tensor& linalg_vector_norm_out(const at::Tensor& self, const at::Scalar& ord
   op_plugin::utils::check_real_reduction("linalg.vector_norm", self);
   const op_plugin::utils::DimReduction r = op_plugin::utils::reduce_dims(self, dim, keepdim);
   return vector_norm_out("linalg.vector_norm", self, ord.toDouble(), r.dims, keepdim, out);
+}
+
+// out has the meta function's shape and dtype (p, maxnorm and dim checked)
+at::Tensor& renorm_out(const at::Tensor& self, const at::Scalar& p, int64_t dim, const at::Scalar& maxnorm,
+                       at::Tensor& out) {
+  c10_npu::NPUGuard guard(self.device());
+  op_plugin::utils::check_real_reduction("renorm", self);
+  const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
+  if (self.numel() == 0) {
+    return out;
+  }
+  const at::ScalarType compute = self.scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
+  std::vector<int64_t> size(static_cast<size_t>(self.dim()), 1);
+  size[static_cast<size_t>(wrapped)] = self.size(wrapped);
+  at::Tensor factor = OpPreparation::apply_tensor_without_format(size, self.options().dtype(compute));
+  OpCommand cmd;
+  cmd.Name("Renorm");
+  op_plugin::utils::AddInputAs(cmd, self, compute, ACL_FORMAT_ND);
+  cmd.Output(factor)
+      .Attr("p", static_cast<float>(p.toDouble()))
+      .Attr("dim", wrapped)
+      .Attr("maxnorm", static_cast<float>(maxnorm.toDouble()))
+      .Run();
+  return at::mul_out(out, self, factor);
 }
 
 }  // namespace acl_op
