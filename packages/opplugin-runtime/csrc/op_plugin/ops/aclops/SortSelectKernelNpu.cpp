@@ -1,4 +1,6 @@
-// Selections from sorted rows on the acl_op path: topk ("TopKV2", k a constant input). TopKV2 selects
+// Selections from sorted rows on the acl_op path: topk ("TopKV2", k a constant input) and median() of every
+// element (the (n/2 + 1)-th largest through topk, as upstream composes it; TopKV2 sorts NaN above every
+// number, so a NaN first means a NaN median, as CPU's). TopKV2 selects
 // along the last dimension, so dim is swapped with it and the results swapped back; its int32 indices
 // reach the int64 ones through copy_. bool runs as uint8 (TopKV2 takes no bool). Checks are the op_api
 // kernel's (op_plugin/utils/ReductionUtils.h); topk.values is structured (the meta function has checked
@@ -8,11 +10,14 @@
 #include <vector>
 
 #include <ATen/core/Tensor.h>
+
+#include <limits>
 #include <c10/core/WrapDimMinimal.h>
 
 #include "npu/acl_op/OpCommand.h"
 #include "npu/core/NPUGuard.h"
 #include "npu/op_common/OpPreparation.h"
+#include "op_plugin/ops/median.h"
 #include "op_plugin/ops/topk.h"
 #include "op_plugin/utils/AclOpUtils.h"
 #include "op_plugin/utils/ReductionUtils.h"
@@ -55,6 +60,29 @@ std::tuple<at::Tensor&, at::Tensor&> topk_out(const at::Tensor& self, int64_t k,
     indices.copy_(index.transpose(wrapped, last));
   }
   return std::tie(values, indices);
+}
+
+at::Tensor median(const at::Tensor& self) {
+  c10_npu::NPUGuard guard(self.device());
+  op_plugin::utils::check_real_reduction("median", self);
+  at::Tensor out = OpPreparation::apply_tensor_without_format({}, self.options());
+  if (self.numel() == 0) {
+    out.fill_(std::numeric_limits<double>::quiet_NaN());  // the median of nothing, as on CPU
+    return out;
+  }
+  const at::Tensor flat = self.reshape({-1});
+  const int64_t k = flat.numel() / 2;
+  at::Tensor values = OpPreparation::apply_tensor_without_format({k + 1}, self.options());
+  at::Tensor indices = OpPreparation::apply_tensor_without_format({k + 1}, self.options().dtype(at::kLong));
+  acl_op::topk_out(flat, k + 1, 0, true, true, values, indices);
+  const at::Tensor lower = values.select(0, k);
+  if (at::isFloatingType(self.scalar_type())) {
+    const at::Tensor largest = values.select(0, 0);
+    out.copy_(largest.where(largest.isnan(), lower));
+  } else {
+    out.copy_(lower);
+  }
+  return out;
 }
 
 }  // namespace acl_op
