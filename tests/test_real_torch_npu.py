@@ -366,6 +366,17 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "MultinomialWithReplacement": ("jit", "torch.multinomial(torch.tensor([0.0, 2.0, 0.0], device=dev), 3, "
                                           "replacement=True)"),  # only category 1 has weight
     "IndexPutV2": ("jit", "a.clone().index_put_((rows,), b[:2], accumulate=True)"),
+    "TopKV2": ("jit", "a.topk(3)"),
+    # std without keepdim: upstream's mean broadcast from a dimension other than the first needs AsStrided
+    "ReduceMeanD": ("jit", "a.std(0, keepdim=True, correction=2)"),
+    "ReduceStdWithMean": ("jit", "a.std(0, keepdim=True)"),
+    "LpNormReduceV2": ("jit", "torch.linalg.vector_norm(a, 3, dim=1)"),
+    "LpNormUpdateV2": ("jit", "torch.linalg.vector_norm(a, float('inf')) + a.norm(2.5, dim=0, keepdim=True)"),
+    "Cummax": ("jit", "torch.cummax(a, 1)"),
+    "Cummin": ("jit", "torch.cummin(a, 0)"),  # along another dimension upstream transposes with Transpose first
+    "Eye": ("jit", "torch.eye(3, 4, device=dev)"),
+    "Renorm": ("jit", "torch.renorm(a, 2, 0, 1.0)"),
+    "ReduceStdV2Update": ("jit", "a.var(1)"), "BroadcastTo": ("jit", "a.var(0, correction=0)"),
     "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
     "aclnnBitwiseNot": ("default", "~(a > 0)"),
     "Identity": ("default", "(setattr(torch.npu.config, 'allow_internal_format', True), "

@@ -66,8 +66,13 @@ def run(op: aclop_abi.OpType, inputs: list, outputs: list, attrs: dict | None = 
     return sim.run_aclop(op.name, inputs, outputs, attrs, reported_shapes=[] if op.data_dependent_shape else None)
 
 
+def first_operand(op: aclop_abi.OpType) -> aclop_abi.Operand:
+    """The first input, or the first output of a type without inputs (Eye)."""
+    return (*op.inputs, *op.outputs)[0]
+
+
 def first_dtype(op: aclop_abi.OpType) -> str:
-    return op.inputs[0].dtypes[0]
+    return first_operand(op).dtypes[0]
 
 
 def test_declarations_load_with_operands_attributes_and_formats():
@@ -106,7 +111,7 @@ def test_each_declared_operand_count_is_enforced(acl):
 def test_each_declared_dtype_list_is_enforced_with_the_declared_list(acl):
     checked = 0
     for op in declared():
-        operand = op.inputs[0]
+        operand = first_operand(op)
         refused = [d for d in ACL_TYPES if d not in operand.dtypes]
         if not refused:
             continue

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "aclop/declared_ops.h"
+#include "aclop/ops/dim_last.h"
 #include "aclop/ops/elementwise_run.h"
 #include "common/dtype.h"
 #include "common/error.h"
@@ -18,82 +19,6 @@ namespace aclop {
 namespace {
 
 using kernels::DimReduceOp;
-
-// x (input 0) with its reduced dimensions moved last, as rows x cols; `expected`: x's shape without
-// them (1 there with keepDims). A 0-D x is one row of one element.
-struct DimLast {
-  uint64_t rows = 1;
-  uint64_t cols = 1;
-  std::vector<int64_t> expected;
-  kernels::ViewCopyArgs view;  // x's elements in rows x cols order (src strides; dst dense)
-};
-
-aclError PlanReducedLast(OpContext& ctx, const std::vector<bool>& reduced, bool keepDims, DimLast* plan) {
-  const std::vector<int64_t>& shape = ctx.inputs[0].shape();
-  const size_t rank = shape.size();
-  if (rank > static_cast<size_t>(kernels::kMaxViewDims)) {
-    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "input x has %zu dimensions; at most %d are supported", rank,
-                    kernels::kMaxViewDims);
-  }
-  std::vector<int64_t> strides(rank);
-  int64_t stride = 1;
-  for (size_t k = rank; k-- > 0;) {
-    strides[k] = stride;
-    stride *= shape[k];
-  }
-  kernels::ViewCopyArgs& v = plan->view;
-  for (int pass = 0; pass < 2; ++pass) {  // kept dimensions, then reduced ones
-    for (size_t k = 0; k < rank; ++k) {
-      if (reduced[k] != (pass == 1)) continue;
-      (pass == 0 ? plan->rows : plan->cols) *= static_cast<uint64_t>(shape[k]);
-      v.shape[v.ndim] = shape[k];
-      v.src.strides[v.ndim++] = strides[k];
-    }
-  }
-  for (size_t k = 0; k < rank; ++k) {
-    if (!reduced[k]) {
-      plan->expected.push_back(shape[k]);
-    } else if (keepDims) {
-      plan->expected.push_back(1);
-    }
-  }
-  if (v.ndim == 0) {
-    v.ndim = 1;
-    v.shape[0] = 1;
-  }
-  int64_t dense = 1;
-  for (int32_t k = v.ndim; k-- > 0;) {
-    v.dst.strides[k] = dense;
-    dense *= v.shape[k];
-  }
-  return ACL_SUCCESS;
-}
-
-// The plan for the one dimension `dim` (negative: from the end; a 0-D x takes 0 and -1).
-aclError PlanDimLast(OpContext& ctx, int64_t dim, bool keepDims, DimLast* plan) {
-  const int64_t rank = static_cast<int64_t>(ctx.inputs[0].shape().size());
-  const int64_t span = rank == 0 ? 1 : rank;
-  if (dim < -span || dim >= span) {
-    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "dimension %lld is out of range for a %lld-D x",
-                    static_cast<long long>(dim), static_cast<long long>(rank));
-  }
-  std::vector<bool> reduced(static_cast<size_t>(rank), false);
-  if (rank > 0) reduced[static_cast<size_t>(dim < 0 ? dim + rank : dim)] = true;
-  return PlanReducedLast(ctx, reduced, keepDims, plan);
-}
-
-// A dense rows x cols copy of x in `compute` (the caller frees nothing: a temporary of the op).
-aclError CopyDimLast(OpContext& ctx, const DimLast& plan, aclDataType compute, void** dense) {
-  const OpOperand& x = ctx.inputs[0];
-  aclError rc = ctx.AllocTemp(plan.rows * plan.cols * DataTypeSize(compute), dense);
-  if (rc != ACL_SUCCESS) return rc;
-  kernels::ViewCopyArgs v = plan.view;
-  v.src.data = x.data;
-  v.src.dtype = x.dtype();
-  v.dst.data = *dense;
-  v.dst.dtype = compute;
-  return kernels::LaunchViewCopy(v, ctx.stream());
-}
 
 // indices (and values, when not null) <- the arg-extreme `op` of input 0 along `dim`.
 aclError RunArgExtreme(OpContext& ctx, DimReduceOp op, int64_t dim, bool keepDims, const OpOperand& indices,
@@ -115,7 +40,7 @@ aclError RunArgExtreme(OpContext& ctx, DimReduceOp op, int64_t dim, bool keepDim
   void* dense = nullptr;
   void* index = nullptr;
   void* value = nullptr;
-  rc = CopyDimLast(ctx, plan, compute, &dense);
+  rc = CopyDimLast(ctx, plan, ctx.inputs[0], compute, &dense);
   if (rc == ACL_SUCCESS) rc = ctx.AllocTemp(plan.rows * sizeof(int64_t), &index);
   if (rc == ACL_SUCCESS && values != nullptr) rc = ctx.AllocTemp(plan.rows * DataTypeSize(compute), &value);
   if (rc != ACL_SUCCESS) return rc;
@@ -149,7 +74,7 @@ aclError RunProduct(OpContext& ctx, bool keepDims) {
   const aclDataType compute = kernels::DimReduceComputeType(y.dtype());
   void* dense = nullptr;
   void* product = nullptr;
-  if (plan.cols > 0) rc = CopyDimLast(ctx, plan, compute, &dense);
+  if (plan.cols > 0) rc = CopyDimLast(ctx, plan, ctx.inputs[0], compute, &dense);
   if (rc == ACL_SUCCESS) rc = ctx.AllocTemp(plan.rows * DataTypeSize(compute), &product);
   if (rc != ACL_SUCCESS) return rc;
   kernels::DimReduceArgs args;
@@ -187,7 +112,7 @@ aclError RunScan(OpContext& ctx, kernels::ScanOp op, bool exclusive, bool revers
   const aclDataType compute = kernels::DimReduceComputeType(y.dtype());
   void* dense = nullptr;
   void* scanned = nullptr;
-  rc = CopyDimLast(ctx, plan, compute, &dense);
+  rc = CopyDimLast(ctx, plan, ctx.inputs[0], compute, &dense);
   if (rc == ACL_SUCCESS) rc = ctx.AllocTemp(plan.rows * plan.cols * DataTypeSize(compute), &scanned);
   if (rc != ACL_SUCCESS) return rc;
   kernels::ScanArgs args;

@@ -7,6 +7,7 @@
 #include <ATen/native/TypeProperties.h>
 
 #include "npu/op_common/OpPreparation.h"
+#include "op_plugin/utils/RearrangeUtils.h"
 
 namespace op_plugin::utils {
 
@@ -92,6 +93,15 @@ void check_fill_value(const at::Tensor& self, const at::Tensor& value) {
   TORCH_CHECK(value.dim() == 0, "fill_ only supports 0-dimension value tensor but got tensor with ", value.dim(),
               " dimensions.");
   TORCH_CHECK(!self.is_complex(), "fill_: complex tensors are not supported on npu");
+}
+
+void eye_check_resize(int64_t n, int64_t m, at::Tensor& out) {
+  TORCH_CHECK(n >= 0, "n must be greater or equal to 0, got ", n);
+  TORCH_CHECK(m >= 0, "m must be greater or equal to 0, got ", m);
+  check_not_complex("eye", out);
+  if (!out.sizes().equals({n, m})) {
+    out.resize_({n, m});
+  }
 }
 
 void linspace_check_resize(const char* op, int64_t steps, at::Tensor& out) {

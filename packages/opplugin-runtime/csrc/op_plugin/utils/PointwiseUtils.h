@@ -47,6 +47,9 @@ void check_fill_value(const at::Tensor& self, const at::Tensor& value);
 // resized to [steps].
 void linspace_check_resize(const char* op, int64_t steps, at::Tensor& out);
 
+// eye.out / eye.m_out: n and m non-negative, an out that is not complex, resized to [n, m].
+void eye_check_resize(int64_t n, int64_t m, at::Tensor& out);
+
 // complex.out / polar.out: ATen's complex_check_dtype (float or double parts of one dtype, out of
 // the matching complex dtype; Half parts are not supported on npu).
 void check_complex_parts(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out);

@@ -1,7 +1,11 @@
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include "op_plugin/utils/ReductionUtils.h"
 
+#include <ATen/WrapDimUtilsMulti.h>
 #include <c10/core/WrapDimMinimal.h>
+
+#include <bitset>
+#include <cmath>
 
 #include "npu/op_common/OpPreparation.h"
 
@@ -77,6 +81,79 @@ at::ScalarType trace_result_type(const at::Tensor& self) {
   TORCH_CHECK(self.dim() == 2, "trace: expected a matrix, but got tensor with dim ", self.dim());
   check_real_reduction("trace", self);
   return prod_result_type(self, c10::nullopt);
+}
+
+DimReduction reduce_dims(const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim) {
+  DimReduction r;
+  const int64_t ndim = self.dim();
+  std::bitset<at::dim_bitset_size> reduced;
+  if (!dim.has_value() || dim->empty()) {
+    for (int64_t d = 0; d < ndim; ++d) reduced.set(static_cast<size_t>(d));
+  } else {
+    reduced = at::dim_list_to_bitset(*dim, ndim);  // IndexError for a bad dim, as CPU
+    for (int64_t d = 0; d < ndim; ++d) {
+      if (reduced[static_cast<size_t>(d)]) r.dims.push_back(d);
+    }
+  }
+  for (int64_t d = 0; d < ndim; ++d) {
+    if (!reduced[static_cast<size_t>(d)]) {
+      r.out_size.push_back(self.size(d));
+    } else if (keepdim) {
+      r.out_size.push_back(1);
+    }
+  }
+  return r;
+}
+
+void check_var_self(const at::Tensor& self) {
+  TORCH_CHECK(at::isFloatingType(self.scalar_type()) || at::isComplexType(self.scalar_type()),
+              "std and var only support floating point and complex dtypes");
+  check_real_reduction("var/std", self);
+}
+
+void check_var_std_out(const char* op, const at::Tensor& self, const at::Tensor& out) {
+  TORCH_CHECK(out.scalar_type() == self.scalar_type(), op, ": expected out dtype ", self.scalar_type(), " but got ",
+              out.scalar_type());
+}
+
+Correction correction_of(const c10::optional<at::Scalar>& correction) {
+  Correction c;
+  if (!correction.has_value()) return c;
+  c.value = correction->toDouble();
+  if (std::isfinite(c.value) && c.value == std::floor(c.value) && std::fabs(c.value) < 9.0e15) {
+    c.integral = static_cast<int64_t>(c.value);
+  } else {
+    c.integral = 0;
+    c.rescale = true;
+  }
+  return c;
+}
+
+double correction_rescale_factor(const Correction& c, bool take_sqrt, int64_t n) {
+  const double count = static_cast<double>(n);
+  const double divisor = count > c.value ? count - c.value : 0.0;
+  const double factor = count / divisor;
+  return take_sqrt ? std::sqrt(factor) : factor;
+}
+
+void check_norm_self(const char* op, const at::Tensor& self) {
+  TORCH_CHECK(at::isFloatingType(self.scalar_type()) || at::isComplexType(self.scalar_type()), op,
+              ": Expected a floating point or complex tensor as input. Got ", self.scalar_type());
+  check_real_reduction(op, self);
+}
+
+void check_norm_out(const at::Tensor& self, at::ScalarType dtype, double p, const at::Tensor& out) {
+  check_norm_self("norm", self);
+  TORCH_CHECK(at::isFloatingType(dtype), "norm(): the result dtype ", dtype, " is not a floating point dtype");
+  TORCH_CHECK_INDEX(self.numel() != 0 || !(std::isinf(p) && p < 0),
+                    "norm: Expected reduction dim to be specified for input.numel() == 0 with ord=-inf");
+  TORCH_CHECK(out.scalar_type() == dtype, "norm: expected out dtype ", dtype, " but got ", out.scalar_type());
+}
+
+void check_running_extreme_outs(const at::Tensor& self, const at::Tensor& values, const at::Tensor& indices) {
+  TORCH_CHECK(values.scalar_type() == self.scalar_type(), "expected scalar type ", self.scalar_type(), " but found ",
+              values.scalar_type());
+  TORCH_CHECK(indices.scalar_type() == at::kLong, "expected scalar type Long but found ", indices.scalar_type());
 }
 
 }  // namespace op_plugin::utils

@@ -54,34 +54,8 @@ namespace {
 using at_npu::native::OpPreparation;
 using Shape = c10::SmallVector<int64_t, 8>;
 
-// Wrapped reduced dimensions (none given or empty: every dimension) and the result's shape.
-struct DimReduction {
-  std::vector<int64_t> dims;  // ascending; empty when every dimension is reduced
-  Shape out_size;
-};
-
-DimReduction reduce_dims(const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim) {
-  DimReduction r;
-  const int64_t ndim = self.dim();
-  std::bitset<at::dim_bitset_size> reduced;
-  if (!dim.has_value() || dim->empty()) {
-    for (int64_t d = 0; d < ndim; ++d) reduced.set(static_cast<size_t>(d));
-  } else {
-    reduced = at::dim_list_to_bitset(*dim, ndim);  // IndexError for a bad dim, as CPU
-    for (int64_t d = 0; d < ndim; ++d) {
-      if (reduced[static_cast<size_t>(d)]) r.dims.push_back(d);
-    }
-  }
-  for (int64_t d = 0; d < ndim; ++d) {
-    if (!reduced[static_cast<size_t>(d)]) {
-      r.out_size.push_back(self.size(d));
-    } else if (keepdim) {
-      r.out_size.push_back(1);
-    }
-  }
-  return r;
-}
-
+using op_plugin::utils::DimReduction;
+using op_plugin::utils::reduce_dims;
 using op_plugin::utils::check_extreme_all;
 using op_plugin::utils::check_nonzero_dim;
 using op_plugin::utils::check_real_reduction;
@@ -94,42 +68,14 @@ at::ScalarType integral_to_long(at::ScalarType t) {
 
 // ---- var / std ----
 
-// The correction the aclnn apis take (an int64). A correction that is not one (1.3, inf, NaN)
-// runs with 0, and the result is then scaled by N / max(0, N - correction) (its square root for
-// std), which is the same divisor as CPU's.
-struct Correction {
-  int64_t integral = 1;
-  bool rescale = false;
-  double value = 1.0;
-};
-
-Correction correction_of(const c10::optional<at::Scalar>& correction) {
-  Correction c;
-  if (!correction.has_value()) return c;
-  c.value = correction->toDouble();
-  if (std::isfinite(c.value) && c.value == std::floor(c.value) && std::fabs(c.value) < 9.0e15) {
-    c.integral = static_cast<int64_t>(c.value);
-  } else {
-    c.integral = 0;
-    c.rescale = true;
-  }
-  return c;
-}
+using op_plugin::utils::check_var_self;
+using op_plugin::utils::Correction;
+using op_plugin::utils::correction_of;
 
 void rescale_for_correction(const Correction& c, bool take_sqrt, const at::Tensor& self, at::Tensor& result) {
   if (!c.rescale || result.numel() == 0) return;
-  const double n = static_cast<double>(self.numel() / result.numel());
-  const double divisor = n > c.value ? n - c.value : 0.0;
-  double factor = n / divisor;
-  if (take_sqrt) factor = std::sqrt(factor);
-  const at::Scalar scale(factor);
+  const at::Scalar scale(op_plugin::utils::correction_rescale_factor(c, take_sqrt, self.numel() / result.numel()));
   EXEC_NPU_CMD(aclnnInplaceMuls, result, scale);
-}
-
-void check_var_self(const at::Tensor& self) {
-  TORCH_CHECK(at::isFloatingType(self.scalar_type()) || at::isComplexType(self.scalar_type()),
-              "std and var only support floating point and complex dtypes");
-  check_real_reduction("var/std", self);
 }
 
 at::Tensor& var_std_out(bool take_sqrt, const at::Tensor& self, at::OptionalIntArrayRef dim,
@@ -139,8 +85,7 @@ at::Tensor& var_std_out(bool take_sqrt, const at::Tensor& self, at::OptionalIntA
   const char* op = take_sqrt ? "std" : "var";
   const Correction c = correction_of(correction);
   const DimReduction r = reduce_dims(self, dim, keepdim);
-  TORCH_CHECK(out.scalar_type() == self.scalar_type(), op, ": expected out dtype ", self.scalar_type(), " but got ",
-              out.scalar_type());
+  op_plugin::utils::check_var_std_out(op, self, out);
   OpPreparation::check_tensor({self}, out, self.scalar_type(), r.out_size);
   const at::IntArrayRef dims(r.dims);
   if (take_sqrt) {
@@ -238,28 +183,14 @@ void run_extreme_all(bool is_max, const at::Tensor& self, at::Tensor& out) {
 
 // ---- norms ----
 
-void check_norm_self(const char* op, const at::Tensor& self) {
-  TORCH_CHECK(at::isFloatingType(self.scalar_type()) || at::isComplexType(self.scalar_type()), op,
-              ": Expected a floating point or complex tensor as input. Got ", self.scalar_type());
-  check_real_reduction(op, self);
-}
-
-// Norms of no elements: 0, except the -inf norm (the minimum of nothing), which CPU refuses.
-void check_norm_empty(const char* op, const at::Tensor& self, double p, const DimReduction& r) {
-  if (self.numel() != 0 || !(std::isinf(p) && p < 0)) return;
-  TORCH_CHECK_INDEX(false, op, ": Expected reduction dim to be specified for input.numel() == 0 with ord=-inf");
-  (void)r;
-}
+using op_plugin::utils::check_norm_self;
 
 at::Tensor& norm_into(const at::Tensor& self, const c10::optional<at::Scalar>& p, at::IntArrayRef dim, bool keepdim,
                       at::ScalarType dtype, at::Tensor& out) {
   c10_npu::NPUGuard guard(self.device());
-  check_norm_self("norm", self);
-  TORCH_CHECK(at::isFloatingType(dtype), "norm(): the result dtype ", dtype, " is not a floating point dtype");
   const at::Scalar pvalue = p.has_value() ? *p : at::Scalar(2.0);
+  op_plugin::utils::check_norm_out(self, dtype, pvalue.toDouble(), out);
   const DimReduction r = reduce_dims(self, dim, keepdim);
-  check_norm_empty("norm", self, pvalue.toDouble(), r);
-  TORCH_CHECK(out.scalar_type() == dtype, "norm: expected out dtype ", dtype, " but got ", out.scalar_type());
   OpPreparation::check_tensor({self}, out, dtype, r.out_size);
   const at::IntArrayRef dims(r.dims);
   EXEC_NPU_CMD(aclnnNorm, self, pvalue, dims, keepdim, out);
@@ -310,6 +241,7 @@ at::Tensor median_all(bool ignore_nan, const at::Tensor& self) {
 void cumulative_extreme(bool is_max, const at::Tensor& self, at::Tensor& values, at::Tensor& indices, int64_t dim) {
   c10_npu::NPUGuard guard(self.device());
   check_real_reduction(is_max ? "cummax" : "cummin", self);
+  op_plugin::utils::check_running_extreme_outs(self, values, indices);
   const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
   if (self.numel() == 0) return;
   if (is_max) {

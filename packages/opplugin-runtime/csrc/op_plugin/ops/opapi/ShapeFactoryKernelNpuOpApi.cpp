@@ -25,10 +25,6 @@ namespace {
 
 using at_npu::native::OpPreparation;
 
-void resize_to(at::Tensor& out, at::IntArrayRef sizes) {
-  if (!out.sizes().equals(sizes)) out.resize_(sizes);
-}
-
 }  // namespace
 
 at::Tensor flip(const at::Tensor& self, at::IntArrayRef dims) {
@@ -48,10 +44,7 @@ at::Tensor roll(const at::Tensor& self, at::IntArrayRef shifts, at::IntArrayRef 
 }
 
 at::Tensor& eye_out(int64_t n, int64_t m, at::Tensor& out) {
-  TORCH_CHECK(n >= 0, "n must be greater or equal to 0, got ", n);
-  TORCH_CHECK(m >= 0, "m must be greater or equal to 0, got ", m);
-  op_plugin::utils::check_not_complex("eye", out);
-  resize_to(out, {n, m});
+  op_plugin::utils::eye_check_resize(n, m, out);
   c10_npu::NPUGuard guard(out.device());
   if (out.numel() > 0) EXEC_NPU_CMD(aclnnEye, n, m, out);
   return out;

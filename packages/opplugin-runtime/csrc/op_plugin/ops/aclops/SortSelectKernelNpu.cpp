@@ -1,0 +1,88 @@
+// Selections from sorted rows on the acl_op path: topk ("TopKV2", k a constant input) and median() of every
+// element (the (n/2 + 1)-th largest through topk, as upstream composes it; TopKV2 sorts NaN above every
+// number, so a NaN first means a NaN median, as CPU's). TopKV2 selects
+// along the last dimension, so dim is swapped with it and the results swapped back; its int32 indices
+// reach the int64 ones through copy_. bool runs as uint8 (TopKV2 takes no bool). Checks are the op_api
+// kernel's (op_plugin/utils/ReductionUtils.h); topk.values is structured (the meta function has checked
+// and sized values and indices).
+#define TORCH_ASSERT_ONLY_METHOD_OPERATORS
+#include <tuple>
+#include <vector>
+
+#include <ATen/core/Tensor.h>
+
+#include <limits>
+#include <c10/core/WrapDimMinimal.h>
+
+#include "npu/acl_op/OpCommand.h"
+#include "npu/core/NPUGuard.h"
+#include "npu/op_common/OpPreparation.h"
+#include "op_plugin/ops/median.h"
+#include "op_plugin/ops/topk.h"
+#include "op_plugin/utils/AclOpUtils.h"
+#include "op_plugin/utils/ReductionUtils.h"
+
+namespace acl_op {
+
+using at_npu::native::OpCommand;
+using at_npu::native::OpPreparation;
+
+std::tuple<at::Tensor&, at::Tensor&> topk_out(const at::Tensor& self, int64_t k, int64_t dim, bool largest,
+                                              bool sorted, at::Tensor& values, at::Tensor& indices) {
+  c10_npu::NPUGuard guard(self.device());
+  op_plugin::utils::check_real_reduction("topk", self);
+  const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
+  if (self.numel() == 0 || k == 0) {
+    return std::tie(values, indices);
+  }
+  const int64_t last = self.dim() > 0 ? self.dim() - 1 : 0;
+  const at::Tensor input = self.dim() == 0 ? self.reshape({1}) : self.transpose(wrapped, last);
+  const at::ScalarType dtype = self.scalar_type() == at::kBool ? at::kByte : self.scalar_type();
+  std::vector<int64_t> size = input.sizes().vec();
+  size.back() = k;
+  at::Tensor picked = OpPreparation::apply_tensor_without_format(size, self.options().dtype(dtype));
+  at::Tensor index = OpPreparation::apply_tensor_without_format(size, self.options().dtype(at::kInt));
+  OpCommand cmd;
+  cmd.Name("TopKV2");
+  op_plugin::utils::AddInputAs(cmd, input, dtype, ACL_FORMAT_ND);
+  cmd.Input(at::IntArrayRef({k}), at::kInt)
+      .Output(picked)
+      .Output(index)
+      .Attr("dim", last)
+      .Attr("largest", largest)
+      .Attr("sorted", sorted)
+      .Run();
+  if (self.dim() == 0) {
+    values.copy_(picked.reshape({}));
+    indices.copy_(index.reshape({}));
+  } else {
+    values.copy_(picked.transpose(wrapped, last));
+    indices.copy_(index.transpose(wrapped, last));
+  }
+  return std::tie(values, indices);
+}
+
+at::Tensor median(const at::Tensor& self) {
+  c10_npu::NPUGuard guard(self.device());
+  op_plugin::utils::check_real_reduction("median", self);
+  at::Tensor out = OpPreparation::apply_tensor_without_format({}, self.options());
+  if (self.numel() == 0) {
+    out.fill_(std::numeric_limits<double>::quiet_NaN());  // the median of nothing, as on CPU
+    return out;
+  }
+  const at::Tensor flat = self.reshape({-1});
+  const int64_t k = flat.numel() / 2;
+  at::Tensor values = OpPreparation::apply_tensor_without_format({k + 1}, self.options());
+  at::Tensor indices = OpPreparation::apply_tensor_without_format({k + 1}, self.options().dtype(at::kLong));
+  acl_op::topk_out(flat, k + 1, 0, true, true, values, indices);
+  const at::Tensor lower = values.select(0, k);
+  if (at::isFloatingType(self.scalar_type())) {
+    const at::Tensor largest = values.select(0, 0);
+    out.copy_(largest.where(largest.isnan(), lower));
+  } else {
+    out.copy_(lower);
+  }
+  return out;
+}
+
+}  // namespace acl_op
