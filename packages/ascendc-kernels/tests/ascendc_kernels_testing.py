@@ -634,6 +634,22 @@ def run_aclop(op_type: str, inputs: Iterable[tuple], outputs: Iterable[tuple], a
             libs.aclDestroyDataBuffer(b)
 
 
+# ---- operands of run_aclop ----
+def op_in(array: DeviceArray) -> tuple:
+    """A device array as a run_aclop operand of its own shape and type."""
+    return (array, tuple(array.shape), array.acl_type)
+
+
+def dev(values: Any) -> DeviceArray:
+    """`values` (anything numpy takes) uploaded as a dense device array of their dtype."""
+    return DeviceArray.from_numpy(np.ascontiguousarray(values))
+
+
+def out_of(shape: Sequence[int], acl_type: int = ACL_FLOAT) -> DeviceArray:
+    """An uninitialised device array for an op's output."""
+    return DeviceArray.empty(tuple(shape), acl_type)
+
+
 # ---- host references for kernel tests: values exact in a dtype, uploads, downloads ----
 DTYPES = {
     "float32": ACL_FLOAT,

@@ -8,14 +8,7 @@ from __future__ import annotations
 import ascendc_kernels_testing as sim
 import numpy as np
 import pytest
-
-
-def op_in(x):
-    return (x, tuple(x.shape), x.acl_type)
-
-
-def dev(values):
-    return sim.DeviceArray.from_numpy(np.ascontiguousarray(values))
+from ascendc_kernels_testing import dev, op_in
 
 
 def host_ints(values):

@@ -8,10 +8,7 @@ from __future__ import annotations
 import ascendc_kernels_testing as sim
 import numpy as np
 import pytest
-
-
-def op_in(x):
-    return (x, tuple(x.shape), x.acl_type)
+from ascendc_kernels_testing import op_in
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.int64, np.bool_])

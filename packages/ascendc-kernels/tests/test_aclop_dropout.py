@@ -8,13 +8,10 @@ from __future__ import annotations
 import ascendc_kernels_testing as sim
 import numpy as np
 import pytest
+from ascendc_kernels_testing import op_in
 
 F32, I64, U8 = sim.ACL_FLOAT, sim.ACL_INT64, sim.ACL_UINT8
 RNG = np.random.default_rng(0)
-
-
-def op_in(x):
-    return (x, tuple(x.shape), x.acl_type)
 
 
 def const(value, acl_type=I64):

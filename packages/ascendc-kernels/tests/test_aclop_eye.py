@@ -6,10 +6,7 @@ from __future__ import annotations
 import ascendc_kernels_testing as sim
 import numpy as np
 import pytest
-
-
-def op_in(x):
-    return (x, tuple(x.shape), x.acl_type)
+from ascendc_kernels_testing import op_in
 
 
 @pytest.mark.parametrize(("rows", "cols", "shape"), [(3, 3, (3, 3)), (2, 5, (2, 5)), (4, 1, (4, 1)), (3, -1, (3, 3))])

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ascendc_kernels_testing as sim
 import numpy as np
 import pytest
+from ascendc_kernels_testing import op_in
 
 F32 = sim.ACL_FLOAT
 PLUS_INF, MINUS_INF = 2147483648.0, -2147483648.0
@@ -14,10 +15,6 @@ PLUS_INF, MINUS_INF = 2147483648.0, -2147483648.0
 
 def dev(a):
     return sim.DeviceArray.from_numpy(np.ascontiguousarray(a, np.float32))
-
-
-def op_in(x):
-    return (x, tuple(x.shape), x.acl_type)
 
 
 def run(op, x, shape, attrs):

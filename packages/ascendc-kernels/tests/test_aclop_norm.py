@@ -8,6 +8,7 @@ from __future__ import annotations
 import ascendc_kernels_testing as sim
 import numpy as np
 import pytest
+from ascendc_kernels_testing import op_in
 
 F32 = sim.ACL_FLOAT
 RNG = np.random.default_rng(0)
@@ -15,10 +16,6 @@ RNG = np.random.default_rng(0)
 
 def dev(a):
     return sim.DeviceArray.from_numpy(np.ascontiguousarray(a, dtype=np.float32))
-
-
-def op_in(x):
-    return (x, tuple(x.shape), x.acl_type)
 
 
 def out_of(shape):

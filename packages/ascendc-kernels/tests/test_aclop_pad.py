@@ -6,14 +6,7 @@ from __future__ import annotations
 import ascendc_kernels_testing as sim
 import numpy as np
 import pytest
-
-
-def dev(a):
-    return sim.DeviceArray.from_numpy(np.ascontiguousarray(a))
-
-
-def op_in(x):
-    return (x, tuple(x.shape), x.acl_type)
+from ascendc_kernels_testing import dev, op_in
 
 
 def const(values, acl_type):

@@ -7,16 +7,13 @@ from __future__ import annotations
 import ascendc_kernels_testing as sim
 import numpy as np
 import pytest
+from ascendc_kernels_testing import op_in
 
 F32 = sim.ACL_FLOAT
 
 
 def dev(a):
     return sim.DeviceArray.from_numpy(np.ascontiguousarray(a, dtype=np.float32))
-
-
-def op_in(x):
-    return (x, tuple(x.shape), x.acl_type)
 
 
 def const(values, acl_type):

@@ -6,10 +6,7 @@ from __future__ import annotations
 import ascendc_kernels_testing as sim
 import numpy as np
 import pytest
-
-
-def op_in(x):
-    return (x, tuple(x.shape), x.acl_type)
+from ascendc_kernels_testing import op_in
 
 
 @pytest.mark.parametrize("shape,group", [((2, 6, 3, 4), 3), ((1, 4, 5), 2), ((2, 6, 2, 2, 2), 2)])

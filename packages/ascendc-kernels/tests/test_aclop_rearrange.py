@@ -6,25 +6,14 @@ from __future__ import annotations
 import ascendc_kernels_testing as sim
 import numpy as np
 import pytest
+from ascendc_kernels_testing import dev, op_in, out_of
 
 F32 = sim.ACL_FLOAT
-
-
-def dev(a):
-    return sim.DeviceArray.from_numpy(np.ascontiguousarray(a))
-
-
-def op_in(x):
-    return (x, tuple(x.shape), x.acl_type)
 
 
 def const(values, acl_type=sim.ACL_INT64):
     v = np.asarray(values, dtype=sim.numpy_dtype(acl_type))
     return (None, tuple(v.shape), acl_type, sim.ACL_FORMAT_ND, v)
-
-
-def out_of(shape, acl_type=F32):
-    return sim.DeviceArray.empty(tuple(shape), acl_type)
 
 
 def run(op, inputs, outputs, attrs=None):

@@ -7,13 +7,10 @@ from __future__ import annotations
 import ascendc_kernels_testing as sim
 import numpy as np
 import pytest
+from ascendc_kernels_testing import op_in
 
 F32 = sim.ACL_FLOAT
 X = np.random.default_rng(0).normal(size=(2, 3, 4, 5)).astype(np.float32)
-
-
-def op_in(x):
-    return (x, tuple(x.shape), x.acl_type)
 
 
 def const(values):

@@ -7,16 +7,9 @@ from __future__ import annotations
 import ascendc_kernels_testing as sim
 import numpy as np
 import pytest
+from ascendc_kernels_testing import dev, op_in
 
 F32, I32, I64 = sim.ACL_FLOAT, sim.ACL_INT32, sim.ACL_INT64
-
-
-def dev(a):
-    return sim.DeviceArray.from_numpy(np.ascontiguousarray(a))
-
-
-def op_in(x):
-    return (x, tuple(x.shape), x.acl_type)
 
 
 def const(value, acl_type=I32):
