@@ -51,13 +51,20 @@ def test_masked_select(path: str, dtype: torch.dtype, shape: tuple[int, ...], ma
     torch.testing.assert_close(out.cpu(), torch.masked_select(x, mask))
 
 
+def _cpu_unique_counts_nans() -> bool:
+    """Whether CPU's unique counts each NaN once (torch 2.1's gives NaNs a count of 0 and the inverse of
+    another value, which no device kernel should copy)."""
+    counts = torch.unique(torch.tensor([float("nan"), float("nan"), 1.0]), return_counts=True)[1]
+    return int(counts.sum()) == 3
+
+
 @pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("return_inverse", [False, True])
 @pytest.mark.parametrize("return_counts", [False, True])
 def test_unique(path: str, dtype: torch.dtype, return_inverse: bool, return_counts: bool) -> None:
     x = sample((6, 5), dtype, seed=3)
-    if dtype.is_floating_point:
+    if dtype.is_floating_point and _cpu_unique_counts_nans():
         x[0, :2] = float("nan")  # NaNs are distinct values, as on CPU
     expected = torch.unique(x, sorted=True, return_inverse=return_inverse, return_counts=return_counts)
     result = on_path(path, "_unique2", lambda: torch.unique(x.npu(), sorted=True, return_inverse=return_inverse,
