@@ -2,10 +2,26 @@
 
 #include <c10/util/Exception.h>
 
+#include "npu/op_common/OpPreparation.h"
+
 namespace op_plugin::utils {
 
 void check_dropout_probability(const char* op, double p) {
   TORCH_CHECK(p >= 0 && p <= 1, op, ": dropout probability has to be between 0 and 1, but got ", p);
+}
+
+c10::optional<std::tuple<at::Tensor, at::Tensor>> dropout_without_draw(const at::Tensor& input, double p,
+                                                                         c10::optional<bool> train, at::Tensor* mask) {
+  check_dropout_probability("native_dropout", p);
+  *mask = at_npu::native::OpPreparation::apply_tensor_without_format(input.sizes(), input.options().dtype(at::kBool));
+  if (input.numel() == 0) {
+    return std::make_tuple(input, *mask);
+  }
+  if (train.has_value() && !*train) {
+    mask->fill_(true);
+    return std::make_tuple(input.clone(), *mask);
+  }
+  return c10::nullopt;
 }
 
 }  // namespace op_plugin::utils

@@ -38,16 +38,9 @@ at::Tensor do_mask(const at::Tensor& x, const at::Tensor& bit_mask, double keep_
 }  // namespace
 
 std::tuple<at::Tensor, at::Tensor> native_dropout(const at::Tensor& input, double p, c10::optional<bool> train) {
-  op_plugin::utils::check_dropout_probability("native_dropout", p);
   c10_npu::NPUGuard guard(input.device());
-  at::Tensor mask = OpPreparation::apply_tensor_without_format(input.sizes(), input.options().dtype(at::kBool));
-  if (input.numel() == 0) {
-    return std::make_tuple(input, mask);
-  }
-  if (train.has_value() && !*train) {
-    mask.fill_(true);
-    return std::make_tuple(input.clone(), mask);
-  }
+  at::Tensor mask;
+  if (auto done = op_plugin::utils::dropout_without_draw(input, p, train, &mask)) return *done;
   const double keep = 1.0 - p;
   if (keep == 0.0) {  // nothing kept: DropOutDoMask would divide by 0
     mask.fill_(false);
