@@ -33,6 +33,7 @@ printed then are ours against upstream's, measured here.
 from __future__ import annotations
 
 import argparse
+import atexit
 import functools
 import os
 import shutil
@@ -57,7 +58,9 @@ UPSTREAM_ALL = 50.0
 # sides get one bytecode cache, filled by a warm-up run that is not measured.
 @functools.cache
 def _pycache() -> Path:
-    return Path(tempfile.mkdtemp(prefix="opplugin-bench-pycache-"))
+    path = Path(tempfile.mkdtemp(prefix="opplugin-bench-pycache-"))
+    atexit.register(shutil.rmtree, path, True)  # removed however the run ends
+    return path
 
 
 def _environ(**extra: str) -> dict[str, str]:
