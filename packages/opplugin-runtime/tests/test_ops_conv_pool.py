@@ -27,6 +27,8 @@ CONV2D = [  # (input shape, out channels, kernel, stride, padding, dilation, gro
     ((3, 6, 9, 9), 6, 3, 1, 1, 1, 6, False),
     ((1, 1, 1, 1), 1, 1, 1, 0, 1, 1, False),
     ((2, 3, 17, 19), 8, 5, 2, 2, 1, 1, True),
+    ((1, 520, 4, 4), 2, 3, 1, 1, 1, 1, True),  # a window (520 * 3 * 3) longer than the kernels' 4096-element tile
+    ((1, 1, 3, 4100), 2, (2, 3), (1, 2), (1, 4), (1, 3), 1, False),  # lines wider than a tile, padding past a stride
 ]
 
 

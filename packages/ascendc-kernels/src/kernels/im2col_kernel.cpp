@@ -5,10 +5,11 @@
 // tile with the window elements (0 for padding) and writes it with DataCopy.
 // Layout kRows: rows (batch, group, r) of L = outH * outW columns (r = (c * kh + i) *
 // kw + j, plus an optional row of ones per group); kTransposed: rows (group,
-// batch, l) of Kg columns.
-// col2im: each block takes a range of (batch, channel) planes; every element of
-// a plane gathers (float32 accumulation) the col entries that read it, so no two
-// blocks write the same element.
+// batch, l) of Kg columns, as many whole rows per tile as fit (gathered as window
+// rows, then transposed in the unified buffer).
+// col2im: each block takes a range of (batch, channel) planes, a tile being a
+// rectangle of a plane; every element sums (in float32, kernel row then kernel
+// column order) the col entries that read it, so no two blocks write the same element.
 #include <algorithm>
 #include <type_traits>
 
@@ -29,43 +30,64 @@ struct Im2colTiling {
   int64_t rows = 0, rowsPerBlock = 0, rowLength = 0;
   uint32_t chunk = 0;
   bool transposed = false;
+  uint32_t windowsPerTile = 0;  // transposed: whole windows per tile (0: windows longer than a tile)
 };
 
 constexpr uint32_t kMaxChunk = 4096;
 
-// The x element read by window row r (within a group) at output position l, or -1 for padding.
+// The output positions o of [lo, hi) whose input coordinate o * stride + base lies in [0, size),
+// as [first, end) (empty: first == end): loops over them then need no bound test.
+struct Inside {
+  int64_t first, end;
+};
+__aicore__ inline Inside InsidePositions(int64_t base, int64_t stride, int64_t size, int64_t lo, int64_t hi) {
+  const int64_t first = base >= 0 ? 0 : (stride - 1 - base) / stride;
+  const int64_t end = base >= size ? 0 : (size - base + stride - 1) / stride;
+  const int64_t f = std::clamp(first, lo, hi);
+  return {f, std::clamp(end, f, hi)};
+}
+
 // Elements [c0, c0 + n) of window row r (channel, kernel row i, kernel column j) of the column
-// matrix: one input value (or a zero of the padding) per output position (oh, ow), walked in
-// order with the divisions done once per row rather than per element.
+// matrix: one input value (or a zero of the padding) per output position (oh, ow), one output row
+// at a time: zeros before and after the positions that read inside the input line, a strided copy
+// (a plain one at stride 1) between.
 template <typename T>
 __aicore__ inline void GatherWindowRow(const WindowGeometry& g, int64_t cgBase, int64_t r, int64_t c0, uint32_t n,
                                        const T* plane, T* dst) {
   const int64_t kk = g.kh * g.kw;
   const int64_t c = cgBase + r / kk;
   const int64_t i = (r % kk) / g.kw, j = r % g.kw;
+  const int64_t base = j * g.dw - g.pw;  // input column of output column ow: ow * sw + base
   const T* channel = plane + c * g.h * g.w;
+  const T zero = static_cast<T>(0.0f);
   int64_t oh = c0 / g.outW, ow = c0 % g.outW;
   uint32_t k = 0;
   while (k < n) {
-    const uint32_t run = static_cast<uint32_t>(std::min<int64_t>(n - k, g.outW - ow));
+    const int64_t run = std::min<int64_t>(n - k, g.outW - ow);
+    T* out = dst + k;  // out[o - ow] is output column o of this row
     const int64_t h = oh * g.sh - g.ph + i * g.dh;
     if (h < 0 || h >= g.h) {
-      std::fill(dst + k, dst + k + run, static_cast<T>(0.0f));
+      std::fill(out, out + run, zero);
     } else {
       const T* line = channel + h * g.w;
-      int64_t w = ow * g.sw - g.pw + j * g.dw;
-      for (uint32_t e = 0; e < run; ++e, w += g.sw) {
-        dst[k + e] = (w < 0 || w >= g.w) ? static_cast<T>(0.0f) : line[w];
+      const Inside in = InsidePositions(base, g.sw, g.w, ow, ow + run);
+      std::fill(out, out + (in.first - ow), zero);
+      if (in.end == in.first) {
+      } else if (g.sw == 1) {
+        std::copy(line + (in.first + base), line + (in.end + base), out + (in.first - ow));
+      } else {
+        for (int64_t o = in.first; o < in.end; ++o) out[o - ow] = line[o * g.sw + base];
       }
+      std::fill(out + (in.end - ow), out + run, zero);
     }
-    k += run;
+    k += static_cast<uint32_t>(run);
     ow = 0;
     ++oh;
   }
 }
 
-// The transposed layout: elements [r0, r0 + n) of the window of output position l, walking
-// (channel, kernel row, kernel column) with carries instead of divisions.
+// The transposed layout, for windows longer than a tile: elements [r0, r0 + n) of the window of
+// output position l, walking (channel, kernel row, kernel column) with carries instead of divisions.
 template <typename T>
 __aicore__ inline void GatherWindowColumn(const WindowGeometry& g, int64_t cgBase, int64_t l, int64_t r0, uint32_t n,
                                           const T* plane, T* dst) {
@@ -85,6 +107,17 @@ __aicore__ inline void GatherWindowColumn(const WindowGeometry& g, int64_t cgBas
   }
 }
 
+// The transposed layout, m whole windows (positions l .. l + m - 1) at a time: their window rows are
+// gathered position-contiguous into scratch [Kg, m], then transposed into dst [m, Kg].
+template <typename T>
+__aicore__ inline void GatherWindows(const WindowGeometry& g, int64_t cgBase, int64_t kg, int64_t l, uint32_t m,
+                                     const T* plane, T* scratch, T* dst) {
+  for (int64_t r = 0; r < kg; ++r) GatherWindowRow(g, cgBase, r, l, m, plane, scratch + r * m);
+  for (uint32_t q = 0; q < m; ++q) {
+    for (int64_t r = 0; r < kg; ++r) dst[q * kg + r] = scratch[r * m + q];
+  }
+}
+
 template <typename T>
 __global__ __aicore__ void im2col_custom(GM_ADDR x, GM_ADDR col, Im2colTiling t) {
   const WindowGeometry& g = t.g;
@@ -98,6 +131,25 @@ __global__ __aicore__ void im2col_custom(GM_ADDR x, GM_ADDR col, Im2colTiling t)
   pipe.InitBuffer(queue, BUFFER_NUM, t.chunk * sizeof(T));
   const int64_t cg = g.channels / t.groups;
   const T* xp = xGm.GetPhyAddr();
+  if (t.transposed && t.windowsPerTile > 0) {  // rows (group, batch, l), several per tile
+    AscendC::TBuf<AscendC::TPosition::VECCALC> scratchBuf;
+    pipe.InitBuffer(scratchBuf, t.chunk * sizeof(T));
+    T* scratch = reinterpret_cast<T*>(scratchBuf.Get<T>().GetPhyAddr());
+    const int64_t L = g.outH * g.outW;
+    for (int64_t row = first; row < last;) {
+      const int64_t grp = row / (g.batch * L), b = (row / L) % g.batch, l = row % L;
+      const uint32_t m = static_cast<uint32_t>(std::min<int64_t>({t.windowsPerTile, last - row, L - l}));
+      AscendC::LocalTensor<T> tile = queue.AllocTensor<T>();
+      GatherWindows(g, grp * cg, t.kg, l, m, xp + b * g.channels * g.h * g.w, scratch,
+                    reinterpret_cast<T*>(tile.GetPhyAddr()));
+      queue.EnQue(tile);
+      AscendC::LocalTensor<T> out = queue.DeQue<T>();
+      CopyTileOut(colGm[static_cast<uint64_t>(row * t.kg)], out, static_cast<uint32_t>(m * t.kg));
+      queue.FreeTensor(out);
+      row += m;
+    }
+    return;
+  }
   for (int64_t row = first; row < last; ++row) {
     // (batch, group, r) or (group, batch, l)
     int64_t b, grp, r = 0, l = 0;
@@ -133,8 +185,39 @@ __global__ __aicore__ void im2col_custom(GM_ADDR x, GM_ADDR col, Im2colTiling t)
 struct Col2imTiling {
   WindowGeometry g;
   int64_t planes = 0, planesPerBlock = 0;
-  uint32_t chunk = 0;
+  int64_t tileRows = 0, tileCols = 0;  // a tile: a rectangle of one plane
 };
+
+// col2im of one rectangle [h0, h0 + rows) x [w0, w0 + cols) of plane p's float32 accumulator: every
+// col entry (kernel row i, kernel column j, output position) that reads an element of it is added,
+// in (i, j) order as each element's sum runs, walking whole output rows with no bound tests.
+template <typename T>
+__aicore__ inline void AccumulateWindows(const WindowGeometry& g, const T* rows, int64_t h0, int64_t rowsHere,
+                                         int64_t w0, int64_t cols, float* acc) {
+  const int64_t L = g.outH * g.outW;
+  std::fill(acc, acc + rowsHere * cols, 0.0f);
+  for (int64_t i = 0; i < g.kh; ++i) {
+    const int64_t hBase = i * g.dh - g.ph - h0;  // accumulator row of output row oh: oh * sh + hBase
+    const Inside ohs = InsidePositions(hBase, g.sh, rowsHere, 0, g.outH);
+    for (int64_t j = 0; j < g.kw; ++j) {
+      const int64_t wBase = j * g.dw - g.pw - w0;
+      const Inside ows = InsidePositions(wBase, g.sw, cols, 0, g.outW);
+      if (ows.end == ows.first) continue;
+      const T* src = rows + (i * g.kw + j) * L;
+      for (int64_t oh = ohs.first; oh < ohs.end; ++oh) {
+        float* d = acc + (oh * g.sh + hBase) * cols;
+        const T* line = src + oh * g.outW;
+        if (g.sw == 1) {
+          float* __restrict dd = d + (ows.first + wBase);
+          const T* __restrict ss = line + ows.first;
+          for (int64_t e = 0; e < ows.end - ows.first; ++e) dd[e] += static_cast<float>(ss[e]);
+        } else {
+          for (int64_t ow = ows.first; ow < ows.end; ++ow) d[ow * g.sw + wBase] += static_cast<float>(line[ow]);
+        }
+      }
+    }
+  }
+}
 
 template <typename T>
 __global__ __aicore__ void col2im_custom(GM_ADDR col, GM_ADDR x, Col2imTiling t) {
@@ -148,31 +231,28 @@ __global__ __aicore__ void col2im_custom(GM_ADDR col, GM_ADDR x, Col2imTiling t)
   xGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x), static_cast<uint64_t>(t.planes * hw));
   AscendC::TPipe pipe;
   AscendC::TQue<AscendC::TPosition::VECOUT, BUFFER_NUM> queue;
-  pipe.InitBuffer(queue, BUFFER_NUM, t.chunk * sizeof(float));
+  pipe.InitBuffer(queue, BUFFER_NUM, static_cast<uint32_t>(t.tileRows * t.tileCols * sizeof(float)));
   const T* cp = colGm.GetPhyAddr();
   for (int64_t p = first; p < last; ++p) {
     const T* rows = cp + p * kk * L;  // (b, c) is row block p of col [batch, channels * kk, L]
-    for (int64_t e0 = 0; e0 < hw; e0 += t.chunk) {
-      const uint32_t n = static_cast<uint32_t>(std::min<int64_t>(t.chunk, hw - e0));
-      AscendC::LocalTensor<float> tile = queue.AllocTensor<float>();
-      for (uint32_t k = 0; k < n; ++k) {
-        const int64_t h = (e0 + k) / g.w, w = (e0 + k) % g.w;
-        float sum = 0.0f;
-        for (int64_t i = 0; i < g.kh; ++i) {
-          const int64_t hh = h + g.ph - i * g.dh;
-          if (hh < 0 || hh % g.sh != 0 || hh / g.sh >= g.outH) continue;
-          for (int64_t j = 0; j < g.kw; ++j) {
-            const int64_t ww = w + g.pw - j * g.dw;
-            if (ww < 0 || ww % g.sw != 0 || ww / g.sw >= g.outW) continue;
-            sum += static_cast<float>(rows[(i * g.kw + j) * L + (hh / g.sh) * g.outW + ww / g.sw]);
+    for (int64_t h0 = 0; h0 < g.h; h0 += t.tileRows) {
+      const int64_t rowsHere = std::min(t.tileRows, g.h - h0);
+      for (int64_t w0 = 0; w0 < g.w; w0 += t.tileCols) {
+        const int64_t cols = std::min(t.tileCols, g.w - w0);
+        AscendC::LocalTensor<float> tile = queue.AllocTensor<float>();
+        AccumulateWindows(g, rows, h0, rowsHere, w0, cols, reinterpret_cast<float*>(tile.GetPhyAddr()));
+        queue.EnQue(tile);
+        AscendC::LocalTensor<float> out = queue.DeQue<float>();
+        if (cols == g.w) {
+          CopyTileOut(xGm[static_cast<uint64_t>(p * hw + h0 * g.w)], out, static_cast<uint32_t>(rowsHere * cols));
+        } else {
+          for (int64_t r = 0; r < rowsHere; ++r) {
+            CopyTileOut(xGm[static_cast<uint64_t>(p * hw + (h0 + r) * g.w + w0)], out[static_cast<uint32_t>(r * cols)],
+                        static_cast<uint32_t>(cols));
           }
         }
-        tile.SetValue(k, sum);
+        queue.FreeTensor(out);
       }
-      queue.EnQue(tile);
-      AscendC::LocalTensor<float> out = queue.DeQue<float>();
-      CopyTileOut(xGm[static_cast<uint64_t>(p * hw + e0)], out, n);
-      queue.FreeTensor(out);
     }
   }
 }
@@ -223,6 +303,10 @@ aclError LaunchIm2col(const Im2colArgs& args, aclrtStream stream) {
   const int64_t blocks = BlocksFor(t.rows, t.rowLength);
   t.rowsPerBlock = (t.rows + blocks - 1) / blocks;
   t.chunk = static_cast<uint32_t>(std::min<int64_t>(kMaxChunk, (t.rowLength + 31) / 32 * 32));
+  if (t.transposed && t.kg <= kMaxChunk) {
+    t.chunk = kMaxChunk;
+    t.windowsPerTile = static_cast<uint32_t>(kMaxChunk / t.kg);
+  }
   const uint32_t blockDim = static_cast<uint32_t>((t.rows + t.rowsPerBlock - 1) / t.rowsPerBlock);
   const void* x = args.x;
   void* col = args.col;
@@ -240,7 +324,8 @@ aclError LaunchCol2im(const Col2imArgs& args, aclrtStream stream) {
   if (t.planes == 0 || hw == 0) return ACL_SUCCESS;
   const int64_t blocks = BlocksFor(t.planes, hw * args.g.kh * args.g.kw);
   t.planesPerBlock = (t.planes + blocks - 1) / blocks;
-  t.chunk = static_cast<uint32_t>(std::min<int64_t>(kMaxChunk, (hw + 31) / 32 * 32));
+  t.tileCols = std::min<int64_t>(args.g.w, kMaxChunk);
+  t.tileRows = std::max<int64_t>(1, std::min<int64_t>(args.g.h, kMaxChunk / t.tileCols));
   const uint32_t blockDim = static_cast<uint32_t>((t.planes + t.planesPerBlock - 1) / t.planesPerBlock);
   const void* col = args.col;
   void* x = args.x;
