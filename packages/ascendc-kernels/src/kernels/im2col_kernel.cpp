@@ -60,6 +60,7 @@ __aicore__ inline void GatherWindowRow(const WindowGeometry& g, int64_t cgBase, 
   const int64_t base = j * g.dw - g.pw;  // input column of output column ow: ow * sw + base
   const T* channel = plane + c * g.h * g.w;
   const T zero = static_cast<T>(0.0f);
+  const Inside row = InsidePositions(base, g.sw, g.w, 0, g.outW);  // the same columns in every output row
   int64_t oh = c0 / g.outW, ow = c0 % g.outW;
   uint32_t k = 0;
   while (k < n) {
@@ -70,7 +71,8 @@ __aicore__ inline void GatherWindowRow(const WindowGeometry& g, int64_t cgBase, 
       std::fill(out, out + run, zero);
     } else {
       const T* line = channel + h * g.w;
-      const Inside in = InsidePositions(base, g.sw, g.w, ow, ow + run);
+      const int64_t first = std::clamp(row.first, ow, ow + run);
+      const Inside in{first, std::clamp(row.end, first, ow + run)};
       std::fill(out, out + (in.first - ow), zero);
       if (in.end == in.first) {
       } else if (g.sw == 1) {
