@@ -1,7 +1,9 @@
 """native_dropout on both paths (the A/B test compares only dtypes and shapes of random operators): on op_api
 (jit_compile=False) and acl_op (jit_compile=True) the output is input * mask / (1 - p) with the returned bool
 mask of the input's shape, the keep ratio is near 1 - p, p = 0, p = 1, evaluation and empty inputs give
-ATen's results, a reseeded generator repeats the draw, and the operator took the path the run forced."""
+ATen's results, a reseeded generator repeats the draw, and the operator took the path the run forced.
+native_dropout_backward gives CPU's grad_output * mask * scale on both paths: bool masks (broadcast too), a mask
+of another dtype and float64, whose scale the masked-scale kernels could only take as a float32."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import math
 import opplugin_runtime  # noqa: F401
 import pytest
 import torch
+from forced_path import on_path
 
 
 def _dropout(path: str, x: torch.Tensor, p: float, train: bool | None):
@@ -65,3 +68,22 @@ def test_a_reseeded_generator_repeats_the_mask(path) -> None:
     torch.npu.manual_seed(123)
     _, again, _ = _dropout(path, x, 0.5, True)
     assert torch.equal(first, again) and not torch.equal(first, second)
+
+
+@pytest.mark.parametrize("path", ["op_api", "acl_op"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16, torch.float64])
+def test_dropout_backward_is_cpus_on_both_paths(path, dtype) -> None:
+    g = torch.Generator().manual_seed(3)
+    grad = torch.randn(37, 29, generator=g).to(dtype)
+    cases = [(grad, torch.rand(37, 29, generator=g) > 0.4, 1 / 0.6),
+             (grad, torch.rand(29, generator=g) > 0.5, 1 / 0.7),          # a mask broadcast over the rows
+             (grad[:1], torch.rand(37, 29, generator=g) > 0.5, 2.0),     # grad_output broadcast
+             (grad, (torch.rand(37, 29, generator=g) > 0.5).to(dtype), 2.0),  # not a bool mask: mul and mul
+             (grad[:0], torch.zeros(0, 29, dtype=torch.bool), 2.0)]
+    backward = torch.ops.aten.native_dropout_backward
+    for grad_output, mask, scale in cases:
+        expected = backward(grad_output, mask, scale)
+        actual = on_path(path, "native_dropout_backward",
+                         lambda g=grad_output, m=mask, s=scale: backward(g.npu(), m.npu(), s))
+        assert actual.dtype == expected.dtype and actual.shape == expected.shape
+        torch.testing.assert_close(actual.cpu(), expected, rtol=0, atol=0)

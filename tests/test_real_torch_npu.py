@@ -389,6 +389,7 @@ NOT_CALLED_BY_UPSTREAM = {
     "aclnnDropoutGenMask": "dropout makes its mask with the acl_op StatelessDropOutGenMask (not simulated)",
     "aclnnDropoutDoMask": "dropout makes its mask with the acl_op StatelessDropOutGenMask (not simulated)",
     "aclnnInplaceClampMin": "clamp_min_ calls aclnnClampMin with self as out",
+    "MaskedScale": "native_dropout_backward applies upstream's bit mask with DropOutDoMask; _masked_scale: op_api",
     "aclnnInplaceMuls": "mul_ with a scalar runs the acl_op Mul",
     "aclnnInplaceNeg": "neg_ calls aclnnNeg with self as out",
     "aclnnInplaceSilu": "silu_ calls aclnnSilu with self as out",

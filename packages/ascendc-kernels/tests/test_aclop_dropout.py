@@ -1,7 +1,8 @@
 """The dropout acl_op types (abi/aclop/dropout.decl): StatelessDropOutGenMask's bit mask (padded to 128 bits, the
 keep ratio near prob, the same seed and offset giving the same mask, another offset another one) and
-DropOutDoMask against numpy's unpacking (least significant bit first); a high seed half, bad probabilities
-and a short mask refused."""
+DropOutDoMask against numpy's unpacking (least significant bit first), MaskedScale's element mask against numpy
+in each mask and value dtype; a high seed half, bad probabilities, a short mask and a mask of another shape
+refused."""
 
 from __future__ import annotations
 
@@ -58,6 +59,19 @@ def test_do_mask_scales_the_kept_elements(acl):
     np.testing.assert_allclose(y.to_numpy(), x * kept / np.float32(0.6), rtol=1e-6, atol=0)
 
 
+@pytest.mark.parametrize("dtype", [sim.ACL_FLOAT, sim.ACL_FLOAT16, sim.ACL_BF16])
+@pytest.mark.parametrize("mask_type", [U8, sim.ACL_INT8, sim.ACL_FLOAT16, F32])
+def test_masked_scale_multiplies_by_mask_then_value(acl, dtype, mask_type):
+    x = sim.random_values((5, 37), dtype, RNG, low=-3, high=3)
+    mask = RNG.integers(0, 2, size=x.shape)
+    y = sim.DeviceArray.empty(x.shape, dtype)
+    md = sim.DeviceArray.from_numpy(mask.astype(sim.numpy_dtype(mask_type)))
+    sim.check(sim.run_aclop("MaskedScale", [op_in(sim.to_device(x, dtype)), op_in(md)], [op_in(y)], {"value": 1.3}),
+              "MaskedScale")
+    expected = sim.round_to(x * mask * np.float32(1.3), dtype)  # x * mask is exact
+    np.testing.assert_array_equal(sim.from_device(y), expected)
+
+
 def test_unsupported_or_bad_inputs_are_refused(acl):
     out = sim.DeviceArray.empty((16,), U8)
     assert sim.run_aclop("StatelessDropOutGenMask", gen_mask_inputs((10,), 0.5, seed1=1),
@@ -73,3 +87,6 @@ def test_unsupported_or_bad_inputs_are_refused(acl):
     assert sim.run_aclop("DropOutDoMask", [op_in(x), op_in(out), const(0.5, F32)],
                          [op_in(sim.DeviceArray.empty((200,), F32))]) == sim.ACL_ERROR_INVALID_PARAM
     assert "mask has 16 bytes, fewer than the 200 bits x needs" in sim.recent_error()
+    assert sim.run_aclop("MaskedScale", [op_in(x), op_in(sim.DeviceArray.from_numpy(np.ones((100,), np.uint8)))],
+                         [op_in(sim.DeviceArray.empty((200,), F32))], {"value": 2.0}) == sim.ACL_ERROR_INVALID_PARAM
+    assert "mask" in sim.recent_error() and "[100]" in sim.recent_error()

@@ -1,6 +1,6 @@
-// acl_op types StatelessDropOutGenMask and DropOutDoMask (declared in abi/aclop/dropout.decl) on the Bernoulli
-// Philox kernel, the view copy and the elementwise kernel: the bits are drawn one per byte, then packed into
-// (or unpacked from) CANN's bit mask one bit position at a time.
+// acl_op types StatelessDropOutGenMask, DropOutDoMask and MaskedScale (declared in abi/aclop/dropout.decl) on the
+// Bernoulli Philox kernel, the view copy and the elementwise kernel: the bits are drawn one per byte, then packed
+// into (or unpacked from) CANN's bit mask one bit position at a time; MaskedScale takes an element mask.
 #include "aclop/declared_ops.h"
 #include "aclop/ops/elementwise_run.h"
 #include "common/dtype.h"
@@ -127,6 +127,27 @@ aclError RunDropOutDoMask(OpContext& ctx, const DropOutDoMaskAttrs& /*attrs*/) {
   if (rc != ACL_SUCCESS) return rc;
   return kernels::LaunchElementwise(kernels::EwOp::kDivScalar, x.dtype(), y.data, nullptr, y.data, n,
                                     kernels::ScalarValue::Floating(keep.f), ctx.stream());
+}
+
+aclError RunMaskedScale(OpContext& ctx, const MaskedScaleAttrs& attrs) {
+  const OpOperand& x = ctx.inputs[0];
+  const OpOperand& mask = ctx.inputs[1];
+  const OpOperand& y = ctx.outputs[0];
+  aclError rc = ctx.RequireSameShape(mask, "mask", x, "x");
+  if (rc == ACL_SUCCESS) rc = ctx.RequireSameShape(y, "y", x, "x");
+  if (rc != ACL_SUCCESS) return rc;
+  const uint64_t n = static_cast<uint64_t>(x.Numel());
+  if (n == 0) return ACL_SUCCESS;
+  void* kept = nullptr;
+  rc = ctx.AllocTemp(n * DataTypeSize(x.dtype()), &kept);
+  if (rc == ACL_SUCCESS) rc = kernels::LaunchCast(mask.dtype(), mask.data, x.dtype(), kept, n, ctx.stream());
+  if (rc == ACL_SUCCESS) {
+    rc = kernels::LaunchElementwise(kernels::EwOp::kMul, x.dtype(), x.data, kept, y.data, n, kernels::ScalarValue(),
+                                    ctx.stream());
+  }
+  if (rc != ACL_SUCCESS) return rc;
+  return kernels::LaunchElementwise(kernels::EwOp::kMulScalar, x.dtype(), y.data, nullptr, y.data, n,
+                                    kernels::ScalarValue::Floating(attrs.value), ctx.stream());
 }
 
 }  // namespace aclop

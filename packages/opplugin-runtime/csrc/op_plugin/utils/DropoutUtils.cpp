@@ -1,5 +1,6 @@
 #include "op_plugin/utils/DropoutUtils.h"
 
+#include <ATen/ops/mul.h>
 #include <c10/util/Exception.h>
 
 #include "npu/op_common/OpPreparation.h"
@@ -21,6 +22,15 @@ c10::optional<std::tuple<at::Tensor, at::Tensor>> dropout_without_draw(const at:
     mask->fill_(true);
     return std::make_tuple(input.clone(), *mask);
   }
+  return c10::nullopt;
+}
+
+c10::optional<at::Tensor> dropout_backward_without_kernel(const at::Tensor& grad_output, const at::Tensor& mask,
+                                                          double scale, op_infer::SmallVector* output_size) {
+  if (mask.scalar_type() != at::ScalarType::Bool || grad_output.scalar_type() == at::ScalarType::Double) {
+    return grad_output.mul(mask).mul(scale);
+  }
+  *output_size = op_infer::broadcast_ops_npu_output_size(grad_output, mask);
   return c10::nullopt;
 }
 

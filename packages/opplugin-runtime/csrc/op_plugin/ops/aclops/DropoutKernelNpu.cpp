@@ -3,6 +3,8 @@
 // ATen's contract is a bool mask of the input's shape: the bits are unpacked by applying the same bit mask to
 // ones with keep probability 1 and casting to bool. p = 1 keeps nothing (input * 0, as op_api); checks and
 // messages are the op_api kernel's. The values differ from op_api's draw (another stream of the generator).
+// native_dropout_backward takes that bool mask: "MaskedScale" computes grad * mask * scale, as op_api's
+// aclnnMaskedScale (upstream applies its bit mask with DropOutDoMask, which ATen's bool mask is not).
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/ones.h>
@@ -14,6 +16,7 @@
 #include "npu/core/NPUGuard.h"
 #include "npu/op_common/OpPreparation.h"
 #include "op_plugin/ops/native_dropout.h"
+#include "op_plugin/ops/native_dropout_backward.h"
 #include "op_plugin/utils/AclOpUtils.h"
 #include "op_plugin/utils/DropoutUtils.h"
 
@@ -66,6 +69,24 @@ std::tuple<at::Tensor, at::Tensor> native_dropout(const at::Tensor& input, doubl
   const at::Tensor kept = do_mask(at::ones(input.sizes(), input.options()), bit_mask, 1.0);
   mask.copy_(op_plugin::utils::cast_for_acl_op(kept, at::kBool));
   return std::make_tuple(output, mask);
+}
+
+at::Tensor native_dropout_backward(const at::Tensor& grad_output, const at::Tensor& mask, double scale) {
+  c10_npu::NPUGuard guard(grad_output.device());
+  op_infer::SmallVector output_size;
+  if (auto done = op_plugin::utils::dropout_backward_without_kernel(grad_output, mask, scale, &output_size)) {
+    return *done;
+  }
+  at::Tensor grad_input = OpPreparation::apply_tensor_without_format(output_size, grad_output.options());
+  if (grad_input.numel() == 0) return grad_input;
+  OpCommand cmd;
+  cmd.Name("MaskedScale")
+      .Input(grad_output.expand(output_size))
+      .Input(mask.view(at::kByte).expand(output_size))
+      .Output(grad_input)
+      .Attr("value", static_cast<float>(scale))
+      .Run();
+  return grad_input;
 }
 
 }  // namespace acl_op

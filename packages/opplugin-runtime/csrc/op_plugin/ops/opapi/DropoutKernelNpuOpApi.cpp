@@ -5,13 +5,11 @@
 // input * mask * scale (rounded after each product, as CPU's input.mul(mask).mul_(scale)).
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Tensor.h>
-#include <ATen/ops/mul.h>
 
 #include <tuple>
 
 #include "npu/core/NPUGenerator.h"
 #include "npu/core/NPUGuard.h"
-#include "npu/op_infer/InferSize.h"
 #include "npu/op_common/OpPreparation.h"
 #include "npu/op_api/op_api_common.h"
 #include "op_plugin/ops/native_dropout.h"
@@ -39,11 +37,10 @@ std::tuple<at::Tensor, at::Tensor> native_dropout(const at::Tensor& input, doubl
 
 at::Tensor native_dropout_backward(const at::Tensor& grad_output, const at::Tensor& mask, double scale) {
   c10_npu::NPUGuard guard(grad_output.device());
-  if (mask.scalar_type() != at::ScalarType::Bool) {
-    // CPU accepts any mask (grad_output * mask * scale, promoted): the same with npu mul
-    return grad_output.mul(mask).mul(scale);
+  op_infer::SmallVector output_size;
+  if (auto done = op_plugin::utils::dropout_backward_without_kernel(grad_output, mask, scale, &output_size)) {
+    return *done;
   }
-  const auto output_size = op_infer::broadcast_ops_npu_output_size(grad_output, mask);
   at::Tensor grad_input = OpPreparation::apply_tensor_without_format(output_size, grad_output.options());
   if (grad_input.numel() == 0) return grad_input;
   const at::Tensor grad = grad_output.expand(output_size);
