@@ -51,7 +51,7 @@ def product_text(files: dict[str, str]) -> str:
 def test_project_meta_functions() -> None:
     text = meta_text(render_label(load_model(PROJECT_YAML), "v2.13"))
     assert (
-        "at::Tensor mul_Tensor(const at::Tensor& self, const at::Tensor& other) {\n"
+        "at::Tensor floor_divide(const at::Tensor& self, const at::Tensor& other) {\n"
         "  auto output_size_0 = broadcast_ops_npu_output_size(self, other);\n"
         "  auto output_dtype_0 = at::result_type(self, other);\n"
         "  at::Tensor out = at::empty(\n"
@@ -76,9 +76,10 @@ def test_wrong_yaml_facts_change_the_meta_function(tmp_path: Path) -> None:
     d = make_yaml_dir(tmp_path, bad)
     files = render_label(load_model(d), "v2.13")
     text = meta_text(files)
-    assert "auto output_dtype_0 = self.scalar_type();" in text.split("mul_Tensor(")[1]
+    assert "auto output_dtype_0 = self.scalar_type();" in text.split("at::Tensor floor_divide(")[1]
     kernels = "".join(v for k, v in files.items() if "StructKernel" in k)
-    assert "auto output_dtype_0 = self.scalar_type();" in kernels.split("at::Tensor mul(")[1]
+    kernel = kernels.split("at::Tensor floor_divide(")[1]
+    assert "auto output_dtype_0 = self.scalar_type();" in kernel
 
 
 def test_check_schema_is_functional_and_int() -> None:

@@ -209,6 +209,28 @@ def test_compare_with_a_python_float_rounds_it_to_the_tensor_dtype_first(dtype, 
         assert torch.equal(got, want), f"{op}({dtype}, {scalar}): {(got != want).sum().item()} of {x.numel()} differ"
 
 
+@pytest.mark.parametrize("jit_compile", [False, True], ids=["op_api", "acl_op"])
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_mul_and_div_by_a_python_float_keep_it_unrounded(dtype, jit_compile):
+    """Unlike a compare, mul and div by a Python float compute in float32 with the float as it is (CPU's
+    opmath), then round once: x * (1 / 0.3) in float16 differed from CPU in a quarter of the elements when
+    the number was rounded to float16 first. Every value of the dtype; functional, out= and in-place forms,
+    the number on either side of mul, and a 0-dim CPU tensor as the number."""
+    x = _every_finite(dtype)
+    torch.npu.set_compile_mode(jit_compile=jit_compile)
+    try:
+        for scalar in (1 / 0.3, 0.1, -2.7182818):
+            forms = [("mul", lambda t, s: t * s), ("rmul", lambda t, s: s * t), ("div", lambda t, s: t / s),
+                     ("mul_", lambda t, s: t.clone().mul_(s)), ("div_", lambda t, s: t.clone().div_(s)),
+                     ("div out", lambda t, s: torch.div(t, s, out=torch.empty_like(t))),
+                     ("mul 0-dim", lambda t, s: torch.mul(t, torch.tensor(s)))]
+            for name, op in forms:
+                want, got = op(x, scalar), op(x.npu(), scalar).cpu()
+                assert torch.equal(got, want), f"{name}({dtype}, {scalar}): {(got != want).sum().item()} differ"
+    finally:
+        torch.npu.set_compile_mode(jit_compile=False)
+
+
 def _has_npu_kernel(op: str) -> bool:
     return torch._C._dispatch_has_kernel_for_dispatch_key(op, "PrivateUse1")
 

@@ -109,6 +109,17 @@ at::Tensor scalar_operand(const c10::Scalar& value) {
   return at::scalar_tensor(value, at::TensorOptions().dtype(value.type()));
 }
 
+c10::ScalarType number_compute_dtype(c10::ScalarType dtype, bool with_number) {
+  return with_number && at::isReducedFloatingType(dtype) ? at::kFloat : dtype;
+}
+
+bool has_number(std::initializer_list<at::Tensor> operands) {
+  for (const at::Tensor& t : operands) {
+    if (at_npu::native::OpPreparation::IsCPUScalar(t)) return true;
+  }
+  return false;
+}
+
 c10::ScalarType unary_float_dtype(const at::Tensor& self) {
   return at::isFloatingType(self.scalar_type()) ? self.scalar_type() : c10::typeMetaToScalarType(at::get_default_dtype());
 }

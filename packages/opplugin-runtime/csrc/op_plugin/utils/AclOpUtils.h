@@ -53,6 +53,14 @@ at::Tensor& write_through_base_format(at::Tensor& out, const std::function<void(
 // `value` as a 0-dim CPU tensor: an operand elementwise_acl_op_out passes as a host constant.
 at::Tensor scalar_operand(const c10::Scalar& value);
 
+// The dtype an elementwise op of result `dtype` computes in when a Python number is among its operands
+// (`with_number`): float32 for float16/bfloat16, where CPU computes with the number unrounded (a host
+// constant of the 16-bit dtype would round it first); else `dtype`.
+c10::ScalarType number_compute_dtype(c10::ScalarType dtype, bool with_number);
+
+// Whether one of `operands` is a Python number (a 0-dim CPU tensor).
+bool has_number(std::initializer_list<at::Tensor> operands);
+
 // The dtype a float-producing unary op (exp, sqrt, ...) computes `self` in: self's dtype when it is
 // floating, else the default float dtype (integral inputs promote as in ATen).
 c10::ScalarType unary_float_dtype(const at::Tensor& self);

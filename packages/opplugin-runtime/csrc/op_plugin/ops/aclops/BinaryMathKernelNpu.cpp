@@ -3,7 +3,8 @@
 // "LessEqual", "Greater", "GreaterEqual"), addcmul, addcdiv, lerp, where ("Select"), masked_fill_
 // ("MaskedFill"), and the activation gradients sigmoid_backward ("SigmoidGrad"), tanh_backward
 // ("TanhGrad"), silu_backward ("SiluGrad"), gelu_backward ("GeluGradV2"), threshold_backward
-// ("ThresholdGradV2D"). The executor broadcasts; inputs are cast to the common dtype first.
+// ("ThresholdGradV2D"). The executor broadcasts; inputs are cast to the common dtype first (to float32 for
+// a float16/bfloat16 mul, div, addcmul, addcdiv or lerp with a Python number: number_compute_dtype).
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <string>
 
@@ -172,8 +173,9 @@ at::Tensor& sub_out(const at::Tensor& self, const at::Tensor& other, const at::S
 at::Tensor& div_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
   c10_npu::NPUGuard guard(device_of(self, other));
   const at::ScalarType common = at::result_type(self, other);
-  const at::ScalarType dtype =
-      at::isFloatingType(common) ? common : c10::typeMetaToScalarType(at::get_default_dtype());
+  const at::ScalarType dtype = op_plugin::utils::number_compute_dtype(
+      at::isFloatingType(common) ? common : c10::typeMetaToScalarType(at::get_default_dtype()),
+      op_plugin::utils::has_number({self, other}));
   return elementwise_acl_op_out("RealDiv", {self, other}, dtype, dtype, out);
 }
 
@@ -193,7 +195,8 @@ at::Tensor& mul_out(const at::Tensor& self, const at::Tensor& other, at::Tensor&
   OpPreparation::check_tensor({self, other}, out, out.scalar_type(), output_size);
   TORCH_CHECK(c10::canCast(dtype, out.scalar_type()), "mul_out: result type ", dtype,
               " can't be cast to the desired output type ", out.scalar_type());
-  return elementwise_acl_op_out("Mul", {self, other}, dtype, dtype, out);
+  const at::ScalarType compute = op_plugin::utils::number_compute_dtype(dtype, op_plugin::utils::has_number({self, other}));
+  return elementwise_acl_op_out("Mul", {self, other}, compute, compute, out);
 }
 
 at::Tensor& eq_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
@@ -236,20 +239,20 @@ at::Tensor& ge_scalar_out(const at::Tensor& self, const at::Scalar& other, at::T
 at::Tensor& addcmul_out(const at::Tensor& self, const at::Tensor& tensor1, const at::Tensor& tensor2,
                         const at::Scalar& value, at::Tensor& out) {
   c10_npu::NPUGuard guard(self.device());
-  const at::ScalarType dtype = result_type3(self, tensor1, tensor2);
+  const at::ScalarType dtype = op_plugin::utils::number_compute_dtype(result_type3(self, tensor1, tensor2), true);
   return elementwise_acl_op_out("Addcmul", {self, tensor1, tensor2, scalar_operand(value)}, dtype, dtype, out);
 }
 
 at::Tensor& addcdiv_out(const at::Tensor& self, const at::Tensor& tensor1, const at::Tensor& tensor2,
                         const at::Scalar& value, at::Tensor& out) {
   c10_npu::NPUGuard guard(self.device());
-  const at::ScalarType dtype = result_type3(self, tensor1, tensor2);
+  const at::ScalarType dtype = op_plugin::utils::number_compute_dtype(result_type3(self, tensor1, tensor2), true);
   return elementwise_acl_op_out("Addcdiv", {self, tensor1, tensor2, scalar_operand(value)}, dtype, dtype, out);
 }
 
 at::Tensor& lerp_out(const at::Tensor& self, const at::Tensor& end, const at::Scalar& weight, at::Tensor& out) {
   c10_npu::NPUGuard guard(self.device());
-  const at::ScalarType dtype = self.scalar_type();
+  const at::ScalarType dtype = op_plugin::utils::number_compute_dtype(self.scalar_type(), true);
   return elementwise_acl_op_out("Lerp", {self, end, scalar_operand(weight)}, dtype, dtype, out);
 }
 
