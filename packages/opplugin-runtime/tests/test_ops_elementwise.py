@@ -231,6 +231,30 @@ def test_mul_and_div_by_a_python_float_keep_it_unrounded(dtype, jit_compile):
         torch.npu.set_compile_mode(jit_compile=False)
 
 
+@pytest.mark.parametrize("jit_compile", [False, True], ids=["op_api", "acl_op"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.float16, torch.bfloat16])
+def test_add_with_alpha_and_lerp_round_once_as_cpu(dtype, jit_compile):
+    """CPU's vectorized add/sub with alpha and lerp are fused multiply-adds (x + alpha y rounded once; lerp's
+    self + w (end - self) and end + (w - 1) (end - self)), and add/sub take alpha in the tensor's dtype (a
+    float16 alpha) before computing in float32: two roundings differed from CPU in a third of the float32
+    elements. 4096 elements: CPU's vector loop covers them all (its scalar tail rounds differently)."""
+    g = torch.Generator().manual_seed(5)
+    a, b, w = (torch.randn(4096, generator=g).to(dtype) for _ in range(3))
+    torch.npu.set_compile_mode(jit_compile=jit_compile)
+    try:
+        for name, op in [("add", lambda x, y: torch.add(x, y, alpha=1 / 0.3)),
+                         ("sub", lambda x, y: torch.sub(x, y, alpha=0.1)),
+                         ("add_", lambda x, y: x.clone().add_(y, alpha=-2.7182818)),
+                         ("lerp small", lambda x, y: torch.lerp(x, y, 0.3)),
+                         ("lerp large", lambda x, y: torch.lerp(x, y, 0.7))]:
+            want, got = op(a, b), op(a.npu(), b.npu()).cpu()
+            assert torch.equal(got, want), f"{name}: {(got != want).sum().item()} of {a.numel()} differ"
+        want, got = torch.lerp(a, b, w), torch.lerp(a.npu(), b.npu(), w.npu()).cpu()
+        assert torch.equal(got, want), f"lerp with a weight tensor: {(got != want).sum().item()} differ"
+    finally:
+        torch.npu.set_compile_mode(jit_compile=False)
+
+
 def _has_npu_kernel(op: str) -> bool:
     return torch._C._dispatch_has_kernel_for_dispatch_key(op, "PrivateUse1")
 

@@ -68,7 +68,7 @@ aclnnStatus AddWorkspace(const char* api, const aclTensor* self, const char* sel
       });
     } else {
       const kernels::ScalarValue value = IsFloatingType(promoted)
-                                             ? kernels::ScalarValue::Floating(alpha->ToDouble())
+                                             ? kernels::StoredAs(promoted, kernels::ScalarValue::Floating(alpha->ToDouble()))
                                              : kernels::ScalarValue::Integral(alpha->ToInt64());
       plan.AddStep([a, b, y, n, promoted, value](uint8_t* ws, aclrtStream stream) {
         return kernels::LaunchElementwise(kernels::EwOp::kAxpy, promoted, a.Resolve(ws), b.Resolve(ws), y.Resolve(ws), n,

@@ -215,6 +215,7 @@ aclnnStatus Nary(const char* api, EwOp op, Promotion p, std::initializer_list<Op
   aclDataType promoted = tensors[0]->dtype;
   if (tensors.size() == 2) promoted = ResultType({tensors[0], tensors[1]});
   if (tensors.size() == 3) promoted = ResultType({tensors[0], tensors[1], tensors[2]});
+  if (op == EwOp::kSub) value = kernels::StoredAs(Promote(promoted, p), value);  // alpha in the dtype, as ATen
   return Elementwise(api, op, inputs, Promote(promoted, p), out, outName, value, ws, ex);
 }
 

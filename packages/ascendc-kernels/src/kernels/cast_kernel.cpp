@@ -97,5 +97,13 @@ aclError LaunchCast(aclDataType srcType, const void* x, aclDataType dstType, voi
   });
 }
 
+ScalarValue StoredAs(aclDataType dtype, ScalarValue s) {
+  if (!s.isFloating) return s;
+  const float f = static_cast<float>(s.f);
+  if (dtype == ACL_FLOAT16) return ScalarValue::Floating(HalfBitsToFloat(FloatToHalfBits(f)));
+  if (dtype == ACL_BF16) return ScalarValue::Floating(Bf16BitsToFloat(FloatToBf16Bits(f)));
+  return s;
+}
+
 }  // namespace kernels
 }  // namespace ascendc_sim

@@ -273,10 +273,11 @@ __aicore__ inline void Minimum(const Operands<C>& o) {
 template <typename C> __aicore__ inline void Add(const Operands<C>& o) { AscendC::Add(o.y, o.x[0], o.x[1], o.n); }
 template <typename C> __aicore__ inline void Mul(const Operands<C>& o) { AscendC::Mul(o.y, o.x[0], o.x[1], o.n); }
 
+// x0 + s x1 rounded once (CPU's add with alpha is a fused multiply-add); y = x0 * 1 is exact, -0 and NaN too.
 template <typename C>
 __aicore__ inline void Axpy(const Operands<C>& o) {
-  AscendC::Muls(o.t[0], o.x[1], o.s, o.n);
-  AscendC::Add(o.y, o.x[0], o.t[0], o.n);
+  AscendC::Muls(o.y, o.x[0], C(1), o.n);
+  AscendC::Axpy(o.y, o.x[1], o.s, o.n);
 }
 
 template <typename C> __aicore__ inline void Neg(const Operands<C>& o) { AscendC::Muls(o.y, o.x[0], C(-1), o.n); }
@@ -298,9 +299,9 @@ __aicore__ inline void ClampMinScalar(const Operands<C>& o) {
 }
 
 template <typename C>
-__aicore__ inline void Sub(const Operands<C>& o) {
-  AscendC::Muls(o.t[0], o.x[1], o.s, o.n);
-  AscendC::Sub(o.y, o.x[0], o.t[0], o.n);
+__aicore__ inline void Sub(const Operands<C>& o) {  // x0 - s x1 rounded once, as Axpy
+  AscendC::Muls(o.y, o.x[0], C(1), o.n);
+  AscendC::Axpy(o.y, o.x[1], -o.s, o.n);
 }
 
 template <typename C>
@@ -472,16 +473,14 @@ __aicore__ inline void SiluBackward(const Operands<C>& o) {  // grad * s * (1 + 
   AscendC::Mul(o.y, o.y, o.t[1], n);
 }
 
+// ATen's |w| < 0.5 ? self + w (end - self) : end + (w - 1) (end - self), each a fused multiply-add as in
+// CPU's vectorized lerp.
 template <typename C>
-__aicore__ inline void LerpScalar(const Operands<C>& o) {  // ATen: |w| < 0.5 ? self + w (end - self) : end - (end - self) (1 - w)
+__aicore__ inline void LerpScalar(const Operands<C>& o) {
   AscendC::Sub(o.t[0], o.x[1], o.x[0], o.n);
-  if (fabs(o.scalar.f) < 0.5) {
-    AscendC::Muls(o.t[0], o.t[0], o.s, o.n);
-    AscendC::Add(o.y, o.x[0], o.t[0], o.n);
-  } else {
-    AscendC::Muls(o.t[0], o.t[0], static_cast<C>(1.0 - o.scalar.f), o.n);
-    AscendC::Sub(o.y, o.x[1], o.t[0], o.n);
-  }
+  const bool small = fabs(o.scalar.f) < 0.5;
+  AscendC::Muls(o.y, o.x[small ? 0 : 1], C(1), o.n);
+  AscendC::Axpy(o.y, o.t[0], small ? o.s : static_cast<C>(o.s - C(1)), o.n);
 }
 
 template <typename C>
@@ -499,15 +498,14 @@ __aicore__ inline void LerpTensor(const Operands<C>& o) {
   const LocalTensor<C>& lo = o.t[1];
   const LocalTensor<C>& hi = o.t[2];
   AscendC::Sub(d, x[1], x[0], n);
-  AscendC::Mul(lo, x[2], d, n);
-  AscendC::Add(lo, x[0], lo, n);
-  AscendC::Muls(hi, x[2], C(-1), n);
-  AscendC::Adds(hi, hi, C(1), n);
-  AscendC::Mul(hi, d, hi, n);
-  AscendC::Sub(hi, x[1], hi, n);
+  AscendC::Muls(lo, x[0], C(1), n);
+  AscendC::MulAddDst(lo, x[2], d, n);  // self + w (end - self), rounded once
+  AscendC::Adds(hi, x[2], C(-1), n);
+  AscendC::Muls(o.y, x[1], C(1), n);
+  AscendC::MulAddDst(o.y, hi, d, n);  // end + (w - 1) (end - self), rounded once
   AscendC::Abs(d, x[2], n);
   AscendC::CompareScalar(o.mask, d, C(0.5), CMPMODE::LT, n);
-  AscendC::Select(o.y, o.mask, lo, hi, SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
+  AscendC::Select(o.y, o.mask, lo, o.y, SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
 }
 
 // binary and ternary math, bitwise and logical operators (rows of elementwise_binary_ops.def)

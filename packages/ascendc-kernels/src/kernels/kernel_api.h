@@ -36,6 +36,10 @@ struct ScalarValue {
   }
 };
 
+// `s` as a tensor of `dtype` stores it: a floating value rounded to float16/bfloat16 for those dtypes (ATen's
+// add and sub take alpha in the tensor's dtype, then compute in float32), else `s` unchanged.
+ASCENDC_SIM_INTERNAL_API ScalarValue StoredAs(aclDataType dtype, ScalarValue s);
+
 // The elementwise operators (add, mul, abs, muls, clamp_min, ...) are op codes of one kernel:
 // kernels/elementwise_api.h. Fill and cast move data rather than compute on it:
 // y = value

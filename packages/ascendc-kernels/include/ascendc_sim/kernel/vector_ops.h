@@ -294,7 +294,8 @@ __aicore__ inline void Mins(const LocalTensor<T>& dst, const LocalTensor<T>& src
   detail::UnaryLoop(dst, src, calCount, [s](C a) { return a < s ? a : s; });
 }
 
-// dst = dst + src * scalarValue, rounded once (compute type).
+// dst = dst + src * scalarValue: one rounding for floating compute types (a fused multiply-add, as
+// CPU's vectorized add with alpha and lerp), wrapping for integers.
 template <typename T, typename U>
 __aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<T>& src, U scalarValue, uint32_t calCount) {
   detail::CheckUnary("Axpy", dst, src, calCount);
@@ -305,7 +306,11 @@ __aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<T>& src
   S* __restrict d = detail::Raw(dst);
   const S* __restrict a = detail::Raw(src);
   for (uint32_t i = 0; i < calCount; ++i) {
-    d[i] = A::Store(detail::AddValues(A::Load(d[i]), detail::MulValues(A::Load(a[i]), s)));
+    if constexpr (detail::kIsFloatLike<C>) {
+      d[i] = A::Store(std::fma(A::Load(a[i]), s, A::Load(d[i])));
+    } else {
+      d[i] = A::Store(detail::AddValues(A::Load(d[i]), detail::MulValues(A::Load(a[i]), s)));
+    }
   }
 }
 

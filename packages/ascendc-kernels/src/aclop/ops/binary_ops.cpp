@@ -1,4 +1,5 @@
-// acl_op types with two inputs and numpy broadcasting: Add, Mul, Axpy, LogicalAnd, LogicalOr, Sub, RealDiv,
+// acl_op types with two inputs and numpy broadcasting: Add, Mul, Axpy, AxpyV2 (its alpha a constant input),
+// LogicalAnd, LogicalOr, Sub, RealDiv,
 // Maximum, Minimum (declared in
 // abi/aclop/binary.decl, which checks their dtypes and reads their attributes).
 #include <math.h>
@@ -57,8 +58,15 @@ aclError RunAxpy(OpContext& ctx, const AxpyAttrs& attrs) {
                     DataTypeName(dtype));
   }
   const kernels::ScalarValue alpha = IsFloatingType(dtype)
-                                         ? kernels::ScalarValue::Floating(attrs.alpha)
+                                         ? kernels::StoredAs(dtype, kernels::ScalarValue::Floating(attrs.alpha))
                                          : kernels::ScalarValue::Integral(static_cast<int64_t>(attrs.alpha));
+  return RunBroadcastBinary(ctx, kernels::EwOp::kAxpy, alpha);
+}
+
+aclError RunAxpyV2(OpContext& ctx, const AxpyV2Attrs&) {
+  kernels::ScalarValue alpha;
+  const aclError rc = ConstantScalarInput(ctx, 2, "alpha", &alpha);
+  if (rc != ACL_SUCCESS) return rc;
   return RunBroadcastBinary(ctx, kernels::EwOp::kAxpy, alpha);
 }
 

@@ -113,6 +113,16 @@ c10::ScalarType number_compute_dtype(c10::ScalarType dtype, bool with_number) {
   return with_number && at::isReducedFloatingType(dtype) ? at::kFloat : dtype;
 }
 
+void axpy_v2_out(const at::Tensor& self, const at::Tensor& other, const c10::Scalar& alpha, at::Tensor& result) {
+  if (result.numel() == 0) return;
+  const at::ScalarType dtype = result.scalar_type();
+  at_npu::native::OpCommand cmd;
+  cmd.Name("AxpyV2");
+  AddInputAs(cmd, self, dtype);
+  AddInputAs(cmd, other, dtype);
+  cmd.Input(alpha, dtype).Output(result).Run();
+}
+
 bool has_number(std::initializer_list<at::Tensor> operands) {
   for (const at::Tensor& t : operands) {
     if (at_npu::native::OpPreparation::IsCPUScalar(t)) return true;

@@ -58,6 +58,10 @@ at::Tensor scalar_operand(const c10::Scalar& value);
 // constant of the 16-bit dtype would round it first); else `dtype`.
 c10::ScalarType number_compute_dtype(c10::ScalarType dtype, bool with_number);
 
+// result <- self + alpha * other by "AxpyV2", alpha a constant of result's dtype (base formats; result dense,
+// of the broadcast shape and the result dtype).
+void axpy_v2_out(const at::Tensor& self, const at::Tensor& other, const c10::Scalar& alpha, at::Tensor& result);
+
 // Whether one of `operands` is a Python number (a 0-dim CPU tensor).
 bool has_number(std::initializer_list<at::Tensor> operands);
 

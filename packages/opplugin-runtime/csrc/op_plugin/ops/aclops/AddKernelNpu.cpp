@@ -1,7 +1,8 @@
 // add.Tensor / add.out / add_.Tensor on the acl_op path: "Add" when alpha is 1,
-// else "Axpy" (self + alpha * other, float attribute alpha); for dtypes Axpy
-// lacks, "Mul" by a constant alpha then "Add". Inputs are cast to the result
-// dtype first; the executor broadcasts.
+// else "Axpy" (self + alpha * other, float attribute alpha), or for float64, whose
+// alpha a float would round, "AxpyV2" (alpha a constant input, as upstream); for
+// dtypes Axpy lacks, "Mul" by a constant alpha then "Add". Inputs are cast to the
+// result dtype first; the executor broadcasts.
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/result_type.h>
@@ -62,6 +63,11 @@ void add_out_nocheck(at::Tensor& result, const at::Tensor& self, const at::Tenso
     op_plugin::utils::AddInputAs(cmd, self, dtype, format);
     op_plugin::utils::AddInputAs(cmd, other, dtype, format);
     cmd.Output(result).Run();
+    return;
+  }
+  if (dtype == at::kDouble) {
+    op_plugin::utils::write_through_base_format(
+        result, [&](at::Tensor& dense) { op_plugin::utils::axpy_v2_out(self, other, alpha, dense); });
     return;
   }
   if (AxpySupports(dtype)) {

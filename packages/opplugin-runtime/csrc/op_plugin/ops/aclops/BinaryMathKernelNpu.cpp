@@ -159,6 +159,16 @@ at::Tensor& sub_out(const at::Tensor& self, const at::Tensor& other, const at::S
   if (is_one(alpha)) {
     return elementwise_acl_op_out("Sub", {self, other}, dtype, dtype, out);
   }
+  if (dtype == at::kDouble) {  // a float attribute would round alpha
+    at::Tensor result = out.scalar_type() == dtype
+                            ? out
+                            : OpPreparation::apply_tensor_without_format(out.sizes(), out.options().dtype(dtype));
+    op_plugin::utils::write_through_base_format(result, [&](at::Tensor& dense) {
+      op_plugin::utils::axpy_v2_out(self, other, at::Scalar(-alpha.toDouble()), dense);
+    });
+    if (!result.is_same(out)) out.copy_(result);
+    return out;
+  }
   if (axpy_supports(dtype)) {  // self - alpha * other = self + (-alpha) * other
     const at::Scalar neg_alpha = at::isFloatingType(dtype) ? at::Scalar(-alpha.toDouble()) : at::Scalar(-alpha.toLong());
     return elementwise_acl_op_out("Axpy", {self, other}, dtype, dtype, out,
