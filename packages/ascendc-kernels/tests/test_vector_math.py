@@ -66,6 +66,11 @@ FUNCTIONS = [
     ("aclnnTanh", np.tanh, (1e-30, 30.0)),
     ("aclnnErf", _erf, (1e-30, 12.0)),
     ("aclnnErfc", _erfc, (1e-30, 12.0)),
+    ("aclnnSinh", np.sinh, (1e-30, 100.0)),
+    ("aclnnCosh", np.cosh, (1e-30, 100.0)),
+    ("aclnnAsinh", np.arcsinh, (1e-45, 3.4e38)),
+    ("aclnnAcosh", np.arccosh, (1e-30, 3.4e38)),
+    ("aclnnAtanh", np.arctanh, (1e-30, 1.0)),
 ]
 SPECIAL = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, TINY, -TINY, 1e-40, -1e-40, 1.0, -1.0, 0.5, -0.5, 2.0,
                     -2.0, 1e-8, -1e-8, 3e38, -3e38, 1048575.9, 1048576.0, -1048577.0, 1e30, -1e30],
@@ -79,8 +84,10 @@ def _arguments(api: str, domain: tuple, rng: np.random.Generator) -> np.ndarray:
     x = np.concatenate([wide, near, SPECIAL])
     if api in ("aclnnLog", "aclnnLog2", "aclnnLog10"):
         x = np.concatenate([x, np.abs(wide), rng.uniform(0.5, 2.0, 20000).astype(np.float32)])
-    if api == "aclnnLog1p":
+    if api in ("aclnnLog1p", "aclnnAtanh"):
         x = np.concatenate([x, np.abs(wide), rng.uniform(-1, 1, 20000).astype(np.float32)])
+    if api == "aclnnAcosh":
+        x = np.concatenate([x, 1 + np.abs(wide), rng.uniform(1, 1.001, 20000).astype(np.float32)])
     return x
 
 

@@ -88,7 +88,7 @@ ACL_FUNC_VISIBILITY float aclsimVectorReduceSumF32(const float* src, uint32_t n)
 ACL_FUNC_VISIBILITY float aclsimVectorReduceExtremeF32(const float* src, uint32_t n, int isMax, int* sawNan);
 
 // The vector unit's float32 math functions (AscendC::Sin, Cos, Tan, Ln, Log2, Log10, Log1p,
-// Exp2, Expm1, Tanh, Erf, Erfc and Power on float): dst[i] = f(src[i]) within 1 ulp of the
+// Exp2, Expm1, Tanh, Erf, Erfc, Sinh, Cosh, Asinh, Acosh, Atanh and Power on float): dst[i] = f(src[i]) within 1 ulp of the
 // correctly rounded value, with libm's special values; same SIMD choice, same bits on every
 // ISA. dst may be a source (same start).
 typedef enum {
@@ -104,6 +104,11 @@ typedef enum {
   ACLSIM_MATH_TANH = 9,
   ACLSIM_MATH_ERF = 10,
   ACLSIM_MATH_ERFC = 11,
+  ACLSIM_MATH_SINH = 12,
+  ACLSIM_MATH_COSH = 13,
+  ACLSIM_MATH_ASINH = 14,
+  ACLSIM_MATH_ACOSH = 15,
+  ACLSIM_MATH_ATANH = 16,
 } aclsimMathFunction;
 ACL_FUNC_VISIBILITY void aclsimVectorMathF32(aclsimMathFunction fn, float* dst, const float* src, uint32_t n);
 // dst[i] = pow(base[i], exponent[i]) (std::pow's special values).

@@ -285,6 +285,56 @@ struct Erfc {
   }
 };
 
+// sinh |x| = (E + E / (E + 1)) / 2, E = e^|x| - 1 (no cancellation near 0); |x| beyond 200 overflows float.
+struct Sinh {
+  static bool Valid(float x) { return x == x; }
+  static double Exact(double x) { return sinh(x); }
+  ACLSIM_MATH_INLINE static double Vector(double x) {
+    const double a = fabs(x) < 200.0 ? fabs(x) : 200.0;
+    const double e = Expm1D(a);
+    return WithSignOf(0.5 * (e + e / (e + 1.0)), x);
+  }
+};
+
+struct Cosh {
+  static bool Valid(float x) { return x == x; }
+  static double Exact(double x) { return cosh(x); }
+  ACLSIM_MATH_INLINE static double Vector(double x) {
+    const double e = ExpD(fabs(x) < 200.0 ? fabs(x) : 200.0);
+    return 0.5 * (e + 1.0 / e);
+  }
+};
+
+// asinh |x| = ln(1 + a + a^2 / (1 + sqrt(1 + a^2))) (a^2 does not overflow in double).
+struct Asinh {
+  static bool Valid(float x) { return fabsf(x) <= 3.40282347e+38f; }
+  static double Exact(double x) { return asinh(x); }
+  ACLSIM_MATH_INLINE static double Vector(double x) {
+    const double a = fabs(x);
+    return WithSignOf(Log1p::Vector(a + a * a / (1.0 + sqrt(1.0 + a * a))), x);
+  }
+};
+
+// acosh x = ln(1 + t + sqrt(2t + t^2)), t = x - 1 (exact).
+struct Acosh {
+  static bool Valid(float x) { return x >= 1.0f && x <= 3.40282347e+38f; }
+  static double Exact(double x) { return acosh(x); }
+  ACLSIM_MATH_INLINE static double Vector(double x) {
+    const double t = x - 1.0;
+    return Log1p::Vector(t + sqrt(2.0 * t + t * t));
+  }
+};
+
+// atanh |x| = ln(1 + 2a / (1 - a)) / 2.
+struct Atanh {
+  static bool Valid(float x) { return fabsf(x) < 1.0f; }
+  static double Exact(double x) { return atanh(x); }
+  ACLSIM_MATH_INLINE static double Vector(double x) {
+    const double a = fabs(x);
+    return WithSignOf(0.5 * Log1p::Vector(2.0 * a / (1.0 - a)), x);
+  }
+};
+
 // Lanes are processed in chunks: a chunk whose arguments are all valid runs the vectorised loop,
 // another one element by element (the same Vector code, or Exact). dst may be src.
 constexpr uint32_t kChunk = 256;
@@ -347,7 +397,12 @@ ACLSIM_MATH_INLINE void MathAny(int fn, float* d, const float* s, uint32_t n) {
     case ACLSIM_MATH_EXPM1: UnaryMap<Expm1>(d, s, n); break;
     case ACLSIM_MATH_TANH: UnaryMap<Tanh>(d, s, n); break;
     case ACLSIM_MATH_ERF: UnaryMap<Erf>(d, s, n); break;
-    default: UnaryMap<Erfc>(d, s, n); break;
+    case ACLSIM_MATH_ERFC: UnaryMap<Erfc>(d, s, n); break;
+    case ACLSIM_MATH_SINH: UnaryMap<Sinh>(d, s, n); break;
+    case ACLSIM_MATH_COSH: UnaryMap<Cosh>(d, s, n); break;
+    case ACLSIM_MATH_ASINH: UnaryMap<Asinh>(d, s, n); break;
+    case ACLSIM_MATH_ACOSH: UnaryMap<Acosh>(d, s, n); break;
+    default: UnaryMap<Atanh>(d, s, n); break;
   }
 }
 
