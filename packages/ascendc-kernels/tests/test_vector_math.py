@@ -71,6 +71,9 @@ FUNCTIONS = [
     ("aclnnAsinh", np.arcsinh, (1e-45, 3.4e38)),
     ("aclnnAcosh", np.arccosh, (1e-30, 3.4e38)),
     ("aclnnAtanh", np.arctanh, (1e-30, 1.0)),
+    ("aclnnAtan", np.arctan, (1e-45, 3.4e38)),
+    ("aclnnAsin", np.arcsin, (1e-45, 1.0)),
+    ("aclnnAcos", np.arccos, (1e-45, 1.0)),
 ]
 SPECIAL = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, TINY, -TINY, 1e-40, -1e-40, 1.0, -1.0, 0.5, -0.5, 2.0,
                     -2.0, 1e-8, -1e-8, 3e38, -3e38, 1048575.9, 1048576.0, -1048577.0, 1e30, -1e30],
@@ -84,7 +87,7 @@ def _arguments(api: str, domain: tuple, rng: np.random.Generator) -> np.ndarray:
     x = np.concatenate([wide, near, SPECIAL])
     if api in ("aclnnLog", "aclnnLog2", "aclnnLog10"):
         x = np.concatenate([x, np.abs(wide), rng.uniform(0.5, 2.0, 20000).astype(np.float32)])
-    if api in ("aclnnLog1p", "aclnnAtanh"):
+    if api in ("aclnnLog1p", "aclnnAtanh", "aclnnAsin", "aclnnAcos"):
         x = np.concatenate([x, np.abs(wide), rng.uniform(-1, 1, 20000).astype(np.float32)])
     if api == "aclnnAcosh":
         x = np.concatenate([x, 1 + np.abs(wide), rng.uniform(1, 1.001, 20000).astype(np.float32)])

@@ -88,9 +88,9 @@ ACL_FUNC_VISIBILITY float aclsimVectorReduceSumF32(const float* src, uint32_t n)
 ACL_FUNC_VISIBILITY float aclsimVectorReduceExtremeF32(const float* src, uint32_t n, int isMax, int* sawNan);
 
 // The vector unit's float32 math functions (AscendC::Sin, Cos, Tan, Ln, Log2, Log10, Log1p,
-// Exp2, Expm1, Tanh, Erf, Erfc, Sinh, Cosh, Asinh, Acosh, Atanh and Power on float): dst[i] = f(src[i]) within 1 ulp of the
-// correctly rounded value, with libm's special values; same SIMD choice, same bits on every
-// ISA. dst may be a source (same start).
+// Exp2, Expm1, Tanh, Erf, Erfc, Sinh, Cosh, Asinh, Acosh, Atanh, Atan, Asin, Acos and Power
+// on float): dst[i] = f(src[i]) within 1 ulp of the correctly rounded value, with libm's
+// special values; same SIMD choice, same bits on every ISA. dst may be a source (same start).
 typedef enum {
   ACLSIM_MATH_SIN = 0,
   ACLSIM_MATH_COS = 1,
@@ -109,6 +109,9 @@ typedef enum {
   ACLSIM_MATH_ASINH = 14,
   ACLSIM_MATH_ACOSH = 15,
   ACLSIM_MATH_ATANH = 16,
+  ACLSIM_MATH_ATAN = 17,
+  ACLSIM_MATH_ASIN = 18,
+  ACLSIM_MATH_ACOS = 19,
 } aclsimMathFunction;
 ACL_FUNC_VISIBILITY void aclsimVectorMathF32(aclsimMathFunction fn, float* dst, const float* src, uint32_t n);
 // dst[i] = pow(base[i], exponent[i]) (std::pow's special values).

@@ -172,6 +172,32 @@ ACLSIM_MATH_INLINE double ErfSmall(double x) {
   return x * ((p * z + 1.0) * 1.12837916709551257390);
 }
 
+// atan a for a >= 0 (+inf included): atan a = y0 + atan v with v = a, (a - 1) / (a + 1) or -1 / a
+// as a passes tan(pi/8) and tan(3pi/8) (one division, |v| <= tan(pi/8)), Taylor to v^27.
+ACLSIM_MATH_INLINE double AtanD(double a) {
+  const bool high = a > 2.41421356237309504880;
+  const bool middle = a > 0.41421356237309504880;
+  const double num = high ? -1.0 : (middle ? a - 1.0 : a);
+  const double den = high ? a : (middle ? a + 1.0 : 1.0);
+  const double y0 = high ? 1.57079632679489661923 : (middle ? 0.78539816339744830962 : 0.0);
+  const double v = num / den;
+  const double z = v * v;
+  double p = -1.0 / 27;
+  p = p * z + 1.0 / 25;
+  p = p * z - 1.0 / 23;
+  p = p * z + 1.0 / 21;
+  p = p * z - 1.0 / 19;
+  p = p * z + 1.0 / 17;
+  p = p * z - 1.0 / 15;
+  p = p * z + 1.0 / 13;
+  p = p * z - 1.0 / 11;
+  p = p * z + 1.0 / 9;
+  p = p * z - 1.0 / 7;
+  p = p * z + 1.0 / 5;
+  p = p * z - 1.0 / 3;
+  return y0 + v * (p * z + 1.0);
+}
+
 // One function of the unit: Valid(x) says whether the lane's float argument is in the domain of
 // Vector (the vectorised double computation); the others take Exact (libm in double).
 struct Sin {
@@ -335,6 +361,29 @@ struct Atanh {
   }
 };
 
+struct Atan {
+  static bool Valid(float x) { return x == x; }
+  static double Exact(double x) { return atan(x); }
+  ACLSIM_MATH_INLINE static double Vector(double x) { return WithSignOf(AtanD(fabs(x)), x); }
+};
+
+// asin x = atan(x / sqrt((1 - x)(1 + x))) (exact product; +inf at |x| = 1).
+struct Asin {
+  static bool Valid(float x) { return fabsf(x) <= 1.0f; }
+  static double Exact(double x) { return asin(x); }
+  ACLSIM_MATH_INLINE static double Vector(double x) {
+    const double a = fabs(x);
+    return WithSignOf(AtanD(a / sqrt((1.0 - a) * (1.0 + a))), x);
+  }
+};
+
+// acos x = 2 atan(sqrt((1 - x) / (1 + x))) (+inf at x = -1).
+struct Acos {
+  static bool Valid(float x) { return fabsf(x) <= 1.0f; }
+  static double Exact(double x) { return acos(x); }
+  ACLSIM_MATH_INLINE static double Vector(double x) { return 2.0 * AtanD(sqrt((1.0 - x) / (1.0 + x))); }
+};
+
 // Lanes are processed in chunks: a chunk whose arguments are all valid runs the vectorised loop,
 // another one element by element (the same Vector code, or Exact). dst may be src.
 constexpr uint32_t kChunk = 256;
@@ -402,7 +451,10 @@ ACLSIM_MATH_INLINE void MathAny(int fn, float* d, const float* s, uint32_t n) {
     case ACLSIM_MATH_COSH: UnaryMap<Cosh>(d, s, n); break;
     case ACLSIM_MATH_ASINH: UnaryMap<Asinh>(d, s, n); break;
     case ACLSIM_MATH_ACOSH: UnaryMap<Acosh>(d, s, n); break;
-    default: UnaryMap<Atanh>(d, s, n); break;
+    case ACLSIM_MATH_ATANH: UnaryMap<Atanh>(d, s, n); break;
+    case ACLSIM_MATH_ATAN: UnaryMap<Atan>(d, s, n); break;
+    case ACLSIM_MATH_ASIN: UnaryMap<Asin>(d, s, n); break;
+    default: UnaryMap<Acos>(d, s, n); break;
   }
 }
 
