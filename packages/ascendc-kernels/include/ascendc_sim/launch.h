@@ -87,6 +87,36 @@ ACL_FUNC_VISIBILITY float aclsimVectorReduceSumF32(const float* src, uint32_t n)
 // a NaN may be among them (also set by infinities: the caller then scans).
 ACL_FUNC_VISIBILITY float aclsimVectorReduceExtremeF32(const float* src, uint32_t n, int isMax, int* sawNan);
 
+// The vector unit's float32 math functions (AscendC::Sin, Cos, Tan, Ln, Log2, Log10, Log1p,
+// Exp2, Expm1, Tanh, Erf, Erfc, Sinh, Cosh, Asinh, Acosh, Atanh, Atan, Asin, Acos and Power
+// on float): dst[i] = f(src[i]) within 1 ulp of the correctly rounded value, with libm's
+// special values; same SIMD choice, same bits on every ISA. dst may be a source (same start).
+typedef enum {
+  ACLSIM_MATH_SIN = 0,
+  ACLSIM_MATH_COS = 1,
+  ACLSIM_MATH_TAN = 2,
+  ACLSIM_MATH_LOG = 3,
+  ACLSIM_MATH_LOG2 = 4,
+  ACLSIM_MATH_LOG10 = 5,
+  ACLSIM_MATH_LOG1P = 6,
+  ACLSIM_MATH_EXP2 = 7,
+  ACLSIM_MATH_EXPM1 = 8,
+  ACLSIM_MATH_TANH = 9,
+  ACLSIM_MATH_ERF = 10,
+  ACLSIM_MATH_ERFC = 11,
+  ACLSIM_MATH_SINH = 12,
+  ACLSIM_MATH_COSH = 13,
+  ACLSIM_MATH_ASINH = 14,
+  ACLSIM_MATH_ACOSH = 15,
+  ACLSIM_MATH_ATANH = 16,
+  ACLSIM_MATH_ATAN = 17,
+  ACLSIM_MATH_ASIN = 18,
+  ACLSIM_MATH_ACOS = 19,
+} aclsimMathFunction;
+ACL_FUNC_VISIBILITY void aclsimVectorMathF32(aclsimMathFunction fn, float* dst, const float* src, uint32_t n);
+// dst[i] = pow(base[i], exponent[i]) (std::pow's special values).
+ACL_FUNC_VISIBILITY void aclsimVectorPowF32(float* dst, const float* base, const float* exponent, uint32_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -127,38 +127,12 @@ __aicore__ inline void TanhInto(const LocalTensor<C>& dst, const LocalTensor<C>&
   AscendC::Adds(dst, tmp, C(-1), n);
 }
 
-// dst = Phi(x), the standard normal CDF, from erfc(|x| / sqrt 2) by Abramowitz
-// and Stegun 7.1.26 (absolute error below 1.5e-7): Phi = 1 - erfc / 2 for x >= 0,
-// erfc / 2 below. Uses t[0..2] and the mask; dst must not be one of them.
+// dst = Phi(x), the standard normal CDF, = erfc(-x / sqrt 2) / 2 (accurate in both tails).
 template <typename C>
-__aicore__ inline void PhiInto(const LocalTensor<C>& dst, const LocalTensor<C>& x, const Operands<C>& w) {
-  const uint32_t n = w.n;
-  const LocalTensor<C>& z = w.t[0];
-  const LocalTensor<C>& t = w.t[1];
-  const LocalTensor<C>& p = w.t[2];
-  AscendC::Abs(z, x, n);
-  AscendC::Muls(z, z, C(0.70710678118654752440), n);
-  AscendC::Muls(t, z, C(0.3275911), n);
-  AscendC::Adds(t, t, C(1), n);
-  AscendC::Reciprocal(t, t, n);
-  AscendC::Muls(p, t, C(1.061405429), n);
-  AscendC::Adds(p, p, C(-1.453152027), n);
-  AscendC::Mul(p, p, t, n);
-  AscendC::Adds(p, p, C(1.421413741), n);
-  AscendC::Mul(p, p, t, n);
-  AscendC::Adds(p, p, C(-0.284496736), n);
-  AscendC::Mul(p, p, t, n);
-  AscendC::Adds(p, p, C(0.254829592), n);
-  AscendC::Mul(p, p, t, n);
-  AscendC::Mul(z, z, z, n);
-  AscendC::Muls(z, z, C(-1), n);
-  AscendC::Exp(z, z, n);
-  AscendC::Mul(p, p, z, n);                 // erfc(|x| / sqrt 2)
-  AscendC::Muls(p, p, C(0.5), n);           // Phi(-|x|)
-  AscendC::Muls(z, p, C(-1), n);
-  AscendC::Adds(z, z, C(1), n);             // Phi(|x|)
-  AscendC::CompareScalar(w.mask, x, C(0), CMPMODE::LT, n);
-  AscendC::Select(dst, w.mask, p, z, SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
+__aicore__ inline void PhiInto(const LocalTensor<C>& dst, const LocalTensor<C>& x, uint32_t n) {
+  AscendC::Muls(dst, x, C(-0.70710678118654752440), n);
+  AscendC::Erfc(dst, dst, n);
+  AscendC::Muls(dst, dst, C(0.5), n);
 }
 
 // y = pow(x, e) for an integral exponent by repeated squaring (e >= 0).
@@ -355,19 +329,11 @@ __aicore__ inline void Reciprocal(const Operands<C>& o) {
 }
 template <typename C> __aicore__ inline void Sigmoid(const Operands<C>& o) { SigmoidInto(o.y, o.x[0], o.t[0], o.n); }
 
-template <typename C>
-__aicore__ inline void Tanh(const Operands<C>& o) {
-  TanhInto(o.y, o.x[0], o.t[0], o.n);
-  // Near 0 tanh x is x to float precision (|x| < 2^-12: the error is x^3 / 3): this keeps
-  // tiny values exact (2 sigmoid(2x) - 1 cancels them) and the sign of -0.0.
-  AscendC::Abs(o.t[0], o.x[0], o.n);
-  AscendC::CompareScalar(o.mask, o.t[0], C(2.44140625e-4), CMPMODE::LT, o.n);
-  AscendC::Select(o.y, o.mask, o.x[0], o.y, SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
-}
+template <typename C> __aicore__ inline void Tanh(const Operands<C>& o) { AscendC::Tanh(o.y, o.x[0], o.n); }
 
 template <typename C>
 __aicore__ inline void Gelu(const Operands<C>& o) {
-  PhiInto(o.y, o.x[0], o);
+  PhiInto(o.y, o.x[0], o.n);
   AscendC::Mul(o.y, o.y, o.x[0], o.n);
 }
 
@@ -402,7 +368,7 @@ template <typename C>
 __aicore__ inline void GeluBackward(const Operands<C>& o) {  // grad * (Phi(x) + x phi(x))
   const uint32_t n = o.n;
   const LocalTensor<C>* x = o.x;
-  PhiInto(o.y, x[1], o);
+  PhiInto(o.y, x[1], n);
   const LocalTensor<C>& d = o.t[0];
   AscendC::Mul(d, x[1], x[1], n);
   AscendC::Muls(d, d, C(-0.5), n);

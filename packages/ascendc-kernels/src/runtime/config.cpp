@@ -77,4 +77,14 @@ const SimConfig& Config() {
   return config;
 }
 
+int32_t HostSimdLevel() {
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  const int32_t limit = Config().simdLimit;
+  if (limit >= 2 && __builtin_cpu_supports("avx512f")) return 2;
+  if (limit >= 1 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return 1;
+#endif
+  return 0;
+}
+
 }  // namespace ascendc_sim

@@ -39,6 +39,9 @@ extern const size_t kSocPartCount;
 
 const SimConfig& Config();
 
+// The widest SIMD both the host and ASCEND_SIM_SIMD allow: 2 = AVX-512F, 1 = AVX2 with FMA, 0 = baseline.
+int32_t HostSimdLevel();
+
 }  // namespace ascendc_sim
 
 #endif  // ASCENDC_SIM_RUNTIME_CONFIG_H

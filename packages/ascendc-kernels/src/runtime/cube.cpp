@@ -126,10 +126,9 @@ using GemmFn = void (*)(const Gemm&);
 
 GemmFn SelectGemm() {
 #if defined(__x86_64__)
-  __builtin_cpu_init();
-  const int32_t limit = Config().simdLimit;
-  if (limit >= 2 && __builtin_cpu_supports("avx512f")) return GemmAvx512;
-  if (limit >= 1 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return GemmAvx2;
+  const int32_t level = HostSimdLevel();
+  if (level >= 2) return GemmAvx512;
+  if (level >= 1) return GemmAvx2;
 #endif
   return GemmGeneric;
 }

@@ -136,10 +136,9 @@ ACLSIM_VECTOR_UNIT(Avx512, __attribute__((target("avx512f"))))
 const VectorUnit& Unit() {
   static const VectorUnit* unit = [] {
 #if defined(__x86_64__)
-    __builtin_cpu_init();
-    const int32_t limit = Config().simdLimit;
-    if (limit >= 2 && __builtin_cpu_supports("avx512f")) return &kAvx512;
-    if (limit >= 1 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return &kAvx2;
+    const int32_t level = HostSimdLevel();
+    if (level >= 2) return &kAvx512;
+    if (level >= 1) return &kAvx2;
 #endif
     return &kBaseline;
   }();

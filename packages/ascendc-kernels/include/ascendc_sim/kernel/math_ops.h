@@ -1,7 +1,8 @@
 // Elementwise math of Ascend C's math library (Sin, Cos, Tan, Asin, Acos, Atan, Sinh,
 // Cosh, Tanh, Asinh, Acosh, Atanh, Erf, Erfc, Log2, Log10, Ceil, Floor, Round, Trunc, Frac,
-// Sign, Lgamma, Digamma), with `calCount` elements from the start of each operand as
-// the other vector instructions (floating types; half/bfloat16_t compute in float).
+// Sign, Lgamma, Digamma, Power), with `calCount` elements from the start of each operand as
+// the other vector instructions (floating types; half/bfloat16_t compute in float). The
+// common float functions run on the simulator's vector unit (aclsimVectorMathF32/PowF32).
 // The simulator adds a few its kernels need that Ascend C spells as sequences of
 // instructions: Expm1, Log1p, Exp2, Erfinv, Signbit (1 where the sign bit is set, else 0)
 // and Not (bitwise not of integers, logical not of bool).
@@ -99,44 +100,64 @@ inline C Apply(C a, F f) {
 
 }  // namespace detail
 
-#define ASCENDC_SIM_MATH_UNARY(NAME, EXPR)                                                               \
+// FN >= 0: float runs on the simulator's vector unit (aclsimVectorMathF32 of FN); all else element by element.
+#define ASCENDC_SIM_MATH_UNARY(NAME, FN, EXPR)                                                           \
   template <typename T>                                                                                  \
   __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t calCount) { \
-    static_assert(detail::kIsFloatLike<T>, #NAME " supports floating types");                           \
+    static_assert(detail::kIsFloatLike<T>, #NAME " supports floating types");                            \
     detail::CheckUnary(#NAME, dst, src, calCount);                                                       \
-    using C = detail::ComputeOf<T>;                                                                      \
-    detail::UnaryLoop(dst, src, calCount, [](C a) { return static_cast<C>(EXPR); });                     \
+    if constexpr (std::is_same<T, float>::value && (FN) >= 0) {                                          \
+      const auto fn = static_cast<aclsimMathFunction>(FN);                                               \
+      aclsimVectorMathF32(fn, dst.GetPhyAddr(), src.GetPhyAddr(), calCount);                             \
+    } else {                                                                                             \
+      using C = detail::ComputeOf<T>;                                                                    \
+      detail::UnaryLoop(dst, src, calCount, [](C a) { return static_cast<C>(EXPR); });                   \
+    }                                                                                                    \
   }
 
-ASCENDC_SIM_MATH_UNARY(Sin, std::sin(a))
-ASCENDC_SIM_MATH_UNARY(Cos, std::cos(a))
-ASCENDC_SIM_MATH_UNARY(Tan, std::tan(a))
-ASCENDC_SIM_MATH_UNARY(Asin, std::asin(a))
-ASCENDC_SIM_MATH_UNARY(Acos, std::acos(a))
-ASCENDC_SIM_MATH_UNARY(Atan, std::atan(a))
-ASCENDC_SIM_MATH_UNARY(Sinh, std::sinh(a))
-ASCENDC_SIM_MATH_UNARY(Cosh, std::cosh(a))
-ASCENDC_SIM_MATH_UNARY(Asinh, std::asinh(a))
-ASCENDC_SIM_MATH_UNARY(Acosh, std::acosh(a))
-ASCENDC_SIM_MATH_UNARY(Atanh, std::atanh(a))
-ASCENDC_SIM_MATH_UNARY(Tanh, std::tanh(a))
-ASCENDC_SIM_MATH_UNARY(Erf, std::erf(a))
-ASCENDC_SIM_MATH_UNARY(Erfc, std::erfc(a))
-ASCENDC_SIM_MATH_UNARY(Log2, std::log2(a))
-ASCENDC_SIM_MATH_UNARY(Log10, std::log10(a))
-ASCENDC_SIM_MATH_UNARY(Ceil, std::ceil(a))
-ASCENDC_SIM_MATH_UNARY(Floor, std::floor(a))
-ASCENDC_SIM_MATH_UNARY(Round, std::nearbyint(a))  // half to even
-ASCENDC_SIM_MATH_UNARY(Trunc, std::trunc(a))
-ASCENDC_SIM_MATH_UNARY(Frac, a - std::trunc(a))
-ASCENDC_SIM_MATH_UNARY(Lgamma, std::lgamma(a))
-ASCENDC_SIM_MATH_UNARY(Digamma, detail::DigammaValue(static_cast<double>(a)))
-ASCENDC_SIM_MATH_UNARY(Expm1, std::expm1(a))
-ASCENDC_SIM_MATH_UNARY(Log1p, std::log1p(a))
-ASCENDC_SIM_MATH_UNARY(Exp2, std::exp2(a))
-ASCENDC_SIM_MATH_UNARY(Erfinv, detail::ErfinvValue(static_cast<double>(a)))
-ASCENDC_SIM_MATH_UNARY(Signbit, std::signbit(a) ? 1 : 0)
+ASCENDC_SIM_MATH_UNARY(Sin, ACLSIM_MATH_SIN, std::sin(a))
+ASCENDC_SIM_MATH_UNARY(Cos, ACLSIM_MATH_COS, std::cos(a))
+ASCENDC_SIM_MATH_UNARY(Tan, ACLSIM_MATH_TAN, std::tan(a))
+ASCENDC_SIM_MATH_UNARY(Tanh, ACLSIM_MATH_TANH, std::tanh(a))
+ASCENDC_SIM_MATH_UNARY(Erf, ACLSIM_MATH_ERF, std::erf(a))
+ASCENDC_SIM_MATH_UNARY(Erfc, ACLSIM_MATH_ERFC, std::erfc(a))
+ASCENDC_SIM_MATH_UNARY(Log2, ACLSIM_MATH_LOG2, std::log2(a))
+ASCENDC_SIM_MATH_UNARY(Log10, ACLSIM_MATH_LOG10, std::log10(a))
+ASCENDC_SIM_MATH_UNARY(Expm1, ACLSIM_MATH_EXPM1, std::expm1(a))
+ASCENDC_SIM_MATH_UNARY(Log1p, ACLSIM_MATH_LOG1P, std::log1p(a))
+ASCENDC_SIM_MATH_UNARY(Exp2, ACLSIM_MATH_EXP2, std::exp2(a))
+ASCENDC_SIM_MATH_UNARY(Asin, ACLSIM_MATH_ASIN, std::asin(a))
+ASCENDC_SIM_MATH_UNARY(Acos, ACLSIM_MATH_ACOS, std::acos(a))
+ASCENDC_SIM_MATH_UNARY(Atan, ACLSIM_MATH_ATAN, std::atan(a))
+ASCENDC_SIM_MATH_UNARY(Sinh, ACLSIM_MATH_SINH, std::sinh(a))
+ASCENDC_SIM_MATH_UNARY(Cosh, ACLSIM_MATH_COSH, std::cosh(a))
+ASCENDC_SIM_MATH_UNARY(Asinh, ACLSIM_MATH_ASINH, std::asinh(a))
+ASCENDC_SIM_MATH_UNARY(Acosh, ACLSIM_MATH_ACOSH, std::acosh(a))
+ASCENDC_SIM_MATH_UNARY(Atanh, ACLSIM_MATH_ATANH, std::atanh(a))
+ASCENDC_SIM_MATH_UNARY(Ceil, -1, std::ceil(a))
+ASCENDC_SIM_MATH_UNARY(Floor, -1, std::floor(a))
+ASCENDC_SIM_MATH_UNARY(Round, -1, std::nearbyint(a))  // half to even
+ASCENDC_SIM_MATH_UNARY(Trunc, -1, std::trunc(a))
+ASCENDC_SIM_MATH_UNARY(Frac, -1, a - std::trunc(a))
+ASCENDC_SIM_MATH_UNARY(Lgamma, -1, std::lgamma(a))
+ASCENDC_SIM_MATH_UNARY(Digamma, -1, detail::DigammaValue(static_cast<double>(a)))
+ASCENDC_SIM_MATH_UNARY(Erfinv, -1, detail::ErfinvValue(static_cast<double>(a)))
+ASCENDC_SIM_MATH_UNARY(Signbit, -1, std::signbit(a) ? 1 : 0)
 #undef ASCENDC_SIM_MATH_UNARY
+
+// dst = src0 ** src1 with std::pow's special values (floating types).
+template <typename T>
+__aicore__ inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                             uint32_t calCount) {
+  static_assert(detail::kIsFloatLike<T>, "Power supports floating types");
+  detail::CheckBinary("Power", dst, src0, src1, calCount);
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorPowF32(dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  } else {
+    using C = detail::ComputeOf<T>;
+    detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return static_cast<C>(std::pow(a, b)); });
+  }
+}
 
 // -1, 0 or 1 (every numeric type); zeros and NaN give +0, as torch.sign on the CPU.
 template <typename T>

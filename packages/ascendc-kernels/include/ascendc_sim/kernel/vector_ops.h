@@ -216,8 +216,12 @@ template <typename T>
 __aicore__ inline void Ln(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t calCount) {
   static_assert(detail::kIsFloatLike<T>, "Ln supports floating types");
   detail::CheckUnary("Ln", dst, src, calCount);
-  using C = detail::ComputeOf<T>;
-  detail::UnaryLoop(dst, src, calCount, [](C a) { return static_cast<C>(log(a)); });
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorMathF32(ACLSIM_MATH_LOG, dst.GetPhyAddr(), src.GetPhyAddr(), calCount);  // the vector unit
+  } else {
+    using C = detail::ComputeOf<T>;
+    detail::UnaryLoop(dst, src, calCount, [](C a) { return static_cast<C>(log(a)); });
+  }
 }
 
 template <typename T>
