@@ -255,6 +255,22 @@ def test_add_with_alpha_and_lerp_round_once_as_cpu(dtype, jit_compile):
         torch.npu.set_compile_mode(jit_compile=False)
 
 
+@pytest.mark.parametrize("jit_compile", [False, True], ids=["op_api", "acl_op"])
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_pow_by_a_python_float_takes_it_in_the_dtype(dtype, jit_compile):
+    """ATen's 16-bit pow by a number rounds the exponent to the tensor's dtype first (x ** (1 / 0.3) is
+    x ** half(3.332)): with the float exponent over half of the float16 values differed from CPU. Every
+    positive value of the dtype, and x ** 2, which CPU's bfloat16 kernel computes as x * x."""
+    x = _every_finite(dtype).abs()
+    torch.npu.set_compile_mode(jit_compile=jit_compile)
+    try:
+        for exponent in (1 / 0.3, 0.1, -1.7, 2.0):
+            want, got = x ** exponent, (x.npu() ** exponent).cpu()
+            assert torch.equal(got, want), f"x ** {exponent}: {(got != want).sum().item()} of {x.numel()} differ"
+    finally:
+        torch.npu.set_compile_mode(jit_compile=False)
+
+
 def _has_npu_kernel(op: str) -> bool:
     return torch._C._dispatch_has_kernel_for_dispatch_key(op, "PrivateUse1")
 

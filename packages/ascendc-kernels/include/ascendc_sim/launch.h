@@ -116,6 +116,8 @@ typedef enum {
 ACL_FUNC_VISIBILITY void aclsimVectorMathF32(aclsimMathFunction fn, float* dst, const float* src, uint32_t n);
 // dst[i] = pow(base[i], exponent[i]) (std::pow's special values).
 ACL_FUNC_VISIBILITY void aclsimVectorPowF32(float* dst, const float* base, const float* exponent, uint32_t n);
+// dst[i] = pow(base[i], exponent) with the exponent in double (std::pow's special values).
+ACL_FUNC_VISIBILITY void aclsimVectorPowScalarF32(float* dst, const float* base, double exponent, uint32_t n);
 
 #ifdef __cplusplus
 }

@@ -148,31 +148,6 @@ __aicore__ inline void PowIntInto(const LocalTensor<C>& y, const LocalTensor<C>&
   }
 }
 
-// y = pow(x, f) for an exponent that is not an integer of at most 2^62, with std::pow's
-// special values: exp(f ln b), where b is |x| for f = +-inf or a huge (even) f, and +inf for
-// x = -inf; a negative finite x with a fractional f gives NaN (its log); pow(1, f) is 1 for
-// every f, NaN included. Uses t[0], t[1] and the mask.
-template <typename C>
-__aicore__ inline void PowFloatInto(const LocalTensor<C>& y, const LocalTensor<C>& x, double f, const Operands<C>& w) {
-  const uint32_t n = w.n;
-  const LocalTensor<C>& b = w.t[0];
-  const LocalTensor<C>& value = w.t[1];
-  if (std::isinf(f) || (!std::isnan(f) && std::fabs(f) > 4.6e18)) {
-    AscendC::Abs(b, x, n);
-  } else {
-    AscendC::Muls(b, x, C(1), n);
-    AscendC::CompareScalar(w.mask, x, static_cast<C>(-INFINITY), CMPMODE::EQ, n);
-    AscendC::Duplicate(value, static_cast<C>(INFINITY), n);
-    AscendC::Select(b, w.mask, value, b, SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
-  }
-  AscendC::Ln(y, b, n);
-  AscendC::Muls(y, y, static_cast<C>(f), n);
-  AscendC::Exp(y, y, n);
-  AscendC::CompareScalar(w.mask, b, C(1), CMPMODE::EQ, n);
-  AscendC::Duplicate(value, C(1), n);
-  AscendC::Select(y, w.mask, value, y, SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
-}
-
 // y = 1 where mask else 0.
 template <typename C>
 __aicore__ inline void MaskToValues(const LocalTensor<C>& y, const Operands<C>& w) {
@@ -292,29 +267,31 @@ __aicore__ inline void Addcmul(const Operands<C>& o) {  // fma(value * t1, t2, s
   AscendC::MulAddDst(o.y, o.t[0], o.x[2], o.n);
 }
 
+// x ** s. Integers: repeated squaring (exact). Floating types as ATen's CPU kernel: its special cases (sqrt,
+// rsqrt, reciprocal, x * x, x * x * x, 1 / (x * x)), else pow with the exponent in the tensor's dtype (a float
+// for float32; the launcher rounds it to float16/bfloat16 for those).
 template <typename C>
 __aicore__ inline void PowScalar(const Operands<C>& o) {
-  constexpr bool kFloat = AscendC::detail::kIsFloatLike<C>;
   const uint32_t n = o.n;
-  // An integral exponent (every exponent of an integer tensor; a float one up to 2^62):
-  // repeated squaring, as std::pow's exact cases.
-  const double f = o.scalar.f;
-  if (!o.scalar.isFloating || (std::fabs(f) <= 4.6e18 && f == std::trunc(f))) {
-    const int64_t e = o.scalar.isFloating ? static_cast<int64_t>(f) : o.scalar.i;
-    const uint64_t magnitude = e < 0 ? uint64_t{0} - static_cast<uint64_t>(e) : static_cast<uint64_t>(e);
-    PowIntInto(o.y, o.x[0], o.t[0], magnitude, n);
-    if constexpr (kFloat) {
-      if (e < 0) AscendC::Reciprocal(o.y, o.y, n);
-    }
-    return;
-  }
-  if constexpr (kFloat) {
-    if (f == 0.5) {  // CPU's own rule: sqrt (so pow(-0.0, 0.5) is -0.0, pow(-inf, 0.5) NaN)
+  if constexpr (!AscendC::detail::kIsFloatLike<C>) {
+    const int64_t e = o.scalar.isFloating ? static_cast<int64_t>(o.scalar.f) : o.scalar.i;
+    PowIntInto(o.y, o.x[0], o.t[0], e < 0 ? uint64_t{0} - static_cast<uint64_t>(e) : static_cast<uint64_t>(e), n);
+  } else {
+    const double f = static_cast<C>(o.scalar.isFloating ? o.scalar.f : static_cast<double>(o.scalar.i));
+    if (f == 0.5) {  // so pow(-0.0, 0.5) is -0.0 and pow(-inf, 0.5) NaN, as CPU's
       AscendC::Sqrt(o.y, o.x[0], n);
     } else if (f == -0.5) {
       AscendC::Rsqrt(o.y, o.x[0], n);
+    } else if (f == -1.0) {
+      AscendC::Reciprocal(o.y, o.x[0], n);
+    } else if (f == 2.0 || f == -2.0) {
+      AscendC::Mul(o.y, o.x[0], o.x[0], n);
+      if (f < 0) AscendC::Reciprocal(o.y, o.y, n);
+    } else if (f == 3.0) {
+      AscendC::Mul(o.t[0], o.x[0], o.x[0], n);
+      AscendC::Mul(o.y, o.t[0], o.x[0], n);
     } else {
-      PowFloatInto(o.y, o.x[0], f, o);
+      AscendC::Power(o.y, o.x[0], f, n);
     }
   }
 }
@@ -1095,7 +1072,7 @@ aclError LaunchElementwise(const EwArgs& args, aclrtStream stream) {
   params.op = args.op;
   params.arity = info.inputs;
   params.scratch = info.scratch;
-  params.s = args.s;
+  params.s = args.op == EwOp::kPowScalar ? StoredAs(args.dtype, args.s) : args.s;  // ATen's 16-bit pow: a 16-bit exponent
   params.s2 = args.s2;
   params.s3 = args.s3;
   return DispatchKernelType(args.dtype, info.kernel, [&](auto tag) -> aclError {

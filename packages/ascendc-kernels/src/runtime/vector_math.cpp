@@ -1,4 +1,5 @@
-// The simulated vector unit's float32 math functions (aclsimVectorMathF32, aclsimVectorPowF32).
+// The simulated vector unit's float32 math functions (aclsimVectorMathF32, aclsimVectorPowF32,
+// aclsimVectorPowScalarF32).
 // Each lane is computed in double from a range reduction and a polynomial written so that the
 // loops vectorise (no libm call), then rounded once to float: the double result is within about
 // 1e-10 (relative) of the exact value, so the float result is the correctly rounded one or, within
@@ -424,6 +425,27 @@ ACLSIM_MATH_INLINE void UnaryMap(float* d, const float* s, uint32_t n) {
 
 ACLSIM_MATH_INLINE void PowMap(float* d, const float* s0, const float* s1, uint32_t n) { ChunkMap<Pow>(d, n, s0, s1); }
 
+// d[i] = s[i]^y for one exponent kept in double (ATen's float32 pow with a scalar exponent is std::pow of a
+// double exponent), in the chunks of ChunkMap.
+ACLSIM_MATH_INLINE void PowScalarMap(float* d, const float* s, double y, uint32_t n) {
+  constexpr uint32_t kChunk = 256;
+  const bool finite = fabs(y) <= 1.7976931348623157e308;
+  for (uint32_t start = 0; start < n; start += kChunk) {
+    const uint32_t m = n - start < kChunk ? n - start : kChunk;
+    const float* x = s + start;
+    float* out = d + start;
+    int valid = finite ? 1 : 0;
+    for (uint32_t i = 0; i < m; ++i) valid &= Log::Valid(x[i]) ? 1 : 0;
+    if (valid) {
+      for (uint32_t i = 0; i < m; ++i) out[i] = static_cast<float>(Pow::Vector(x[i], y));
+    } else {
+      for (uint32_t i = 0; i < m; ++i) {
+        out[i] = static_cast<float>(finite && Log::Valid(x[i]) ? Pow::Vector(x[i], y) : pow(double{x[i]}, y));
+      }
+    }
+  }
+}
+
 ACLSIM_MATH_INLINE void MathAny(int fn, float* d, const float* s, uint32_t n) {
   switch (fn) {
     case ACLSIM_MATH_SIN: UnaryMap<Sin>(d, s, n); break;
@@ -452,12 +474,14 @@ ACLSIM_MATH_INLINE void MathAny(int fn, float* d, const float* s, uint32_t n) {
 struct MathUnit {
   void (*unary)(int, float*, const float*, uint32_t);
   void (*pow)(float*, const float*, const float*, uint32_t);
+  void (*pows)(float*, const float*, double, uint32_t);
 };
 
 #define ACLSIM_MATH_UNIT(NAME, ATTR)                                                                        \
   ATTR void NAME##Math(int fn, float* d, const float* s, uint32_t n) { MathAny(fn, d, s, n); }              \
   ATTR void NAME##Pow(float* d, const float* a, const float* b, uint32_t n) { PowMap(d, a, b, n); }         \
-  constexpr MathUnit k##NAME##Math{NAME##Math, NAME##Pow};
+  ATTR void NAME##Pows(float* d, const float* a, double y, uint32_t n) { PowScalarMap(d, a, y, n); }        \
+  constexpr MathUnit k##NAME##Math{NAME##Math, NAME##Pow, NAME##Pows};
 
 ACLSIM_MATH_UNIT(Baseline, )
 #if defined(__x86_64__)
@@ -488,6 +512,10 @@ void aclsimVectorMathF32(aclsimMathFunction fn, float* dst, const float* src, ui
 
 void aclsimVectorPowF32(float* dst, const float* base, const float* exponent, uint32_t n) {
   ascendc_sim::Unit().pow(dst, base, exponent, n);
+}
+
+void aclsimVectorPowScalarF32(float* dst, const float* base, double exponent, uint32_t n) {
+  ascendc_sim::Unit().pows(dst, base, exponent, n);
 }
 
 }  // extern "C"

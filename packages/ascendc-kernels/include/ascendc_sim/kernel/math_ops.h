@@ -159,6 +159,20 @@ __aicore__ inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& sr
   }
 }
 
+// dst = src ** exponent, the exponent in double (as ATen's pow of a float32 tensor by a number), with
+// std::pow's special values (floating types).
+template <typename T>
+__aicore__ inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src, double exponent, uint32_t calCount) {
+  static_assert(detail::kIsFloatLike<T>, "Power supports floating types");
+  detail::CheckUnary("Power", dst, src, calCount);
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorPowScalarF32(dst.GetPhyAddr(), src.GetPhyAddr(), exponent, calCount);
+  } else {
+    using C = detail::ComputeOf<T>;
+    detail::UnaryLoop(dst, src, calCount, [exponent](C a) { return static_cast<C>(std::pow(a, exponent)); });
+  }
+}
+
 // -1, 0 or 1 (every numeric type); zeros and NaN give +0, as torch.sign on the CPU.
 template <typename T>
 __aicore__ inline void Sign(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t calCount) {
