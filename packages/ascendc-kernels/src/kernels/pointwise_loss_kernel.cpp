@@ -3,11 +3,12 @@
 // gradients with respect to x.
 //
 // x, t (and the optional weight w of binary cross entropy) are dense arrays of n elements of T,
-// copied into the unified buffer in chunks (double-buffered). Each element's loss is computed
-// on the scalar unit in float32 with every step rounded to T, the order in which ATen's CPU
-// kernels evaluate it (so float16/bfloat16 results agree with CPU's); weighted losses are
-// multiplied by w[i]. Reduction none writes the n losses (chunks split over the cores); mean and
-// sum run on one core and accumulate in float32, chunk by chunk.
+// copied into the unified buffer in chunks (double-buffered). Each chunk's losses are computed
+// in float32 with every step rounded to T, the order in which ATen's CPU kernels evaluate it (so
+// float16/bfloat16 results agree with CPU's): by vector instructions for mse, smooth_l1 and huber,
+// on the scalar unit for binary cross entropy; weighted losses are multiplied by w[i]. Reduction
+// none writes the n losses (chunks split over the cores); mean and sum run on one core and
+// accumulate in float32, chunk by chunk (ReduceSum of each chunk).
 //
 // The gradient kernel reads the incoming gradient g as n elements too (the caller broadcasts a
 // reduced loss's 0-D gradient) and writes dL/dx, divided for mean by the count the caller gives
@@ -151,6 +152,11 @@ class PointwiseLossKernel {
     if (t_.hasWeight) operands_[2].SetGlobalBuffer(reinterpret_cast<__gm__ T*>(weight), t_.n);
     yGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(y), t_.reduction == 0 ? t_.n : 1);
     chunks_.Init(pipe_, t_, t_.hasWeight ? 3 : 2);
+    pipe_.InitBuffer(lossBuf_, kLossChunk * sizeof(float));
+    pipe_.InitBuffer(workBuf_, 3 * kLossChunk * sizeof(float));
+    pipe_.InitBuffer(roundBuf_, kLossChunk * sizeof(T));
+    pipe_.InitBuffer(maskBuf_, kLossChunk / 8);
+    pipe_.InitBuffer(scalarBuf_, 64);
   }
 
   __aicore__ inline void Process() {
@@ -162,24 +168,21 @@ class PointwiseLossKernel {
       if (k + 1 < chunks) chunks_.CopyIn(k + 1, operands_);
       const uint32_t len = chunks_.Length(k);
       LocalTensor<T> in = chunks_.Take();
-      LocalTensor<T> y;
-      if (t_.reduction == 0) y = chunks_.AllocOut();
-      float chunkSum = 0.0f;
-      for (uint32_t i = 0; i < len; ++i) {
-        float loss = LossValue<T>(kind, static_cast<float>(in.GetValue(i)),
-                                  static_cast<float>(in.GetValue(kLossChunk + i)), t_.param);
-        if (t_.hasWeight) loss = R<T>(loss * static_cast<float>(in.GetValue(2 * kLossChunk + i)));
-        if (t_.reduction == 0) {
-          y.SetValue(i, static_cast<T>(loss));
-        } else {
-          chunkSum += loss;
-        }
-      }
+      LocalTensor<float> loss = lossBuf_.Get<float>();
+      ChunkLoss(kind, in, loss, len);
       chunks_.Release(in);
       if (t_.reduction == 0) {
+        LocalTensor<T> y = chunks_.AllocOut();
+        if constexpr (std::is_same<T, float>::value) {
+          Muls(y, loss, 1.0f, len);  // the losses into the output tile, every value kept
+        } else {
+          Cast(y, loss, RoundMode::CAST_NONE, len);  // exact: every loss already is a T
+        }
         chunks_.CopyOut(k, y, yGm_);
       } else {
-        total += chunkSum;
+        LocalTensor<float> sum = scalarBuf_.Get<float>();
+        ReduceSum(sum, loss, sum, static_cast<int32_t>(len));
+        total += sum.GetValue(0);
       }
     }
     if (t_.reduction == 1) yGm_.SetValue(0, static_cast<T>(total / static_cast<float>(t_.n)));  // n = 0: NaN
@@ -187,9 +190,78 @@ class PointwiseLossKernel {
   }
 
  private:
+  // v rounded to T in place: one step of a computation in T (nothing for float32).
+  __aicore__ inline void Round(const LocalTensor<float>& v, uint32_t len) {
+    if constexpr (!std::is_same<T, float>::value) {
+      LocalTensor<T> r = roundBuf_.Get<T>();
+      Cast(r, v, RoundMode::CAST_NONE, len);
+      Cast(v, r, RoundMode::CAST_NONE, len);
+    } else {
+      (void)v, (void)len;
+    }
+  }
+
+  // Operand j of the chunk `in` as float32: in place for float32, else converted into `dst`.
+  __aicore__ inline LocalTensor<float> Load(const LocalTensor<float>& dst, const LocalTensor<T>& in, uint32_t j,
+                                            uint32_t len) {
+    if constexpr (std::is_same<T, float>::value) {
+      (void)dst, (void)len;
+      return in[j * kLossChunk];
+    } else {
+      Cast(dst, in[j * kLossChunk], RoundMode::CAST_NONE, len);
+      return dst;
+    }
+  }
+
+  // The chunk's losses (LossValue of each element, times its weight) into `loss`.
+  __aicore__ inline void ChunkLoss(PointwiseLossKind kind, const LocalTensor<T>& in, const LocalTensor<float>& loss,
+                                   uint32_t len) {
+    const float p = t_.param;
+    LocalTensor<float> work = workBuf_.Get<float>();
+    LocalTensor<float> a = work, b = work[kLossChunk], z = work[2 * kLossChunk];
+    if (kind == PointwiseLossKind::kBinaryCrossEntropy) {
+      for (uint32_t i = 0; i < len; ++i) {
+        loss.SetValue(i, LossValue<T>(kind, static_cast<float>(in.GetValue(i)),
+                                      static_cast<float>(in.GetValue(kLossChunk + i)), p));
+      }
+    } else {
+      Sub(z, Load(a, in, 0, len), Load(b, in, 1, len), len);  // d = x - t
+      Round(z, len);
+      if (kind == PointwiseLossKind::kMse) {
+        Mul(loss, z, z, len);
+        Round(loss, len);
+      } else {
+        Abs(z, z, len);  // z = |d|, exact
+        Muls(a, z, 0.5f, len);
+        Round(a, len);
+        Mul(a, a, z, len);  // below p: 0.5 z z (over p for smooth_l1)
+        Round(a, len);
+        if (kind == PointwiseLossKind::kSmoothL1) {
+          Duplicate(b, p, len);
+          Div(a, a, b, len);
+          Round(a, len);
+        }
+        Adds(b, z, -R<T>(0.5f * p), len);  // at or above p: z - 0.5 p (times p for huber)
+        Round(b, len);
+        if (kind == PointwiseLossKind::kHuber) {
+          Muls(b, b, p, len);
+          Round(b, len);
+        }
+        LocalTensor<uint8_t> below = maskBuf_.Get<uint8_t>();
+        CompareScalar(below, z, p, CMPMODE::LT, len);
+        Select(loss, below, a, b, SELMODE::VSEL_TENSOR_TENSOR_MODE, len);
+      }
+    }
+    if (t_.hasWeight) {
+      Mul(loss, loss, Load(a, in, 2, len), len);
+      Round(loss, len);
+    }
+  }
+
   LossTiling t_;
   TPipe pipe_;
   LossChunks<T> chunks_;
+  TBuf<TPosition::VECCALC> lossBuf_, workBuf_, roundBuf_, maskBuf_, scalarBuf_;
   GlobalTensor<T> operands_[3];
   GlobalTensor<T> yGm_;
 };
