@@ -87,6 +87,11 @@ ACL_FUNC_VISIBILITY float aclsimVectorReduceSumF32(const float* src, uint32_t n)
 // a NaN may be among them (also set by infinities: the caller then scans).
 ACL_FUNC_VISIBILITY float aclsimVectorReduceExtremeF32(const float* src, uint32_t n, int isMax, int* sawNan);
 
+// Float32 values accumulated in double (variance moments), same SIMD choice and
+// a lane order independent of it: sum of src, and sum of (src - mean)^2.
+ACL_FUNC_VISIBILITY double aclsimVectorSumF32AsF64(const float* src, uint32_t n);
+ACL_FUNC_VISIBILITY double aclsimVectorSquaredDeviationF32(const float* src, uint32_t n, double mean);
+
 #ifdef __cplusplus
 }
 #endif
