@@ -275,7 +275,11 @@ struct PointwiseLossArgs {
   const void* target = nullptr;
   const void* weight = nullptr;
   void* y = nullptr;
+  // A reduced loss: PointwiseLossPartialBytes(n) bytes of scratch (null when that is 0) for
+  // the blocks' partial sums, added in block order by a second launch.
+  void* partials = nullptr;
 };
+ASCENDC_SIM_INTERNAL_API uint64_t PointwiseLossPartialBytes(uint64_t n);
 ASCENDC_SIM_INTERNAL_API aclError LaunchPointwiseLoss(const PointwiseLossArgs& args, aclrtStream stream);
 // gradInput (n) = the gradient of the loss with respect to x for gradOutput (n elements: a
 // reduced loss's gradient broadcast); a mean's gradient is divided by meanCount.

@@ -7,8 +7,9 @@
 // in float32 with every step rounded to T, the order in which ATen's CPU kernels evaluate it (so
 // float16/bfloat16 results agree with CPU's): by vector instructions for mse, smooth_l1 and huber,
 // on the scalar unit for binary cross entropy; weighted losses are multiplied by w[i]. Reduction
-// none writes the n losses (chunks split over the cores); mean and sum run on one core and
-// accumulate in float32, chunk by chunk (ReduceSum of each chunk).
+// none writes the n losses (chunks split over the cores); mean and sum accumulate in float32,
+// chunk by chunk (ReduceSum of each chunk): on one core, or, given scratch for the partial
+// sums, on every core, the partials then added in block order by pointwise_loss_sum_custom.
 //
 // The gradient kernel reads the incoming gradient g as n elements too (the caller broadcasts a
 // reduced loss's 0-D gradient) and writes dL/dx, divided for mean by the count the caller gives
@@ -97,6 +98,13 @@ __aicore__ inline float LossGradValue(PointwiseLossKind kind, float x, float t, 
   return 0.0f;
 }
 
+// A reduced loss from its float32 sum: the mean (n = 0: NaN) or the sum, in T.
+template <typename T>
+__aicore__ inline void StoreReduced(const GlobalTensor<T>& y, const LossTiling& t, float total) {
+  if (t.reduction == 1) y.SetValue(0, static_cast<T>(total / static_cast<float>(t.n)));
+  if (t.reduction == 2) y.SetValue(0, static_cast<T>(total));
+}
+
 // The chunks of this block's elements, with up to four operands copied in together.
 template <typename T>
 class LossChunks {
@@ -145,8 +153,11 @@ class LossChunks {
 template <typename T>
 class PointwiseLossKernel {
  public:
-  __aicore__ inline void Init(GM_ADDR x, GM_ADDR target, GM_ADDR weight, GM_ADDR y, const LossTiling& tiling) {
+  __aicore__ inline void Init(GM_ADDR x, GM_ADDR target, GM_ADDR weight, GM_ADDR y, GM_ADDR partials,
+                              const LossTiling& tiling) {
     t_ = tiling;
+    if (partials != nullptr) partialGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(partials), GetBlockNum());
+    toPartial_ = partials != nullptr;
     operands_[0].SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x), t_.n);
     operands_[1].SetGlobalBuffer(reinterpret_cast<__gm__ T*>(target), t_.n);
     if (t_.hasWeight) operands_[2].SetGlobalBuffer(reinterpret_cast<__gm__ T*>(weight), t_.n);
@@ -185,8 +196,11 @@ class PointwiseLossKernel {
         total += sum.GetValue(0);
       }
     }
-    if (t_.reduction == 1) yGm_.SetValue(0, static_cast<T>(total / static_cast<float>(t_.n)));  // n = 0: NaN
-    if (t_.reduction == 2) yGm_.SetValue(0, static_cast<T>(total));
+    if (t_.reduction != 0 && toPartial_) {
+      partialGm_.SetValue(GetBlockIdx(), total);
+    } else {
+      StoreReduced(yGm_, t_, total);
+    }
   }
 
  private:
@@ -264,6 +278,8 @@ class PointwiseLossKernel {
   TBuf<TPosition::VECCALC> lossBuf_, workBuf_, roundBuf_, maskBuf_, scalarBuf_;
   GlobalTensor<T> operands_[3];
   GlobalTensor<T> yGm_;
+  GlobalTensor<float> partialGm_;
+  bool toPartial_ = false;
 };
 
 template <typename T>
@@ -316,10 +332,22 @@ class PointwiseLossGradKernel {
 
 template <typename T>
 __global__ __aicore__ void pointwise_loss_custom(GM_ADDR x, GM_ADDR target, GM_ADDR weight, GM_ADDR y,
-                                                 LossTiling tiling) {
+                                                 GM_ADDR partials, LossTiling tiling) {
   PointwiseLossKernel<T> op;
-  op.Init(x, target, weight, y, tiling);
+  op.Init(x, target, weight, y, partials, tiling);
   op.Process();
+}
+
+// y = the reduced loss from the `blocks` partial sums, added in block order.
+template <typename T>
+__global__ __aicore__ void pointwise_loss_sum_custom(GM_ADDR partials, GM_ADDR y, uint32_t blocks, LossTiling tiling) {
+  GlobalTensor<float> partialGm;
+  GlobalTensor<T> yGm;
+  partialGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(partials), blocks);
+  yGm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(y), 1);
+  float total = 0.0f;
+  for (uint32_t b = 0; b < blocks; ++b) total += partialGm.GetValue(b);
+  StoreReduced(yGm, tiling, total);
 }
 
 template <typename T>
@@ -362,15 +390,25 @@ aclError DispatchLossType(aclDataType dtype, const char* kernel, F&& f) {
 
 }  // namespace
 
+uint64_t PointwiseLossPartialBytes(uint64_t n) {
+  const uint32_t blocks = LossBlocks(n);
+  return blocks > 1 ? blocks * sizeof(float) : 0;
+}
+
 aclError LaunchPointwiseLoss(const PointwiseLossArgs& a, aclrtStream stream) {
   if (a.reduction == 0 && a.n == 0) return ACL_SUCCESS;
-  // a reduced loss runs on one core (its sum is written once)
-  const uint32_t blocks = a.reduction == 0 ? LossBlocks(a.n) : 1;
+  // a reduced loss without scratch for partial sums runs on one core (its sum is written once)
+  const bool split = a.reduction != 0 && a.partials != nullptr && PointwiseLossPartialBytes(a.n) > 0;
+  const uint32_t blocks = a.reduction == 0 || split ? LossBlocks(a.n) : 1;
   const LossTiling t = MakeTiling(a.kind, a.n, a.reduction, a.param, a.weight != nullptr, blocks);
+  void* partials = split ? a.partials : nullptr;
   return DispatchLossType(a.dtype, "pointwise_loss_custom", [&](auto tag) -> aclError {
     using T = typename decltype(tag)::type;
-    return LaunchKernel("pointwise_loss_custom", blocks, stream, pointwise_loss_custom<T>, a.x, a.target, a.weight,
-                        a.y, t);
+    const aclError rc = LaunchKernel("pointwise_loss_custom", blocks, stream, pointwise_loss_custom<T>, a.x, a.target,
+                                     a.weight, a.y, partials, t);
+    if (rc != ACL_SUCCESS || !split) return rc;
+    return LaunchKernel("pointwise_loss_sum_custom", 1, stream, pointwise_loss_sum_custom<T>, partials, a.y, blocks,
+                        t);
   });
 }
 
