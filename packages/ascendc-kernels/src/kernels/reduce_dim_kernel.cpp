@@ -4,9 +4,9 @@
 // double-buffered VECIN queue (DataCopyPad), reduced by the scalar unit in the
 // accumulation type (float32 for float, as CANN accumulates 16-bit inputs; double;
 // int64 for sums and products of integers, double for their norms); variance and mean
-// in double, as PyTorch's CPU kernels (float32 rows: each chunk's moments on the vector
-// unit, merged by Chan's update; other rows, and rows with an infinity or NaN, by
-// Welford's online update). Float32 1-, 2- and infinity-norms run on the vector unit.
+// in double, as PyTorch's CPU kernels (float32 rows of kVectorMomentsCols or more: each
+// chunk's moments on the vector unit, merged by Chan's update; other rows, and rows with an
+// infinity or NaN, by Welford's online update). Float32 1-, 2- and infinity-norms run on the vector unit.
 #include <math.h>
 
 #include <cmath>
@@ -22,6 +22,9 @@ namespace kernels {
 namespace {
 
 using namespace AscendC;
+
+// Shorter float32 rows keep Welford's update, whose results (rounded to float) match CPU's to the bit.
+constexpr uint64_t kVectorMomentsCols = 256;
 
 struct DimReduceTiling {
   DimReduceArgs args;
@@ -175,7 +178,9 @@ class DimReduceKernel {
         // the mean and the variance NaN there too).
         double mean = 0.0, m2 = 0.0;
         bool done = false;
-        if constexpr (std::is_same<C, float>::value) done = ChunkedMoments(row, &mean, &m2);
+        if constexpr (std::is_same<C, float>::value) {
+          if (a.cols >= kVectorMomentsCols) done = ChunkedMoments(row, &mean, &m2);
+        }
         if (!done) {
           double n = 0.0;
           mean = m2 = 0.0;

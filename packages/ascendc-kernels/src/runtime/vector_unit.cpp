@@ -88,10 +88,31 @@ ACLSIM_INLINE float SumLoop(const float* a, uint32_t n) {
 
 // Max/min in 16 lanes of selects that skip NaN (v > m ? v : m keeps m for a
 // NaN v); a probe accumulates v - v, which turns NaN after a NaN or infinity.
+// Four independent accumulators over 64 values at a time (one is bound by the select's latency),
+// folded into the first before the 16-lane loop; NaN-free values give the same extreme in any order.
 ACLSIM_INLINE float ExtremeLoop(const float* a, uint32_t n, bool isMax, int* sawNan) {
   Lanes16 m, probe = {};
   for (uint32_t l = 0; l < 16; ++l) m[l] = a[0];
   uint32_t i = 0;
+  if (n >= 64) {
+    Lanes16 m1 = m, m2 = m, m3 = m, probe1 = {};
+    for (; i + 64 <= n; i += 64) {
+      const Lanes16 v0 = *reinterpret_cast<const Lanes16Unaligned*>(a + i);
+      const Lanes16 v1 = *reinterpret_cast<const Lanes16Unaligned*>(a + i + 16);
+      const Lanes16 v2 = *reinterpret_cast<const Lanes16Unaligned*>(a + i + 32);
+      const Lanes16 v3 = *reinterpret_cast<const Lanes16Unaligned*>(a + i + 48);
+      m = isMax ? (v0 > m ? v0 : m) : (v0 < m ? v0 : m);
+      m1 = isMax ? (v1 > m1 ? v1 : m1) : (v1 < m1 ? v1 : m1);
+      m2 = isMax ? (v2 > m2 ? v2 : m2) : (v2 < m2 ? v2 : m2);
+      m3 = isMax ? (v3 > m3 ? v3 : m3) : (v3 < m3 ? v3 : m3);
+      probe += (v0 - v0) + (v1 - v1);
+      probe1 += (v2 - v2) + (v3 - v3);
+    }
+    m = isMax ? (m1 > m ? m1 : m) : (m1 < m ? m1 : m);
+    m2 = isMax ? (m3 > m2 ? m3 : m2) : (m3 < m2 ? m3 : m2);
+    m = isMax ? (m2 > m ? m2 : m) : (m2 < m ? m2 : m);
+    probe += probe1;
+  }
   for (; i + 16 <= n; i += 16) {
     const Lanes16 v = *reinterpret_cast<const Lanes16Unaligned*>(a + i);
     m = isMax ? (v > m ? v : m) : (v < m ? v : m);
