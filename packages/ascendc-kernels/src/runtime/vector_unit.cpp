@@ -88,8 +88,8 @@ ACLSIM_INLINE float SumLoop(const float* a, uint32_t n) {
 
 // Max/min in 16 lanes of selects that skip NaN (v > m ? v : m keeps m for a
 // NaN v); a probe accumulates v - v, which turns NaN after a NaN or infinity.
-// Four independent accumulators over 64 values at a time (one is bound by the select's latency),
-// folded into the first before the 16-lane loop; NaN-free values give the same extreme in any order.
+// Four independent accumulators take 64 values at a time (one is bound by the
+// select's latency), folded before the 16-lane loop: the extreme is order-free.
 ACLSIM_INLINE float ExtremeLoop(const float* a, uint32_t n, bool isMax, int* sawNan) {
   Lanes16 m, probe = {};
   for (uint32_t l = 0; l < 16; ++l) m[l] = a[0];
