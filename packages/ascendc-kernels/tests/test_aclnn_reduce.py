@@ -1,4 +1,5 @@
-"""aclnnReduceSum and aclnnAmax (row kernel reduce_custom) against numpy."""
+"""aclnnReduceSum and aclnnAmax (row kernel reduce_custom; sums over leading dimensions on
+column_sum_custom) against numpy."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from ascendc_kernels_testing import from_device, round_to, to_device
 
 FLOATS = {"float32": sim.ACL_FLOAT, "float16": sim.ACL_FLOAT16, "bfloat16": sim.ACL_BF16}
 CASES = [((0, 4), [1]), ((5,), []), ((1, 1), [0, 1]), ((7, 13), [-1]), ((7, 13), [0]), ((3, 5, 11), [0, 2]),
-         ((2, 9001), [1]), ((64, 1024), [1]), ((4, 0, 3), [1])]
+         ((2, 9001), [1]), ((64, 1024), [1]), ((4, 0, 3), [1]), ((3000, 50), [0]), ((6, 300, 1, 40), [1, 2])]
 
 
 @pytest.mark.parametrize("dtype", list(FLOATS))

@@ -40,6 +40,24 @@ def test_var_mean_and_std_match_numpy(acl, dtype, shape, dims, correction):
     np.testing.assert_allclose(from_device(std), np.sqrt(want_var), rtol=tol, atol=tol)
 
 
+def test_var_mean_of_long_rows_is_double_accurate_and_keeps_welford_nan_rules(acl):
+    # Rows of several unified-buffer chunks: moments in double, so even an offset far above the
+    # spread leaves the float32 results those of numpy's double computation; a row with an
+    # infinity gives what Welford's update gives (mean inf when it is the last element, else NaN).
+    x = np.random.default_rng(4).normal(1e4, 1.0, (5, 4500)).astype(np.float32)
+    x[2, 100] = np.inf
+    x[3, -1] = np.inf
+    x[4, 7] = np.nan
+    dx = sim.DeviceArray.from_numpy(x)
+    var, mean = sim.DeviceArray.empty((5,), sim.ACL_FLOAT), sim.DeviceArray.empty((5,), sim.ACL_FLOAT)
+    _run("aclnnVarMean", dx.tensor(), sim.IntArray([1]), 1, False, var.tensor(), mean.tensor())
+    x64 = x[:2].astype(np.float64)
+    np.testing.assert_allclose(var.to_numpy()[:2], x64.var(axis=1, ddof=1).astype(np.float32), rtol=1e-6)
+    np.testing.assert_array_equal(mean.to_numpy()[:2], x64.mean(axis=1).astype(np.float32))
+    assert np.isnan(var.to_numpy()[2:]).all()
+    assert np.isnan(mean.to_numpy()[2]) and mean.to_numpy()[3] == np.inf and np.isnan(mean.to_numpy()[4])
+
+
 def test_arg_extremes_take_the_first_occurrence_and_nan(acl):
     x = np.array([[1, 5, 5, 2], [3, np.nan, 7, np.nan], [-1, -4, -4, 0]], dtype=np.float32)
     dx = sim.DeviceArray.from_numpy(x)

@@ -119,6 +119,11 @@ ACL_FUNC_VISIBILITY void aclsimVectorPowF32(float* dst, const float* base, const
 // dst[i] = pow(base[i], exponent) with the exponent in double (std::pow's special values).
 ACL_FUNC_VISIBILITY void aclsimVectorPowScalarF32(float* dst, const float* base, double exponent, uint32_t n);
 
+// Float32 values accumulated in double (variance moments), same SIMD choice and
+// a lane order independent of it: sum of src, and sum of (src - mean)^2.
+ACL_FUNC_VISIBILITY double aclsimVectorSumF32AsF64(const float* src, uint32_t n);
+ACL_FUNC_VISIBILITY double aclsimVectorSquaredDeviationF32(const float* src, uint32_t n, double mean);
+
 #ifdef __cplusplus
 }
 #endif

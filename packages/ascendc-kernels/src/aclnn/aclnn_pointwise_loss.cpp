@@ -100,6 +100,9 @@ aclnnStatus LossForward(const char* api, PointwiseLossKind kind, const aclTensor
       if (weight != nullptr) w = plan.Input(weight, "weight", shape, dtype);
     }
     const bool hasWeight = weight != nullptr && n > 0;
+    const uint64_t partialBytes = reduction != 0 ? ascendc_sim::kernels::PointwiseLossPartialBytes(n) : 0;
+    DenseBuffer partials;
+    if (partialBytes > 0) partials = plan.Scratch(static_cast<int64_t>(partialBytes / sizeof(float)), ACL_FLOAT);
     plan.AddStep([=](uint8_t* ws, aclrtStream stream) {
       ascendc_sim::kernels::PointwiseLossArgs a;
       a.dtype = dtype;
@@ -111,6 +114,7 @@ aclnnStatus LossForward(const char* api, PointwiseLossKind kind, const aclTensor
       a.target = n > 0 ? t.Resolve(ws) : nullptr;
       a.weight = hasWeight ? w.Resolve(ws) : nullptr;
       a.y = y.Resolve(ws);
+      a.partials = partialBytes > 0 ? partials.Resolve(ws) : nullptr;
       return ascendc_sim::kernels::LaunchPointwiseLoss(a, stream);
     });
   }

@@ -2,7 +2,8 @@
 // permuted view of self), then a row kernel reduces each row; out's elements are
 // the kept dimensions in order, with or without the size-1 reduced ones. Float
 // results: reduce_custom over the view made dense (and float32) by a view-copy
-// when needed. Exact results (integers, bool, double): reduce_exact_custom reads
+// when needed; a sum or mean of a dense self over dimensions followed by kept ones
+// is column_sum_custom's, which reads self in place. Exact results (integers, bool, double): reduce_exact_custom reads
 // self in place, strided or not.
 #include "aclnnop/aclnn_amax.h"
 #include "aclnnop/aclnn_amin.h"
@@ -118,6 +119,14 @@ aclnnStatus BuildReduce(const char* api, const aclTensor* self, const aclIntArra
       plan.AddStep([y, rows, yType, empty](uint8_t* ws, aclrtStream stream) {
         return ascendc_sim::kernels::LaunchFill(yType, y.Resolve(ws), rows,
                                                 ascendc_sim::kernels::ScalarValue::Floating(empty), stream);
+      });
+    } else if (ascendc_sim::kernels::ColumnReduceShape columns;
+               !exact && dtype == self->dtype && (op == RowReduceOp::kSum || op == RowReduceOp::kMean) &&
+               self->IsContiguous() && ascendc_sim::kernels::ColumnReduceShapeOf(self->viewDims, reduced, &columns)) {
+      const DenseBuffer x = plan.Direct(self, "self");
+      plan.AddStep([x, y, columns, dtype, yType, op](uint8_t* ws, aclrtStream stream) {
+        return ascendc_sim::kernels::LaunchColumnReduce(dtype, x.Resolve(ws), yType, y.Resolve(ws), columns.batch,
+                                                        columns.rows, columns.cols, op, stream);
       });
     } else if (const auto strided = exact && dtype == self->dtype ? StridedRowsOf(view, keptDims) : std::nullopt) {
       const DenseBuffer x = plan.Direct(self, "self");

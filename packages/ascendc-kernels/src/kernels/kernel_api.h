@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include <vector>
+
 #include "acl/acl_base.h"
 #include "common/visibility.h"
 #include "kernels/philox_args.h"
@@ -203,6 +205,18 @@ ASCENDC_SIM_INTERNAL_API aclError LaunchStridedReduceExact(aclDataType xType, co
 // float32; x and y float32, float16 or bfloat16.
 ASCENDC_SIM_INTERNAL_API aclError LaunchColumnSum(aclDataType xType, const void* x, aclDataType yType, void* y,
                                                   uint64_t rows, uint64_t cols, aclrtStream stream);
+// y[b, c] = sum or mean (kSum, kMean) over the rows of x[b, :, c] (batch x rows x cols, dense), in
+// float32 as LaunchColumnSum: a reduction over dimensions that are not the last ones, read in place.
+ASCENDC_SIM_INTERNAL_API aclError LaunchColumnReduce(aclDataType xType, const void* x, aclDataType yType, void* y,
+                                                     uint64_t batch, uint64_t rows, uint64_t cols, RowReduceOp op,
+                                                     aclrtStream stream);
+// A dense x of `shape` reduced over the dimensions flagged in `reduced` is a column reduction when those
+// (size-1 dimensions aside) are one run followed by kept ones: its batch x rows x cols, else false.
+struct ColumnReduceShape {
+  uint64_t batch = 1, rows = 1, cols = 1;
+};
+ASCENDC_SIM_INTERNAL_API bool ColumnReduceShapeOf(const std::vector<int64_t>& shape, const std::vector<bool>& reduced,
+                                                  ColumnReduceShape* out);
 
 // Layer norm backward over rows of `cols` elements, with the forward's per-row
 // mean and rstd (statsDtype) and optional gamma: dx = rstd * (gg - mean(gg) -
@@ -265,7 +279,11 @@ struct PointwiseLossArgs {
   const void* target = nullptr;
   const void* weight = nullptr;
   void* y = nullptr;
+  // A reduced loss: PointwiseLossPartialBytes(n) bytes of scratch (null when that is 0) for
+  // the blocks' partial sums, added in block order by a second launch.
+  void* partials = nullptr;
 };
+ASCENDC_SIM_INTERNAL_API uint64_t PointwiseLossPartialBytes(uint64_t n);
 ASCENDC_SIM_INTERNAL_API aclError LaunchPointwiseLoss(const PointwiseLossArgs& args, aclrtStream stream);
 // gradInput (n) = the gradient of the loss with respect to x for gradOutput (n elements: a
 // reduced loss's gradient broadcast); a mean's gradient is divided by meanCount.

@@ -3,11 +3,13 @@
 // gradients with respect to x.
 //
 // x, t (and the optional weight w of binary cross entropy) are dense arrays of n elements of T,
-// copied into the unified buffer in chunks (double-buffered). Each element's loss is computed
-// on the scalar unit in float32 with every step rounded to T, the order in which ATen's CPU
-// kernels evaluate it (so float16/bfloat16 results agree with CPU's); weighted losses are
-// multiplied by w[i]. Reduction none writes the n losses (chunks split over the cores); mean and
-// sum run on one core and accumulate in float32, chunk by chunk.
+// copied into the unified buffer in chunks (double-buffered). Each chunk's losses are computed
+// in float32 with every step rounded to T, the order in which ATen's CPU kernels evaluate it (so
+// float16/bfloat16 results agree with CPU's): by vector instructions for mse, smooth_l1 and huber,
+// on the scalar unit for binary cross entropy; weighted losses are multiplied by w[i]. Reduction
+// none writes the n losses (chunks split over the cores); mean and sum accumulate in float32,
+// chunk by chunk (ReduceSum of each chunk): on one core, or, given scratch for the partial
+// sums, on every core, the partials then added in block order by pointwise_loss_sum_custom.
 //
 // The gradient kernel reads the incoming gradient g as n elements too (the caller broadcasts a
 // reduced loss's 0-D gradient) and writes dL/dx, divided for mean by the count the caller gives
@@ -96,6 +98,13 @@ __aicore__ inline float LossGradValue(PointwiseLossKind kind, float x, float t, 
   return 0.0f;
 }
 
+// A reduced loss from its float32 sum: the mean (n = 0: NaN) or the sum, in T.
+template <typename T>
+__aicore__ inline void StoreReduced(const GlobalTensor<T>& y, const LossTiling& t, float total) {
+  if (t.reduction == 1) y.SetValue(0, static_cast<T>(total / static_cast<float>(t.n)));
+  if (t.reduction == 2) y.SetValue(0, static_cast<T>(total));
+}
+
 // The chunks of this block's elements, with up to four operands copied in together.
 template <typename T>
 class LossChunks {
@@ -144,13 +153,21 @@ class LossChunks {
 template <typename T>
 class PointwiseLossKernel {
  public:
-  __aicore__ inline void Init(GM_ADDR x, GM_ADDR target, GM_ADDR weight, GM_ADDR y, const LossTiling& tiling) {
+  __aicore__ inline void Init(GM_ADDR x, GM_ADDR target, GM_ADDR weight, GM_ADDR y, GM_ADDR partials,
+                              const LossTiling& tiling) {
     t_ = tiling;
+    if (partials != nullptr) partialGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(partials), GetBlockNum());
+    toPartial_ = partials != nullptr;
     operands_[0].SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x), t_.n);
     operands_[1].SetGlobalBuffer(reinterpret_cast<__gm__ T*>(target), t_.n);
     if (t_.hasWeight) operands_[2].SetGlobalBuffer(reinterpret_cast<__gm__ T*>(weight), t_.n);
     yGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(y), t_.reduction == 0 ? t_.n : 1);
     chunks_.Init(pipe_, t_, t_.hasWeight ? 3 : 2);
+    pipe_.InitBuffer(lossBuf_, kLossChunk * sizeof(float));
+    pipe_.InitBuffer(workBuf_, 3 * kLossChunk * sizeof(float));
+    pipe_.InitBuffer(roundBuf_, kLossChunk * sizeof(T));
+    pipe_.InitBuffer(maskBuf_, kLossChunk / 8);
+    pipe_.InitBuffer(scalarBuf_, 64);
   }
 
   __aicore__ inline void Process() {
@@ -162,36 +179,107 @@ class PointwiseLossKernel {
       if (k + 1 < chunks) chunks_.CopyIn(k + 1, operands_);
       const uint32_t len = chunks_.Length(k);
       LocalTensor<T> in = chunks_.Take();
-      LocalTensor<T> y;
-      if (t_.reduction == 0) y = chunks_.AllocOut();
-      float chunkSum = 0.0f;
-      for (uint32_t i = 0; i < len; ++i) {
-        float loss = LossValue<T>(kind, static_cast<float>(in.GetValue(i)),
-                                  static_cast<float>(in.GetValue(kLossChunk + i)), t_.param);
-        if (t_.hasWeight) loss = R<T>(loss * static_cast<float>(in.GetValue(2 * kLossChunk + i)));
-        if (t_.reduction == 0) {
-          y.SetValue(i, static_cast<T>(loss));
-        } else {
-          chunkSum += loss;
-        }
-      }
+      LocalTensor<float> loss = lossBuf_.Get<float>();
+      ChunkLoss(kind, in, loss, len);
       chunks_.Release(in);
       if (t_.reduction == 0) {
+        LocalTensor<T> y = chunks_.AllocOut();
+        if constexpr (std::is_same<T, float>::value) {
+          Muls(y, loss, 1.0f, len);  // the losses into the output tile, every value kept
+        } else {
+          Cast(y, loss, RoundMode::CAST_NONE, len);  // exact: every loss already is a T
+        }
         chunks_.CopyOut(k, y, yGm_);
       } else {
-        total += chunkSum;
+        LocalTensor<float> sum = scalarBuf_.Get<float>();
+        ReduceSum(sum, loss, sum, static_cast<int32_t>(len));
+        total += sum.GetValue(0);
       }
     }
-    if (t_.reduction == 1) yGm_.SetValue(0, static_cast<T>(total / static_cast<float>(t_.n)));  // n = 0: NaN
-    if (t_.reduction == 2) yGm_.SetValue(0, static_cast<T>(total));
+    if (t_.reduction != 0 && toPartial_) {
+      partialGm_.SetValue(GetBlockIdx(), total);
+    } else {
+      StoreReduced(yGm_, t_, total);
+    }
   }
 
  private:
+  // v rounded to T in place: one step of a computation in T (nothing for float32).
+  __aicore__ inline void Round(const LocalTensor<float>& v, uint32_t len) {
+    if constexpr (!std::is_same<T, float>::value) {
+      LocalTensor<T> r = roundBuf_.Get<T>();
+      Cast(r, v, RoundMode::CAST_NONE, len);
+      Cast(v, r, RoundMode::CAST_NONE, len);
+    } else {
+      (void)v, (void)len;
+    }
+  }
+
+  // Operand j of the chunk `in` as float32: in place for float32, else converted into `dst`.
+  __aicore__ inline LocalTensor<float> Load(const LocalTensor<float>& dst, const LocalTensor<T>& in, uint32_t j,
+                                            uint32_t len) {
+    if constexpr (std::is_same<T, float>::value) {
+      (void)dst, (void)len;
+      return in[j * kLossChunk];
+    } else {
+      Cast(dst, in[j * kLossChunk], RoundMode::CAST_NONE, len);
+      return dst;
+    }
+  }
+
+  // The chunk's losses (LossValue of each element, times its weight) into `loss`.
+  __aicore__ inline void ChunkLoss(PointwiseLossKind kind, const LocalTensor<T>& in, const LocalTensor<float>& loss,
+                                   uint32_t len) {
+    const float p = t_.param;
+    LocalTensor<float> work = workBuf_.Get<float>();
+    LocalTensor<float> a = work, b = work[kLossChunk], z = work[2 * kLossChunk];
+    if (kind == PointwiseLossKind::kBinaryCrossEntropy) {
+      for (uint32_t i = 0; i < len; ++i) {
+        loss.SetValue(i, LossValue<T>(kind, static_cast<float>(in.GetValue(i)),
+                                      static_cast<float>(in.GetValue(kLossChunk + i)), p));
+      }
+    } else {
+      Sub(z, Load(a, in, 0, len), Load(b, in, 1, len), len);  // d = x - t
+      Round(z, len);
+      if (kind == PointwiseLossKind::kMse) {
+        Mul(loss, z, z, len);
+        Round(loss, len);
+      } else {
+        Abs(z, z, len);  // z = |d|, exact
+        Muls(a, z, 0.5f, len);
+        Round(a, len);
+        Mul(a, a, z, len);  // below p: 0.5 z z (over p for smooth_l1)
+        Round(a, len);
+        if (kind == PointwiseLossKind::kSmoothL1) {
+          Duplicate(b, p, len);
+          Div(a, a, b, len);
+          Round(a, len);
+        }
+        Adds(b, z, -R<T>(0.5f * p), len);  // at or above p: z - 0.5 p (times p for huber)
+        Round(b, len);
+        if (kind == PointwiseLossKind::kHuber) {
+          Muls(b, b, p, len);
+          Round(b, len);
+        }
+        LocalTensor<uint8_t> below = maskBuf_.Get<uint8_t>();
+        CompareScalar(below, z, p, CMPMODE::LT, len);
+        Select(loss, below, a, b, SELMODE::VSEL_TENSOR_TENSOR_MODE, len);
+      }
+    }
+    if (t_.hasWeight) {
+      Mul(loss, loss, Load(a, in, 2, len), len);
+      Round(loss, len);
+    }
+  }
+
   LossTiling t_;
   TPipe pipe_;
   LossChunks<T> chunks_;
+  TBuf<TPosition::VECCALC> lossBuf_, workBuf_, roundBuf_, maskBuf_, scalarBuf_;
   GlobalTensor<T> operands_[3];
   GlobalTensor<T> yGm_;
+  GlobalTensor<float> partialGm_;
+  bool toPartial_ = false;
 };
 
 template <typename T>
@@ -244,10 +332,22 @@ class PointwiseLossGradKernel {
 
 template <typename T>
 __global__ __aicore__ void pointwise_loss_custom(GM_ADDR x, GM_ADDR target, GM_ADDR weight, GM_ADDR y,
-                                                 LossTiling tiling) {
+                                                 GM_ADDR partials, LossTiling tiling) {
   PointwiseLossKernel<T> op;
-  op.Init(x, target, weight, y, tiling);
+  op.Init(x, target, weight, y, partials, tiling);
   op.Process();
+}
+
+// y = the reduced loss from the `blocks` partial sums, added in block order.
+template <typename T>
+__global__ __aicore__ void pointwise_loss_sum_custom(GM_ADDR partials, GM_ADDR y, uint32_t blocks, LossTiling tiling) {
+  GlobalTensor<float> partialGm;
+  GlobalTensor<T> yGm;
+  partialGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(partials), blocks);
+  yGm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(y), 1);
+  float total = 0.0f;
+  for (uint32_t b = 0; b < blocks; ++b) total += partialGm.GetValue(b);
+  StoreReduced(yGm, tiling, total);
 }
 
 template <typename T>
@@ -290,15 +390,25 @@ aclError DispatchLossType(aclDataType dtype, const char* kernel, F&& f) {
 
 }  // namespace
 
+uint64_t PointwiseLossPartialBytes(uint64_t n) {
+  const uint32_t blocks = LossBlocks(n);
+  return blocks > 1 ? blocks * sizeof(float) : 0;
+}
+
 aclError LaunchPointwiseLoss(const PointwiseLossArgs& a, aclrtStream stream) {
   if (a.reduction == 0 && a.n == 0) return ACL_SUCCESS;
-  // a reduced loss runs on one core (its sum is written once)
-  const uint32_t blocks = a.reduction == 0 ? LossBlocks(a.n) : 1;
+  // a reduced loss without scratch for partial sums runs on one core (its sum is written once)
+  const bool split = a.reduction != 0 && a.partials != nullptr && PointwiseLossPartialBytes(a.n) > 0;
+  const uint32_t blocks = a.reduction == 0 || split ? LossBlocks(a.n) : 1;
   const LossTiling t = MakeTiling(a.kind, a.n, a.reduction, a.param, a.weight != nullptr, blocks);
+  void* partials = split ? a.partials : nullptr;
   return DispatchLossType(a.dtype, "pointwise_loss_custom", [&](auto tag) -> aclError {
     using T = typename decltype(tag)::type;
-    return LaunchKernel("pointwise_loss_custom", blocks, stream, pointwise_loss_custom<T>, a.x, a.target, a.weight,
-                        a.y, t);
+    const aclError rc = LaunchKernel("pointwise_loss_custom", blocks, stream, pointwise_loss_custom<T>, a.x, a.target,
+                                     a.weight, a.y, partials, t);
+    if (rc != ACL_SUCCESS || !split) return rc;
+    return LaunchKernel("pointwise_loss_sum_custom", 1, stream, pointwise_loss_sum_custom<T>, partials, a.y, blocks,
+                        t);
   });
 }
 

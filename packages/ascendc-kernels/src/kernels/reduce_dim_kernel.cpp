@@ -4,8 +4,12 @@
 // double-buffered VECIN queue (DataCopyPad), reduced by the scalar unit in the
 // accumulation type (float32 for float, as CANN accumulates 16-bit inputs; double;
 // int64 for sums and products of integers, double for their norms); variance and mean
-// by Welford's online update in double, as PyTorch's CPU kernels.
+// in double, as PyTorch's CPU kernels (float32 rows of kVectorMomentsCols or more: each
+// chunk's moments on the vector unit, merged by Chan's update; other rows, and rows with an
+// infinity or NaN, by Welford's online update). Float32 1-, 2- and infinity-norms run on the vector unit.
 #include <math.h>
+
+#include <cmath>
 
 #include <type_traits>
 
@@ -18,6 +22,9 @@ namespace kernels {
 namespace {
 
 using namespace AscendC;
+
+// Shorter float32 rows keep Welford's update, whose results (rounded to float) match CPU's to the bit.
+constexpr uint64_t kVectorMomentsCols = 256;
 
 struct DimReduceTiling {
   DimReduceArgs args;
@@ -55,6 +62,10 @@ class DimReduceKernel {
     pipe_.InitBuffer(inQueue_, 2, TileRowPitch<C>(width) * sizeof(C));
     if (x2 != nullptr) pipe_.InitBuffer(in2Queue_, 2, TileRowPitch<C>(width) * sizeof(C));
     if (a.op == DimReduceOp::kRenorm) pipe_.InitBuffer(outQueue_, 2, TileRowPitch<C>(width) * sizeof(C));
+    if (std::is_same<C, float>::value && (a.op == DimReduceOp::kNorm || a.op == DimReduceOp::kRenorm)) {
+      pipe_.InitBuffer(workBuf_, TileRowPitch<float>(width) * sizeof(float));
+      pipe_.InitBuffer(scalarBuf_, 64);
+    }
   }
 
   __aicore__ inline void Process() {
@@ -89,10 +100,10 @@ class DimReduceKernel {
     queue.EnQue(x);
   }
 
-  // Calls f(value, column) for every element of `row`, chunk by chunk (the next
-  // chunk's copy is queued before this one is consumed).
+  // Calls f(chunk, length, first column) for every chunk of `row` in the unified
+  // buffer (the next chunk's copy is queued before this one is consumed).
   template <typename F>
-  __aicore__ inline void ForEach(uint64_t row, F&& f) {
+  __aicore__ inline void ForEachChunk(uint64_t row, F&& f) {
     const uint64_t cols = t_.args.cols;
     if (cols == 0) return;
     const uint64_t chunks = (cols + kRowChunk - 1) / kRowChunk;
@@ -101,9 +112,39 @@ class DimReduceKernel {
       if (k + 1 < chunks) CopyIn(inQueue_, xGm_, row, k + 1);
       const uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(kRowChunk, cols - k * kRowChunk));
       LocalTensor<C> x = inQueue_.DeQue<C>();
-      for (uint32_t c = 0; c < len; ++c) f(x.GetValue(c), k * kRowChunk + c);
+      f(x, len, k * kRowChunk);
       inQueue_.FreeTensor(x);
     }
+  }
+
+  // Calls f(value, column) for every element of `row`.
+  template <typename F>
+  __aicore__ inline void ForEach(uint64_t row, F&& f) {
+    ForEachChunk(row, [&](const LocalTensor<C>& x, uint32_t len, uint64_t c0) {
+      for (uint32_t c = 0; c < len; ++c) f(x.GetValue(c), c0 + c);
+    });
+  }
+
+  // Mean and sum of squared deviations of a float32 row, in double: each chunk's by the
+  // vector unit (two passes over the chunk in the unified buffer), merged by Chan's
+  // update; false when they are not finite (an infinity or NaN: the caller then runs
+  // Welford's update, whose NaN/infinity results depend on where they sit).
+  __aicore__ inline bool ChunkedMoments(uint64_t row, double* mean, double* m2) {
+    double n = 0.0, mu = 0.0, sq = 0.0;
+    ForEachChunk(row, [&](const LocalTensor<C>& x, uint32_t len, uint64_t) {
+      const float* v = reinterpret_cast<const float*>(x.GetPhyAddr());
+      const double count = static_cast<double>(len);
+      const double chunkMean = aclsimVectorSumF32AsF64(v, len) / count;
+      const double chunkSq = aclsimVectorSquaredDeviationF32(v, len, chunkMean);
+      const double total = n + count;
+      const double delta = chunkMean - mu;
+      mu += delta * (count / total);
+      sq += chunkSq + delta * delta * (n * count / total);
+      n = total;
+    });
+    *mean = mu;
+    *m2 = sq;
+    return std::isfinite(mu) && std::isfinite(sq);
   }
 
   __aicore__ inline void Row(uint64_t row) {
@@ -135,14 +176,23 @@ class DimReduceKernel {
       case DimReduceOp::kVar: {
         // Welford's online update in double, as PyTorch's CPU kernels (an infinity makes
         // the mean and the variance NaN there too).
-        double mean = 0.0, m2 = 0.0, n = 0.0;
-        ForEach(row, [&](C v, uint64_t) {
-          const double x = static_cast<double>(v);
-          n += 1.0;
-          const double delta = x - mean;
-          mean += delta / n;
-          m2 += delta * (x - mean);
-        });
+        double mean = 0.0, m2 = 0.0;
+        bool done = false;
+        if constexpr (std::is_same<C, float>::value) {
+          if (a.cols >= kVectorMomentsCols) done = ChunkedMoments(row, &mean, &m2);
+        }
+        if (!done) {
+          double n = 0.0;
+          mean = m2 = 0.0;
+          ForEach(row, [&](C v, uint64_t) {
+            const double x = static_cast<double>(v);
+            n += 1.0;
+            const double delta = x - mean;
+            mean += delta / n;
+            m2 += delta * (x - mean);
+          });
+        }
+        const double n = static_cast<double>(a.cols);
         const double dof = n > a.correction ? n - a.correction : 0.0;
         double var = m2 / dof;
         if (a.cols == 0) var = mean = NAN;
@@ -212,6 +262,9 @@ class DimReduceKernel {
       ForEach(row, [&](C v, uint64_t) { m = fabs(static_cast<Real>(v)); });
       return m;
     }
+    if constexpr (std::is_same<C, float>::value) {
+      if (p == 1 || p == 2 || isinf(p)) return VectorNorm(row, p);
+    }
     if (isinf(p)) {
       Real acc = p > 0 ? Real(0) : Real(INFINITY);
       bool nan = false;
@@ -238,6 +291,40 @@ class DimReduceKernel {
     const Real rp = static_cast<Real>(p);
     ForEach(row, [&](C v, uint64_t) { acc += pow(fabs(static_cast<Real>(v)), rp); });
     return pow(acc, Real(1) / rp);
+  }
+
+  // The 1-, 2- or infinity-norm of a float32 row: per chunk |x| (or x * x) on the vector
+  // unit and its ReduceSum / ReduceMax / ReduceMin (NaN wins), chunks accumulated in float.
+  __aicore__ inline float VectorNorm(uint64_t row, double p) {
+    LocalTensor<float> w = workBuf_.Get<float>();
+    LocalTensor<float> s = scalarBuf_.Get<float>();
+    const bool extreme = isinf(p);
+    float acc = p > 0 || !extreme ? 0.0f : INFINITY;
+    ForEachChunk(row, [&](const LocalTensor<C>& x, uint32_t len, uint64_t) {
+      if (p == 2) {
+        Mul(w, x, x, len);
+      } else {
+        Abs(w, x, len);
+      }
+      const int32_t n = static_cast<int32_t>(len);
+      if (!extreme) {
+        ReduceSum(s, w, s, n);
+        acc += s.GetValue(0);
+        return;
+      }
+      if (p > 0) {
+        ReduceMax(s, w, s, n);
+      } else {
+        ReduceMin(s, w, s, n);
+      }
+      const float v = s.GetValue(0);
+      if (v != v || acc != acc) {
+        acc = NAN;
+      } else {
+        acc = (p > 0 ? v > acc : v < acc) ? v : acc;
+      }
+    });
+    return p == 2 ? std::sqrt(acc) : acc;
   }
 
   // Second pass over the row: each chunk scaled in the unified buffer and copied out.
@@ -285,6 +372,7 @@ class DimReduceKernel {
   TPipe pipe_;
   TQue<TPosition::VECIN, 2> inQueue_, in2Queue_;
   TQue<TPosition::VECOUT, 2> outQueue_;
+  TBuf<TPosition::VECCALC> workBuf_, scalarBuf_;
   GlobalTensor<C> xGm_, x2Gm_, y0Gm_, y1Gm_;
   GlobalTensor<int64_t> y0Int_, y1Int_;
 };

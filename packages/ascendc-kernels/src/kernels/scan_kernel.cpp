@@ -90,7 +90,23 @@ class ScanKernel {
       LocalTensor<C> y = outQueue_.AllocTensor<C>();
       LocalTensor<int64_t> idx;
       if (t_.withIndices) idx = idxQueue_.AllocTensor<int64_t>();
-      for (uint32_t c = 0; c < len; ++c) {
+      uint32_t c = 0;
+      if constexpr (std::is_floating_point<Acc>::value) {
+        if (t_.op == ScanOp::kCumSum) {  // cumsum: a tight loop, no per-element op switch or bounds checks
+          const C* xs = reinterpret_cast<const C*>(x.GetPhyAddr());
+          C* ys = reinterpret_cast<C*>(y.GetPhyAddr());
+          if (k == 0) {
+            acc = First(static_cast<Acc>(xs[0]));
+            ys[0] = static_cast<C>(acc);
+            c = 1;
+          }
+          for (; c < len; ++c) {
+            acc += static_cast<Acc>(xs[c]);
+            ys[c] = static_cast<C>(acc);
+          }
+        }
+      }
+      for (; c < len; ++c) {
         const Acc v = static_cast<Acc>(x.GetValue(c));
         const int64_t i = static_cast<int64_t>(k * kRowChunk + c);
         if (i == 0) {

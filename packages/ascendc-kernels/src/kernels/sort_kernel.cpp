@@ -7,6 +7,7 @@
 // row is copied through the unified buffer (DataCopyPad, kRowChunk elements at a time) into
 // the core's scalar working memory, where the selection runs.
 #include <math.h>
+#include <string.h>
 
 #include <algorithm>
 #include <type_traits>
@@ -83,7 +84,7 @@ class SortKernel {
       DataCopyPad(x, xGm_[row * cols + c0], copy, DataCopyPadExtParams<C>{});
       inQueue_.EnQue(x);
       x = inQueue_.DeQue<C>();
-      for (uint32_t c = 0; c < len; ++c) row_[c0 + c] = x.GetValue(c);
+      memcpy(&row_[c0], x.GetPhyAddr(), len * sizeof(C));
       inQueue_.FreeTensor(x);
     }
   }

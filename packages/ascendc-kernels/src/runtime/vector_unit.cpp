@@ -88,10 +88,31 @@ ACLSIM_INLINE float SumLoop(const float* a, uint32_t n) {
 
 // Max/min in 16 lanes of selects that skip NaN (v > m ? v : m keeps m for a
 // NaN v); a probe accumulates v - v, which turns NaN after a NaN or infinity.
+// Four independent accumulators take 64 values at a time (one is bound by the
+// select's latency), folded before the 16-lane loop: the extreme is order-free.
 ACLSIM_INLINE float ExtremeLoop(const float* a, uint32_t n, bool isMax, int* sawNan) {
   Lanes16 m, probe = {};
   for (uint32_t l = 0; l < 16; ++l) m[l] = a[0];
   uint32_t i = 0;
+  if (n >= 64) {
+    Lanes16 m1 = m, m2 = m, m3 = m, probe1 = {};
+    for (; i + 64 <= n; i += 64) {
+      const Lanes16 v0 = *reinterpret_cast<const Lanes16Unaligned*>(a + i);
+      const Lanes16 v1 = *reinterpret_cast<const Lanes16Unaligned*>(a + i + 16);
+      const Lanes16 v2 = *reinterpret_cast<const Lanes16Unaligned*>(a + i + 32);
+      const Lanes16 v3 = *reinterpret_cast<const Lanes16Unaligned*>(a + i + 48);
+      m = isMax ? (v0 > m ? v0 : m) : (v0 < m ? v0 : m);
+      m1 = isMax ? (v1 > m1 ? v1 : m1) : (v1 < m1 ? v1 : m1);
+      m2 = isMax ? (v2 > m2 ? v2 : m2) : (v2 < m2 ? v2 : m2);
+      m3 = isMax ? (v3 > m3 ? v3 : m3) : (v3 < m3 ? v3 : m3);
+      probe += (v0 - v0) + (v1 - v1);
+      probe1 += (v2 - v2) + (v3 - v3);
+    }
+    m = isMax ? (m1 > m ? m1 : m) : (m1 < m ? m1 : m);
+    m2 = isMax ? (m3 > m2 ? m3 : m2) : (m3 < m2 ? m3 : m2);
+    m = isMax ? (m2 > m ? m2 : m) : (m2 < m ? m2 : m);
+    probe += probe1;
+  }
   for (; i + 16 <= n; i += 16) {
     const Lanes16 v = *reinterpret_cast<const Lanes16Unaligned*>(a + i);
     m = isMax ? (v > m ? v : m) : (v < m ? v : m);
@@ -145,6 +166,64 @@ const VectorUnit& Unit() {
   return *unit;
 }
 
+// Float32 values summed in double (variance moments): 32 lanes in four
+// independent 8-lane accumulators, then a fixed pairwise tree, so the result does
+// not depend on the SIMD width.
+typedef float Lanes8Unaligned __attribute__((vector_size(32), aligned(4), may_alias));
+typedef double Lanes8d __attribute__((vector_size(64)));
+
+template <bool kDeviation>
+ACLSIM_INLINE double DoubleSumLoop(const float* a, uint32_t n, double mean) {
+  Lanes8d acc[4] = {};
+  const Lanes8d m = {mean, mean, mean, mean, mean, mean, mean, mean};
+  uint32_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    for (uint32_t k = 0; k < 4; ++k) {
+      Lanes8d v = __builtin_convertvector(*reinterpret_cast<const Lanes8Unaligned*>(a + i + 8 * k), Lanes8d);
+      if constexpr (kDeviation) {
+        v -= m;
+        v *= v;
+      }
+      acc[k] += v;
+    }
+  }
+  double lanes[32];
+  for (uint32_t l = 0; l < 32; ++l) lanes[l] = acc[l / 8][l % 8];
+  for (uint32_t l = 0; i + l < n; ++l) {
+    const double v = kDeviation ? (static_cast<double>(a[i + l]) - mean) : static_cast<double>(a[i + l]);
+    lanes[l] += kDeviation ? v * v : v;
+  }
+  for (uint32_t w = 16; w > 0; w /= 2) {
+    for (uint32_t l = 0; l < w; ++l) lanes[l] += lanes[l + w];
+  }
+  return lanes[0];
+}
+
+struct MomentsUnit {
+  double (*sum)(const float*, uint32_t, double);
+  double (*deviation)(const float*, uint32_t, double);
+};
+
+#define ACLSIM_MOMENTS_UNIT(NAME, ATTR)                                                                          \
+  ATTR double NAME##DoubleSum(const float* a, uint32_t n, double m) { return DoubleSumLoop<false>(a, n, m); }   \
+  ATTR double NAME##Deviation(const float* a, uint32_t n, double m) { return DoubleSumLoop<true>(a, n, m); }    \
+  constexpr MomentsUnit k##NAME##Moments{NAME##DoubleSum, NAME##Deviation};
+
+ACLSIM_MOMENTS_UNIT(Baseline, )
+#if defined(__x86_64__)
+ACLSIM_MOMENTS_UNIT(Avx2, __attribute__((target("avx2,fma"))))
+ACLSIM_MOMENTS_UNIT(Avx512, __attribute__((target("avx512f"))))
+#endif
+
+// The ISA Unit() chose.
+const MomentsUnit& Moments() {
+#if defined(__x86_64__)
+  if (&Unit() == &kAvx512) return kAvx512Moments;
+  if (&Unit() == &kAvx2) return kAvx2Moments;
+#endif
+  return kBaselineMoments;
+}
+
 }  // namespace
 }  // namespace ascendc_sim
 
@@ -164,6 +243,12 @@ float aclsimVectorReduceSumF32(const float* src, uint32_t n) { return ascendc_si
 
 float aclsimVectorReduceExtremeF32(const float* src, uint32_t n, int isMax, int* sawNan) {
   return ascendc_sim::Unit().extreme(src, n, isMax, sawNan);
+}
+
+double aclsimVectorSumF32AsF64(const float* src, uint32_t n) { return ascendc_sim::Moments().sum(src, n, 0.0); }
+
+double aclsimVectorSquaredDeviationF32(const float* src, uint32_t n, double mean) {
+  return ascendc_sim::Moments().deviation(src, n, mean);
 }
 
 }  // extern "C"

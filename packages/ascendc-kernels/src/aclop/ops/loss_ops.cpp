@@ -81,6 +81,8 @@ aclError RunLoss(OpContext& ctx, PointwiseLossKind kind, const std::string& redu
   args.target = dense[1];
   args.weight = count > 2 ? dense[2] : nullptr;
   args.y = y.data;
+  const uint64_t partialBytes = code != 0 ? kernels::PointwiseLossPartialBytes(args.n) : 0;
+  if (partialBytes > 0 && (rc = ctx.AllocTemp(partialBytes, &args.partials)) != ACL_SUCCESS) return rc;
   return kernels::LaunchPointwiseLoss(args, ctx.stream());
 }
 

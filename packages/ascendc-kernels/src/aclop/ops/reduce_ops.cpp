@@ -1,7 +1,8 @@
 // acl_op reductions ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceAll, ReduceAny (declared in
 // abi/aclop/reduce.decl, which checks their dtypes and reads keep_dims). The axes are a constant (or host)
 // input. float32/float16/bfloat16 run on reduce_custom (x permuted so that the reduced dimensions are the
-// trailing ones, then one row per kept multi-index); other dtypes, and all() / any(), on reduce_exact_custom,
+// trailing ones, then one row per kept multi-index; a sum or mean over dimensions followed by kept ones on
+// column_sum_custom, which reads x in place); other dtypes, and all() / any(), on reduce_exact_custom,
 // which reads x's permuted view in place and accumulates in int64 or double, cast to y's dtype afterwards.
 #include <math.h>
 #include <string.h>
@@ -63,6 +64,12 @@ aclError RunReduce(OpContext& ctx, RowReduceOp op, bool keepDims, bool noneIsFal
     }
     const double empty = op == RowReduceOp::kMean ? NAN : op == RowReduceOp::kAll ? 1.0 : 0.0;  // any: 0
     return kernels::LaunchFill(y.dtype(), y.data, rows, kernels::ScalarValue::Floating(empty), ctx.stream());
+  }
+  kernels::ColumnReduceShape columns;
+  if (IsVectorFloat(x.dtype()) && (op == RowReduceOp::kSum || op == RowReduceOp::kMean) &&
+      kernels::ColumnReduceShapeOf(shape, reduced, &columns)) {
+    return kernels::LaunchColumnReduce(x.dtype(), x.data, y.dtype(), y.data, columns.batch, columns.rows,
+                                       columns.cols, op, ctx.stream());
   }
   if (IsVectorFloat(x.dtype()) && op != RowReduceOp::kAll) {
     void* dense = x.data;
