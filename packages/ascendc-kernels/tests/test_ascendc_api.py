@@ -149,3 +149,76 @@ def test_vector_unit_gives_the_same_bits_on_every_simd_level(tmp_path):
     cpu_flags = cpuinfo.read_text().split() if cpuinfo.exists() else []
     if "avx512f" in cpu_flags:  # the cap took effect: the AVX-512 cube fuses its multiply-adds
         assert not np.array_equal(results["avx512"]["mm"], results["baseline"]["mm"])
+
+
+_CAST_SCRIPT = """
+import sys
+import numpy as np
+import ascendc_kernels_testing as sim
+libs = sim.load()
+sim.check(libs.aclInit(None))
+sim.check(libs.aclrtSetDevice(0))
+def convert(values, src_type, dst_type):
+    src = sim.DeviceArray.from_numpy(values, src_type)
+    dst = sim.DeviceArray.empty(values.shape, dst_type)
+    sim.check(sim.run_aclnn("aclnnInplaceCopy", dst.tensor(), src.tensor()))
+    return dst.to_numpy()
+halves = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)[:-3]  # not a multiple of the SIMD width
+floats = np.load(sys.argv[2])
+np.savez(sys.argv[1], f16_f32=convert(halves.view(np.float16), sim.ACL_FLOAT16, sim.ACL_FLOAT),
+         bf16_f32=convert(halves, sim.ACL_BF16, sim.ACL_FLOAT),
+         f32_f16=convert(floats.view(np.float32), sim.ACL_FLOAT, sim.ACL_FLOAT16),
+         f32_bf16=convert(floats.view(np.float32), sim.ACL_FLOAT, sim.ACL_BF16))
+"""
+
+
+def _float32_bit_patterns() -> np.ndarray:
+    # every exponent with the mantissas around float16's and bfloat16's rounding points, and random bits
+    exponents = np.arange(512, dtype=np.uint32) << 23
+    mantissas = np.array([0, 1, 0xfff, 0x1000, 0x1001, 0x1fff, 0x2000, 0x3000, 0x7fff, 0x8000, 0x8001, 0x18000,
+                          0x400000, 0x401000, 0x7fe000, 0x7fefff, 0x7ff000, 0x7fffff], dtype=np.uint32)
+    near = (exponents[:, None] | mantissas[None, :]).ravel()
+    random = np.random.default_rng(0).integers(0, 1 << 32, 200_001, dtype=np.uint64).astype(np.uint32)
+    return np.concatenate([near, random])
+
+
+def test_float16_and_bfloat16_casts_are_ieee_and_the_same_on_every_simd_level(tmp_path):
+    # The vector unit converts with F16C where the host has it, else bit by bit: the same bits
+    # either way, numpy's (IEEE, nearest even) for numbers, fixed NaN patterns.
+    import os
+    import subprocess
+    import sys
+
+    floats = _float32_bit_patterns()
+    np.save(tmp_path / "floats.npy", floats)
+    results = {}
+    for level in ("baseline", "avx2", "avx512"):
+        out = tmp_path / f"{level}.npz"
+        env = dict(os.environ, ASCEND_SIM_SIMD=level)
+        subprocess.run([sys.executable, "-c", _CAST_SCRIPT, str(out), str(tmp_path / "floats.npy")], check=True,
+                       env=env)
+        results[level] = np.load(out)
+    for level in ("avx2", "avx512"):
+        for name in ("f16_f32", "bf16_f32", "f32_f16", "f32_bf16"):
+            np.testing.assert_array_equal(results[level][name].view(np.uint8), results["baseline"][name].view(np.uint8),
+                                          err_msg=f"{name} {level}")
+    got = results["baseline"]
+    halves = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)[:-3]
+    f16 = halves.view(np.float16)
+    numbers = ~np.isnan(f16)
+    np.testing.assert_array_equal(got["f16_f32"][numbers], f16[numbers].astype(np.float32))
+    nan_bits = got["f16_f32"][~numbers].view(np.uint32)  # quiet, payload and sign kept
+    expected = ((halves[~numbers].astype(np.uint32) & 0x8000) << 16) | 0x7fc00000 | (
+        (halves[~numbers].astype(np.uint32) & 0x3ff) << 13)
+    np.testing.assert_array_equal(nan_bits, expected)
+    np.testing.assert_array_equal(got["bf16_f32"].view(np.uint32), halves.astype(np.uint32) << 16)
+    f32 = floats.view(np.float32)
+    numbers = ~np.isnan(f32)
+    with np.errstate(over="ignore"):
+        expected = f32[numbers].astype(np.float16)
+    np.testing.assert_array_equal(got["f32_f16"][numbers].view(np.uint16), expected.view(np.uint16))
+    np.testing.assert_array_equal(got["f32_f16"][~numbers].view(np.uint16),
+                                  ((floats[~numbers] >> 16) & 0x8000).astype(np.uint16) | 0x7e00)
+    rounded = (floats.astype(np.uint64) + 0x7fff + ((floats >> 16) & 1)) >> 16
+    np.testing.assert_array_equal(got["f32_bf16"][numbers], rounded[numbers].astype(np.uint16))
+    np.testing.assert_array_equal(got["f32_bf16"][~numbers], ((floats[~numbers] >> 16) | 0x40).astype(np.uint16))

@@ -87,6 +87,14 @@ ACL_FUNC_VISIBILITY float aclsimVectorReduceSumF32(const float* src, uint32_t n)
 // a NaN may be among them (also set by infinities: the caller then scans).
 ACL_FUNC_VISIBILITY float aclsimVectorReduceExtremeF32(const float* src, uint32_t n, int isMax, int* sawNan);
 
+// The vector unit's conversions between float32 and the 2-byte floating types (AscendC::Cast
+// between float and half or bfloat16_t), same SIMD choice, the same bits on every level:
+// `type` is ACL_FLOAT16 or ACL_BF16 (src/dst hold their bits). To float32 is exact (a
+// float16 signalling NaN comes out quiet); from float32 rounds to nearest even, overflows to
+// inf and turns NaN into sign | 0x7e00 (float16) or its top half with the quiet bit (bfloat16).
+ACL_FUNC_VISIBILITY void aclsimVectorCastToF32(aclDataType type, float* dst, const uint16_t* src, uint32_t n);
+ACL_FUNC_VISIBILITY void aclsimVectorCastFromF32(aclDataType type, uint16_t* dst, const float* src, uint32_t n);
+
 #ifdef __cplusplus
 }
 #endif

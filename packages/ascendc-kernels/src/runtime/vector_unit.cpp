@@ -168,3 +168,107 @@ float aclsimVectorReduceExtremeF32(const float* src, uint32_t n, int isMax, int*
 }
 
 }  // extern "C"
+
+// ---- float32 <-> float16 / bfloat16 conversions (AscendC::Cast) ----
+// The baseline runs the branch-free bit conversions of fp_types.h; hosts with F16C convert
+// float16 with vcvtph2ps / vcvtps2ph (IEEE, round to nearest even: the same values), whose
+// NaN results are then given the baseline's sign | 0x7e00.
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace ascendc_sim {
+namespace {
+
+ACLSIM_INLINE void HalfToFloatLoop(float* d, const uint16_t* s, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) d[i] = HalfBitsToFloat(s[i]);
+}
+
+ACLSIM_INLINE void FloatToHalfLoop(uint16_t* d, const float* s, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) d[i] = FloatToHalfBits(s[i]);
+}
+
+ACLSIM_INLINE void Bf16ToFloatLoop(float* d, const uint16_t* s, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) d[i] = Bf16BitsToFloat(s[i]);
+}
+
+ACLSIM_INLINE void FloatToBf16Loop(uint16_t* d, const float* s, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) d[i] = FloatToBf16Bits(s[i]);
+}
+
+#if defined(__x86_64__)
+#define ACLSIM_F16C __attribute__((target("avx2,f16c")))
+
+ACLSIM_F16C void F16cHalfToFloat(float* d, const uint16_t* s, uint32_t n) {
+  uint32_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    _mm256_storeu_ps(d + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i))));
+  }
+  HalfToFloatLoop(d + i, s + i, n - i);
+}
+
+ACLSIM_F16C void F16cFloatToHalf(uint16_t* d, const float* s, uint32_t n) {
+  const __m128i magnitude = _mm_set1_epi16(0x7fff);
+  const __m128i inf = _mm_set1_epi16(0x7c00);
+  const __m128i payload = _mm_set1_epi16(0x01ff);  // a converted NaN has 0x7e00 set: clearing these leaves it
+  uint32_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m128i nan = _mm_cmpgt_epi16(_mm_and_si128(h, magnitude), inf);
+    h = _mm_andnot_si128(_mm_and_si128(nan, payload), h);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), h);
+  }
+  FloatToHalfLoop(d + i, s + i, n - i);
+}
+#endif
+
+struct ConversionUnit {
+  void (*halfToFloat)(float*, const uint16_t*, uint32_t);
+  void (*floatToHalf)(uint16_t*, const float*, uint32_t);
+  void (*bf16ToFloat)(float*, const uint16_t*, uint32_t);
+  void (*floatToBf16)(uint16_t*, const float*, uint32_t);
+};
+
+#define ACLSIM_CONVERSION_UNIT(NAME, ATTR, HALF_TO_FLOAT, FLOAT_TO_HALF)                                          \
+  ATTR void NAME##Bf16ToFloat(float* d, const uint16_t* s, uint32_t n) { Bf16ToFloatLoop(d, s, n); }             \
+  ATTR void NAME##FloatToBf16(uint16_t* d, const float* s, uint32_t n) { FloatToBf16Loop(d, s, n); }             \
+  constexpr ConversionUnit k##NAME##Conversions{HALF_TO_FLOAT, FLOAT_TO_HALF, NAME##Bf16ToFloat, NAME##FloatToBf16};
+
+void BaselineHalfToFloat(float* d, const uint16_t* s, uint32_t n) { HalfToFloatLoop(d, s, n); }
+void BaselineFloatToHalf(uint16_t* d, const float* s, uint32_t n) { FloatToHalfLoop(d, s, n); }
+ACLSIM_CONVERSION_UNIT(Baseline, , BaselineHalfToFloat, BaselineFloatToHalf)
+#if defined(__x86_64__)
+ACLSIM_CONVERSION_UNIT(Avx2, __attribute__((target("avx2"))), F16cHalfToFloat, F16cFloatToHalf)
+ACLSIM_CONVERSION_UNIT(Avx512, __attribute__((target("avx512f"))), F16cHalfToFloat, F16cFloatToHalf)
+#endif
+
+const ConversionUnit& Conversions() {
+  static const ConversionUnit* unit = [] {
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    const int32_t limit = Config().simdLimit;
+    const bool f16c = __builtin_cpu_supports("f16c");
+    if (limit >= 2 && f16c && __builtin_cpu_supports("avx512f")) return &kAvx512Conversions;
+    if (limit >= 1 && f16c && __builtin_cpu_supports("avx2")) return &kAvx2Conversions;
+#endif
+    return &kBaselineConversions;
+  }();
+  return *unit;
+}
+
+}  // namespace
+}  // namespace ascendc_sim
+
+extern "C" {
+
+void aclsimVectorCastToF32(aclDataType type, float* dst, const uint16_t* src, uint32_t n) {
+  const ascendc_sim::ConversionUnit& unit = ascendc_sim::Conversions();
+  (type == ACL_BF16 ? unit.bf16ToFloat : unit.halfToFloat)(dst, src, n);
+}
+
+void aclsimVectorCastFromF32(aclDataType type, uint16_t* dst, const float* src, uint32_t n) {
+  const ascendc_sim::ConversionUnit& unit = ascendc_sim::Conversions();
+  (type == ACL_BF16 ? unit.floatToBf16 : unit.floatToHalf)(dst, src, n);
+}
+
+}  // extern "C"

@@ -71,6 +71,12 @@ inline void CheckUnary(const char* op, const LocalTensor<T>& dst, const LocalTen
 template <typename T>
 using ComputeOf = typename Arith<T>::Compute;
 
+// half and bfloat16_t, which the vector unit converts to and from float; their ACL type.
+template <typename T>
+constexpr bool kIsTwoByteFloat = std::is_same<T, half>::value || std::is_same<T, bfloat16_t>::value;
+template <typename T>
+constexpr aclDataType kTwoByteFloatType = std::is_same<T, half>::value ? ACL_FLOAT16 : ACL_BF16;
+
 // exp on float written so that loops over it vectorise (no libm call): Cody-Waite
 // range reduction x = n ln2 + r, a degree-6 polynomial for e^r (about 1 ulp),
 // 2^n applied in two halves so that subnormal results come out right.
@@ -349,7 +355,13 @@ __aicore__ inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src
   using SS = typename detail::Arith<S>::Storage;
   DS* __restrict d = detail::Raw(dst);
   const SS* __restrict a = detail::Raw(src);
-  for (uint32_t i = 0; i < calCount; ++i) d[i] = detail::ConvertValue<D, S>(a[i], round);
+  if constexpr (std::is_same<D, float>::value && detail::kIsTwoByteFloat<S>) {
+    aclsimVectorCastToF32(detail::kTwoByteFloatType<S>, d, a, calCount);  // the simulator's vector unit
+  } else if constexpr (std::is_same<S, float>::value && detail::kIsTwoByteFloat<D>) {
+    aclsimVectorCastFromF32(detail::kTwoByteFloatType<D>, d, a, calCount);  // rounds to nearest even in every mode
+  } else {
+    for (uint32_t i = 0; i < calCount; ++i) d[i] = detail::ConvertValue<D, S>(a[i], round);
+  }
 }
 
 }  // namespace AscendC
