@@ -94,6 +94,17 @@ ACL_FUNC_VISIBILITY float aclsimVectorReduceExtremeF32(const float* src, uint32_
 // inf and turns NaN into sign | 0x7e00 (float16) or its top half with the quiet bit (bfloat16).
 ACL_FUNC_VISIBILITY void aclsimVectorCastToF32(aclDataType type, float* dst, const uint16_t* src, uint32_t n);
 ACL_FUNC_VISIBILITY void aclsimVectorCastFromF32(aclDataType type, uint16_t* dst, const float* src, uint32_t n);
+// dst = src0 * src1 + dst rounded once (AscendC::MulAddDst on float).
+ACL_FUNC_VISIBILITY void aclsimVectorMulAddDstF32(float* dst, const float* src0, const float* src1, uint32_t n);
+// AscendC::Compare / CompareScalar on float: mask bit i (bit i % 8 of byte i / 8) = src0[i] <cmpMode>
+// src1[i], or <cmpMode> scalar when src1 is null; cmpMode in AscendC::CMPMODE's order (LT, GT, EQ, LE,
+// GE, NE; NaN compares unequal); the last byte's unused bits are 0.
+ACL_FUNC_VISIBILITY void aclsimVectorCompareF32(int cmpMode, uint8_t* mask, const float* src0, const float* src1,
+                                                float scalar, uint32_t n);
+// AscendC::Select on 4-byte elements: dst[i] = mask bit i ? src0[i] : src1[i] (src1 null: scalarBits).
+// dst may be a source (same start).
+ACL_FUNC_VISIBILITY void aclsimVectorSelectB32(void* dst, const uint8_t* mask, const void* src0, const void* src1,
+                                               uint32_t scalarBits, uint32_t n);
 
 #ifdef __cplusplus
 }
