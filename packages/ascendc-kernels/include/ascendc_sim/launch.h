@@ -103,6 +103,8 @@ ACL_FUNC_VISIBILITY void aclsimVectorCompareF32(int cmpMode, uint8_t* mask, cons
                                                 float scalar, uint32_t n);
 // AscendC::Select on 4-byte elements: dst[i] = mask bit i ? src0[i] : src1[i] (src1 null: scalarBits).
 // dst may be a source (same start).
+// AscendC::FloorDivide on float: dst[i] = src0[i] // src1[i] as Python (and CPU) floor-divide floats.
+ACL_FUNC_VISIBILITY void aclsimVectorFloorDivideF32(float* dst, const float* src0, const float* src1, uint32_t n);
 ACL_FUNC_VISIBILITY void aclsimVectorSelectB32(void* dst, const uint8_t* mask, const void* src0, const void* src1,
                                                uint32_t scalarBits, uint32_t n);
 

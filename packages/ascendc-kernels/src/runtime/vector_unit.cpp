@@ -202,6 +202,10 @@ ACLSIM_INLINE void MulAddDstLoop(float* d, const float* a, const float* b, uint3
   for (uint32_t i = 0; i < n; ++i) d[i] = __builtin_fmaf(a[i], b[i], d[i]);
 }
 
+ACLSIM_INLINE void FloorDivideLoop(float* d, const float* a, const float* b, uint32_t n) {
+  AscendC::detail::FloorDivideElements<float>(d, a, b, n);
+}
+
 // The compare of mode `Mode` (AscendC::CMPMODE's order: LT, GT, EQ, LE, GE, NE) on one pair.
 template <int Mode>
 ACLSIM_INLINE bool CompareOne(float a, float b) {
@@ -345,16 +349,18 @@ struct ElementwiseUnit {
   void (*bf16ToFloat)(float*, const uint16_t*, uint32_t);
   void (*floatToBf16)(uint16_t*, const float*, uint32_t);
   void (*mulAddDst)(float*, const float*, const float*, uint32_t);
+  void (*floorDivide)(float*, const float*, const float*, uint32_t);
   CompareFn compare[6];  // by mode
   SelectFn select;
 };
 
-#define ACLSIM_ELEMENTWISE_UNIT(NAME, ATTR, HALF_TO_FLOAT, FLOAT_TO_HALF, COMPARE, SELECT)                     \
-  ATTR void NAME##Bf16ToFloat(float* d, const uint16_t* s, uint32_t n) { Bf16ToFloatLoop(d, s, n); }         \
-  ATTR void NAME##FloatToBf16(uint16_t* d, const float* s, uint32_t n) { FloatToBf16Loop(d, s, n); }         \
-  ATTR void NAME##MulAddDst(float* d, const float* a, const float* b, uint32_t n) { MulAddDstLoop(d, a, b, n); } \
-  constexpr ElementwiseUnit k##NAME##Elementwise{                                                              \
-      HALF_TO_FLOAT, FLOAT_TO_HALF, NAME##Bf16ToFloat, NAME##FloatToBf16, NAME##MulAddDst,                     \
+#define ACLSIM_ELEMENTWISE_UNIT(NAME, ATTR, HALF_TO_FLOAT, FLOAT_TO_HALF, COMPARE, SELECT)                             \
+  ATTR void NAME##Bf16ToFloat(float* d, const uint16_t* s, uint32_t n) { Bf16ToFloatLoop(d, s, n); }                   \
+  ATTR void NAME##FloatToBf16(uint16_t* d, const float* s, uint32_t n) { FloatToBf16Loop(d, s, n); }                   \
+  ATTR void NAME##MulAddDst(float* d, const float* a, const float* b, uint32_t n) { MulAddDstLoop(d, a, b, n); }       \
+  ATTR void NAME##FloorDivide(float* d, const float* a, const float* b, uint32_t n) { FloorDivideLoop(d, a, b, n); }   \
+  constexpr ElementwiseUnit k##NAME##Elementwise{                                                                      \
+      HALF_TO_FLOAT, FLOAT_TO_HALF, NAME##Bf16ToFloat, NAME##FloatToBf16, NAME##MulAddDst, NAME##FloorDivide,          \
       {COMPARE<0>, COMPARE<1>, COMPARE<2>, COMPARE<3>, COMPARE<4>, COMPARE<5>}, SELECT};
 
 void BaselineHalfToFloat(float* d, const uint16_t* s, uint32_t n) { HalfToFloatLoop(d, s, n); }
@@ -408,6 +414,10 @@ void aclsimVectorCastFromF32(aclDataType type, uint16_t* dst, const float* src, 
 
 void aclsimVectorMulAddDstF32(float* dst, const float* src0, const float* src1, uint32_t n) {
   ascendc_sim::Elementwise().mulAddDst(dst, src0, src1, n);
+}
+
+void aclsimVectorFloorDivideF32(float* dst, const float* src0, const float* src1, uint32_t n) {
+  ascendc_sim::Elementwise().floorDivide(dst, src0, src1, n);
 }
 
 void aclsimVectorCompareF32(int cmpMode, uint8_t* mask, const float* src0, const float* src1, float scalar,

@@ -115,6 +115,34 @@ inline C ExpValue(C a) {
   }
 }
 
+// FloorDivide over n elements of T (float, or half/bfloat16_t each step rounded to T) in chunks:
+// the branch-free form for every element, then the general one for those it does not cover.
+template <typename T>
+__attribute__((always_inline)) inline void FloorDivideElements(typename Arith<T>::Storage* d,
+                                                               const typename Arith<T>::Storage* a,
+                                                               const typename Arith<T>::Storage* b, uint32_t n) {
+  using A = Arith<T>;
+  const auto round = [](float v) { return A::Load(A::Store(v)); };
+  constexpr uint32_t kChunk = 64;
+  typename A::Storage out[kChunk];
+  for (uint32_t start = 0; start < n; start += kChunk) {
+    const uint32_t m = n - start < kChunk ? n - start : kChunk;
+    uint32_t slow = 0;
+    for (uint32_t i = 0; i < m; ++i) {
+      const float x = A::Load(a[start + i]);
+      const float y = A::Load(b[start + i]);
+      out[i] = A::Store(FloorDivideFast(x, y, round));
+      slow |= IsFastFloorDivision(x, y) ? 0u : 1u;
+    }
+    for (uint32_t i = 0; slow != 0 && i < m; ++i) {
+      const float x = A::Load(a[start + i]);
+      const float y = A::Load(b[start + i]);
+      if (!IsFastFloorDivision(x, y)) out[i] = A::Store(FloorDivideFloat(x, y, round));
+    }
+    memcpy(d + start, out, m * sizeof(out[0]));  // after the reads: dst may be a source
+  }
+}
+
 }  // namespace detail
 
 // ---- binary ----
@@ -336,6 +364,23 @@ __aicore__ inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<T>
     } else {
       d[i] = A::Store(detail::AddValues(detail::MulValues(A::Load(a[i]), A::Load(b[i])), A::Load(d[i])));
     }
+  }
+}
+
+// Python's floor division (the simulator's; Ascend C composes it): float on the simulated vector
+// unit, half/bfloat16_t with each step rounded to T (CPU's results), double as FloorDivideFloat.
+template <typename T>
+__aicore__ inline void FloorDivide(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                                   uint32_t calCount) {
+  static_assert(detail::kIsFloatLike<T>, "FloorDivide supports floating types");
+  detail::CheckBinary("FloorDivide", dst, src0, src1, calCount);
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorFloorDivideF32(dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  } else if constexpr (detail::kIsTwoByteFloat<T>) {
+    detail::FloorDivideElements<T>(detail::Raw(dst), detail::Raw(src0), detail::Raw(src1), calCount);
+  } else {
+    const auto exact = [](T v) { return v; };
+    detail::BinaryLoop(dst, src0, src1, calCount, [exact](T a, T b) { return detail::FloorDivideFloat(a, b, exact); });
   }
 }
 
