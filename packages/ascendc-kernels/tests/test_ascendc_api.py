@@ -231,6 +231,7 @@ p = ctypes.c_void_p
 acl.aclsimVectorCompareF32.argtypes = [ctypes.c_int, p, p, p, ctypes.c_float, ctypes.c_uint32]
 acl.aclsimVectorSelectB32.argtypes = [p, p, p, p, ctypes.c_uint32, ctypes.c_uint32]
 acl.aclsimVectorMulAddDstF32.argtypes = [p, p, p, ctypes.c_uint32]
+acl.aclsimVectorUnaryF32.argtypes = [ctypes.c_int, p, p, ctypes.c_float, ctypes.c_uint32]
 specials = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 3e38, 0.5], np.float32)
 rng = np.random.default_rng(1)
 a = np.concatenate([np.repeat(specials, specials.size), rng.choice(specials, 1000)]).astype(np.float32)
@@ -251,15 +252,19 @@ for mode in range(6):
     acl.aclsimVectorSelectB32(selected.ctypes.data, out[f"compare{mode}"].ctypes.data, a.ctypes.data, None,
                               0x3f800000, n)
     out[f"select_scalar{mode}"] = selected.copy()
+for op in range(3):  # maxs, mins, reciprocal
+    result = np.zeros(n, np.float32)
+    acl.aclsimVectorUnaryF32(op, result.ctypes.data, a.ctypes.data, 0.5, n)
+    out[f"unary{op}"] = result
 fused = c.copy()
 acl.aclsimVectorMulAddDstF32(fused.ctypes.data, a.ctypes.data, b.ctypes.data, n)
 np.savez(sys.argv[1], a=a[:n], b=b[:n], c=c[:n], fused=fused[:n], **out)
 """
 
 
-def test_compares_selects_and_multiply_add_of_the_vector_unit(tmp_path):
+def test_compares_selects_and_elementwise_float_ops_of_the_vector_unit(tmp_path):
     # Mask bits as C's comparisons give them (NaN unequal, the last byte's unused bits 0), selects of
-    # the bits, one rounding for the multiply-add: the same bits on every SIMD level.
+    # the bits, Maxs/Mins/Reciprocal, one rounding for the multiply-add: the same bits on every SIMD level.
     results = _run_on_every_simd_level(_COMPARE_SELECT_SCRIPT, tmp_path)
     for level in ("avx2", "avx512"):
         for name in results["baseline"].files:
@@ -268,7 +273,7 @@ def test_compares_selects_and_multiply_add_of_the_vector_unit(tmp_path):
     got = results["baseline"]
     a, b, c = got["a"], got["b"], got["c"]
     compares = (np.less, np.greater, np.equal, np.less_equal, np.greater_equal, np.not_equal)
-    with np.errstate(invalid="ignore", over="ignore"):
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         for mode, compare in enumerate(compares):
             expected = compare(a, b)
             np.testing.assert_array_equal(got[f"compare{mode}"], np.packbits(expected, bitorder="little"))
@@ -277,6 +282,9 @@ def test_compares_selects_and_multiply_add_of_the_vector_unit(tmp_path):
             np.testing.assert_array_equal(got[f"select{mode}"].view(np.uint32),
                                           np.where(expected, a, b).view(np.uint32))
             np.testing.assert_array_equal(got[f"select_scalar{mode}"], np.where(expected, a, np.float32(1)))
+        np.testing.assert_array_equal(got["unary0"], np.where(a < 0.5, np.float32(0.5), a))  # NaN kept
+        np.testing.assert_array_equal(got["unary1"], np.where(a < 0.5, a, np.float32(0.5)))
+        np.testing.assert_array_equal(got["unary2"], np.float32(1) / a)
         exact = a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)  # exact for these values
         finite = np.isfinite(exact)
         np.testing.assert_array_equal(got["fused"][finite], exact[finite].astype(np.float32))

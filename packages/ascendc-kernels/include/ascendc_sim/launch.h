@@ -103,6 +103,15 @@ ACL_FUNC_VISIBILITY void aclsimVectorCompareF32(int cmpMode, uint8_t* mask, cons
                                                 float scalar, uint32_t n);
 // AscendC::Select on 4-byte elements: dst[i] = mask bit i ? src0[i] : src1[i] (src1 null: scalarBits).
 // dst may be a source (same start).
+// AscendC::Maxs (src < scalar ? scalar : src, NaN kept), Mins (src < scalar ? src : scalar) and
+// Reciprocal (1 / src; scalar unused) on float. dst may be src (same start).
+typedef enum {
+  ACLSIM_VEC_MAXS = 0,
+  ACLSIM_VEC_MINS = 1,
+  ACLSIM_VEC_RECIPROCAL = 2,
+} aclsimVectorUnaryOp;
+ACL_FUNC_VISIBILITY void aclsimVectorUnaryF32(aclsimVectorUnaryOp op, float* dst, const float* src, float scalar,
+                                              uint32_t n);
 // AscendC::FloorDivide on float: dst[i] = src0[i] // src1[i] as Python (and CPU) floor-divide floats.
 ACL_FUNC_VISIBILITY void aclsimVectorFloorDivideF32(float* dst, const float* src0, const float* src1, uint32_t n);
 ACL_FUNC_VISIBILITY void aclsimVectorSelectB32(void* dst, const uint8_t* mask, const void* src0, const void* src1,

@@ -202,6 +202,23 @@ ACLSIM_INLINE void MulAddDstLoop(float* d, const float* a, const float* b, uint3
   for (uint32_t i = 0; i < n; ++i) d[i] = __builtin_fmaf(a[i], b[i], d[i]);
 }
 
+template <int Op>
+ACLSIM_INLINE void UnaryLoop(float* d, const float* a, float s, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) {
+    if constexpr (Op == ACLSIM_VEC_MAXS) d[i] = a[i] < s ? s : a[i];
+    if constexpr (Op == ACLSIM_VEC_MINS) d[i] = a[i] < s ? a[i] : s;
+    if constexpr (Op == ACLSIM_VEC_RECIPROCAL) d[i] = 1.0f / a[i];
+  }
+}
+
+ACLSIM_INLINE void UnaryAny(int op, float* d, const float* a, float s, uint32_t n) {
+  switch (op) {
+    case ACLSIM_VEC_MAXS: UnaryLoop<ACLSIM_VEC_MAXS>(d, a, s, n); break;
+    case ACLSIM_VEC_MINS: UnaryLoop<ACLSIM_VEC_MINS>(d, a, s, n); break;
+    default: UnaryLoop<ACLSIM_VEC_RECIPROCAL>(d, a, s, n); break;
+  }
+}
+
 ACLSIM_INLINE void FloorDivideLoop(float* d, const float* a, const float* b, uint32_t n) {
   AscendC::detail::FloorDivideElements<float>(d, a, b, n);
 }
@@ -350,6 +367,7 @@ struct ElementwiseUnit {
   void (*floatToBf16)(uint16_t*, const float*, uint32_t);
   void (*mulAddDst)(float*, const float*, const float*, uint32_t);
   void (*floorDivide)(float*, const float*, const float*, uint32_t);
+  void (*unary)(int, float*, const float*, float, uint32_t);
   CompareFn compare[6];  // by mode
   SelectFn select;
 };
@@ -359,8 +377,10 @@ struct ElementwiseUnit {
   ATTR void NAME##FloatToBf16(uint16_t* d, const float* s, uint32_t n) { FloatToBf16Loop(d, s, n); }                   \
   ATTR void NAME##MulAddDst(float* d, const float* a, const float* b, uint32_t n) { MulAddDstLoop(d, a, b, n); }       \
   ATTR void NAME##FloorDivide(float* d, const float* a, const float* b, uint32_t n) { FloorDivideLoop(d, a, b, n); }   \
+  ATTR void NAME##Unary(int op, float* d, const float* a, float s, uint32_t n) { UnaryAny(op, d, a, s, n); }           \
   constexpr ElementwiseUnit k##NAME##Elementwise{                                                                      \
       HALF_TO_FLOAT, FLOAT_TO_HALF, NAME##Bf16ToFloat, NAME##FloatToBf16, NAME##MulAddDst, NAME##FloorDivide,          \
+      NAME##Unary,                                                                                                     \
       {COMPARE<0>, COMPARE<1>, COMPARE<2>, COMPARE<3>, COMPARE<4>, COMPARE<5>}, SELECT};
 
 void BaselineHalfToFloat(float* d, const uint16_t* s, uint32_t n) { HalfToFloatLoop(d, s, n); }
@@ -418,6 +438,10 @@ void aclsimVectorMulAddDstF32(float* dst, const float* src0, const float* src1, 
 
 void aclsimVectorFloorDivideF32(float* dst, const float* src0, const float* src1, uint32_t n) {
   ascendc_sim::Elementwise().floorDivide(dst, src0, src1, n);
+}
+
+void aclsimVectorUnaryF32(aclsimVectorUnaryOp op, float* dst, const float* src, float scalar, uint32_t n) {
+  ascendc_sim::Elementwise().unary(op, dst, src, scalar, n);
 }
 
 void aclsimVectorCompareF32(int cmpMode, uint8_t* mask, const float* src0, const float* src1, float scalar,

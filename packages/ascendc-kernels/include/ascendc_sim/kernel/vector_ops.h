@@ -274,6 +274,10 @@ template <typename T>
 __aicore__ inline void Reciprocal(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t calCount) {
   static_assert(detail::kIsFloatLike<T>, "Reciprocal supports floating types");
   detail::CheckUnary("Reciprocal", dst, src, calCount);
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorUnaryF32(ACLSIM_VEC_RECIPROCAL, dst.GetPhyAddr(), src.GetPhyAddr(), 0.0f, calCount);
+    return;
+  }
   using C = detail::ComputeOf<T>;
   detail::UnaryLoop(dst, src, calCount, [](C a) { return C(1) / a; });
 }
@@ -317,6 +321,10 @@ __aicore__ inline void Maxs(const LocalTensor<T>& dst, const LocalTensor<T>& src
   detail::CheckUnary("Maxs", dst, src, calCount);
   using C = detail::ComputeOf<T>;
   const C s = detail::ToCompute<T>(scalarValue);
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorUnaryF32(ACLSIM_VEC_MAXS, dst.GetPhyAddr(), src.GetPhyAddr(), s, calCount);
+    return;
+  }
   detail::UnaryLoop(dst, src, calCount, [s](C a) { return a < s ? s : a; });  // NaN stays NaN
 }
 
@@ -325,6 +333,10 @@ __aicore__ inline void Mins(const LocalTensor<T>& dst, const LocalTensor<T>& src
   detail::CheckUnary("Mins", dst, src, calCount);
   using C = detail::ComputeOf<T>;
   const C s = detail::ToCompute<T>(scalarValue);
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorUnaryF32(ACLSIM_VEC_MINS, dst.GetPhyAddr(), src.GetPhyAddr(), s, calCount);
+    return;
+  }
   detail::UnaryLoop(dst, src, calCount, [s](C a) { return a < s ? a : s; });
 }
 
