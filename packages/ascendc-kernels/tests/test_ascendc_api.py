@@ -252,19 +252,22 @@ for mode in range(6):
     acl.aclsimVectorSelectB32(selected.ctypes.data, out[f"compare{mode}"].ctypes.data, a.ctypes.data, None,
                               0x3f800000, n)
     out[f"select_scalar{mode}"] = selected.copy()
-for op in range(3):  # maxs, mins, reciprocal
-    result = np.zeros(n, np.float32)
-    acl.aclsimVectorUnaryF32(op, result.ctypes.data, a.ctypes.data, 0.5, n)
+rounding = np.concatenate([a, (c * 4).astype(np.float32), np.float32([0.5, -0.5, 1.5, -2.5, 8388607.5, -8388607.5])])
+for op in range(7):  # maxs, mins, reciprocal, ceil, floor, round, trunc
+    src = a[:n] if op < 3 else rounding
+    result = np.zeros(src.size, np.float32)
+    acl.aclsimVectorUnaryF32(op, result.ctypes.data, src.ctypes.data, 0.5, src.size)
     out[f"unary{op}"] = result
 fused = c.copy()
 acl.aclsimVectorMulAddDstF32(fused.ctypes.data, a.ctypes.data, b.ctypes.data, n)
-np.savez(sys.argv[1], a=a[:n], b=b[:n], c=c[:n], fused=fused[:n], **out)
+np.savez(sys.argv[1], a=a[:n], b=b[:n], c=c[:n], rounding=rounding, fused=fused[:n], **out)
 """
 
 
 def test_compares_selects_and_elementwise_float_ops_of_the_vector_unit(tmp_path):
     # Mask bits as C's comparisons give them (NaN unequal, the last byte's unused bits 0), selects of
-    # the bits, Maxs/Mins/Reciprocal, one rounding for the multiply-add: the same bits on every SIMD level.
+    # the bits, Maxs/Mins/Reciprocal/Ceil/Floor/Round/Trunc, one rounding for the multiply-add: the
+    # same bits on every SIMD level.
     results = _run_on_every_simd_level(_COMPARE_SELECT_SCRIPT, tmp_path)
     for level in ("avx2", "avx512"):
         for name in results["baseline"].files:
@@ -285,6 +288,8 @@ def test_compares_selects_and_elementwise_float_ops_of_the_vector_unit(tmp_path)
         np.testing.assert_array_equal(got["unary0"], np.where(a < 0.5, np.float32(0.5), a))  # NaN kept
         np.testing.assert_array_equal(got["unary1"], np.where(a < 0.5, a, np.float32(0.5)))
         np.testing.assert_array_equal(got["unary2"], np.float32(1) / a)
+        for op, rounded in zip(range(3, 7), (np.ceil, np.floor, np.rint, np.trunc)):
+            np.testing.assert_array_equal(got[f"unary{op}"].view(np.uint32), rounded(got["rounding"]).view(np.uint32))
         exact = a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)  # exact for these values
         finite = np.isfinite(exact)
         np.testing.assert_array_equal(got["fused"][finite], exact[finite].astype(np.float32))

@@ -103,12 +103,17 @@ ACL_FUNC_VISIBILITY void aclsimVectorCompareF32(int cmpMode, uint8_t* mask, cons
                                                 float scalar, uint32_t n);
 // AscendC::Select on 4-byte elements: dst[i] = mask bit i ? src0[i] : src1[i] (src1 null: scalarBits).
 // dst may be a source (same start).
-// AscendC::Maxs (src < scalar ? scalar : src, NaN kept), Mins (src < scalar ? src : scalar) and
-// Reciprocal (1 / src; scalar unused) on float. dst may be src (same start).
+// AscendC::Maxs (src < scalar ? scalar : src, NaN kept), Mins (src < scalar ? src : scalar),
+// Reciprocal (1 / src) and Ceil/Floor/Round (half to even)/Trunc on float (scalar unused but by
+// Maxs and Mins). dst may be src (same start).
 typedef enum {
   ACLSIM_VEC_MAXS = 0,
   ACLSIM_VEC_MINS = 1,
   ACLSIM_VEC_RECIPROCAL = 2,
+  ACLSIM_VEC_CEIL = 3,
+  ACLSIM_VEC_FLOOR = 4,
+  ACLSIM_VEC_ROUND = 5,
+  ACLSIM_VEC_TRUNC = 6,
 } aclsimVectorUnaryOp;
 ACL_FUNC_VISIBILITY void aclsimVectorUnaryF32(aclsimVectorUnaryOp op, float* dst, const float* src, float scalar,
                                               uint32_t n);

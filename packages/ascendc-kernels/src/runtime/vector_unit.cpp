@@ -204,10 +204,16 @@ ACLSIM_INLINE void MulAddDstLoop(float* d, const float* a, const float* b, uint3
 
 template <int Op>
 ACLSIM_INLINE void UnaryLoop(float* d, const float* a, float s, uint32_t n) {
+  using AscendC::RoundMode;
+  using AscendC::detail::RoundToIntegral;
   for (uint32_t i = 0; i < n; ++i) {
     if constexpr (Op == ACLSIM_VEC_MAXS) d[i] = a[i] < s ? s : a[i];
     if constexpr (Op == ACLSIM_VEC_MINS) d[i] = a[i] < s ? a[i] : s;
     if constexpr (Op == ACLSIM_VEC_RECIPROCAL) d[i] = 1.0f / a[i];
+    if constexpr (Op == ACLSIM_VEC_CEIL) d[i] = RoundToIntegral<RoundMode::CAST_CEIL>(a[i]);
+    if constexpr (Op == ACLSIM_VEC_FLOOR) d[i] = RoundToIntegral<RoundMode::CAST_FLOOR>(a[i]);
+    if constexpr (Op == ACLSIM_VEC_ROUND) d[i] = RoundToIntegral<RoundMode::CAST_RINT>(a[i]);
+    if constexpr (Op == ACLSIM_VEC_TRUNC) d[i] = RoundToIntegral<RoundMode::CAST_TRUNC>(a[i]);
   }
 }
 
@@ -215,6 +221,10 @@ ACLSIM_INLINE void UnaryAny(int op, float* d, const float* a, float s, uint32_t 
   switch (op) {
     case ACLSIM_VEC_MAXS: UnaryLoop<ACLSIM_VEC_MAXS>(d, a, s, n); break;
     case ACLSIM_VEC_MINS: UnaryLoop<ACLSIM_VEC_MINS>(d, a, s, n); break;
+    case ACLSIM_VEC_CEIL: UnaryLoop<ACLSIM_VEC_CEIL>(d, a, s, n); break;
+    case ACLSIM_VEC_FLOOR: UnaryLoop<ACLSIM_VEC_FLOOR>(d, a, s, n); break;
+    case ACLSIM_VEC_ROUND: UnaryLoop<ACLSIM_VEC_ROUND>(d, a, s, n); break;
+    case ACLSIM_VEC_TRUNC: UnaryLoop<ACLSIM_VEC_TRUNC>(d, a, s, n); break;
     default: UnaryLoop<ACLSIM_VEC_RECIPROCAL>(d, a, s, n); break;
   }
 }

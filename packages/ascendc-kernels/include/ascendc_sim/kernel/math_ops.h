@@ -1,5 +1,5 @@
 // Elementwise math of Ascend C's math library (Sin, Cos, Tan, Asin, Acos, Atan, Sinh,
-// Cosh, Tanh, Asinh, Acosh, Atanh, Erf, Erfc, Log2, Log10, Ceil, Floor, Round, Trunc, Frac,
+// Cosh, Tanh, Asinh, Acosh, Atanh, Erf, Erfc, Log2, Log10, Frac (Ceil, Floor, Round, Trunc: vector_ops.h),
 // Sign, Lgamma, Digamma), with `calCount` elements from the start of each operand as
 // the other vector instructions (floating types; half/bfloat16_t compute in float).
 // The simulator adds a few its kernels need that Ascend C spells as sequences of
@@ -124,10 +124,6 @@ ASCENDC_SIM_MATH_UNARY(Erf, std::erf(a))
 ASCENDC_SIM_MATH_UNARY(Erfc, std::erfc(a))
 ASCENDC_SIM_MATH_UNARY(Log2, std::log2(a))
 ASCENDC_SIM_MATH_UNARY(Log10, std::log10(a))
-ASCENDC_SIM_MATH_UNARY(Ceil, detail::RoundToIntegral<RoundMode::CAST_CEIL>(a))
-ASCENDC_SIM_MATH_UNARY(Floor, detail::RoundToIntegral<RoundMode::CAST_FLOOR>(a))
-ASCENDC_SIM_MATH_UNARY(Round, detail::RoundToIntegral<RoundMode::CAST_RINT>(a))  // half to even
-ASCENDC_SIM_MATH_UNARY(Trunc, detail::RoundToIntegral<RoundMode::CAST_TRUNC>(a))
 ASCENDC_SIM_MATH_UNARY(Frac, a - detail::RoundToIntegral<RoundMode::CAST_TRUNC>(a))
 ASCENDC_SIM_MATH_UNARY(Lgamma, std::lgamma(a))
 ASCENDC_SIM_MATH_UNARY(Digamma, detail::DigammaValue(static_cast<double>(a)))

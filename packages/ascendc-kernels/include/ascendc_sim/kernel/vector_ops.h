@@ -289,6 +289,26 @@ __aicore__ inline void Relu(const LocalTensor<T>& dst, const LocalTensor<T>& src
   detail::UnaryLoop(dst, src, calCount, [](C a) { return a < C(0) ? C(0) : a; });  // NaN stays NaN
 }
 
+// Ceil, Floor, Round (half to even) and Trunc (Ascend C's math library): float on the vector unit.
+#define ASCENDC_SIM_ROUNDING(NAME, MODE, OP)                                                             \
+  template <typename T>                                                                                  \
+  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t calCount) { \
+    static_assert(detail::kIsFloatLike<T>, #NAME " supports floating types");                           \
+    detail::CheckUnary(#NAME, dst, src, calCount);                                                       \
+    if constexpr (std::is_same<T, float>::value) {                                                       \
+      aclsimVectorUnaryF32(OP, dst.GetPhyAddr(), src.GetPhyAddr(), 0.0f, calCount);                      \
+    } else {                                                                                             \
+      using C = detail::ComputeOf<T>;                                                                    \
+      detail::UnaryLoop(dst, src, calCount, [](C a) { return detail::RoundToIntegral<MODE>(a); });       \
+    }                                                                                                    \
+  }
+
+ASCENDC_SIM_ROUNDING(Ceil, RoundMode::CAST_CEIL, ACLSIM_VEC_CEIL)
+ASCENDC_SIM_ROUNDING(Floor, RoundMode::CAST_FLOOR, ACLSIM_VEC_FLOOR)
+ASCENDC_SIM_ROUNDING(Round, RoundMode::CAST_RINT, ACLSIM_VEC_ROUND)
+ASCENDC_SIM_ROUNDING(Trunc, RoundMode::CAST_TRUNC, ACLSIM_VEC_TRUNC)
+#undef ASCENDC_SIM_ROUNDING
+
 // ---- with a scalar (computed in the compute type: float for half/bfloat16_t) ----
 template <typename T, typename U>
 __aicore__ inline void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src, U scalarValue, uint32_t calCount) {
