@@ -232,6 +232,7 @@ acl.aclsimVectorCompareF32.argtypes = [ctypes.c_int, p, p, p, ctypes.c_float, ct
 acl.aclsimVectorSelectB32.argtypes = [p, p, p, p, ctypes.c_uint32, ctypes.c_uint32]
 acl.aclsimVectorMulAddDstF32.argtypes = [p, p, p, ctypes.c_uint32]
 acl.aclsimVectorUnaryF32.argtypes = [ctypes.c_int, p, p, ctypes.c_float, ctypes.c_uint32]
+acl.aclsimVectorFloorDivide.argtypes = [ctypes.c_int, p, p, p, ctypes.c_uint32]
 specials = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 3e38, 0.5], np.float32)
 rng = np.random.default_rng(1)
 a = np.concatenate([np.repeat(specials, specials.size), rng.choice(specials, 1000)]).astype(np.float32)
@@ -258,6 +259,11 @@ for op in range(7):  # maxs, mins, reciprocal, ceil, floor, round, trunc
     result = np.zeros(src.size, np.float32)
     acl.aclsimVectorUnaryF32(op, result.ctypes.data, src.ctypes.data, 0.5, src.size)
     out[f"unary{op}"] = result
+quotients = np.zeros(n, np.float32)
+divisors = np.where(rng.random(a.size) < 0.5, b, c).astype(np.float32)
+acl.aclsimVectorFloorDivide(sim.ACL_FLOAT, quotients.ctypes.data, a.ctypes.data, divisors.ctypes.data, n)
+out["floor_divide"] = quotients
+out["divisors"] = divisors[:n]
 fused = c.copy()
 acl.aclsimVectorMulAddDstF32(fused.ctypes.data, a.ctypes.data, b.ctypes.data, n)
 np.savez(sys.argv[1], a=a[:n], b=b[:n], c=c[:n], rounding=rounding, fused=fused[:n], **out)
@@ -266,8 +272,8 @@ np.savez(sys.argv[1], a=a[:n], b=b[:n], c=c[:n], rounding=rounding, fused=fused[
 
 def test_compares_selects_and_elementwise_float_ops_of_the_vector_unit(tmp_path):
     # Mask bits as C's comparisons give them (NaN unequal, the last byte's unused bits 0), selects of
-    # the bits, Maxs/Mins/Reciprocal/Ceil/Floor/Round/Trunc, one rounding for the multiply-add: the
-    # same bits on every SIMD level.
+    # the bits, Maxs/Mins/Reciprocal/Ceil/Floor/Round/Trunc, Python's floor division, one rounding for
+    # the multiply-add: the same bits on every SIMD level.
     results = _run_on_every_simd_level(_COMPARE_SELECT_SCRIPT, tmp_path)
     for level in ("avx2", "avx512"):
         for name in results["baseline"].files:
@@ -290,6 +296,10 @@ def test_compares_selects_and_elementwise_float_ops_of_the_vector_unit(tmp_path)
         np.testing.assert_array_equal(got["unary2"], np.float32(1) / a)
         for op, rounded in zip(range(3, 7), (np.ceil, np.floor, np.rint, np.trunc)):
             np.testing.assert_array_equal(got[f"unary{op}"].view(np.uint32), rounded(got["rounding"]).view(np.uint32))
+        expected = np.floor_divide(a, got["divisors"])
+        numbers = ~np.isnan(expected)
+        np.testing.assert_array_equal(got["floor_divide"][numbers].view(np.uint32), expected[numbers].view(np.uint32))
+        assert np.isnan(got["floor_divide"][~numbers]).all()
         exact = a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)  # exact for these values
         finite = np.isfinite(exact)
         np.testing.assert_array_equal(got["fused"][finite], exact[finite].astype(np.float32))

@@ -117,8 +117,10 @@ typedef enum {
 } aclsimVectorUnaryOp;
 ACL_FUNC_VISIBILITY void aclsimVectorUnaryF32(aclsimVectorUnaryOp op, float* dst, const float* src, float scalar,
                                               uint32_t n);
-// AscendC::FloorDivide on float: dst[i] = src0[i] // src1[i] as Python (and CPU) floor-divide floats.
-ACL_FUNC_VISIBILITY void aclsimVectorFloorDivideF32(float* dst, const float* src0, const float* src1, uint32_t n);
+// AscendC::FloorDivide: dst[i] = src0[i] // src1[i] as Python (and CPU) floor-divide floats, `type`
+// ACL_FLOAT, or ACL_FLOAT16 / ACL_BF16 (their bits; each step rounded to the type, as CPU computes).
+ACL_FUNC_VISIBILITY void aclsimVectorFloorDivide(aclDataType type, void* dst, const void* src0, const void* src1,
+                                                 uint32_t n);
 ACL_FUNC_VISIBILITY void aclsimVectorSelectB32(void* dst, const uint8_t* mask, const void* src0, const void* src1,
                                                uint32_t scalarBits, uint32_t n);
 

@@ -229,8 +229,17 @@ ACLSIM_INLINE void UnaryAny(int op, float* d, const float* a, float s, uint32_t 
   }
 }
 
-ACLSIM_INLINE void FloorDivideLoop(float* d, const float* a, const float* b, uint32_t n) {
-  AscendC::detail::FloorDivideElements<float>(d, a, b, n);
+ACLSIM_INLINE void FloorDivideLoop(aclDataType type, void* d, const void* a, const void* b, uint32_t n) {
+  using AscendC::detail::FloorDivideElements;
+  const auto* a16 = static_cast<const uint16_t*>(a);
+  const auto* b16 = static_cast<const uint16_t*>(b);
+  if (type == ACL_FLOAT16) {
+    FloorDivideElements<half>(static_cast<uint16_t*>(d), a16, b16, n);
+  } else if (type == ACL_BF16) {
+    FloorDivideElements<bfloat16_t>(static_cast<uint16_t*>(d), a16, b16, n);
+  } else {
+    FloorDivideElements<float>(static_cast<float*>(d), static_cast<const float*>(a), static_cast<const float*>(b), n);
+  }
 }
 
 // The compare of mode `Mode` (AscendC::CMPMODE's order: LT, GT, EQ, LE, GE, NE) on one pair.
@@ -376,7 +385,7 @@ struct ElementwiseUnit {
   void (*bf16ToFloat)(float*, const uint16_t*, uint32_t);
   void (*floatToBf16)(uint16_t*, const float*, uint32_t);
   void (*mulAddDst)(float*, const float*, const float*, uint32_t);
-  void (*floorDivide)(float*, const float*, const float*, uint32_t);
+  void (*floorDivide)(aclDataType, void*, const void*, const void*, uint32_t);
   void (*unary)(int, float*, const float*, float, uint32_t);
   CompareFn compare[6];  // by mode
   SelectFn select;
@@ -386,7 +395,9 @@ struct ElementwiseUnit {
   ATTR void NAME##Bf16ToFloat(float* d, const uint16_t* s, uint32_t n) { Bf16ToFloatLoop(d, s, n); }                   \
   ATTR void NAME##FloatToBf16(uint16_t* d, const float* s, uint32_t n) { FloatToBf16Loop(d, s, n); }                   \
   ATTR void NAME##MulAddDst(float* d, const float* a, const float* b, uint32_t n) { MulAddDstLoop(d, a, b, n); }       \
-  ATTR void NAME##FloorDivide(float* d, const float* a, const float* b, uint32_t n) { FloorDivideLoop(d, a, b, n); }   \
+  ATTR void NAME##FloorDivide(aclDataType type, void* d, const void* a, const void* b, uint32_t n) {                  \
+    FloorDivideLoop(type, d, a, b, n);                                                                                 \
+  }                                                                                                                    \
   ATTR void NAME##Unary(int op, float* d, const float* a, float s, uint32_t n) { UnaryAny(op, d, a, s, n); }           \
   constexpr ElementwiseUnit k##NAME##Elementwise{                                                                      \
       HALF_TO_FLOAT, FLOAT_TO_HALF, NAME##Bf16ToFloat, NAME##FloatToBf16, NAME##MulAddDst, NAME##FloorDivide,          \
@@ -399,8 +410,8 @@ void BaselineFloatToHalf(uint16_t* d, const float* s, uint32_t n) { FloatToHalfL
 ACLSIM_ELEMENTWISE_UNIT(Baseline, , BaselineHalfToFloat, BaselineFloatToHalf, SseCompare, SseSelect)
 ACLSIM_ELEMENTWISE_UNIT(Avx2, __attribute__((target("avx2,fma"))), F16cHalfToFloat, F16cFloatToHalf, AvxCompare,
                         AvxSelect)
-ACLSIM_ELEMENTWISE_UNIT(Avx512, __attribute__((target("avx512f,fma"))), F16cHalfToFloat, F16cFloatToHalf, AvxCompare,
-                        AvxSelect)
+#define ACLSIM_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,fma")))
+ACLSIM_ELEMENTWISE_UNIT(Avx512, ACLSIM_AVX512, F16cHalfToFloat, F16cFloatToHalf, AvxCompare, AvxSelect)
 #else
 template <int Mode>
 void PlainCompare(uint8_t* m, const float* a, const float* b, float s, uint32_t n) {
@@ -419,7 +430,9 @@ const ElementwiseUnit& Elementwise() {
     const int32_t limit = Config().simdLimit;
     const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
                       __builtin_cpu_supports("f16c");
-    if (limit >= 2 && avx2 && __builtin_cpu_supports("avx512f")) return &kAvx512Elementwise;
+    const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+    if (limit >= 2 && avx2 && avx512) return &kAvx512Elementwise;
     if (limit >= 1 && avx2) return &kAvx2Elementwise;
 #endif
     return &kBaselineElementwise;
@@ -446,8 +459,8 @@ void aclsimVectorMulAddDstF32(float* dst, const float* src0, const float* src1, 
   ascendc_sim::Elementwise().mulAddDst(dst, src0, src1, n);
 }
 
-void aclsimVectorFloorDivideF32(float* dst, const float* src0, const float* src1, uint32_t n) {
-  ascendc_sim::Elementwise().floorDivide(dst, src0, src1, n);
+void aclsimVectorFloorDivide(aclDataType type, void* dst, const void* src0, const void* src1, uint32_t n) {
+  ascendc_sim::Elementwise().floorDivide(type, dst, src0, src1, n);
 }
 
 void aclsimVectorUnaryF32(aclsimVectorUnaryOp op, float* dst, const float* src, float scalar, uint32_t n) {

@@ -399,17 +399,18 @@ __aicore__ inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<T>
   }
 }
 
-// Python's floor division (the simulator's; Ascend C composes it): float on the simulated vector
-// unit, half/bfloat16_t with each step rounded to T (CPU's results), double as FloorDivideFloat.
+// Python's floor division (the simulator's; Ascend C composes it): float, and half/bfloat16_t with
+// each step rounded to T (CPU's results), on the simulated vector unit; double as FloorDivideFloat.
 template <typename T>
 __aicore__ inline void FloorDivide(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                                    uint32_t calCount) {
   static_assert(detail::kIsFloatLike<T>, "FloorDivide supports floating types");
   detail::CheckBinary("FloorDivide", dst, src0, src1, calCount);
   if constexpr (std::is_same<T, float>::value) {
-    aclsimVectorFloorDivideF32(dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+    aclsimVectorFloorDivide(ACL_FLOAT, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
   } else if constexpr (detail::kIsTwoByteFloat<T>) {
-    detail::FloorDivideElements<T>(detail::Raw(dst), detail::Raw(src0), detail::Raw(src1), calCount);
+    aclsimVectorFloorDivide(detail::kTwoByteFloatType<T>, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(),
+                            calCount);
   } else {
     const auto exact = [](T v) { return v; };
     detail::BinaryLoop(dst, src0, src1, calCount, [exact](T a, T b) { return detail::FloorDivideFloat(a, b, exact); });
