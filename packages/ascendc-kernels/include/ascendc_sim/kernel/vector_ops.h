@@ -2,8 +2,9 @@
 // each operand. dst may be one of the sources (same start); partial overlap is
 // not allowed, as on hardware. Loops are written plainly over restrict
 // pointers so that the compiler vectorises them; float Add/Sub/Mul/Div/Max/Min/
-// Adds/Muls/Exp run on the simulated vector unit (aclsim* in libascendcl, the
-// host's widest SIMD chosen at run time).
+// Adds/Muls/Maxs/Mins/Exp/Reciprocal/Ceil/Floor/Round/Trunc/MulAddDst/FloorDivide and
+// Cast between float and half/bfloat16_t run on the simulated vector unit (aclsim* in
+// libascendcl, the host's widest SIMD chosen at run time).
 #ifndef ASCENDC_SIM_KERNEL_VECTOR_OPS_H
 #define ASCENDC_SIM_KERNEL_VECTOR_OPS_H
 
