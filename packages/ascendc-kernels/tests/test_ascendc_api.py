@@ -127,20 +127,27 @@ np.savez(sys.argv[1], softmax=dy.to_numpy(), layer_norm=dn.to_numpy(), mm=dc.to_
 """
 
 
-def test_vector_unit_gives_the_same_bits_on_every_simd_level(tmp_path):
-    # ASCEND_SIM_SIMD caps the host SIMD of the vector and cube units: the vector unit's float
-    # ops (exp, sums, arithmetic) must not depend on it; the cube's sums may round differently.
+def _run_on_every_simd_level(script: str, tmp_path, *args: str) -> dict:
+    """The arrays `script` saves to its first argument, run once per ASCEND_SIM_SIMD level."""
     import os
     import subprocess
     import sys
-    from pathlib import Path
 
     results = {}
     for level in ("baseline", "avx2", "avx512"):
         out = tmp_path / f"{level}.npz"
         env = dict(os.environ, ASCEND_SIM_SIMD=level)
-        subprocess.run([sys.executable, "-c", _SIMD_SCRIPT, str(out)], check=True, env=env)
+        subprocess.run([sys.executable, "-c", script, str(out), *args], check=True, env=env)
         results[level] = np.load(out)
+    return results
+
+
+def test_vector_unit_gives_the_same_bits_on_every_simd_level(tmp_path):
+    # ASCEND_SIM_SIMD caps the host SIMD of the vector and cube units: the vector unit's float
+    # ops (exp, sums, arithmetic) must not depend on it; the cube's sums may round differently.
+    from pathlib import Path
+
+    results = _run_on_every_simd_level(_SIMD_SCRIPT, tmp_path)
     for level in ("avx2", "avx512"):
         for name in ("softmax", "layer_norm"):
             np.testing.assert_array_equal(results[level][name], results["baseline"][name], err_msg=f"{name} {level}")
@@ -149,3 +156,150 @@ def test_vector_unit_gives_the_same_bits_on_every_simd_level(tmp_path):
     cpu_flags = cpuinfo.read_text().split() if cpuinfo.exists() else []
     if "avx512f" in cpu_flags:  # the cap took effect: the AVX-512 cube fuses its multiply-adds
         assert not np.array_equal(results["avx512"]["mm"], results["baseline"]["mm"])
+
+
+_CAST_SCRIPT = """
+import sys
+import numpy as np
+import ascendc_kernels_testing as sim
+libs = sim.load()
+sim.check(libs.aclInit(None))
+sim.check(libs.aclrtSetDevice(0))
+def convert(values, src_type, dst_type):
+    src = sim.DeviceArray.from_numpy(values, src_type)
+    dst = sim.DeviceArray.empty(values.shape, dst_type)
+    sim.check(sim.run_aclnn("aclnnInplaceCopy", dst.tensor(), src.tensor()))
+    return dst.to_numpy()
+halves = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)[:-3]  # not a multiple of the SIMD width
+floats = np.load(sys.argv[2])
+np.savez(sys.argv[1], f16_f32=convert(halves.view(np.float16), sim.ACL_FLOAT16, sim.ACL_FLOAT),
+         bf16_f32=convert(halves, sim.ACL_BF16, sim.ACL_FLOAT),
+         f32_f16=convert(floats.view(np.float32), sim.ACL_FLOAT, sim.ACL_FLOAT16),
+         f32_bf16=convert(floats.view(np.float32), sim.ACL_FLOAT, sim.ACL_BF16))
+"""
+
+
+def _float32_bit_patterns() -> np.ndarray:
+    # every exponent with the mantissas around float16's and bfloat16's rounding points, and random bits
+    exponents = np.arange(512, dtype=np.uint32) << 23
+    mantissas = np.array([0, 1, 0xfff, 0x1000, 0x1001, 0x1fff, 0x2000, 0x3000, 0x7fff, 0x8000, 0x8001, 0x18000,
+                          0x400000, 0x401000, 0x7fe000, 0x7fefff, 0x7ff000, 0x7fffff], dtype=np.uint32)
+    near = (exponents[:, None] | mantissas[None, :]).ravel()
+    random = np.random.default_rng(0).integers(0, 1 << 32, 200_001, dtype=np.uint64).astype(np.uint32)
+    return np.concatenate([near, random])
+
+
+def test_float16_and_bfloat16_casts_are_ieee_and_the_same_on_every_simd_level(tmp_path):
+    # The vector unit converts with F16C where the host has it, else bit by bit: the same bits
+    # either way, numpy's (IEEE, nearest even) for numbers, fixed NaN patterns.
+    floats = _float32_bit_patterns()
+    np.save(tmp_path / "floats.npy", floats)
+    results = _run_on_every_simd_level(_CAST_SCRIPT, tmp_path, str(tmp_path / "floats.npy"))
+    for level in ("avx2", "avx512"):
+        for name in ("f16_f32", "bf16_f32", "f32_f16", "f32_bf16"):
+            np.testing.assert_array_equal(results[level][name].view(np.uint8), results["baseline"][name].view(np.uint8),
+                                          err_msg=f"{name} {level}")
+    got = results["baseline"]
+    halves = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)[:-3]
+    f16 = halves.view(np.float16)
+    numbers = ~np.isnan(f16)
+    np.testing.assert_array_equal(got["f16_f32"][numbers], f16[numbers].astype(np.float32))
+    nan_bits = got["f16_f32"][~numbers].view(np.uint32)  # quiet, payload and sign kept
+    expected = ((halves[~numbers].astype(np.uint32) & 0x8000) << 16) | 0x7fc00000 | (
+        (halves[~numbers].astype(np.uint32) & 0x3ff) << 13)
+    np.testing.assert_array_equal(nan_bits, expected)
+    np.testing.assert_array_equal(got["bf16_f32"].view(np.uint32), halves.astype(np.uint32) << 16)
+    f32 = floats.view(np.float32)
+    numbers = ~np.isnan(f32)
+    with np.errstate(over="ignore"):
+        expected = f32[numbers].astype(np.float16)
+    np.testing.assert_array_equal(got["f32_f16"][numbers].view(np.uint16), expected.view(np.uint16))
+    np.testing.assert_array_equal(got["f32_f16"][~numbers].view(np.uint16),
+                                  ((floats[~numbers] >> 16) & 0x8000).astype(np.uint16) | 0x7e00)
+    rounded = (floats.astype(np.uint64) + 0x7fff + ((floats >> 16) & 1)) >> 16
+    np.testing.assert_array_equal(got["f32_bf16"][numbers], rounded[numbers].astype(np.uint16))
+    np.testing.assert_array_equal(got["f32_bf16"][~numbers], ((floats[~numbers] >> 16) | 0x40).astype(np.uint16))
+
+
+_COMPARE_SELECT_SCRIPT = """
+import ctypes
+import sys
+import numpy as np
+import ascendc_kernels_testing as sim
+acl = sim.load().acl
+p = ctypes.c_void_p
+acl.aclsimVectorCompareF32.argtypes = [ctypes.c_int, p, p, p, ctypes.c_float, ctypes.c_uint32]
+acl.aclsimVectorSelectB32.argtypes = [p, p, p, p, ctypes.c_uint32, ctypes.c_uint32]
+acl.aclsimVectorMulAddDstF32.argtypes = [p, p, p, ctypes.c_uint32]
+acl.aclsimVectorUnaryF32.argtypes = [ctypes.c_int, p, p, ctypes.c_float, ctypes.c_uint32]
+acl.aclsimVectorFloorDivide.argtypes = [ctypes.c_int, p, p, p, ctypes.c_uint32]
+specials = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 3e38, 0.5], np.float32)
+rng = np.random.default_rng(1)
+a = np.concatenate([np.repeat(specials, specials.size), rng.choice(specials, 1000)]).astype(np.float32)
+b = np.concatenate([np.tile(specials, specials.size), rng.choice(specials, 1000)]).astype(np.float32)
+c = rng.standard_normal(a.size).astype(np.float32)
+n = a.size - 5  # a partial last mask byte
+out = {}
+for mode in range(6):
+    mask = np.full((n + 7) // 8, 0xff, np.uint8)
+    acl.aclsimVectorCompareF32(mode, mask.ctypes.data, a.ctypes.data, b.ctypes.data, 0.0, n)
+    out[f"compare{mode}"] = mask.copy()
+    acl.aclsimVectorCompareF32(mode, mask.ctypes.data, a.ctypes.data, None, 0.5, n)
+    out[f"scalar{mode}"] = mask.copy()
+    selected = np.zeros(n, np.float32)
+    acl.aclsimVectorSelectB32(selected.ctypes.data, out[f"compare{mode}"].ctypes.data, a.ctypes.data, b.ctypes.data,
+                              0, n)
+    out[f"select{mode}"] = selected.copy()
+    acl.aclsimVectorSelectB32(selected.ctypes.data, out[f"compare{mode}"].ctypes.data, a.ctypes.data, None,
+                              0x3f800000, n)
+    out[f"select_scalar{mode}"] = selected.copy()
+rounding = np.concatenate([a, (c * 4).astype(np.float32), np.float32([0.5, -0.5, 1.5, -2.5, 8388607.5, -8388607.5])])
+for op in range(7):  # maxs, mins, reciprocal, ceil, floor, round, trunc
+    src = a[:n] if op < 3 else rounding
+    result = np.zeros(src.size, np.float32)
+    acl.aclsimVectorUnaryF32(op, result.ctypes.data, src.ctypes.data, 0.5, src.size)
+    out[f"unary{op}"] = result
+quotients = np.zeros(n, np.float32)
+divisors = np.where(rng.random(a.size) < 0.5, b, c).astype(np.float32)
+acl.aclsimVectorFloorDivide(sim.ACL_FLOAT, quotients.ctypes.data, a.ctypes.data, divisors.ctypes.data, n)
+out["floor_divide"] = quotients
+out["divisors"] = divisors[:n]
+fused = c.copy()
+acl.aclsimVectorMulAddDstF32(fused.ctypes.data, a.ctypes.data, b.ctypes.data, n)
+np.savez(sys.argv[1], a=a[:n], b=b[:n], c=c[:n], rounding=rounding, fused=fused[:n], **out)
+"""
+
+
+def test_compares_selects_and_elementwise_float_ops_of_the_vector_unit(tmp_path):
+    # Mask bits as C's comparisons give them (NaN unequal, the last byte's unused bits 0), selects of
+    # the bits, Maxs/Mins/Reciprocal/Ceil/Floor/Round/Trunc, Python's floor division, one rounding for
+    # the multiply-add: the same bits on every SIMD level.
+    results = _run_on_every_simd_level(_COMPARE_SELECT_SCRIPT, tmp_path)
+    for level in ("avx2", "avx512"):
+        for name in results["baseline"].files:
+            np.testing.assert_array_equal(results[level][name].view(np.uint8), results["baseline"][name].view(np.uint8),
+                                          err_msg=f"{name} {level}")
+    got = results["baseline"]
+    a, b, c = got["a"], got["b"], got["c"]
+    compares = (np.less, np.greater, np.equal, np.less_equal, np.greater_equal, np.not_equal)
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        for mode, compare in enumerate(compares):
+            expected = compare(a, b)
+            np.testing.assert_array_equal(got[f"compare{mode}"], np.packbits(expected, bitorder="little"))
+            np.testing.assert_array_equal(got[f"scalar{mode}"], np.packbits(compare(a, np.float32(0.5)),
+                                                                            bitorder="little"))
+            np.testing.assert_array_equal(got[f"select{mode}"].view(np.uint32),
+                                          np.where(expected, a, b).view(np.uint32))
+            np.testing.assert_array_equal(got[f"select_scalar{mode}"], np.where(expected, a, np.float32(1)))
+        np.testing.assert_array_equal(got["unary0"], np.where(a < 0.5, np.float32(0.5), a))  # NaN kept
+        np.testing.assert_array_equal(got["unary1"], np.where(a < 0.5, a, np.float32(0.5)))
+        np.testing.assert_array_equal(got["unary2"], np.float32(1) / a)
+        for op, rounded in zip(range(3, 7), (np.ceil, np.floor, np.rint, np.trunc)):
+            np.testing.assert_array_equal(got[f"unary{op}"].view(np.uint32), rounded(got["rounding"]).view(np.uint32))
+        expected = np.floor_divide(a, got["divisors"])
+        numbers = ~np.isnan(expected)
+        np.testing.assert_array_equal(got["floor_divide"][numbers].view(np.uint32), expected[numbers].view(np.uint32))
+        assert np.isnan(got["floor_divide"][~numbers]).all()
+        exact = a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)  # exact for these values
+        finite = np.isfinite(exact)
+        np.testing.assert_array_equal(got["fused"][finite], exact[finite].astype(np.float32))

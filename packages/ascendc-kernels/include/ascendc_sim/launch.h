@@ -124,6 +124,43 @@ ACL_FUNC_VISIBILITY void aclsimVectorPowScalarF32(float* dst, const float* base,
 ACL_FUNC_VISIBILITY double aclsimVectorSumF32AsF64(const float* src, uint32_t n);
 ACL_FUNC_VISIBILITY double aclsimVectorSquaredDeviationF32(const float* src, uint32_t n, double mean);
 
+// The vector unit's conversions between float32 and the 2-byte floating types (AscendC::Cast
+// between float and half or bfloat16_t), same SIMD choice, the same bits on every level:
+// `type` is ACL_FLOAT16 or ACL_BF16 (src/dst hold their bits). To float32 is exact (a
+// float16 signalling NaN comes out quiet); from float32 rounds to nearest even, overflows to
+// inf and turns NaN into sign | 0x7e00 (float16) or its top half with the quiet bit (bfloat16).
+ACL_FUNC_VISIBILITY void aclsimVectorCastToF32(aclDataType type, float* dst, const uint16_t* src, uint32_t n);
+ACL_FUNC_VISIBILITY void aclsimVectorCastFromF32(aclDataType type, uint16_t* dst, const float* src, uint32_t n);
+// dst = src0 * src1 + dst rounded once (AscendC::MulAddDst on float).
+ACL_FUNC_VISIBILITY void aclsimVectorMulAddDstF32(float* dst, const float* src0, const float* src1, uint32_t n);
+// AscendC::Compare / CompareScalar on float: mask bit i (bit i % 8 of byte i / 8) = src0[i] <cmpMode>
+// src1[i], or <cmpMode> scalar when src1 is null; cmpMode in AscendC::CMPMODE's order (LT, GT, EQ, LE,
+// GE, NE; NaN compares unequal); the last byte's unused bits are 0.
+ACL_FUNC_VISIBILITY void aclsimVectorCompareF32(int cmpMode, uint8_t* mask, const float* src0, const float* src1,
+                                                float scalar, uint32_t n);
+// AscendC::Select on 4-byte elements: dst[i] = mask bit i ? src0[i] : src1[i] (src1 null: scalarBits).
+// dst may be a source (same start).
+// AscendC::Maxs (src < scalar ? scalar : src, NaN kept), Mins (src < scalar ? src : scalar),
+// Reciprocal (1 / src) and Ceil/Floor/Round (half to even)/Trunc on float (scalar unused but by
+// Maxs and Mins). dst may be src (same start).
+typedef enum {
+  ACLSIM_VEC_MAXS = 0,
+  ACLSIM_VEC_MINS = 1,
+  ACLSIM_VEC_RECIPROCAL = 2,
+  ACLSIM_VEC_CEIL = 3,
+  ACLSIM_VEC_FLOOR = 4,
+  ACLSIM_VEC_ROUND = 5,
+  ACLSIM_VEC_TRUNC = 6,
+} aclsimVectorUnaryOp;
+ACL_FUNC_VISIBILITY void aclsimVectorUnaryF32(aclsimVectorUnaryOp op, float* dst, const float* src, float scalar,
+                                              uint32_t n);
+// AscendC::FloorDivide: dst[i] = src0[i] // src1[i] as Python (and CPU) floor-divide floats, `type`
+// ACL_FLOAT, or ACL_FLOAT16 / ACL_BF16 (their bits; each step rounded to the type, as CPU computes).
+ACL_FUNC_VISIBILITY void aclsimVectorFloorDivide(aclDataType type, void* dst, const void* src0, const void* src1,
+                                                 uint32_t n);
+ACL_FUNC_VISIBILITY void aclsimVectorSelectB32(void* dst, const uint8_t* mask, const void* src0, const void* src1,
+                                               uint32_t scalarBits, uint32_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -650,6 +650,17 @@ aclnnStatus ClampScalars(const char* api, const aclTensor* self, const char* sel
     plan.AddStep([=](uint8_t* w, aclrtStream stream) {
       const void* source = x.Resolve(w);
       void* target = y.Resolve(w);
+      if (hasMin && hasMax) {  // one pass instead of two
+        kernels::EwArgs args;
+        args.op = EwOp::kClampScalars;
+        args.dtype = compute;
+        args.x[0] = source;
+        args.y = target;
+        args.n = n;
+        args.s = lo;
+        args.s2 = hi;
+        return kernels::LaunchElementwise(args, stream);
+      }
       if (hasMin) {
         const aclError err =
             kernels::LaunchElementwise(EwOp::kClampMinScalar, compute, source, nullptr, target, n, lo, stream);

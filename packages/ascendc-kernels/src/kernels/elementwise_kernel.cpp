@@ -671,7 +671,10 @@ __aicore__ inline void HardsigmoidBackward(const Operands<C>& o) {  // grad / 6 
 
 template <typename C>
 __aicore__ inline void Hardswish(const Operands<C>& o) {  // x * min(max(x + 3, 0), 6) / 6
-  Relu6Shifted(o.t[0], o.x[0], o.t[1], o);
+  // Mins turns NaN into 6, but a NaN x makes the product NaN anyway
+  AscendC::Adds(o.t[0], o.x[0], C(3), o.n);
+  AscendC::Maxs(o.t[0], o.t[0], C(0), o.n);
+  AscendC::Mins(o.t[0], o.t[0], C(6), o.n);
   AscendC::Mul(o.y, o.x[0], o.t[0], o.n);
   AscendC::Muls(o.y, o.y, static_cast<C>(1.0 / 6.0), o.n);
 }

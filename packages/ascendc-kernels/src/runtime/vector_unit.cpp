@@ -252,3 +252,314 @@ double aclsimVectorSquaredDeviationF32(const float* src, uint32_t n, double mean
 }
 
 }  // extern "C"
+
+// ---- conversions to and from float16 / bfloat16, compares, selects, multiply-add ----
+// Conversions: the baseline runs the branch-free bit conversions of fp_types.h; hosts with F16C
+// convert float16 with vcvtph2ps / vcvtps2ph (IEEE, nearest even: the same values), whose NaN
+// results are then given the baseline's sign | 0x7e00. Compares and selects: 8 lanes make one
+// mask byte (SSE2 twice 4, AVX 8). The multiply-add is fused on every level (libm's fmaf on the
+// baseline, vfmadd above), so its bits do not depend on the level either.
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace ascendc_sim {
+namespace {
+
+ACLSIM_INLINE void HalfToFloatLoop(float* d, const uint16_t* s, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) d[i] = HalfBitsToFloat(s[i]);
+}
+
+ACLSIM_INLINE void FloatToHalfLoop(uint16_t* d, const float* s, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) d[i] = FloatToHalfBits(s[i]);
+}
+
+ACLSIM_INLINE void Bf16ToFloatLoop(float* d, const uint16_t* s, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) d[i] = Bf16BitsToFloat(s[i]);
+}
+
+ACLSIM_INLINE void FloatToBf16Loop(uint16_t* d, const float* s, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) d[i] = FloatToBf16Bits(s[i]);
+}
+
+ACLSIM_INLINE void MulAddDstLoop(float* d, const float* a, const float* b, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) d[i] = __builtin_fmaf(a[i], b[i], d[i]);
+}
+
+template <int Op>
+ACLSIM_INLINE void UnaryLoop(float* d, const float* a, float s, uint32_t n) {
+  using AscendC::RoundMode;
+  using AscendC::detail::RoundToIntegral;
+  for (uint32_t i = 0; i < n; ++i) {
+    if constexpr (Op == ACLSIM_VEC_MAXS) d[i] = a[i] < s ? s : a[i];
+    if constexpr (Op == ACLSIM_VEC_MINS) d[i] = a[i] < s ? a[i] : s;
+    if constexpr (Op == ACLSIM_VEC_RECIPROCAL) d[i] = 1.0f / a[i];
+    if constexpr (Op == ACLSIM_VEC_CEIL) d[i] = RoundToIntegral<RoundMode::CAST_CEIL>(a[i]);
+    if constexpr (Op == ACLSIM_VEC_FLOOR) d[i] = RoundToIntegral<RoundMode::CAST_FLOOR>(a[i]);
+    if constexpr (Op == ACLSIM_VEC_ROUND) d[i] = RoundToIntegral<RoundMode::CAST_RINT>(a[i]);
+    if constexpr (Op == ACLSIM_VEC_TRUNC) d[i] = RoundToIntegral<RoundMode::CAST_TRUNC>(a[i]);
+  }
+}
+
+ACLSIM_INLINE void UnaryAny(int op, float* d, const float* a, float s, uint32_t n) {
+  switch (op) {
+    case ACLSIM_VEC_MAXS: UnaryLoop<ACLSIM_VEC_MAXS>(d, a, s, n); break;
+    case ACLSIM_VEC_MINS: UnaryLoop<ACLSIM_VEC_MINS>(d, a, s, n); break;
+    case ACLSIM_VEC_CEIL: UnaryLoop<ACLSIM_VEC_CEIL>(d, a, s, n); break;
+    case ACLSIM_VEC_FLOOR: UnaryLoop<ACLSIM_VEC_FLOOR>(d, a, s, n); break;
+    case ACLSIM_VEC_ROUND: UnaryLoop<ACLSIM_VEC_ROUND>(d, a, s, n); break;
+    case ACLSIM_VEC_TRUNC: UnaryLoop<ACLSIM_VEC_TRUNC>(d, a, s, n); break;
+    default: UnaryLoop<ACLSIM_VEC_RECIPROCAL>(d, a, s, n); break;
+  }
+}
+
+ACLSIM_INLINE void FloorDivideLoop(aclDataType type, void* d, const void* a, const void* b, uint32_t n) {
+  using AscendC::detail::FloorDivideElements;
+  const auto* a16 = static_cast<const uint16_t*>(a);
+  const auto* b16 = static_cast<const uint16_t*>(b);
+  if (type == ACL_FLOAT16) {
+    FloorDivideElements<half>(static_cast<uint16_t*>(d), a16, b16, n);
+  } else if (type == ACL_BF16) {
+    FloorDivideElements<bfloat16_t>(static_cast<uint16_t*>(d), a16, b16, n);
+  } else {
+    FloorDivideElements<float>(static_cast<float*>(d), static_cast<const float*>(a), static_cast<const float*>(b), n);
+  }
+}
+
+// The compare of mode `Mode` (AscendC::CMPMODE's order: LT, GT, EQ, LE, GE, NE) on one pair.
+template <int Mode>
+ACLSIM_INLINE bool CompareOne(float a, float b) {
+  if constexpr (Mode == 0) return a < b;
+  if constexpr (Mode == 1) return a > b;
+  if constexpr (Mode == 2) return a == b;
+  if constexpr (Mode == 3) return a <= b;
+  if constexpr (Mode == 4) return a >= b;
+  return a != b;
+}
+
+// Mask bits from element `done` (a multiple of 8) on, the last byte's unused bits 0.
+template <int Mode>
+ACLSIM_INLINE void CompareTail(uint8_t* m, const float* a, const float* b, float s, uint32_t done, uint32_t n) {
+  for (uint32_t i = done; i < n; i += 8) {
+    uint8_t v = 0;
+    for (uint32_t k = 0; k < 8 && i + k < n; ++k) {
+      v |= static_cast<uint8_t>(CompareOne<Mode>(a[i + k], b != nullptr ? b[i + k] : s) ? 1u << k : 0u);
+    }
+    m[i / 8] = v;
+  }
+}
+
+ACLSIM_INLINE void SelectTail(uint32_t* d, const uint8_t* m, const uint32_t* a, const uint32_t* b, uint32_t s,
+                              uint32_t done, uint32_t n) {
+  for (uint32_t i = done; i < n; ++i) d[i] = ((m[i / 8] >> (i % 8)) & 1u) ? a[i] : (b != nullptr ? b[i] : s);
+}
+
+#if defined(__x86_64__)
+template <int Mode>
+ACLSIM_INLINE __m128 CompareSse(__m128 a, __m128 b) {
+  if constexpr (Mode == 0) return _mm_cmplt_ps(a, b);
+  if constexpr (Mode == 1) return _mm_cmplt_ps(b, a);
+  if constexpr (Mode == 2) return _mm_cmpeq_ps(a, b);
+  if constexpr (Mode == 3) return _mm_cmple_ps(a, b);
+  if constexpr (Mode == 4) return _mm_cmple_ps(b, a);
+  return _mm_cmpneq_ps(a, b);  // true for NaN, as !=
+}
+
+template <int Mode>
+void SseCompare(uint8_t* m, const float* a, const float* b, float s, uint32_t n) {
+  const __m128 scalar = _mm_set1_ps(s);
+  uint32_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m128 b0 = b != nullptr ? _mm_loadu_ps(b + i) : scalar;
+    const __m128 b1 = b != nullptr ? _mm_loadu_ps(b + i + 4) : scalar;
+    const int lo = _mm_movemask_ps(CompareSse<Mode>(_mm_loadu_ps(a + i), b0));
+    const int hi = _mm_movemask_ps(CompareSse<Mode>(_mm_loadu_ps(a + i + 4), b1));
+    m[i / 8] = static_cast<uint8_t>(lo | (hi << 4));
+  }
+  CompareTail<Mode>(m, a, b, s, i, n);
+}
+
+void SseSelect(uint32_t* d, const uint8_t* m, const uint32_t* a, const uint32_t* b, uint32_t s, uint32_t n) {
+  const __m128i low = _mm_setr_epi32(1, 2, 4, 8);
+  const __m128i high = _mm_setr_epi32(16, 32, 64, 128);
+  const __m128i scalar = _mm_set1_epi32(static_cast<int>(s));
+  uint32_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m128i bits = _mm_set1_epi32(m[i / 8]);
+    for (int half = 0; half < 2; ++half) {
+      const __m128i lanes = half == 0 ? low : high;
+      const __m128i take = _mm_cmpeq_epi32(_mm_and_si128(bits, lanes), lanes);
+      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i + 4 * half));
+      const __m128i y = b != nullptr ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i + 4 * half)) : scalar;
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i + 4 * half),
+                       _mm_or_si128(_mm_and_si128(take, x), _mm_andnot_si128(take, y)));
+    }
+  }
+  SelectTail(d, m, a, b, s, i, n);
+}
+
+#define ACLSIM_AVX2 __attribute__((target("avx2")))
+
+template <int Mode>
+ACLSIM_INLINE ACLSIM_AVX2 __m256 CompareAvx(__m256 a, __m256 b) {
+  if constexpr (Mode == 0) return _mm256_cmp_ps(a, b, _CMP_LT_OQ);
+  if constexpr (Mode == 1) return _mm256_cmp_ps(a, b, _CMP_GT_OQ);
+  if constexpr (Mode == 2) return _mm256_cmp_ps(a, b, _CMP_EQ_OQ);
+  if constexpr (Mode == 3) return _mm256_cmp_ps(a, b, _CMP_LE_OQ);
+  if constexpr (Mode == 4) return _mm256_cmp_ps(a, b, _CMP_GE_OQ);
+  return _mm256_cmp_ps(a, b, _CMP_NEQ_UQ);
+}
+
+template <int Mode>
+ACLSIM_AVX2 void AvxCompare(uint8_t* m, const float* a, const float* b, float s, uint32_t n) {
+  const __m256 scalar = _mm256_set1_ps(s);
+  uint32_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 rhs = b != nullptr ? _mm256_loadu_ps(b + i) : scalar;
+    m[i / 8] = static_cast<uint8_t>(_mm256_movemask_ps(CompareAvx<Mode>(_mm256_loadu_ps(a + i), rhs)));
+  }
+  CompareTail<Mode>(m, a, b, s, i, n);
+}
+
+ACLSIM_AVX2 void AvxSelect(uint32_t* d, const uint8_t* m, const uint32_t* a, const uint32_t* b, uint32_t s,
+                           uint32_t n) {
+  const __m256i lanes = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+  const __m256i scalar = _mm256_set1_epi32(static_cast<int>(s));
+  uint32_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256i take = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(m[i / 8]), lanes), lanes);
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i));
+    const __m256i y = b != nullptr ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + i)) : scalar;
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + i), _mm256_blendv_epi8(y, x, take));
+  }
+  SelectTail(d, m, a, b, s, i, n);
+}
+
+#define ACLSIM_F16C __attribute__((target("avx2,f16c")))
+
+ACLSIM_F16C void F16cHalfToFloat(float* d, const uint16_t* s, uint32_t n) {
+  uint32_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    _mm256_storeu_ps(d + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i))));
+  }
+  HalfToFloatLoop(d + i, s + i, n - i);
+}
+
+ACLSIM_F16C void F16cFloatToHalf(uint16_t* d, const float* s, uint32_t n) {
+  const __m128i magnitude = _mm_set1_epi16(0x7fff);
+  const __m128i inf = _mm_set1_epi16(0x7c00);
+  const __m128i payload = _mm_set1_epi16(0x01ff);  // a converted NaN has 0x7e00 set: clearing these leaves it
+  uint32_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m128i nan = _mm_cmpgt_epi16(_mm_and_si128(h, magnitude), inf);
+    h = _mm_andnot_si128(_mm_and_si128(nan, payload), h);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), h);
+  }
+  FloatToHalfLoop(d + i, s + i, n - i);
+}
+#endif
+
+typedef void (*CompareFn)(uint8_t*, const float*, const float*, float, uint32_t);
+typedef void (*SelectFn)(uint32_t*, const uint8_t*, const uint32_t*, const uint32_t*, uint32_t, uint32_t);
+
+struct ElementwiseUnit {
+  void (*halfToFloat)(float*, const uint16_t*, uint32_t);
+  void (*floatToHalf)(uint16_t*, const float*, uint32_t);
+  void (*bf16ToFloat)(float*, const uint16_t*, uint32_t);
+  void (*floatToBf16)(uint16_t*, const float*, uint32_t);
+  void (*mulAddDst)(float*, const float*, const float*, uint32_t);
+  void (*floorDivide)(aclDataType, void*, const void*, const void*, uint32_t);
+  void (*unary)(int, float*, const float*, float, uint32_t);
+  CompareFn compare[6];  // by mode
+  SelectFn select;
+};
+
+#define ACLSIM_ELEMENTWISE_UNIT(NAME, ATTR, HALF_TO_FLOAT, FLOAT_TO_HALF, COMPARE, SELECT)                             \
+  ATTR void NAME##Bf16ToFloat(float* d, const uint16_t* s, uint32_t n) { Bf16ToFloatLoop(d, s, n); }                   \
+  ATTR void NAME##FloatToBf16(uint16_t* d, const float* s, uint32_t n) { FloatToBf16Loop(d, s, n); }                   \
+  ATTR void NAME##MulAddDst(float* d, const float* a, const float* b, uint32_t n) { MulAddDstLoop(d, a, b, n); }       \
+  ATTR void NAME##FloorDivide(aclDataType type, void* d, const void* a, const void* b, uint32_t n) {                  \
+    FloorDivideLoop(type, d, a, b, n);                                                                                 \
+  }                                                                                                                    \
+  ATTR void NAME##Unary(int op, float* d, const float* a, float s, uint32_t n) { UnaryAny(op, d, a, s, n); }           \
+  constexpr ElementwiseUnit k##NAME##Elementwise{                                                                      \
+      HALF_TO_FLOAT, FLOAT_TO_HALF, NAME##Bf16ToFloat, NAME##FloatToBf16, NAME##MulAddDst, NAME##FloorDivide,          \
+      NAME##Unary,                                                                                                     \
+      {COMPARE<0>, COMPARE<1>, COMPARE<2>, COMPARE<3>, COMPARE<4>, COMPARE<5>}, SELECT};
+
+void BaselineHalfToFloat(float* d, const uint16_t* s, uint32_t n) { HalfToFloatLoop(d, s, n); }
+void BaselineFloatToHalf(uint16_t* d, const float* s, uint32_t n) { FloatToHalfLoop(d, s, n); }
+#if defined(__x86_64__)
+ACLSIM_ELEMENTWISE_UNIT(Baseline, , BaselineHalfToFloat, BaselineFloatToHalf, SseCompare, SseSelect)
+ACLSIM_ELEMENTWISE_UNIT(Avx2, __attribute__((target("avx2,fma"))), F16cHalfToFloat, F16cFloatToHalf, AvxCompare,
+                        AvxSelect)
+#define ACLSIM_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,fma")))
+ACLSIM_ELEMENTWISE_UNIT(Avx512, ACLSIM_AVX512, F16cHalfToFloat, F16cFloatToHalf, AvxCompare, AvxSelect)
+#else
+template <int Mode>
+void PlainCompare(uint8_t* m, const float* a, const float* b, float s, uint32_t n) {
+  CompareTail<Mode>(m, a, b, s, 0, n);
+}
+void PlainSelect(uint32_t* d, const uint8_t* m, const uint32_t* a, const uint32_t* b, uint32_t s, uint32_t n) {
+  SelectTail(d, m, a, b, s, 0, n);
+}
+ACLSIM_ELEMENTWISE_UNIT(Baseline, , BaselineHalfToFloat, BaselineFloatToHalf, PlainCompare, PlainSelect)
+#endif
+
+const ElementwiseUnit& Elementwise() {
+  static const ElementwiseUnit* unit = [] {
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    const int32_t limit = Config().simdLimit;
+    const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+                      __builtin_cpu_supports("f16c");
+    const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+    if (limit >= 2 && avx2 && avx512) return &kAvx512Elementwise;
+    if (limit >= 1 && avx2) return &kAvx2Elementwise;
+#endif
+    return &kBaselineElementwise;
+  }();
+  return *unit;
+}
+
+}  // namespace
+}  // namespace ascendc_sim
+
+extern "C" {
+
+void aclsimVectorCastToF32(aclDataType type, float* dst, const uint16_t* src, uint32_t n) {
+  const ascendc_sim::ElementwiseUnit& unit = ascendc_sim::Elementwise();
+  (type == ACL_BF16 ? unit.bf16ToFloat : unit.halfToFloat)(dst, src, n);
+}
+
+void aclsimVectorCastFromF32(aclDataType type, uint16_t* dst, const float* src, uint32_t n) {
+  const ascendc_sim::ElementwiseUnit& unit = ascendc_sim::Elementwise();
+  (type == ACL_BF16 ? unit.floatToBf16 : unit.floatToHalf)(dst, src, n);
+}
+
+void aclsimVectorMulAddDstF32(float* dst, const float* src0, const float* src1, uint32_t n) {
+  ascendc_sim::Elementwise().mulAddDst(dst, src0, src1, n);
+}
+
+void aclsimVectorFloorDivide(aclDataType type, void* dst, const void* src0, const void* src1, uint32_t n) {
+  ascendc_sim::Elementwise().floorDivide(type, dst, src0, src1, n);
+}
+
+void aclsimVectorUnaryF32(aclsimVectorUnaryOp op, float* dst, const float* src, float scalar, uint32_t n) {
+  ascendc_sim::Elementwise().unary(op, dst, src, scalar, n);
+}
+
+void aclsimVectorCompareF32(int cmpMode, uint8_t* mask, const float* src0, const float* src1, float scalar,
+                            uint32_t n) {
+  ascendc_sim::Elementwise().compare[cmpMode >= 0 && cmpMode < 6 ? cmpMode : 5](mask, src0, src1, scalar, n);
+}
+
+void aclsimVectorSelectB32(void* dst, const uint8_t* mask, const void* src0, const void* src1, uint32_t scalarBits,
+                           uint32_t n) {
+  ascendc_sim::Elementwise().select(static_cast<uint32_t*>(dst), mask, static_cast<const uint32_t*>(src0),
+                                    static_cast<const uint32_t*>(src1), scalarBits, n);
+}
+
+}  // extern "C"

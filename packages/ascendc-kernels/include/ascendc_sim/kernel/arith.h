@@ -8,6 +8,8 @@
 #include <math.h>
 #include <stdint.h>
 
+#include <cmath>
+
 #include <limits>
 #include <type_traits>
 
@@ -100,6 +102,73 @@ inline C AbsValue(C a) {
     using U = WrapUnsigned<C>;
     return a < 0 ? static_cast<C>(U(0) - static_cast<U>(a)) : a;
   }
+}
+
+// a rounded to an integral value as RoundMode kMode says (CAST_RINT: nearest, ties to even;
+// CAST_FLOOR, CAST_CEIL, CAST_TRUNC), as nearbyint/floor/ceil/trunc give it. For float, branch-free
+// so that loops over it vectorise: below 2^23 (x + 2^23) - 2^23 rounds |x| to nearest even, the
+// others are integral, infinite or NaN already; the sign is a's (floor(-0.5) is -1, ceil(-0.5) -0).
+template <RoundMode kMode, typename C>
+inline C RoundToIntegral(C a) {
+  if constexpr (std::is_same<C, float>::value) {
+    const float magic = 8388608.0f;
+    const float m = fabsf(a);
+    float r = (m + magic) - magic;
+    if constexpr (kMode == RoundMode::CAST_TRUNC) r = r > m ? r - 1.0f : r;
+    r = copysignf(r, a);
+    if constexpr (kMode == RoundMode::CAST_FLOOR) r = copysignf(r > a ? r - 1.0f : r, a);
+    if constexpr (kMode == RoundMode::CAST_CEIL) r = copysignf(r < a ? r + 1.0f : r, a);
+    return m < magic ? r : a;
+  } else if constexpr (kMode == RoundMode::CAST_FLOOR) {
+    return floor(a);
+  } else if constexpr (kMode == RoundMode::CAST_CEIL) {
+    return ceil(a);
+  } else if constexpr (kMode == RoundMode::CAST_TRUNC) {
+    return trunc(a);
+  } else {
+    return nearbyint(a);
+  }
+}
+
+// Floor division of floats as Python's //: the quotient of a - fmod(a, b), corrected by one when
+// the remainder's sign differs from b's and rounded to the nearest integer; a zero quotient takes
+// the sign of a / b, division by zero is IEEE's a / b. `round` rounds each step to the stored type.
+template <typename C, typename R>
+inline C FloorDivideFloat(C a, C b, R round) {
+  if (b == 0) return a / b;
+  const C mod = round(std::fmod(a, b));
+  C quotient = round(round(a - mod) / b);
+  if (mod != 0 && ((b < 0) != (mod < 0))) quotient = round(quotient - C(1));
+  if (quotient == 0) return std::copysign(C(0), a / b);
+  C floored = std::floor(quotient);
+  if (round(quotient - floored) > C(0.5)) floored += C(1);
+  return round(floored);
+}
+
+// Whether FloorDivideFast covers (a, b): b finite and non-zero, |a / b| < 2^29 (so a too).
+inline bool IsFastFloorDivision(float a, float b) {
+  const double q = static_cast<double>(a) / static_cast<double>(b);
+  return fabs(q) < 536870912.0 && fabsf(b) <= 3.40282347e38f;
+}
+
+// FloorDivideFloat's value where IsFastFloorDivision, branch-free so that loops vectorise: fmod is
+// a - q b in double with q = trunc(a / b) (q b exact below 2^29; a quotient rounded up to the next
+// integer leaves a remainder of the wrong sign, which one b corrects).
+template <typename R>
+inline float FloorDivideFast(float a, float b, R round) {
+  const double ad = a;
+  const double bd = b;
+  double q = ad / bd;
+  q = fabs(q) < 536870912.0 ? q : 0.0;
+  const double whole = static_cast<double>(static_cast<int32_t>(q));
+  double r = ad - whole * bd;
+  r = (r != 0 && ((r < 0) != (ad < 0))) ? r + copysign(fabs(bd), ad) : r;
+  const float mod = r == 0 ? copysignf(0.0f, a) : static_cast<float>(r);
+  float quotient = round(round(a - mod) / b);
+  quotient = (mod != 0 && ((b < 0) != (mod < 0))) ? round(quotient - 1.0f) : quotient;
+  float floored = RoundToIntegral<RoundMode::CAST_FLOOR>(quotient);
+  floored = round(quotient - floored) > 0.5f ? floored + 1.0f : floored;
+  return quotient == 0 ? copysignf(0.0f, a / b) : round(floored);
 }
 
 // Any scalar value -> the compute type of T.

@@ -81,6 +81,10 @@ __aicore__ inline void Compare(const LocalTensor<U>& dstLocal, const LocalTensor
   const auto* a = detail::Raw(src0Local);
   const auto* b = detail::Raw(src1Local);
   uint8_t* m = reinterpret_cast<uint8_t*>(dstLocal.GetPhyAddr());
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorCompareF32(static_cast<int>(cmpMode), m, a, b, 0.0f, calCount);  // the simulator's vector unit
+    return;
+  }
   detail::PackCompare(
       m, calCount, cmpMode, [&](uint32_t i) { return A::Load(a[i]); }, [&](uint32_t i) { return A::Load(b[i]); });
 }
@@ -95,6 +99,10 @@ __aicore__ inline void CompareScalar(const LocalTensor<U>& dstLocal, const Local
   const auto* a = detail::Raw(src0Local);
   const auto s = detail::ToCompute<T>(src1Scalar);
   uint8_t* m = reinterpret_cast<uint8_t*>(dstLocal.GetPhyAddr());
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorCompareF32(static_cast<int>(cmpMode), m, a, nullptr, s, calCount);  // the simulator's vector unit
+    return;
+  }
   detail::PackCompare(
       m, calCount, cmpMode, [&](uint32_t i) { return A::Load(a[i]); }, [&](uint32_t) { return s; });
 }
@@ -149,6 +157,10 @@ __aicore__ inline void Select(const LocalTensor<T>& dstLocal, const LocalTensor<
   const auto* a = detail::Raw(src0Local);
   const auto* b = detail::Raw(src1Local);
   const uint8_t* m = reinterpret_cast<const uint8_t*>(selMask.GetPhyAddr());
+  if constexpr (sizeof(*d) == 4) {
+    aclsimVectorSelectB32(d, m, a, b, 0, calCount);  // the simulator's vector unit
+    return;
+  }
   detail::SelectBits(d, m, calCount, [&](uint32_t i) { return a[i]; }, [&](uint32_t i) { return b[i]; });
 }
 
@@ -166,6 +178,12 @@ __aicore__ inline void Select(const LocalTensor<T>& dstLocal, const LocalTensor<
   const auto* a = detail::Raw(src0Local);
   const auto s = A::Store(detail::ToCompute<T>(src1Scalar));
   const uint8_t* m = reinterpret_cast<const uint8_t*>(selMask.GetPhyAddr());
+  if constexpr (sizeof(s) == 4) {
+    uint32_t bits;
+    memcpy(&bits, &s, sizeof(bits));
+    aclsimVectorSelectB32(d, m, a, nullptr, bits, calCount);  // the simulator's vector unit
+    return;
+  }
   detail::SelectBits(d, m, calCount, [&](uint32_t i) { return a[i]; }, [&](uint32_t) { return s; });
 }
 

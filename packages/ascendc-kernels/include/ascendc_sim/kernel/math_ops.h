@@ -1,5 +1,5 @@
 // Elementwise math of Ascend C's math library (Sin, Cos, Tan, Asin, Acos, Atan, Sinh,
-// Cosh, Tanh, Asinh, Acosh, Atanh, Erf, Erfc, Log2, Log10, Ceil, Floor, Round, Trunc, Frac,
+// Cosh, Tanh, Asinh, Acosh, Atanh, Erf, Erfc, Log2, Log10, Frac (Ceil, Floor, Round, Trunc: vector_ops.h),
 // Sign, Lgamma, Digamma, Power), with `calCount` elements from the start of each operand as
 // the other vector instructions (floating types; half/bfloat16_t compute in float). The
 // common float functions run on the simulator's vector unit (aclsimVectorMathF32/PowF32).
@@ -134,11 +134,7 @@ ASCENDC_SIM_MATH_UNARY(Cosh, ACLSIM_MATH_COSH, std::cosh(a))
 ASCENDC_SIM_MATH_UNARY(Asinh, ACLSIM_MATH_ASINH, std::asinh(a))
 ASCENDC_SIM_MATH_UNARY(Acosh, ACLSIM_MATH_ACOSH, std::acosh(a))
 ASCENDC_SIM_MATH_UNARY(Atanh, ACLSIM_MATH_ATANH, std::atanh(a))
-ASCENDC_SIM_MATH_UNARY(Ceil, -1, std::ceil(a))
-ASCENDC_SIM_MATH_UNARY(Floor, -1, std::floor(a))
-ASCENDC_SIM_MATH_UNARY(Round, -1, std::nearbyint(a))  // half to even
-ASCENDC_SIM_MATH_UNARY(Trunc, -1, std::trunc(a))
-ASCENDC_SIM_MATH_UNARY(Frac, -1, a - std::trunc(a))
+ASCENDC_SIM_MATH_UNARY(Frac, -1, a - detail::RoundToIntegral<RoundMode::CAST_TRUNC>(a))
 ASCENDC_SIM_MATH_UNARY(Lgamma, -1, std::lgamma(a))
 ASCENDC_SIM_MATH_UNARY(Digamma, -1, detail::DigammaValue(static_cast<double>(a)))
 ASCENDC_SIM_MATH_UNARY(Erfinv, -1, detail::ErfinvValue(static_cast<double>(a)))

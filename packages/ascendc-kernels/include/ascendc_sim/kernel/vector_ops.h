@@ -2,8 +2,9 @@
 // each operand. dst may be one of the sources (same start); partial overlap is
 // not allowed, as on hardware. Loops are written plainly over restrict
 // pointers so that the compiler vectorises them; float Add/Sub/Mul/Div/Max/Min/
-// Adds/Muls/Exp run on the simulated vector unit (aclsim* in libascendcl, the
-// host's widest SIMD chosen at run time).
+// Adds/Muls/Maxs/Mins/Exp/Reciprocal/Ceil/Floor/Round/Trunc/MulAddDst/FloorDivide and
+// Cast between float and half/bfloat16_t run on the simulated vector unit (aclsim* in
+// libascendcl, the host's widest SIMD chosen at run time).
 #ifndef ASCENDC_SIM_KERNEL_VECTOR_OPS_H
 #define ASCENDC_SIM_KERNEL_VECTOR_OPS_H
 
@@ -71,6 +72,12 @@ inline void CheckUnary(const char* op, const LocalTensor<T>& dst, const LocalTen
 template <typename T>
 using ComputeOf = typename Arith<T>::Compute;
 
+// half and bfloat16_t, which the vector unit converts to and from float; their ACL type.
+template <typename T>
+constexpr bool kIsTwoByteFloat = std::is_same<T, half>::value || std::is_same<T, bfloat16_t>::value;
+template <typename T>
+constexpr aclDataType kTwoByteFloatType = std::is_same<T, half>::value ? ACL_FLOAT16 : ACL_BF16;
+
 // exp on float written so that loops over it vectorise (no libm call): Cody-Waite
 // range reduction x = n ln2 + r, a degree-6 polynomial for e^r (about 1 ulp),
 // 2^n applied in two halves so that subnormal results come out right.
@@ -106,6 +113,34 @@ inline C ExpValue(C a) {
     return ExpFloat(a);
   } else {
     return static_cast<C>(exp(a));
+  }
+}
+
+// FloorDivide over n elements of T (float, or half/bfloat16_t each step rounded to T) in chunks:
+// the branch-free form for every element, then the general one for those it does not cover.
+template <typename T>
+__attribute__((always_inline)) inline void FloorDivideElements(typename Arith<T>::Storage* d,
+                                                               const typename Arith<T>::Storage* a,
+                                                               const typename Arith<T>::Storage* b, uint32_t n) {
+  using A = Arith<T>;
+  const auto round = [](float v) { return A::Load(A::Store(v)); };
+  constexpr uint32_t kChunk = 64;
+  typename A::Storage out[kChunk];
+  for (uint32_t start = 0; start < n; start += kChunk) {
+    const uint32_t m = n - start < kChunk ? n - start : kChunk;
+    uint32_t slow = 0;
+    for (uint32_t i = 0; i < m; ++i) {
+      const float x = A::Load(a[start + i]);
+      const float y = A::Load(b[start + i]);
+      out[i] = A::Store(FloorDivideFast(x, y, round));
+      slow |= IsFastFloorDivision(x, y) ? 0u : 1u;
+    }
+    for (uint32_t i = 0; slow != 0 && i < m; ++i) {
+      const float x = A::Load(a[start + i]);
+      const float y = A::Load(b[start + i]);
+      if (!IsFastFloorDivision(x, y)) out[i] = A::Store(FloorDivideFloat(x, y, round));
+    }
+    memcpy(d + start, out, m * sizeof(out[0]));  // after the reads: dst may be a source
   }
 }
 
@@ -244,6 +279,10 @@ template <typename T>
 __aicore__ inline void Reciprocal(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t calCount) {
   static_assert(detail::kIsFloatLike<T>, "Reciprocal supports floating types");
   detail::CheckUnary("Reciprocal", dst, src, calCount);
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorUnaryF32(ACLSIM_VEC_RECIPROCAL, dst.GetPhyAddr(), src.GetPhyAddr(), 0.0f, calCount);
+    return;
+  }
   using C = detail::ComputeOf<T>;
   detail::UnaryLoop(dst, src, calCount, [](C a) { return C(1) / a; });
 }
@@ -254,6 +293,26 @@ __aicore__ inline void Relu(const LocalTensor<T>& dst, const LocalTensor<T>& src
   using C = detail::ComputeOf<T>;
   detail::UnaryLoop(dst, src, calCount, [](C a) { return a < C(0) ? C(0) : a; });  // NaN stays NaN
 }
+
+// Ceil, Floor, Round (half to even) and Trunc (Ascend C's math library): float on the vector unit.
+#define ASCENDC_SIM_ROUNDING(NAME, MODE, OP)                                                             \
+  template <typename T>                                                                                  \
+  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t calCount) { \
+    static_assert(detail::kIsFloatLike<T>, #NAME " supports floating types");                           \
+    detail::CheckUnary(#NAME, dst, src, calCount);                                                       \
+    if constexpr (std::is_same<T, float>::value) {                                                       \
+      aclsimVectorUnaryF32(OP, dst.GetPhyAddr(), src.GetPhyAddr(), 0.0f, calCount);                      \
+    } else {                                                                                             \
+      using C = detail::ComputeOf<T>;                                                                    \
+      detail::UnaryLoop(dst, src, calCount, [](C a) { return detail::RoundToIntegral<MODE>(a); });       \
+    }                                                                                                    \
+  }
+
+ASCENDC_SIM_ROUNDING(Ceil, RoundMode::CAST_CEIL, ACLSIM_VEC_CEIL)
+ASCENDC_SIM_ROUNDING(Floor, RoundMode::CAST_FLOOR, ACLSIM_VEC_FLOOR)
+ASCENDC_SIM_ROUNDING(Round, RoundMode::CAST_RINT, ACLSIM_VEC_ROUND)
+ASCENDC_SIM_ROUNDING(Trunc, RoundMode::CAST_TRUNC, ACLSIM_VEC_TRUNC)
+#undef ASCENDC_SIM_ROUNDING
 
 // ---- with a scalar (computed in the compute type: float for half/bfloat16_t) ----
 template <typename T, typename U>
@@ -287,6 +346,10 @@ __aicore__ inline void Maxs(const LocalTensor<T>& dst, const LocalTensor<T>& src
   detail::CheckUnary("Maxs", dst, src, calCount);
   using C = detail::ComputeOf<T>;
   const C s = detail::ToCompute<T>(scalarValue);
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorUnaryF32(ACLSIM_VEC_MAXS, dst.GetPhyAddr(), src.GetPhyAddr(), s, calCount);
+    return;
+  }
   detail::UnaryLoop(dst, src, calCount, [s](C a) { return a < s ? s : a; });  // NaN stays NaN
 }
 
@@ -295,6 +358,10 @@ __aicore__ inline void Mins(const LocalTensor<T>& dst, const LocalTensor<T>& src
   detail::CheckUnary("Mins", dst, src, calCount);
   using C = detail::ComputeOf<T>;
   const C s = detail::ToCompute<T>(scalarValue);
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorUnaryF32(ACLSIM_VEC_MINS, dst.GetPhyAddr(), src.GetPhyAddr(), s, calCount);
+    return;
+  }
   detail::UnaryLoop(dst, src, calCount, [s](C a) { return a < s ? a : s; });
 }
 
@@ -329,12 +396,34 @@ __aicore__ inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<T>
   S* __restrict d = detail::Raw(dst);
   const S* __restrict a = detail::Raw(src0);
   const S* __restrict b = detail::Raw(src1);
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorMulAddDstF32(d, a, b, calCount);  // the simulator's vector unit
+    return;
+  }
   for (uint32_t i = 0; i < calCount; ++i) {
     if constexpr (detail::kIsFloatLike<typename A::Compute>) {
       d[i] = A::Store(std::fma(A::Load(a[i]), A::Load(b[i]), A::Load(d[i])));
     } else {
       d[i] = A::Store(detail::AddValues(detail::MulValues(A::Load(a[i]), A::Load(b[i])), A::Load(d[i])));
     }
+  }
+}
+
+// Python's floor division (the simulator's; Ascend C composes it): float, and half/bfloat16_t with
+// each step rounded to T (CPU's results), on the simulated vector unit; double as FloorDivideFloat.
+template <typename T>
+__aicore__ inline void FloorDivide(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                                   uint32_t calCount) {
+  static_assert(detail::kIsFloatLike<T>, "FloorDivide supports floating types");
+  detail::CheckBinary("FloorDivide", dst, src0, src1, calCount);
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorFloorDivide(ACL_FLOAT, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  } else if constexpr (detail::kIsTwoByteFloat<T>) {
+    aclsimVectorFloorDivide(detail::kTwoByteFloatType<T>, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(),
+                            calCount);
+  } else {
+    const auto exact = [](T v) { return v; };
+    detail::BinaryLoop(dst, src0, src1, calCount, [exact](T a, T b) { return detail::FloorDivideFloat(a, b, exact); });
   }
 }
 
@@ -358,7 +447,13 @@ __aicore__ inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src
   using SS = typename detail::Arith<S>::Storage;
   DS* __restrict d = detail::Raw(dst);
   const SS* __restrict a = detail::Raw(src);
-  for (uint32_t i = 0; i < calCount; ++i) d[i] = detail::ConvertValue<D, S>(a[i], round);
+  if constexpr (std::is_same<D, float>::value && detail::kIsTwoByteFloat<S>) {
+    aclsimVectorCastToF32(detail::kTwoByteFloatType<S>, d, a, calCount);  // the simulator's vector unit
+  } else if constexpr (std::is_same<S, float>::value && detail::kIsTwoByteFloat<D>) {
+    aclsimVectorCastFromF32(detail::kTwoByteFloatType<D>, d, a, calCount);  // rounds to nearest even in every mode
+  } else {
+    for (uint32_t i = 0; i < calCount; ++i) d[i] = detail::ConvertValue<D, S>(a[i], round);
+  }
 }
 
 }  // namespace AscendC
