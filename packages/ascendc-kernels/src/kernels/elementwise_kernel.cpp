@@ -225,8 +225,9 @@ template <typename C> __aicore__ inline void Mul(const Operands<C>& o) { AscendC
 // x0 + s x1 rounded once (CPU's add with alpha is a fused multiply-add); y = x0 * 1 is exact, -0 and NaN too.
 template <typename C>
 __aicore__ inline void Axpy(const Operands<C>& o) {
+  AscendC::Duplicate(o.t[0], o.s, o.n);
   AscendC::Muls(o.y, o.x[0], C(1), o.n);
-  AscendC::Axpy(o.y, o.x[1], o.s, o.n);
+  AscendC::MulAddDst(o.y, o.x[1], o.t[0], o.n);
 }
 
 template <typename C> __aicore__ inline void Neg(const Operands<C>& o) { AscendC::Muls(o.y, o.x[0], C(-1), o.n); }
@@ -249,8 +250,9 @@ __aicore__ inline void ClampMinScalar(const Operands<C>& o) {
 
 template <typename C>
 __aicore__ inline void Sub(const Operands<C>& o) {  // x0 - s x1 rounded once, as Axpy
+  AscendC::Duplicate(o.t[0], static_cast<C>(-o.s), o.n);
   AscendC::Muls(o.y, o.x[0], C(1), o.n);
-  AscendC::Axpy(o.y, o.x[1], -o.s, o.n);
+  AscendC::MulAddDst(o.y, o.x[1], o.t[0], o.n);
 }
 
 template <typename C>
@@ -422,8 +424,9 @@ template <typename C>
 __aicore__ inline void LerpScalar(const Operands<C>& o) {
   AscendC::Sub(o.t[0], o.x[1], o.x[0], o.n);
   const bool small = fabs(o.scalar.f) < 0.5;
+  AscendC::Duplicate(o.t[1], small ? o.s : static_cast<C>(o.s - C(1)), o.n);
   AscendC::Muls(o.y, o.x[small ? 0 : 1], C(1), o.n);
-  AscendC::Axpy(o.y, o.t[0], small ? o.s : static_cast<C>(o.s - C(1)), o.n);
+  AscendC::MulAddDst(o.y, o.t[0], o.t[1], o.n);
 }
 
 template <typename C>
