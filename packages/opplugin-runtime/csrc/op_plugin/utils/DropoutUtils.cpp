@@ -3,7 +3,9 @@
 #include <ATen/ops/mul.h>
 #include <c10/util/Exception.h>
 
+#include "npu/core/NPUGuard.h"
 #include "npu/op_common/OpPreparation.h"
+#include "npu/op_infer/InferSize.h"
 
 namespace op_plugin::utils {
 
@@ -25,13 +27,19 @@ c10::optional<std::tuple<at::Tensor, at::Tensor>> dropout_without_draw(const at:
   return c10::nullopt;
 }
 
-c10::optional<at::Tensor> dropout_backward_without_kernel(const at::Tensor& grad_output, const at::Tensor& mask,
-                                                          double scale, op_infer::SmallVector* output_size) {
+at::Tensor dropout_backward(const at::Tensor& grad_output, const at::Tensor& mask, double scale,
+                            const MaskedScaleFn& masked_scale) {
+  c10_npu::NPUGuard guard(grad_output.device());
   if (mask.scalar_type() != at::ScalarType::Bool || grad_output.scalar_type() == at::ScalarType::Double) {
     return grad_output.mul(mask).mul(scale);
   }
-  *output_size = op_infer::broadcast_ops_npu_output_size(grad_output, mask);
-  return c10::nullopt;
+  const auto output_size = op_infer::broadcast_ops_npu_output_size(grad_output, mask);
+  at::Tensor grad_input = at_npu::native::OpPreparation::apply_tensor_without_format(output_size,
+                                                                                     grad_output.options());
+  if (grad_input.numel() > 0) {
+    masked_scale(grad_output.expand(output_size), mask.view(at::kByte).expand(output_size), grad_input);
+  }
+  return grad_input;
 }
 
 }  // namespace op_plugin::utils

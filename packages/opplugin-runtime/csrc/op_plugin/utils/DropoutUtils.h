@@ -5,9 +5,9 @@
 #include <ATen/core/Tensor.h>
 #include <c10/util/Optional.h>
 
+#include <functional>
 #include <tuple>
 
-#include "npu/op_infer/InferSize.h"
 
 namespace op_plugin::utils {
 
@@ -19,10 +19,12 @@ void check_dropout_probability(const char* op, double p);
 c10::optional<std::tuple<at::Tensor, at::Tensor>> dropout_without_draw(const at::Tensor& input, double p,
                                                                          c10::optional<bool> train, at::Tensor* mask);
 
-// native_dropout_backward where the masked-scale kernels do not apply: a mask that is not bool (CPU takes any,
-// grad_output * mask * scale promoted) and float64 (the kernels' scale is a float32; CPU's is the double):
-// that product on npu; else nullopt. *output_size is the broadcast shape of grad_output and mask.
-c10::optional<at::Tensor> dropout_backward_without_kernel(const at::Tensor& grad_output, const at::Tensor& mask,
-                                                          double scale, op_infer::SmallVector* output_size);
+// native_dropout_backward: `masked_scale(grad, mask_bytes, grad_input)` writes grad * mask * scale into grad_input
+// (dense, of the broadcast shape and grad_output's dtype) from grad_output and the bool mask (as uint8) expanded to
+// that shape. A mask that is not bool (CPU takes any, grad_output * mask * scale promoted) and float64 (the
+// kernels' scale is a float32; CPU's is the double) are that product on npu instead.
+using MaskedScaleFn = std::function<void(const at::Tensor& grad, const at::Tensor& mask_bytes, at::Tensor& grad_input)>;
+at::Tensor dropout_backward(const at::Tensor& grad_output, const at::Tensor& mask, double scale,
+                            const MaskedScaleFn& masked_scale);
 
 }  // namespace op_plugin::utils

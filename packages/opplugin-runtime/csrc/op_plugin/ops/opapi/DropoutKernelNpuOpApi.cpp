@@ -36,17 +36,10 @@ std::tuple<at::Tensor, at::Tensor> native_dropout(const at::Tensor& input, doubl
 }
 
 at::Tensor native_dropout_backward(const at::Tensor& grad_output, const at::Tensor& mask, double scale) {
-  c10_npu::NPUGuard guard(grad_output.device());
-  op_infer::SmallVector output_size;
-  if (auto done = op_plugin::utils::dropout_backward_without_kernel(grad_output, mask, scale, &output_size)) {
-    return *done;
-  }
-  at::Tensor grad_input = OpPreparation::apply_tensor_without_format(output_size, grad_output.options());
-  if (grad_input.numel() == 0) return grad_input;
-  const at::Tensor grad = grad_output.expand(output_size);
-  const at::Tensor mask_bytes = mask.view(at::kByte).expand(output_size);
-  EXEC_NPU_CMD(aclnnMaskedScale, grad, mask_bytes, static_cast<float>(scale), grad_input);
-  return grad_input;
+  return op_plugin::utils::dropout_backward(
+      grad_output, mask, scale, [scale](const at::Tensor& grad, const at::Tensor& mask_bytes, at::Tensor& grad_input) {
+        EXEC_NPU_CMD(aclnnMaskedScale, grad, mask_bytes, static_cast<float>(scale), grad_input);
+      });
 }
 
 }  // namespace op_api
