@@ -385,45 +385,54 @@ struct Acos {
   ACLSIM_MATH_INLINE static double Vector(double x) { return 2.0 * AtanD(sqrt((1.0 - x) / (1.0 + x))); }
 };
 
-// x^y = e^(y ln x) for a positive finite x and a finite y (|y ln x| clamped to 600, far beyond
-// float's range), std::pow in double otherwise.
-struct Pow {
-  static bool Valid(float x, float y) { return Log::Valid(x) && fabsf(y) <= 3.40282347e+38f; }
-  static double Exact(double x, double y) { return pow(x, y); }
-  ACLSIM_MATH_INLINE static double Vector(double x, double y) {
-    double p = y * LogD(x);
-    p = p < 600.0 ? p : 600.0;
-    p = p > -600.0 ? p : -600.0;
-    return ExpD(p);
-  }
-};
+// Lanes are processed in chunks: a chunk whose arguments are all valid runs the vectorised loop,
+// another one element by element (the same Vector code, or Exact). dst may be src.
+constexpr uint32_t kChunk = 256;
 
-// d[i] = F(s[i]...) in chunks: a chunk whose arguments are all valid runs the vectorised loop,
-// another one element by element (the same Vector code, or Exact). d may be a source.
-template <typename F, typename... Src>
-ACLSIM_MATH_INLINE void ChunkMap(float* d, uint32_t n, Src... s) {
-  constexpr uint32_t kChunk = 256;
+template <typename F>
+ACLSIM_MATH_INLINE void UnaryMap(float* d, const float* s, uint32_t n) {
   for (uint32_t start = 0; start < n; start += kChunk) {
     const uint32_t m = n - start < kChunk ? n - start : kChunk;
+    const float* a = s + start;
     float* y = d + start;
     int valid = 1;
-    for (uint32_t i = 0; i < m; ++i) valid &= F::Valid(s[start + i]...) ? 1 : 0;
+    for (uint32_t i = 0; i < m; ++i) valid &= F::Valid(a[i]) ? 1 : 0;
     if (valid) {
-      for (uint32_t i = 0; i < m; ++i) y[i] = static_cast<float>(F::Vector(s[start + i]...));
+      for (uint32_t i = 0; i < m; ++i) y[i] = static_cast<float>(F::Vector(a[i]));
     } else {
-      for (uint32_t i = 0; i < m; ++i) {
-        y[i] = static_cast<float>(F::Valid(s[start + i]...) ? F::Vector(s[start + i]...) : F::Exact(s[start + i]...));
-      }
+      for (uint32_t i = 0; i < m; ++i) y[i] = static_cast<float>(F::Valid(a[i]) ? F::Vector(a[i]) : F::Exact(a[i]));
     }
   }
 }
 
-template <typename F>
-ACLSIM_MATH_INLINE void UnaryMap(float* d, const float* s, uint32_t n) {
-  ChunkMap<F>(d, n, s);
+// x^y = e^(y ln x) for a positive finite x and a finite y (|y ln x| clamped to 600, far beyond
+// float's range), std::pow in double otherwise.
+ACLSIM_MATH_INLINE bool PowValid(float x, float y) { return Log::Valid(x) && fabsf(y) <= 3.40282347e+38f; }
+
+ACLSIM_MATH_INLINE double PowVector(double x, double y) {
+  double p = y * LogD(x);
+  p = p < 600.0 ? p : 600.0;
+  p = p > -600.0 ? p : -600.0;
+  return ExpD(p);
 }
 
-ACLSIM_MATH_INLINE void PowMap(float* d, const float* s0, const float* s1, uint32_t n) { ChunkMap<Pow>(d, n, s0, s1); }
+ACLSIM_MATH_INLINE void PowMap(float* d, const float* s0, const float* s1, uint32_t n) {
+  for (uint32_t start = 0; start < n; start += kChunk) {
+    const uint32_t m = n - start < kChunk ? n - start : kChunk;
+    const float* a = s0 + start;
+    const float* b = s1 + start;
+    float* y = d + start;
+    int valid = 1;
+    for (uint32_t i = 0; i < m; ++i) valid &= PowValid(a[i], b[i]) ? 1 : 0;
+    if (valid) {
+      for (uint32_t i = 0; i < m; ++i) y[i] = static_cast<float>(PowVector(a[i], b[i]));
+    } else {
+      for (uint32_t i = 0; i < m; ++i) {
+        y[i] = static_cast<float>(PowValid(a[i], b[i]) ? PowVector(a[i], b[i]) : pow(double{a[i]}, double{b[i]}));
+      }
+    }
+  }
+}
 
 // d[i] = s[i]^y for one exponent kept in double (ATen's float32 pow with a scalar exponent is std::pow of a
 // double exponent), in the chunks of ChunkMap.
