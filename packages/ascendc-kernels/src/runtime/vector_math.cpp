@@ -435,7 +435,7 @@ ACLSIM_MATH_INLINE void PowMap(float* d, const float* s0, const float* s1, uint3
 }
 
 // d[i] = s[i]^y for one exponent kept in double (ATen's float32 pow with a scalar exponent is std::pow of a
-// double exponent), in the chunks of ChunkMap.
+// double exponent), in chunks as PowMap.
 ACLSIM_MATH_INLINE void PowScalarMap(float* d, const float* s, double y, uint32_t n) {
   constexpr uint32_t kChunk = 256;
   const bool finite = fabs(y) <= 1.7976931348623157e308;
@@ -446,10 +446,10 @@ ACLSIM_MATH_INLINE void PowScalarMap(float* d, const float* s, double y, uint32_
     int valid = finite ? 1 : 0;
     for (uint32_t i = 0; i < m; ++i) valid &= Log::Valid(x[i]) ? 1 : 0;
     if (valid) {
-      for (uint32_t i = 0; i < m; ++i) out[i] = static_cast<float>(Pow::Vector(x[i], y));
+      for (uint32_t i = 0; i < m; ++i) out[i] = static_cast<float>(PowVector(x[i], y));
     } else {
       for (uint32_t i = 0; i < m; ++i) {
-        out[i] = static_cast<float>(finite && Log::Valid(x[i]) ? Pow::Vector(x[i], y) : pow(double{x[i]}, y));
+        out[i] = static_cast<float>(finite && Log::Valid(x[i]) ? PowVector(x[i], y) : pow(double{x[i]}, y));
       }
     }
   }
