@@ -207,29 +207,30 @@ at::Tensor add(const at::Tensor& self, const at::Tensor& other, const at::Scalar
     ).replace("EXEC_NPU_CMD(aclnnAdd", "")
 
 
-def test_mul_gen_opapi_explicit_exec_and_verbatim_size(project_files: dict[str, str]) -> None:
-    s = src(PROJECT_YAML, "mul.Tensor(")
+def test_floor_divide_gen_opapi_explicit_exec_and_verbatim_size(
+    project_files: dict[str, str],
+) -> None:
+    s = src(PROJECT_YAML, "floor_divide(")
     assert (
-        function(project_files, "StructKernelNpuOpApi", "at::Tensor mul(")
+        function(project_files, "StructKernelNpuOpApi", "at::Tensor floor_divide(")
         == f"""\
-at::Tensor mul(const at::Tensor& self, const at::Tensor& other) {{
-  // mul.Tensor  acl_op: all_version  op_api: all_version  gen_opapi  {s}
-  DO_COMPATIBILITY(aclnnMul, acl_op::mul(self, other));
+at::Tensor floor_divide(const at::Tensor& self, const at::Tensor& other) {{
+  // floor_divide  acl_op: all_version  op_api: all_version  gen_opapi  {s}
+  DO_COMPATIBILITY(aclnnFloorDivide, acl_op::floor_divide(self, other));
   auto output_size_0 = broadcast_ops_npu_output_size(self, other);
   auto output_dtype_0 = at::result_type(self, other);
   at::Tensor out = at_npu::native::OpPreparation::apply_tensor_without_format(
       output_size_0, self.options().dtype(output_dtype_0));
-  EXEC_NPU_CMD(aclnnMul, self, other, out);
+  EXEC_NPU_CMD(aclnnFloorDivide, self, other, out);
   return out;
 }}
 """
     )
-    shard = next(
-        t for n, t in project_files.items() if "StructKernel" in n and "at::Tensor mul(" in t
-    )
+    head = "at::Tensor floor_divide("
+    shard = next(t for n, t in project_files.items() if "StructKernel" in n and head in t)
     assert '#include "npu/op_infer/InferSize.h"\n' in shard
     assert "using namespace op_infer;" in shard
-    assert '#include "op_plugin/ops/mul.h"\n' in shard
+    assert '#include "op_plugin/ops/floor_divide.h"\n' in shard
 
 
 def test_cpp_files_include_only_what_they_use(project_files: dict[str, str]) -> None:
