@@ -225,6 +225,8 @@ def test_mul_and_div_by_a_python_float_keep_it_unrounded(dtype, jit_compile):
                      ("div out", lambda t, s: torch.div(t, s, out=torch.empty_like(t))),
                      ("mul 0-dim", lambda t, s: torch.mul(t, torch.tensor(s)))]
             for name, op in forms:
+                if name == "mul_" and not _has_npu_kernel("aten::mul.out"):  # mul_ runs mul.out, v2.5 on
+                    continue
                 want, got = op(x, scalar), op(x.npu(), scalar).cpu()
                 assert torch.equal(got, want), f"{name}({dtype}, {scalar}): {(got != want).sum().item()} differ"
     finally:
