@@ -46,8 +46,6 @@ UPSTREAM_DEVIATIONS = {
                           "unless torch_npu.npu.use_compatible_impl(True) or on an aclnn-only SoC",
     "nn.functional.gelu (backward)": "op-plugin's gelu_backward calls aclnnGeluBackward (the erf form) whatever "
                                      "`approximate` says, unless use_compatible_impl(True) or an aclnn-only SoC",
-    "addbmm (in-place)": "op-plugin's addbmm_ computes into a self that broadcasts to the result without resizing it "
-                         "first, as ATen's addbmm_ does (the sample whose self has one element)",
     "nn.functional.max_pool3d": "op-plugin's max_pool3d_with_indices returns the indices as int32 "
                                 "(aclnnMaxPool3dWithArgmax's output), CPU as int64",
     "nn.functional.adaptive_max_pool3d": "op-plugin's adaptive_max_pool3d returns the indices as int32, CPU as int64",
