@@ -11,6 +11,7 @@ import opplugin_runtime  # noqa: F401
 import pytest
 import torch
 import torch.nn.functional as F
+from forced_path import on_path  # tests/conftest.py loads it
 
 # backward operator -> the activation whose gradient runs it
 ACTIVATIONS: dict[str, Callable[[torch.Tensor], torch.Tensor]] = {
@@ -64,3 +65,29 @@ def test_activation_gradient_on_each_path_equals_cpus(backward: str, path: str) 
         torch.npu.set_compile_mode(jit_compile=False)
     assert counts.get(path, 0) >= 1, f"{backward}: expected the {path} path, ledger: {counts}"
     torch.testing.assert_close(npu_leaf.grad.cpu(), leaf.grad)
+
+
+@pytest.mark.parametrize("path", ["op_api", "acl_op"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16, torch.float64])
+@pytest.mark.parametrize("channels", [6, 1], ids=["per_channel", "shared"])
+def test_prelu_gradients_on_each_path_equal_cpus(path: str, dtype: torch.dtype, channels: int) -> None:
+    generator = torch.Generator().manual_seed(1)
+    x = (torch.randn(4, 6, 5, generator=generator) * 3).to(dtype)
+    x[0, 0, :3] = torch.tensor([0.0, -0.0, 1.0])  # the kink, where x > 0 changes
+    weight = torch.randn(channels, generator=generator).to(dtype)
+    grad_output = torch.randn(4, 6, 5, generator=generator).to(dtype)
+    # the backward operator itself: both gradients in the broadcast shape, as ATen's kernel gives them
+    shaped = weight.view(1, channels, 1)
+    expected = torch.ops.aten._prelu_kernel_backward(grad_output, x, shaped)
+    got = on_path(path, "_prelu_kernel_backward", lambda: torch.ops.aten._prelu_kernel_backward(
+        grad_output.npu(), x.npu(), shaped.npu()))
+    for e, g in zip(expected, got):
+        assert g.shape == e.shape
+        torch.testing.assert_close(g.cpu(), e, rtol=0, atol=0)
+    # through autograd: the weight's gradient summed to its shape
+    leaf, w = x.clone().requires_grad_(), weight.clone().requires_grad_()
+    F.prelu(leaf, w).backward(grad_output)
+    npu_leaf, npu_w = x.npu().requires_grad_(), weight.npu().requires_grad_()
+    on_path(path, "_prelu_kernel_backward", lambda: F.prelu(npu_leaf, npu_w).backward(grad_output.npu()))
+    torch.testing.assert_close(npu_leaf.grad.cpu(), leaf.grad, rtol=0, atol=0)
+    torch.testing.assert_close(npu_w.grad.cpu(), w.grad)

@@ -16,12 +16,12 @@ FLOAT_DTYPES = [torch.float32, torch.float16, torch.bfloat16, torch.float64]
 N = 200_000
 
 
-def no_fallback(ledger_snapshot: dict, *ops: str) -> None:
-    """Every op in the ledger ran on op_api, and `ops` are among them."""
+def no_fallback(ledger_snapshot: dict, *ops: str, path: str = "op_api") -> None:
+    """No op in the ledger fell back to the CPU, and `ops` are among them, run on `path`."""
     for op, paths in ledger_snapshot.items():
         assert paths["cpu_fallback"] == 0, (op, paths)
     for op in ops:
-        assert ledger_snapshot[op]["op_api"] >= 1, (op, ledger_snapshot)
+        assert ledger_snapshot[op][path] >= 1, (op, ledger_snapshot)
 
 
 def offset_of(state: torch.Tensor) -> int:
@@ -317,7 +317,9 @@ def test_continuous_distributions_match_cpu(ledger, dtype, name, call):
 
 @pytest.mark.parametrize("dtype,low,high", [(torch.int64, -3, 7), (torch.uint8, 0, 256), (torch.int16, -100, 100),
                                             (torch.float32, 0, 17), (torch.bfloat16, -8, 8), (torch.bool, 0, 2)])
-def test_randint_covers_its_range_uniformly(ledger, dtype, low, high):
+@pytest.mark.parametrize("path", ["op_api", "acl_op"])
+def test_randint_covers_its_range_uniformly(ledger, dtype, low, high, path):
+    torch.npu.set_compile_mode(jit_compile=path == "acl_op")
     npu = torch.randint(low, high, (N,), device="npu", dtype=dtype).cpu()
     assert npu.dtype == dtype
     values = npu.to(torch.int64)
@@ -325,17 +327,45 @@ def test_randint_covers_its_range_uniformly(ledger, dtype, low, high):
     counts = torch.bincount(values - low, minlength=high - low).double()
     expected = N / (high - low)
     assert (counts - expected).abs().max() < 7 * expected ** 0.5
-    no_fallback(ledger(), "random_.from")
+    no_fallback(ledger(), "random_.from", path=path)
 
 
-def test_random_without_bounds_uses_the_dtypes_range(ledger):
+@pytest.mark.parametrize("path", ["op_api", "acl_op"])
+@pytest.mark.parametrize("low,high", [(2 ** 60, 2 ** 60 + 3), (-2 ** 62, 2 ** 62 + 5), (-2 ** 63, None)],
+                         ids=["far_from_zero", "wider_than_2_62", "all_of_int64"])
+def test_random_int64_ranges_stay_inside_and_reach_both_ends(ledger, path, low, high):
+    torch.npu.set_compile_mode(jit_compile=path == "acl_op")
+    values = torch.empty(N, device="npu", dtype=torch.int64).random_(low, high).cpu()
+    last = (high if high is not None else 2 ** 63) - 1
+    assert values.min() >= low and values.max() <= last
+    if last - low < 16:  # a narrow range: every value, evenly
+        counts = torch.bincount(values - low, minlength=last - low + 1).double()
+        assert (counts - N / counts.numel()).abs().max() < 7 * (N / counts.numel()) ** 0.5
+    else:  # a wide one: spread over it (both tenths reached)
+        assert values.min() < low + (last - low) // 10 and values.max() > last - (last - low) // 10
+    no_fallback(ledger(), "random_.from", path=path)
+
+
+@pytest.mark.parametrize("path", ["op_api", "acl_op"])
+def test_random_from_int64_lowest_draws_every_int64_for_any_dtype(ledger, path):
+    torch.npu.set_compile_mode(jit_compile=path == "acl_op")
+    cpu = torch.empty(N, dtype=torch.float32).random_(-2 ** 63, None)
+    npu = torch.empty(N, device="npu", dtype=torch.float32).random_(-2 ** 63, None).cpu()
+    for values in (cpu, npu):  # CPU's: the full 64-bit range, then cast
+        assert values.min() < -2 ** 62 and values.max() > 2 ** 62
+    no_fallback(ledger(), "random_.from", path=path)
+
+
+@pytest.mark.parametrize("path", ["op_api", "acl_op"])
+def test_random_without_bounds_uses_the_dtypes_range(ledger, path):
+    torch.npu.set_compile_mode(jit_compile=path == "acl_op")
     u8 = torch.empty(N, device="npu", dtype=torch.uint8).random_().cpu().to(torch.int64)
     assert u8.min() == 0 and u8.max() == 255
     half = torch.empty(N, device="npu", dtype=torch.float16).random_().cpu().double()
     assert half.min() >= 0 and half.max() <= 2 ** 11 and torch.equal(half, half.round())
     to = torch.empty(N, device="npu", dtype=torch.int32).random_(5).cpu()
     assert set(to.unique().tolist()) == {0, 1, 2, 3, 4}
-    no_fallback(ledger(), "random_", "random_.to")
+    no_fallback(ledger(), "random_", "random_.to", path=path)
 
 
 @pytest.mark.parametrize("call", [
@@ -344,8 +374,11 @@ def test_random_without_bounds_uses_the_dtypes_range(ledger):
     lambda t: t.log_normal_(0.0, -2.0),
     lambda t: t.geometric_(1.5),
     lambda t: t.random_(5, 5),
-], ids=["exponential_", "cauchy_", "log_normal_", "geometric_", "random_"])
-def test_distribution_argument_errors_match_cpu(call):
+    lambda t: t.to(torch.uint8).random_(300, None),
+], ids=["exponential_", "cauchy_", "log_normal_", "geometric_", "random_", "random_from_out_of_bounds"])
+@pytest.mark.parametrize("path", ["op_api", "acl_op"])
+def test_distribution_argument_errors_match_cpu(call, path):
+    torch.npu.set_compile_mode(jit_compile=path == "acl_op")
     with pytest.raises(RuntimeError) as cpu_error:
         call(torch.empty(4))
     with pytest.raises(RuntimeError) as npu_error:

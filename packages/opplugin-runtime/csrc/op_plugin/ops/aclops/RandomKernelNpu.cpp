@@ -1,10 +1,13 @@
 // uniform_, normal_, normal with tensor moments (Tensor_float, float_Tensor, Tensor_Tensor, + out=),
-// bernoulli_.float and bernoulli_.Tensor on the acl_op path: "StatelessRandomUniformV2" /
+// bernoulli_.float, bernoulli_.Tensor and random_ (from/to, to, none) on the acl_op path: "StatelessRandomUniformV2" /
 // "StatelessRandomNormalV2" (key = [seed], counter = [offset, 0], alg 1: Philox) scaled into place by "Muls"
 // and "Add" (tensor moments: "Mul" and "Add", broadcasting), and "StatelessBernoulli", with a (seed, offset)
-// pair reserved from the npu generator as the op_api kernels do. Checks and messages are the op_api kernels'
-// (the normal wrappers are op_plugin::utils', NormalUtils.h).
+// pair reserved from the npu generator as the op_api kernels do. random_ maps a double uniform draw onto
+// its integers (see random_inclusive). Checks and messages are the op_api kernels' (the normal wrappers and
+// random_'s ranges are op_plugin::utils', NormalUtils.h and RandomUtils.h).
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
+#include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include <ATen/core/Tensor.h>
@@ -16,9 +19,11 @@
 #include "npu/op_common/OpPreparation.h"
 #include "op_plugin/ops/bernoulli.h"
 #include "op_plugin/ops/normal.h"
+#include "op_plugin/ops/random.h"
 #include "op_plugin/ops/uniform.h"
 #include "op_plugin/utils/AclOpUtils.h"
 #include "op_plugin/utils/NormalUtils.h"
+#include "op_plugin/utils/RandomUtils.h"
 
 namespace acl_op {
 namespace {
@@ -80,6 +85,45 @@ at::Tensor& normal_into(const c10::optional<at::Tensor>& mean, double mean_value
     op_plugin::utils::elementwise_acl_op_out("Mul", {result, scale}, dtype, dtype, result);
     const at::Tensor shift = mean.has_value() ? *mean : op_plugin::utils::scalar_operand(mean_value);
     op_plugin::utils::elementwise_acl_op_out("Add", {result, shift}, dtype, dtype, result);
+  });
+}
+
+// self <- integers of [from, last], each from + floor(u * n) for a uniform draw u of [0, 1) in double and the n
+// values of the range: in int64 ("Mul", "Floor", "Cast", then "Minimum" with n - 1, which u * n rounded up to
+// n would pass, and "Add"), so every value of a range narrower than 2^62 is reached exactly; a wider range
+// is placed in double and clamped to [from, last]. The integers reach self's dtype as CPU's do, by a cast.
+at::Tensor& random_inclusive(at::Tensor& self, int64_t from, int64_t last, c10::optional<at::Generator> generator) {
+  using op_plugin::utils::elementwise_acl_op_out;
+  using op_plugin::utils::scalar_operand;
+  c10_npu::NPUGuard guard(self.device());
+  if (self.numel() == 0) return self;
+  const auto [seed, offset] = c10_npu::philoxInputsFor(generator, self.device(), "random_");
+  const uint64_t span = static_cast<uint64_t>(last) - static_cast<uint64_t>(from);  // n - 1, exact
+  return fill_self(self, [&, s = seed, o = offset](at::Tensor& result) {
+    at::Tensor u = OpPreparation::apply_tensor_without_format(result.sizes(), result.options().dtype(at::kDouble));
+    stateless_draw("StatelessRandomUniformV2", u, s, o, 1.0, 0.0);
+    const double n = static_cast<double>(span) + 1.0;
+    elementwise_acl_op_out("Mul", {u, scalar_operand(n)}, at::kDouble, at::kDouble, u);
+    at::Tensor drawn;
+    if (span < (uint64_t{1} << 62)) {
+      elementwise_acl_op_out("Floor", {u}, at::kDouble, at::kDouble, u);
+      drawn = op_plugin::utils::cast_for_acl_op(u, at::kLong);
+      elementwise_acl_op_out("Minimum", {drawn, scalar_operand(static_cast<int64_t>(span))}, at::kLong, at::kLong,
+                             drawn);
+      elementwise_acl_op_out("Add", {drawn, scalar_operand(from)}, at::kLong, at::kLong, drawn);
+    } else {
+      // The doubles nearest inside [from, last] (long double holds every int64 exactly).
+      double low = static_cast<double>(from);
+      if (static_cast<long double>(low) < static_cast<long double>(from)) low = std::nextafter(low, HUGE_VAL);
+      double high = static_cast<double>(last);
+      if (static_cast<long double>(high) > static_cast<long double>(last)) high = std::nextafter(high, -HUGE_VAL);
+      elementwise_acl_op_out("Add", {u, scalar_operand(static_cast<double>(from))}, at::kDouble, at::kDouble, u);
+      elementwise_acl_op_out("Floor", {u}, at::kDouble, at::kDouble, u);
+      elementwise_acl_op_out("Maximum", {u, scalar_operand(low)}, at::kDouble, at::kDouble, u);
+      elementwise_acl_op_out("Minimum", {u, scalar_operand(high)}, at::kDouble, at::kDouble, u);
+      drawn = op_plugin::utils::cast_for_acl_op(u, at::kLong);
+    }
+    result.copy_(drawn);
   });
 }
 
@@ -170,6 +214,20 @@ at::Tensor& bernoulli_(at::Tensor& self, const at::Tensor& p, c10::optional<at::
         .Output(result)
         .Run();
   });
+}
+
+at::Tensor& random_(at::Tensor& self, int64_t from, c10::optional<int64_t> to, c10::optional<at::Generator> generator) {
+  const auto [first, last] = op_plugin::utils::random_range(self, from, to);
+  return random_inclusive(self, first, last, generator);
+}
+
+at::Tensor& random_(at::Tensor& self, int64_t to, c10::optional<at::Generator> generator) {
+  return acl_op::random_(self, 0, to, generator);
+}
+
+at::Tensor& random_(at::Tensor& self, c10::optional<at::Generator> generator) {
+  const auto [first, last] = op_plugin::utils::random_full_range(self);
+  return random_inclusive(self, first, last, generator);
 }
 
 }  // namespace acl_op

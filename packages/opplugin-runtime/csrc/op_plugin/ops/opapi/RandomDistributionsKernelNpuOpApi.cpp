@@ -24,6 +24,7 @@
 #include "op_plugin/ops/normal.h"
 #include "op_plugin/ops/random.h"
 #include "op_plugin/utils/NormalUtils.h"
+#include "op_plugin/utils/RandomUtils.h"
 
 namespace op_api {
 namespace {
@@ -33,51 +34,8 @@ void check_floating(const char* op, const at::Tensor& self) {
               "'");
 }
 
-// The largest value random_ draws for a dtype without a `to` (CPU's: 2^digits for floats).
-int64_t random_inclusive_max(const at::Tensor& self) {
-  switch (self.scalar_type()) {
-    case at::kDouble: return int64_t{1} << std::numeric_limits<double>::digits;
-    case at::kFloat: return int64_t{1} << std::numeric_limits<float>::digits;
-    case at::kHalf: return int64_t{1} << 11;
-    case at::kBFloat16: return int64_t{1} << 8;
-    case at::kLong: return std::numeric_limits<int64_t>::max();
-    case at::kInt: return std::numeric_limits<int32_t>::max();
-    case at::kShort: return std::numeric_limits<int16_t>::max();
-    case at::kChar: return std::numeric_limits<int8_t>::max();
-    case at::kByte: return std::numeric_limits<uint8_t>::max();
-    case at::kBool: return 1;
-    default:
-      TORCH_CHECK(false, "random_: self has dtype ", self.scalar_type(), ", which is not supported on npu");
-  }
-}
-
-// CPU's bounds of [from, to - 1] for the dtype (floats: the representable range).
-void check_random_range(const at::Tensor& self, int64_t from, int64_t last) {
-  const at::ScalarType t = self.scalar_type();
-  double lo = 0.0, hi = 0.0;
-  switch (t) {
-    case at::kDouble: lo = std::numeric_limits<double>::lowest(); hi = std::numeric_limits<double>::max(); break;
-    case at::kFloat: lo = std::numeric_limits<float>::lowest(); hi = std::numeric_limits<float>::max(); break;
-    case at::kHalf: lo = -65504.0; hi = 65504.0; break;
-    case at::kBFloat16: lo = -3.38953139e38; hi = 3.38953139e38; break;
-    case at::kLong: return;
-    case at::kInt: lo = std::numeric_limits<int32_t>::min(); hi = std::numeric_limits<int32_t>::max(); break;
-    case at::kShort: lo = std::numeric_limits<int16_t>::min(); hi = std::numeric_limits<int16_t>::max(); break;
-    case at::kChar: lo = std::numeric_limits<int8_t>::min(); hi = std::numeric_limits<int8_t>::max(); break;
-    case at::kByte: lo = 0; hi = std::numeric_limits<uint8_t>::max(); break;
-    case at::kBool: lo = 0; hi = 1; break;
-    default:
-      TORCH_CHECK(false, "random_: self has dtype ", t, ", which is not supported on npu");
-  }
-  TORCH_CHECK(static_cast<double>(from) >= lo && static_cast<double>(from) <= hi, "from is out of bounds for ",
-              self.dtype());
-  TORCH_CHECK(static_cast<double>(last) >= lo && static_cast<double>(last) <= hi, "to - 1 is out of bounds for ",
-              self.dtype());
-}
-
 // Fills self with integers in [from, last] (inclusive).
 at::Tensor& random_inclusive(at::Tensor& self, int64_t from, int64_t last, c10::optional<at::Generator> generator) {
-  TORCH_CHECK(!self.is_complex(), "random_: complex tensors are not supported on npu");
   c10_npu::NPUGuard guard(self.device());
   if (self.numel() == 0) return self;
   const auto [seed, offset] = c10_npu::philoxInputsFor(generator, self.device(), "random_");
@@ -176,17 +134,8 @@ at::Tensor& geometric_(at::Tensor& self, double p, c10::optional<at::Generator> 
 
 at::Tensor& random_(at::Tensor& self, int64_t from, c10::optional<int64_t> to,
                     c10::optional<at::Generator> generator) {
-  int64_t last = 0;
-  if (to.has_value()) {
-    TORCH_CHECK(from < *to, "random_ expects 'from' to be less than 'to', but got from=", from, " >= to=", *to);
-    last = *to - 1;
-  } else {
-    last = random_inclusive_max(self);
-    TORCH_CHECK(from <= last, "random_ expects 'from' casted to dtype to be less than or equal to 'to_inc' casted to "
-                "dtype, but got from=", from, " > to_inc=", last);
-  }
-  check_random_range(self, from, last);
-  return random_inclusive(self, from, last, generator);
+  const auto [first, last] = op_plugin::utils::random_range(self, from, to);
+  return random_inclusive(self, first, last, generator);
 }
 
 at::Tensor& random_(at::Tensor& self, int64_t to, c10::optional<at::Generator> generator) {
@@ -194,7 +143,8 @@ at::Tensor& random_(at::Tensor& self, int64_t to, c10::optional<at::Generator> g
 }
 
 at::Tensor& random_(at::Tensor& self, c10::optional<at::Generator> generator) {
-  return random_inclusive(self, 0, random_inclusive_max(self), generator);
+  const auto [first, last] = op_plugin::utils::random_full_range(self);
+  return random_inclusive(self, first, last, generator);
 }
 
 }  // namespace op_api
