@@ -64,6 +64,25 @@ def test_adaptive_average_pooling_and_gradient(acl):
     np.testing.assert_allclose(dx, separable(g, mh.T, mw.T), rtol=1e-5, atol=1e-6)
 
 
+def test_three_dimensional_adaptive_average_pooling_and_gradient(acl):
+    x = np.random.default_rng(3).normal(size=(2, 5, 4, 7, 6)).astype(np.float32)
+    md, mh, mw = adaptive_matrix(4, 2), adaptive_matrix(7, 3), adaptive_matrix(6, 7)
+    expected = np.einsum("ed,ncdhw,oh,pw->nceop", md, x.astype(np.float64), mh, mw)
+    y = run("AdaptiveAvgPool3d", [op_in(dev(x))], (2, 5, 2, 3, 7), {"output_size": [2, 3, 7], "data_format": "NCDHW"})
+    np.testing.assert_allclose(y, expected, rtol=1e-5, atol=1e-6)
+    g = np.random.default_rng(4).normal(size=y.shape).astype(np.float32)
+    dx = run("AdaptiveAvgPool3dGrad", [op_in(dev(g)), op_in(dev(x))], x.shape, {"data_format": "NCDHW"})
+    np.testing.assert_allclose(dx, np.einsum("ed,nceop,oh,pw->ncdhw", md, g.astype(np.float64), mh, mw),
+                               rtol=1e-5, atol=1e-6)
+    # CANN's default layout, NDHWC, is not simulated; a gradient whose sizes are not a pooling of x is refused
+    assert sim.run_aclop("AdaptiveAvgPool3d", [op_in(dev(x))], [op_in(sim.DeviceArray.empty(y.shape, F32))],
+                         {"output_size": [2, 3, 7]}) == sim.ACL_ERROR_FEATURE_UNSUPPORTED
+    assert "data_format 'NDHWC'" in sim.recent_error()
+    assert sim.run_aclop("AdaptiveAvgPool3dGrad", [op_in(dev(g)), op_in(dev(x[:, :4]))],
+                         [op_in(sim.DeviceArray.empty(x.shape, F32))], {"data_format": "NCDHW"}
+                         ) == sim.ACL_ERROR_INVALID_PARAM
+
+
 @pytest.mark.parametrize("ceil,exclusive,divisor", [(False, False, 0), (True, True, 0), (True, False, 5)])
 def test_window_average_pooling_and_gradient(acl, ceil, exclusive, divisor):
     attrs = {"ksize": [1, 1, 3, 2], "strides": [1, 1, 2, 2], "pads": [1, 1, 1, 1], "ceil_mode": ceil,

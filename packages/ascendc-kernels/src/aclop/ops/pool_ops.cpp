@@ -1,5 +1,5 @@
-// acl_op types AdaptiveAvgPool2d, AdaptiveAvgPool2dGrad, AvgPoolV2, AvgPoolV2Grad, AvgPool3D and
-// AvgPool3DGrad (declared in abi/aclop/pool.decl) on the resampling kernels with the adaptive and
+// acl_op types AdaptiveAvgPool2d, AdaptiveAvgPool2dGrad, AdaptiveAvgPool3d, AdaptiveAvgPool3dGrad, AvgPoolV2,
+// AvgPoolV2Grad, AvgPool3D and AvgPool3DGrad (declared in abi/aclop/pool.decl) on the resampling kernels with the adaptive and
 // window-average axis rules of the aclnn pooling entry points: the last two (three) dimensions are the
 // kernel's axes, the others its planes.
 #include <string>
@@ -56,20 +56,28 @@ aclError RequireShape(OpContext& ctx, const OpOperand& t, const char* name, cons
                   ShapeToString(shape).c_str());
 }
 
-// The adaptive problem of `shape` pooled to the H, W sizes `sizes`.
-aclError AdaptiveProblem(OpContext& ctx, const std::vector<int64_t>& shape, const char* name,
+// The adaptive problem of `shape` pooled to the sizes `sizes` of its `spatial` (2: H, W; 3: D, H, W) trailing
+// dimensions.
+aclError AdaptiveProblem(OpContext& ctx, const std::vector<int64_t>& shape, const char* name, int spatial,
                          const std::vector<int64_t>& sizes, const char* sizesName, k::ResampleArgs* args) {
-  aclError rc = Describe2d(ctx, shape, name, args);
+  aclError rc = DescribeSpatial(ctx, shape, spatial, name, args);
   if (rc != ACL_SUCCESS) return rc;
-  if (sizes.size() != 2 || sizes[0] < 0 || sizes[1] < 0) {
-    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "attribute %s %s must hold two sizes (H, W)", sizesName,
-                    ShapeToString(sizes).c_str());
+  bool valid = sizes.size() == static_cast<size_t>(spatial);
+  for (int64_t size : sizes) valid = valid && size >= 0;
+  if (!valid) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "attribute %s %s must hold %s", sizesName, ShapeToString(sizes).c_str(),
+                    spatial == 2 ? "two sizes (H, W)" : "three sizes (D, H, W)");
   }
-  for (int a = 1; a < k::kResampleAxes; ++a) {
+  for (int a = k::kResampleAxes - spatial; a < k::kResampleAxes; ++a) {
     args->axis[a].rule = k::AxisRule::kAdaptive;
-    args->axis[a].out = sizes[static_cast<size_t>(a - 1)];
+    args->axis[a].out = sizes[static_cast<size_t>(a - (k::kResampleAxes - spatial))];
   }
   return ACL_SUCCESS;
+}
+
+aclError RequireNcdhw(OpContext& ctx, const std::string& dataFormat) {
+  if (dataFormat == "NCDHW") return ACL_SUCCESS;
+  return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED, "data_format '%s' is not supported (NCDHW is)", dataFormat.c_str());
 }
 
 int64_t PooledSize(int64_t in, int64_t kernel, int64_t pad, int64_t stride, bool ceilMode) {
@@ -156,7 +164,7 @@ aclError AvgPool3dProblem(OpContext& ctx, const std::vector<int64_t>& shape, con
 aclError RunAdaptiveAvgPool2d(OpContext& ctx, const AdaptiveAvgPool2dAttrs& attrs) {
   const OpOperand& x = ctx.inputs[0];
   k::ResampleArgs args;
-  aclError rc = AdaptiveProblem(ctx, x.shape(), "input x", attrs.output_size, "output_size", &args);
+  aclError rc = AdaptiveProblem(ctx, x.shape(), "input x", 2, attrs.output_size, "output_size", &args);
   if (rc == ACL_SUCCESS) rc = RequireShape(ctx, ctx.outputs[0], "output y", Pooled(x.shape(), args));
   if (rc != ACL_SUCCESS) return rc;
   return RunResampleForward(ctx, args, x, ctx.outputs[0]);
@@ -168,11 +176,35 @@ aclError RunAdaptiveAvgPool2dGrad(OpContext& ctx, const AdaptiveAvgPool2dGradAtt
   const std::vector<int64_t>& shape = attrs.orig_input_shape;
   const std::vector<int64_t> sizes(grad.shape().end() - std::min<size_t>(2, grad.shape().size()), grad.shape().end());
   k::ResampleArgs args;
-  aclError rc = AdaptiveProblem(ctx, shape, "attribute orig_input_shape", sizes, "input_grad's sizes", &args);
+  aclError rc = AdaptiveProblem(ctx, shape, "attribute orig_input_shape", 2, sizes, "input_grad's sizes", &args);
   if (rc == ACL_SUCCESS) rc = RequireShape(ctx, grad, "input input_grad", Pooled(shape, args));
   if (rc == ACL_SUCCESS) rc = RequireShape(ctx, y, "output y_grad", shape);
   if (rc != ACL_SUCCESS) return rc;
   return RunResampleBackward(ctx, args, grad, y);
+}
+
+aclError RunAdaptiveAvgPool3d(OpContext& ctx, const AdaptiveAvgPool3dAttrs& attrs) {
+  const OpOperand& x = ctx.inputs[0];
+  k::ResampleArgs args;
+  aclError rc = RequireNcdhw(ctx, attrs.data_format);
+  if (rc == ACL_SUCCESS) rc = AdaptiveProblem(ctx, x.shape(), "input x", 3, attrs.output_size, "output_size", &args);
+  if (rc == ACL_SUCCESS) rc = RequireShape(ctx, ctx.outputs[0], "output y", Pooled(x.shape(), args));
+  if (rc != ACL_SUCCESS) return rc;
+  return RunResampleForward(ctx, args, x, ctx.outputs[0]);
+}
+
+aclError RunAdaptiveAvgPool3dGrad(OpContext& ctx, const AdaptiveAvgPool3dGradAttrs& attrs) {
+  const OpOperand& grad = ctx.inputs[0];
+  const std::vector<int64_t>& shape = ctx.inputs[1].shape();
+  const OpOperand& xGrad = ctx.outputs[0];
+  const std::vector<int64_t> sizes(grad.shape().end() - std::min<size_t>(3, grad.shape().size()), grad.shape().end());
+  k::ResampleArgs args;
+  aclError rc = RequireNcdhw(ctx, attrs.data_format);
+  if (rc == ACL_SUCCESS) rc = AdaptiveProblem(ctx, shape, "input x", 3, sizes, "y_grad's sizes", &args);
+  if (rc == ACL_SUCCESS) rc = RequireShape(ctx, grad, "input y_grad", Pooled(shape, args));
+  if (rc == ACL_SUCCESS) rc = RequireShape(ctx, xGrad, "output x_grad", shape);
+  if (rc != ACL_SUCCESS) return rc;
+  return RunResampleBackward(ctx, args, grad, xGrad);
 }
 
 aclError RunAvgPoolV2(OpContext& ctx, const AvgPoolV2Attrs& attrs) {

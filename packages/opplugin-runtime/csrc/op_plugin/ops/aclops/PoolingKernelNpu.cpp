@@ -1,5 +1,7 @@
 // Average pooling on the acl_op path: adaptive_avg_pool2d ("AdaptiveAvgPool2d" with the output_size
-// attribute, its backward "AdaptiveAvgPool2dGrad" with orig_input_shape) and avg_pool2d (+ backward,
+// attribute, its backward "AdaptiveAvgPool2dGrad" with orig_input_shape), adaptive_avg_pool3d
+// ("AdaptiveAvgPool3d" with output_size and data_format NCDHW, its backward "AdaptiveAvgPool3dGrad" of the
+// gradient and the input; upstream reaches only output size (1, 1, 1), through a mean) and avg_pool2d (+ backward,
 // "AvgPoolV2" / "AvgPoolV2Grad" with NCHW ksize and strides, pads (top, bottom, left, right), ceil_mode,
 // exclusive = !count_include_pad and divisor_override; the gradient takes the input's sizes as a host
 // constant) and avg_pool3d (+ backward, "AvgPool3D" / "AvgPool3DGrad" with (d, h, w) ksize and strides,
@@ -17,7 +19,11 @@
 #include "npu/op_common/OpPreparation.h"
 #include "op_plugin/ops/_adaptive_avg_pool2d.h"
 #include "op_plugin/ops/_adaptive_avg_pool2d_backward.h"
+#include "op_plugin/ops/_adaptive_avg_pool3d.h"
+#include "op_plugin/ops/_adaptive_avg_pool3d_backward.h"
 #include "op_plugin/ops/adaptive_avg_pool2d.h"
+#include "op_plugin/ops/adaptive_avg_pool3d.h"
+#include "op_plugin/ops/adaptive_avg_pool3d_backward.h"
 #include "op_plugin/ops/avg_pool2d.h"
 #include "op_plugin/ops/avg_pool2d_backward.h"
 #include "op_plugin/ops/avg_pool3d.h"
@@ -107,6 +113,25 @@ at::Tensor& adaptive_avg_pool2d_nocheck(const at::Tensor& self, at::IntArrayRef 
                       [&sizes](OpCommand& cmd) { cmd.Attr("output_size", at::IntArrayRef(sizes)); });
 }
 
+at::Tensor& adaptive_avg_pool3d_nocheck(const at::Tensor& self, at::IntArrayRef output_size, at::Tensor& out) {
+  const std::vector<int64_t> sizes(output_size.begin(), output_size.end());
+  return pool_nocheck("AdaptiveAvgPool3d", self, out, [&sizes](OpCommand& cmd) {
+    cmd.Attr("output_size", at::IntArrayRef(sizes)).Attr("data_format", "NCDHW");
+  });
+}
+
+at::Tensor& adaptive_avg_pool3d_backward_nocheck(const at::Tensor& grad_output, const at::Tensor& self,
+                                                 at::Tensor& grad_input) {
+  op_plugin::utils::check_adaptive_avg_backward("adaptive_avg_pool3d_backward", grad_output, self);
+  return op_plugin::utils::write_through_base_format(grad_input, [&](at::Tensor& result) {
+    OpCommand cmd;
+    cmd.Name("AdaptiveAvgPool3dGrad");
+    op_plugin::utils::AddInputAs(cmd, grad_output, result.scalar_type());
+    op_plugin::utils::AddInputAs(cmd, self, result.scalar_type());
+    cmd.Output(result).Attr("data_format", "NCDHW").Run();
+  });
+}
+
 }  // namespace
 
 at::Tensor& adaptive_avg_pool2d_out(const at::Tensor& self, at::IntArrayRef output_size, at::Tensor& out) {
@@ -134,6 +159,37 @@ at::Tensor _adaptive_avg_pool2d_backward(const at::Tensor& grad_output, const at
   const std::vector<int64_t> shape(self.sizes().begin(), self.sizes().end());
   return pool_nocheck("AdaptiveAvgPool2dGrad", grad_output, grad_input,
                       [&shape](OpCommand& cmd) { cmd.Attr("orig_input_shape", at::IntArrayRef(shape)); });
+}
+
+at::Tensor& adaptive_avg_pool3d_out(const at::Tensor& self, at::IntArrayRef output_size, at::Tensor& out) {
+  const std::vector<int64_t> shape =
+      op_plugin::utils::adaptive_avg_shape("adaptive_avg_pool3d", self, output_size, 3);
+  check_floating("adaptive_avg_pool3d", self);
+  c10_npu::NPUGuard guard(self.device());
+  OpPreparation::check_tensor({self}, out, self.scalar_type(), shape);
+  return adaptive_avg_pool3d_nocheck(self, output_size, out);
+}
+
+at::Tensor _adaptive_avg_pool3d(const at::Tensor& self, at::IntArrayRef output_size) {
+  const std::vector<int64_t> shape =
+      op_plugin::utils::adaptive_avg_shape("adaptive_avg_pool3d", self, output_size, 3);
+  check_floating("adaptive_avg_pool3d", self);
+  c10_npu::NPUGuard guard(self.device());
+  at::Tensor out = OpPreparation::apply_tensor_without_format(shape, self.options());
+  return adaptive_avg_pool3d_nocheck(self, output_size, out);
+}
+
+at::Tensor& adaptive_avg_pool3d_backward_out(const at::Tensor& grad_output, const at::Tensor& self,
+                                             at::Tensor& grad_input) {
+  c10_npu::NPUGuard guard(self.device());
+  OpPreparation::check_tensor({grad_output, self}, grad_input, self.scalar_type(), self.sizes());
+  return adaptive_avg_pool3d_backward_nocheck(grad_output, self, grad_input);
+}
+
+at::Tensor _adaptive_avg_pool3d_backward(const at::Tensor& grad_output, const at::Tensor& self) {
+  c10_npu::NPUGuard guard(self.device());
+  at::Tensor grad_input = OpPreparation::apply_tensor_without_format(self.sizes(), self.options());
+  return adaptive_avg_pool3d_backward_nocheck(grad_output, self, grad_input);
 }
 
 at::Tensor& avg_pool2d_out(const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef stride,
