@@ -403,7 +403,10 @@ def sample_to(sample: Any, device: str) -> tuple[Any, tuple[Any, ...], dict[str,
     def move(x: Any) -> Any:
         return to_npu_same_layout(x, device) if isinstance(x, torch.Tensor) else x
     kwargs = tree_map(move, dict(sample.kwargs))
-    if "device" in kwargs:  # factory samples (arange, ...) name the device they create on
+    tensors = [x for x in tree_flatten((sample.input, sample.args, sample.kwargs))[0] if isinstance(x, torch.Tensor)]
+    # factory samples (arange, ...) name the device they create on; one that leaves it to the default
+    # (logspace's defaults sample) creates on the device under test
+    if "device" in kwargs or not tensors:
         kwargs["device"] = device
     return tree_map(move, sample.input), tree_map(move, tuple(sample.args)), kwargs
 

@@ -349,6 +349,7 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "RightShift": ("jit", "(a * 10).long() >> (c * 4).long()"),
     "Fill": ("jit", "a.clone().fill_(torch.tensor(2.5, device=dev))"),
     "LinSpace": ("jit", "torch.linspace(-2, 3, 7, device=dev)"),
+    "LogSpaceD": ("jit", "torch.logspace(-1.5, 2.0, 9, base=2.5, device=dev)"),
     "ReduceAny": ("jit", "(a > 1).any(1)"),
     "ArgMaxV2": ("jit", "a.argmax(1)"), "ArgMin": ("jit", "a.argmin(0)"),
     "ArgMaxWithValue": ("jit", "a.max(1)"), "ArgMinWithValue": ("jit", "a.min(0, keepdim=True)"),

@@ -116,3 +116,21 @@ def test_linspace(acl, acl_type):
     np.testing.assert_allclose(f, np.linspace(0, 1, 5), rtol=1e-6)
     assert sim.run_aclop("LinSpace", [const(0.0), const(1.0), const(5, I64)], [op_in(out_of((4,)))]) == \
         sim.ACL_ERROR_INVALID_PARAM
+
+
+@pytest.mark.parametrize("acl_type", [F32, sim.ACL_FLOAT16])
+def test_logspace_from_positions(acl, acl_type):
+    dtype = sim.numpy_dtype(acl_type)
+    attrs = {"start": -1.5, "end": 2.0, "steps": 8, "base": 2.5, "dtype": 0 if acl_type == sim.ACL_FLOAT16 else 1}
+    (y,) = run("LogSpaceD", [op_in(dev(np.arange(8).astype(dtype)))], [out_of((8,), acl_type)], attrs)
+    np.testing.assert_allclose(y, np.logspace(-1.5, 2.0, 8, base=2.5).astype(dtype), rtol=1e-3 if dtype == np.float16
+                               else 1e-6)
+    assert y[0] == dtype.type(2.5 ** -1.5) and y[-1] == dtype.type(2.5 ** 2.0)  # both ends exact, as PyTorch's
+    # the positions, not the indices, place the values
+    (r,) = run("LogSpaceD", [op_in(dev(np.arange(8)[::-1].astype(dtype)))], [out_of((8,), acl_type)], attrs)
+    np.testing.assert_array_equal(r, y[::-1])
+    # dtype must name y's dtype, and steps the number of positions
+    assert sim.run_aclop("LogSpaceD", [op_in(dev(np.arange(8).astype(dtype)))], [op_in(out_of((8,), acl_type))],
+                         {**attrs, "dtype": 1 - attrs["dtype"]}) == sim.ACL_ERROR_INVALID_PARAM
+    assert sim.run_aclop("LogSpaceD", [op_in(dev(np.arange(8).astype(dtype)))], [op_in(out_of((8,), acl_type))],
+                         {**attrs, "steps": 9}) == sim.ACL_ERROR_FEATURE_UNSUPPORTED

@@ -58,9 +58,11 @@ ASCENDC_SIM_INTERNAL_API aclError LaunchArange(aclDataType dtype, void* y, uint6
 // linspace (log false) / logspace (log true: base ** v): y[i] for i < steps of the
 // sequence from start to end, v(i) = i < steps / 2 ? start + step * i : end - step *
 // (steps - 1 - i), step = (end - start) / (steps - 1) (see sequence_kernel.cpp for
-// the arithmetic per type). Not bool.
+// the arithmetic per type). Not bool. With `positions` (steps values of y's dtype), position
+// positions[i] takes the place of i in v (the index itself where it holds 0, 1, ..., steps - 1).
 ASCENDC_SIM_INTERNAL_API aclError LaunchSequence(aclDataType dtype, void* y, int64_t steps, double start, double end,
-                                                 bool log, double base, aclrtStream stream);
+                                                 bool log, double base, aclrtStream stream,
+                                                 const void* positions = nullptr);
 
 // The geometry of a 2-D convolution or pooling window over x [batch, channels, h, w]
 // with outputs [outH, outW].

@@ -2,11 +2,15 @@
 // values from start to end (logspace: base raised to them). As PyTorch does, the
 // first half counts up from start and the second half down from end, so both
 // ends are exact: v(i) = i < n / 2 ? start + step * i : end - step * (n - 1 - i),
-// step = (end - start) / (n - 1). The step and the values are computed in the
-// element type for float32 (float arithmetic, as CPU), in float for float16 and
-// bfloat16 (step rounded to the type first), in double for double and integral
-// types (then truncated). Each block fills its range of y tile by tile in the
-// unified buffer and writes each tile out.
+// step = (end - start) / (n - 1), from the bounds stored in the element type.
+// linspace computes as CPU's does: in float for float32, in float rounded to the
+// type after each operation for float16 and bfloat16, in double for double and
+// integral types (then truncated). logspace computes as CPU's logspace for every
+// type: the difference of the bounds taken in the type, the rest in double (base ^ v
+// in double, then stored; one step is base ^ start, start unstored). Each block
+// fills its range of y tile by tile in the unified buffer and writes each tile out.
+// Given positions (LogSpaceD's assist), the i-th value is the one at position
+// positions[i] (in y's type) rather than at i.
 #include <math.h>
 
 #include <type_traits>
@@ -26,35 +30,45 @@ struct SequenceTiling {
   double start = 0, end = 0, step = 0;
   double base = 10.0;
   bool log = false;
+  bool positioned = false;
 };
 
+// The value at position p (an index: exact in float up to 2^24, in double up to 2^53).
 template <typename T>
-__aicore__ inline T SequenceValue(const SequenceTiling& t, int64_t i) {
-  const int64_t halfway = t.steps / 2;
-  if constexpr (std::is_same<T, double>::value || std::is_integral<T>::value) {
-    const double v = i < halfway ? t.start + t.step * static_cast<double>(i)
-                                 : t.end - t.step * static_cast<double>(t.steps - 1 - i);
-    if (t.log) return static_cast<T>(pow(t.base, v));
-    return static_cast<T>(v);
-  } else {
-    // float32 arithmetic (the step already rounded to T for 16-bit types)
-    const float start = static_cast<float>(t.start), end = static_cast<float>(t.end), step = static_cast<float>(t.step);
-    const float v = i < halfway ? start + step * static_cast<float>(i)
-                                : end - step * static_cast<float>(t.steps - 1 - i);
-    if (t.log) {
-      return static_cast<T>(static_cast<float>(pow(t.base, static_cast<double>(v))));
+__aicore__ inline T SequenceValue(const SequenceTiling& t, double p) {
+  const double halfway = static_cast<double>(t.steps / 2);
+  const double fromEnd = static_cast<double>(t.steps - 1) - p;
+  if (t.log) {
+    const double power = pow(t.base, p < halfway ? t.start + t.step * p : t.end - t.step * fromEnd);
+    if constexpr (std::is_same<T, double>::value || std::is_integral<T>::value) {
+      return static_cast<T>(power);
+    } else {
+      return static_cast<T>(static_cast<float>(power));  // through float, as a double reaches half on CPU
     }
-    return static_cast<T>(v);
+  }
+  if constexpr (std::is_same<T, double>::value || std::is_integral<T>::value) {
+    return static_cast<T>(p < halfway ? t.start + t.step * p : t.end - t.step * fromEnd);
+  } else if constexpr (std::is_same<T, float>::value) {
+    const float start = static_cast<float>(t.start), end = static_cast<float>(t.end), step = static_cast<float>(t.step);
+    return p < halfway ? start + step * static_cast<float>(p) : end - step * static_cast<float>(fromEnd);
+  } else {
+    // c10's 16-bit arithmetic: each operation in float, rounded to T (the position too)
+    const auto r = [](float x) { return static_cast<float>(static_cast<T>(x)); };
+    const float start = static_cast<float>(t.start), end = static_cast<float>(t.end), step = static_cast<float>(t.step);
+    return static_cast<T>(p < halfway ? r(start + r(step * r(static_cast<float>(p))))
+                                      : r(end - r(step * r(static_cast<float>(fromEnd)))));
   }
 }
 
 template <typename T>
-__global__ __aicore__ void sequence_custom(GM_ADDR y, SequenceTiling t) {
+__global__ __aicore__ void sequence_custom(GM_ADDR y, GM_ADDR positions, SequenceTiling t) {
   const uint64_t block = static_cast<uint64_t>(AscendC::GetBlockIdx());
   const uint64_t start = t.tiling.BlockOffset(block);
   const uint64_t length = t.tiling.BlockElements(block);
   AscendC::GlobalTensor<T> yGm;
   yGm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(y), t.tiling.totalLength);
+  AscendC::GlobalTensor<T> positionsGm;
+  if (t.positioned) positionsGm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(positions), t.tiling.totalLength);
   AscendC::TPipe pipe;
   AscendC::TQue<AscendC::TPosition::VECOUT, BUFFER_NUM> queue;
   pipe.InitBuffer(queue, BUFFER_NUM, t.tiling.tileLength * sizeof(T));
@@ -64,7 +78,10 @@ __global__ __aicore__ void sequence_custom(GM_ADDR y, SequenceTiling t) {
     const uint64_t first = start + k * tileLength;
     const uint32_t n = static_cast<uint32_t>(k + 1 < tiles ? tileLength : length - k * tileLength);
     AscendC::LocalTensor<T> tile = queue.AllocTensor<T>();
-    for (uint32_t j = 0; j < n; ++j) tile.SetValue(j, SequenceValue<T>(t, static_cast<int64_t>(first + j)));
+    for (uint32_t j = 0; j < n; ++j) {
+      const double p = t.positioned ? static_cast<double>(positionsGm.GetValue(first + j)) : static_cast<double>(first + j);
+      tile.SetValue(j, SequenceValue<T>(t, p));
+    }
     queue.EnQue(tile);
     AscendC::LocalTensor<T> out = queue.DeQue<T>();
     CopyTileOut(yGm[first], out, n);
@@ -72,10 +89,41 @@ __global__ __aicore__ void sequence_custom(GM_ADDR y, SequenceTiling t) {
   }
 }
 
+// `x` stored in T and read back (integers truncated; 16-bit types through float, as c10 converts a double).
+template <typename T>
+double StoredIn(double x) {
+  if constexpr (std::is_integral<T>::value || std::is_same<T, double>::value) {
+    return static_cast<double>(static_cast<T>(x));
+  } else {
+    return static_cast<double>(static_cast<float>(static_cast<T>(static_cast<float>(x))));
+  }
+}
+
+// logspace's bounds and step as CPU's kernel has them: start and end stored in T, end - start taken in T.
+template <typename T>
+void LogspaceBounds(SequenceTiling* t, double start, double end) {
+  if (t->steps == 1) {  // base ^ start, start not stored in T
+    t->start = t->end = start;
+    t->step = 0.0;
+    return;
+  }
+  t->start = StoredIn<T>(start);
+  t->end = StoredIn<T>(end);
+  double difference = 0.0;
+  if constexpr (std::is_integral<T>::value) {
+    difference = static_cast<double>(static_cast<int64_t>(t->end) - static_cast<int64_t>(t->start));
+  } else if constexpr (std::is_same<T, double>::value) {
+    difference = t->end - t->start;
+  } else {
+    difference = StoredIn<T>(static_cast<float>(t->end) - static_cast<float>(t->start));
+  }
+  t->step = difference / static_cast<double>(t->steps - 1);
+}
+
 }  // namespace
 
 aclError LaunchSequence(aclDataType dtype, void* y, int64_t steps, double start, double end, bool log, double base,
-                        aclrtStream stream) {
+                        aclrtStream stream, const void* positions) {
   const char* name = log ? "logspace_custom" : "linspace_custom";
   return DispatchKernelType(dtype, name, [&](auto tag) -> aclError {
     using T = typename decltype(tag)::type;
@@ -89,19 +137,30 @@ aclError LaunchSequence(aclDataType dtype, void* y, int64_t steps, double start,
       t.steps = steps;
       t.log = log;
       t.base = base;
+      t.positioned = positions != nullptr;
       t.start = start;
       t.end = steps == 1 ? start : end;  // one step is start (PyTorch)
-      const double step = steps > 1 ? (end - start) / static_cast<double>(steps - 1) : 0.0;
-      if constexpr (std::is_same<T, float>::value) {
-        // CPU: the bounds in float, the step a float quotient.
-        const float fs = static_cast<float>(start), fe = static_cast<float>(end);
-        t.step = steps > 1 ? static_cast<double>((fe - fs) / static_cast<float>(steps - 1)) : 0.0;
-      } else if constexpr (std::is_same<T, half>::value || std::is_same<T, bfloat16_t>::value) {
-        t.step = static_cast<double>(static_cast<float>(static_cast<T>(static_cast<float>(step))));
-      } else {
-        t.step = step;
+      if (log) {
+        LogspaceBounds<T>(&t, start, end);
+        return LaunchKernel(name, t.tiling.blockDim, stream, sequence_custom<T>, y, const_cast<void*>(positions), t);
       }
-      return LaunchKernel(name, t.tiling.blockDim, stream, sequence_custom<T>, y, t);
+      // CPU's linspace: the bounds stored in T first (one step: start, stored), the step taken in T
+      // (in double for integral types)
+      start = StoredIn<T>(start);
+      end = StoredIn<T>(end);
+      t.start = start;
+      t.end = steps == 1 ? start : end;
+      const float fs = static_cast<float>(start), fe = static_cast<float>(end), gaps = static_cast<float>(steps - 1);
+      if (steps <= 1) {
+        t.step = 0.0;
+      } else if constexpr (std::is_same<T, float>::value) {
+        t.step = static_cast<double>((fe - fs) / gaps);
+      } else if constexpr (std::is_same<T, half>::value || std::is_same<T, bfloat16_t>::value) {
+        t.step = StoredIn<T>(static_cast<float>(StoredIn<T>(fe - fs)) / static_cast<float>(StoredIn<T>(gaps)));
+      } else {
+        t.step = (end - start) / static_cast<double>(steps - 1);
+      }
+      return LaunchKernel(name, t.tiling.blockDim, stream, sequence_custom<T>, y, const_cast<void*>(positions), t);
     }
   });
 }

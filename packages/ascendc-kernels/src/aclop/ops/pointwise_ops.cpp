@@ -92,5 +92,24 @@ aclError RunLinSpace(OpContext& ctx, const LinSpaceAttrs&) {
   return kernels::LaunchSequence(y.dtype(), y.data, num[0], start.f, stop.f, false, 10.0, ctx.stream());
 }
 
+aclError RunLogSpaceD(OpContext& ctx, const LogSpaceDAttrs& attrs) {
+  const OpOperand& assist = ctx.inputs[0];
+  const OpOperand& y = ctx.outputs[0];
+  aclError rc = ctx.RequireSameShape(assist, "input assist", y, "output y");
+  if (rc != ACL_SUCCESS) return rc;
+  const aclDataType named = attrs.dtype == 0 ? ACL_FLOAT16 : attrs.dtype == 1 ? ACL_FLOAT : ACL_DT_UNDEFINED;
+  if (named != y.dtype()) {
+    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "attribute dtype %lld does not name y's dtype (0: float16, 1: float32)",
+                    static_cast<long long>(attrs.dtype));
+  }
+  if (attrs.steps != y.Numel()) {
+    return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED, "attribute steps %lld differs from the %lld positions of assist",
+                    static_cast<long long>(attrs.steps), static_cast<long long>(y.Numel()));
+  }
+  if (y.Numel() == 0) return ACL_SUCCESS;
+  return kernels::LaunchSequence(y.dtype(), y.data, attrs.steps, attrs.start, attrs.end, true, attrs.base,
+                                 ctx.stream(), assist.data);
+}
+
 }  // namespace aclop
 }  // namespace ascendc_sim

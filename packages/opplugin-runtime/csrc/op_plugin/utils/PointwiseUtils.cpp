@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <limits>
 
+#include <ATen/Dispatch.h>
 #include <ATen/native/TypeProperties.h>
 
 #include "npu/op_common/OpPreparation.h"
@@ -109,6 +110,14 @@ void linspace_check_resize(const char* op, int64_t steps, at::Tensor& out) {
   TORCH_CHECK(out.scalar_type() != at::kBool && !out.is_complex(), op, ": out of dtype ", out.scalar_type(),
               " is not supported on npu");
   if (!out.sizes().equals({steps})) out.resize_({steps});
+}
+
+void check_logspace_bounds(const at::Scalar& start, const at::Scalar& end, int64_t steps, at::ScalarType dtype) {
+  if (steps < 2) return;
+  AT_DISPATCH_ALL_TYPES_AND2(at::kHalf, at::kBFloat16, dtype, "logspace", [&] {
+    (void)start.to<scalar_t>();
+    (void)end.to<scalar_t>();
+  });
 }
 
 void check_complex_parts(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out) {

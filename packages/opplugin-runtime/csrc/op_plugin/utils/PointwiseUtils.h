@@ -47,6 +47,10 @@ void check_fill_value(const at::Tensor& self, const at::Tensor& value);
 // resized to [steps].
 void linspace_check_resize(const char* op, int64_t steps, at::Tensor& out);
 
+// logspace of more than one step stores start and end in out's dtype: CPU's conversion, which raises where
+// one overflows the dtype.
+void check_logspace_bounds(const at::Scalar& start, const at::Scalar& end, int64_t steps, at::ScalarType dtype);
+
 // eye.out / eye.m_out: n and m non-negative, an out that is not complex, resized to [n, m].
 void eye_check_resize(int64_t n, int64_t m, at::Tensor& out);
 

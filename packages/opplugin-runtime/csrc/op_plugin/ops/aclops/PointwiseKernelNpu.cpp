@@ -6,7 +6,8 @@
 // logical_and/or/xor ("LogicalAnd", "LogicalOr", "NotEqual" on bool operands), clamp and clamp_max
 // ("ClipByValueV2", an absent bound being the dtype's extreme; on bool "Maximum" and "Minimum"),
 // rsub (sub's "Sub"/"Axpy" with the operands swapped), fill_ with a tensor value ("Fill"),
-// linspace ("LinSpace"), and gcd, complex, polar on the host, as upstream's acl_op kernels run them.
+// linspace ("LinSpace"), logspace ("LogSpaceD", see logspace_out), and gcd, complex, polar on the host, as
+// upstream's acl_op kernels run them.
 // Most are the out= kernels of structured groups: PyTorch's meta function has checked and sized `out`.
 #define TORCH_ASSERT_ONLY_METHOD_OPERATORS
 #include <functional>
@@ -14,7 +15,9 @@
 
 #include <ATen/core/Tensor.h>
 #include <ATen/native/Resize.h>
+#include <ATen/ops/arange.h>
 #include <ATen/ops/complex.h>
+#include <ATen/ops/logspace.h>
 #include <ATen/ops/gcd.h>
 #include <ATen/ops/polar.h>
 #include <ATen/ops/result_type.h>
@@ -39,6 +42,7 @@
 #include "op_plugin/ops/fmod.h"
 #include "op_plugin/ops/gcd.h"
 #include "op_plugin/ops/linspace.h"
+#include "op_plugin/ops/logspace.h"
 #include "op_plugin/ops/logaddexp.h"
 #include "op_plugin/ops/logaddexp2.h"
 #include "op_plugin/ops/logical_and.h"
@@ -375,6 +379,34 @@ at::Tensor& linspace_out(const at::Scalar& start, const at::Scalar& end, int64_t
   return write_dense(out, "LinSpace", [&](OpCommand& cmd) {
     cmd.Input(start, at::kDouble).Input(end, at::kDouble).Input(c10::IntArrayRef{steps}, at::kInt);
   });
+}
+
+// float16 and float32 with a base a float holds: "LogSpaceD" as upstream runs it (positions 0, 1, ... from
+// "Range"; start, end and base float attributes: start and end are stored in the dtype on CPU as well).
+// CANN has no logspace op type for other dtypes, and a float attribute would round another base: those run
+// ATen's CPU kernel on the host, as upstream's acl_op kernels run the ops CANN lacks.
+at::Tensor& logspace_out(const at::Scalar& start, const at::Scalar& end, int64_t steps, double base,
+                         at::Tensor& out) {
+  op_plugin::utils::linspace_check_resize("logspace", steps, out);
+  op_plugin::utils::check_logspace_bounds(start, end, steps, out.scalar_type());
+  c10_npu::NPUGuard guard(out.device());
+  if (steps == 0) {
+    return out;
+  }
+  const at::ScalarType dtype = out.scalar_type();
+  if ((dtype == at::kHalf || dtype == at::kFloat) && static_cast<double>(static_cast<float>(base)) == base) {
+    const at::Tensor positions = at::arange(steps, out.options());
+    return write_dense(out, "LogSpaceD", [&](OpCommand& cmd) {
+      cmd.Input(positions)
+          .Attr("start", static_cast<float>(start.toDouble()))
+          .Attr("end", static_cast<float>(end.toDouble()))
+          .Attr("steps", steps)
+          .Attr("base", static_cast<float>(base))
+          .Attr("dtype", static_cast<int64_t>(dtype == at::kHalf ? 0 : 1));
+    });
+  }
+  out.copy_(at::logspace(start, end, steps, base, at::TensorOptions().dtype(dtype)));
+  return out;
 }
 
 at::Tensor& complex_out(const at::Tensor& real, const at::Tensor& imag, at::Tensor& out) {

@@ -62,6 +62,7 @@ at::Tensor& linspace_out(const at::Scalar& start, const at::Scalar& end, int64_t
 at::Tensor& logspace_out(const at::Scalar& start, const at::Scalar& end, int64_t steps, double base,
                          at::Tensor& out) {
   op_plugin::utils::linspace_check_resize("logspace", steps, out);
+  op_plugin::utils::check_logspace_bounds(start, end, steps, out.scalar_type());
   c10_npu::NPUGuard guard(out.device());
   if (steps > 0) EXEC_NPU_CMD(aclnnLogSpace, start, end, steps, base, out);
   return out;
