@@ -392,7 +392,8 @@ NOT_CALLED_BY_UPSTREAM = {
     "aclnnDropoutDoMask": "dropout makes its mask with the acl_op StatelessDropOutGenMask (not simulated)",
     "aclnnInplaceClampMin": "clamp_min_ calls aclnnClampMin with self as out",
     "AdaptiveAvgPool3d": "adaptive_avg_pool3d under jit_compile takes a mean (output size 1 only)",
-    "AdaptiveAvgPool3dGrad": "adaptive_avg_pool3d_backward under jit_compile fills 1 / n and multiplies by the gradient (output size 1 only)",
+    "AdaptiveAvgPool3dGrad": "adaptive_avg_pool3d_backward under jit_compile fills 1 / n and multiplies by the "
+                             "gradient (output size 1 only)",
     "MaskedScale": "native_dropout_backward applies upstream's bit mask with DropOutDoMask; _masked_scale: op_api",
     "aclnnInplaceMuls": "mul_ with a scalar runs the acl_op Mul",
     "aclnnInplaceNeg": "neg_ calls aclnnNeg with self as out",
