@@ -1,6 +1,8 @@
-// Selections from sorted rows on the acl_op path: topk ("TopKV2", k a constant input) and median() of every
+// Selections from sorted rows on the acl_op path: topk ("TopKV2", k a constant input), median() of every
 // element (the (n/2 + 1)-th largest through topk, as upstream composes it; TopKV2 sorts NaN above every
-// number, so a NaN first means a NaN median, as CPU's). TopKV2 selects
+// number, so a NaN first means a NaN median, as CPU's) and nanmedian() (the ((m - 1)/2 + 1)-th smallest of
+// the m numbers, which come before every NaN; m counted on the device by "Equal" of self with itself and
+// read back: upstream's acl_op kernel copies the tensor to the host instead). TopKV2 selects
 // along the last dimension, so dim is swapped with it and the results swapped back; its int32 indices
 // reach the int64 ones through copy_. bool runs as uint8 (TopKV2 takes no bool). Checks are the op_api
 // kernel's (op_plugin/utils/ReductionUtils.h); topk.values is structured (the meta function has checked
@@ -18,6 +20,7 @@
 #include "npu/core/NPUGuard.h"
 #include "npu/op_common/OpPreparation.h"
 #include "op_plugin/ops/median.h"
+#include "op_plugin/ops/nanmedian.h"
 #include "op_plugin/ops/topk.h"
 #include "op_plugin/utils/AclOpUtils.h"
 #include "op_plugin/utils/ReductionUtils.h"
@@ -82,6 +85,29 @@ at::Tensor median(const at::Tensor& self) {
   } else {
     out.copy_(lower);
   }
+  return out;
+}
+
+at::Tensor nanmedian(const at::Tensor& self) {
+  c10_npu::NPUGuard guard(self.device());
+  op_plugin::utils::check_real_reduction("nanmedian", self);
+  at::Tensor out = OpPreparation::apply_tensor_without_format({}, self.options());
+  const at::Tensor flat = self.reshape({-1});
+  int64_t numbers = flat.numel();
+  if (numbers > 0 && at::isFloatingType(self.scalar_type())) {
+    at::Tensor is_number = OpPreparation::apply_tensor_without_format({numbers}, self.options().dtype(at::kBool));
+    op_plugin::utils::elementwise_acl_op_out("Equal", {flat, flat}, self.scalar_type(), at::kBool, is_number);
+    numbers = is_number.sum().item<int64_t>();
+  }
+  if (numbers == 0) {
+    out.fill_(std::numeric_limits<double>::quiet_NaN());  // the median of no number, as on CPU
+    return out;
+  }
+  const int64_t k = (numbers - 1) / 2;
+  at::Tensor values = OpPreparation::apply_tensor_without_format({k + 1}, self.options());
+  at::Tensor indices = OpPreparation::apply_tensor_without_format({k + 1}, self.options().dtype(at::kLong));
+  acl_op::topk_out(flat, k + 1, 0, false, true, values, indices);
+  out.copy_(values.select(0, k));
   return out;
 }
 
