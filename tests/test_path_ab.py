@@ -35,6 +35,28 @@ npu_opinfo.NOTES.append(
     f"two-path operators without an OpInfo: {', '.join(sorted(TWO_PATH_BASES - _AB_COVERED)) or 'none'}"
 )
 PATHS = {"op_api": False, "acl_op": True}  # path -> jit_compile
+# Operators whose index among equal values PyTorch leaves to the device (torch.median: indices "not necessarily
+# the first occurrence ... device-specific"): the acl_op path takes TopKV2's order, the op_api path CPU's. Their
+# values must agree, and each path's indices must point at its values.
+TIE_INDICES = {"kthvalue", "median", "nanmedian"}
+
+
+def _dim_and_keepdim(op_name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, bool]:
+    """The dim and keepdim arguments of a kthvalue (after k) / median / nanmedian sample."""
+    rest = args[1:] if op_name == "kthvalue" else args
+    dim = rest[0] if rest else kwargs.get("dim", -1 if op_name == "kthvalue" else None)
+    keepdim = rest[1] if len(rest) > 1 else kwargs.get("keepdim", False)
+    return dim, keepdim
+
+
+def _assert_indices_point_at_values(x: torch.Tensor, dim: int, keepdim: bool, values: torch.Tensor,
+                                    indices: torch.Tensor, where: str) -> None:
+    if x.dim() == 0:
+        picked = x
+    else:
+        picked = x.gather(dim, indices if keepdim else indices.unsqueeze(dim))
+        picked = picked if keepdim else picked.squeeze(dim)
+    torch.testing.assert_close(picked, values, rtol=0, atol=0, equal_nan=True, msg=lambda m: f"{where}: {m}")
 
 
 def run_forced(path: str, fn: Any, parts: tuple[Any, tuple[Any, ...], dict[str, Any]]) -> tuple[Any, dict]:
@@ -80,6 +102,13 @@ class TestNpuPathAB(TestCase):
                 where = f"{npu_opinfo.opinfo_id(op)} {variant}"
                 if isinstance(a, Exception) or isinstance(b, Exception):
                     assert type(a) is type(b), f"{where}: op_api gave {a!r}, acl_op gave {b!r}"
+                    continue
+                dim, keepdim = _dim_and_keepdim(op.name, tuple(sample.args), dict(sample.kwargs))
+                if op.name in TIE_INDICES and dim is not None and isinstance(a, tuple):
+                    npu_opinfo.assert_same(b[0], _cpu(a[0]), values=values, where=f"{where}: acl_op vs op_api values")
+                    for path, (vals, idx) in (("op_api", a), ("acl_op", b)):
+                        _assert_indices_point_at_values(sample.input, dim, keepdim, vals.cpu(), idx.cpu(),
+                                                        f"{where}: {path} indices")
                     continue
                 npu_opinfo.assert_same(b, _cpu(a), values=values, where=f"{where}: acl_op vs op_api")
                 if variant == "in-place":

@@ -31,6 +31,11 @@ void check_nonzero_dim(const char* op, const at::Tensor& self, int64_t wrapped);
 int64_t check_extreme_dim_out(const char* op, const at::Tensor& self, int64_t dim, bool keepdim, at::Tensor& values,
                               at::Tensor& indices);
 
+// kthvalue (with k) / median / nanmedian (`op`) along `dim` with out=: CPU's checks (k in [1, the dimension's
+// size]), values of self's dtype and int64 indices sized to self's shape without `dim`; returns `dim` wrapped.
+int64_t check_dim_selection_out(const char* op, const at::Tensor& self, int64_t dim, bool keepdim,
+                                c10::optional<int64_t> k, at::Tensor& values, at::Tensor& indices);
+
 // max() / min() (`op`) of every element: a real, non-empty self.
 void check_extreme_all(const char* op, const at::Tensor& self);
 

@@ -202,17 +202,8 @@ at::Tensor& norm_into(const at::Tensor& self, const c10::optional<at::Scalar>& p
 std::tuple<at::Tensor&, at::Tensor&> median_dim_out(bool ignore_nan, const at::Tensor& self, int64_t dim,
                                                     bool keepdim, at::Tensor& values, at::Tensor& indices) {
   c10_npu::NPUGuard guard(self.device());
-  const char* op = ignore_nan ? "nanmedian" : "median";
-  check_real_reduction(op, self);
-  const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
-  check_nonzero_dim(op, self, wrapped);
-  TORCH_CHECK(values.scalar_type() == self.scalar_type(), op, "(): expected values dtype ", self.scalar_type(),
-              " but got ", values.scalar_type());
-  TORCH_CHECK(indices.scalar_type() == at::kLong, op, "(): expected indices dtype Long but got ",
-              indices.scalar_type());
-  const Shape size = one_dim_reduced_size(self, wrapped, keepdim);
-  OpPreparation::check_tensor({self}, values, self.scalar_type(), size);
-  OpPreparation::check_tensor({self}, indices, at::kLong, size);
+  const int64_t wrapped = op_plugin::utils::check_dim_selection_out(ignore_nan ? "nanmedian" : "median", self, dim,
+                                                                    keepdim, c10::nullopt, values, indices);
   if (self.numel() == 0) return std::tie(values, indices);
   if (ignore_nan) {
     EXEC_NPU_CMD(aclnnNanMedianDim, self, wrapped, keepdim, values, indices);
@@ -659,18 +650,8 @@ std::tuple<at::Tensor&, at::Tensor&> topk_out(const at::Tensor& self, int64_t k,
 std::tuple<at::Tensor&, at::Tensor&> kthvalue_out(const at::Tensor& self, int64_t k, int64_t dim, bool keepdim,
                                                   at::Tensor& values, at::Tensor& indices) {
   c10_npu::NPUGuard guard(self.device());
-  check_real_reduction("kthvalue", self);
-  const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
-  check_nonzero_dim("kthvalue", self, wrapped);
-  const int64_t slice = self.dim() > 0 ? self.size(wrapped) : 1;
-  TORCH_CHECK(k >= 1 && k <= slice, "kthvalue(): selected number k out of range for dimension ", wrapped);
-  TORCH_CHECK(values.scalar_type() == self.scalar_type(), "kthvalue(): expected values dtype ", self.scalar_type(),
-              " but got ", values.scalar_type());
-  TORCH_CHECK(indices.scalar_type() == at::kLong, "kthvalue(): expected indices dtype Long but got ",
-              indices.scalar_type());
-  const Shape size = one_dim_reduced_size(self, wrapped, keepdim);
-  OpPreparation::check_tensor({self}, values, self.scalar_type(), size);
-  OpPreparation::check_tensor({self}, indices, at::kLong, size);
+  const int64_t wrapped =
+      op_plugin::utils::check_dim_selection_out("kthvalue", self, dim, keepdim, k, values, indices);
   EXEC_NPU_CMD(aclnnKthvalue, self, k, wrapped, keepdim, values, indices);
   return std::tie(values, indices);
 }
