@@ -92,6 +92,16 @@ class LayerNormKernel {
     return static_cast<S>(v);
   }
 
+  // dst = (src - mean) * rstd [* gamma] [+ beta] over `cols` floats, gamma/beta as LoadAffine left
+  // them in the unified buffer, in one vector-unit pass.
+  __aicore__ inline void Normalize(const LocalTensor<float>& dst, const LocalTensor<float>& src, float mean,
+                                   float rstd, uint32_t cols) {
+    LocalTensor<float> affine = affineBuf_.Get<float>();
+    const float* gamma = t_.hasGamma ? affine.GetPhyAddr() : nullptr;
+    const float* beta = t_.hasBeta ? affine[TileRowPitch<float>(width_)].GetPhyAddr() : nullptr;
+    aclsimVectorNormalizeF32(dst.GetPhyAddr(), src.GetPhyAddr(), mean, rstd, gamma, beta, cols);
+  }
+
   // dst = (src - mean) * rstd [* gamma] [+ beta] over `cols` floats; returns mean and rstd.
   __aicore__ inline void Row(const LocalTensor<float>& dst, const LocalTensor<float>& src, uint32_t cols, float* mean,
                              float* rstd) {
@@ -99,14 +109,10 @@ class LayerNormKernel {
     const double muD = aclsimVectorSumF32AsF64(src.GetPhyAddr(), cols) / cols;
     const float var = static_cast<float>(aclsimVectorSquaredDeviationF32(src.GetPhyAddr(), cols, muD) / cols);
     const float mu = static_cast<float>(muD);
-    Adds(dst, src, -mu, cols);
     // A variance past float's range gives NaN, as CPU's row moments do (not 0, which would
     // turn the row's values into silent zeros).
     const float r = isinf(var) ? NAN : 1.0f / sqrtf(var + t_.eps);
-    Muls(dst, dst, r, cols);
-    LocalTensor<float> affine = affineBuf_.Get<float>();
-    if (t_.hasGamma) Mul(dst, dst, affine, cols);
-    if (t_.hasBeta) Add(dst, dst, affine[TileRowPitch<float>(width_)], cols);
+    Normalize(dst, src, mu, r, cols);
     *mean = mu;
     *rstd = r;
   }
@@ -159,16 +165,11 @@ class LayerNormKernel {
       sumSq += aclsimVectorSquaredDeviationF32(w.GetPhyAddr(), len, muD);
     }
     const float r = 1.0f / sqrtf(static_cast<float>(sumSq / cols) + t_.eps);
-    const uint32_t pf = TileRowPitch<float>(width_);
-    LocalTensor<float> affine = affineBuf_.Get<float>();
     for (uint32_t c0 = 0; c0 < cols; c0 += kRowChunk) {
       const uint32_t len = std::min(kRowChunk, cols - c0);
       LoadAffine(c0, len);
       LoadRowsAsFloat(w, stage, x[c0], 1, len, len);
-      Adds(w, w, -mu, len);
-      Muls(w, w, r, len);
-      if (t_.hasGamma) Mul(w, w, affine, len);
-      if (t_.hasBeta) Add(w, w, affine[pf], len);
+      Normalize(w, w, mu, r, len);
       StoreRowsFromFloat(y[c0], w, stage, 1, len, len);
     }
     StoreStats(row, mu, r);
