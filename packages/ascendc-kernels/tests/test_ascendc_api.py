@@ -328,8 +328,8 @@ g, b = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(
 out = {}
 for name, gamma, beta in (("both", g, b), ("gamma", g, None), ("beta", None, b), ("none", None, None)):
     fused, steps = np.empty(n, np.float32), np.empty(n, np.float32)
-    acl.aclsimVectorNormalizeF32(fused.ctypes.data, x.ctypes.data, 1.25, 0.37,
-                                 None if gamma is None else gamma.ctypes.data, None if beta is None else beta.ctypes.data, n)
+    pointers = [None if v is None else v.ctypes.data for v in (gamma, beta)]
+    acl.aclsimVectorNormalizeF32(fused.ctypes.data, x.ctypes.data, 1.25, 0.37, *pointers, n)
     acl.aclsimVectorScalarF32(ADD, steps.ctypes.data, x.ctypes.data, -1.25, n)
     acl.aclsimVectorScalarF32(MUL, steps.ctypes.data, steps.ctypes.data, 0.37, n)
     if gamma is not None:
