@@ -40,6 +40,7 @@ OPINFO_TO_ATEN: dict[str, tuple[str, ...]] = {
     "log_softmax": ("_log_softmax",),
     "nn.functional.dropout": ("native_dropout", "native_dropout_backward"),
     "nn.functional.layer_norm": ("native_layer_norm", "native_layer_norm_backward"),
+    "nn.functional.group_norm": ("native_group_norm", "native_group_norm_backward"),
     "nn.functional.batch_norm": ("native_batch_norm", "_native_batch_norm_legit", "native_batch_norm_backward"),
     "nn.functional.linear": ("addmm", "mm", "linear"),
     "matmul": ("mm", "bmm"),

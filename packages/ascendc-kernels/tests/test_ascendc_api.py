@@ -303,3 +303,63 @@ def test_compares_selects_and_elementwise_float_ops_of_the_vector_unit(tmp_path)
         exact = a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)  # exact for these values
         finite = np.isfinite(exact)
         np.testing.assert_array_equal(got["fused"][finite], exact[finite].astype(np.float32))
+
+
+_NORM_ROWS_SCRIPT = """
+import ctypes
+import sys
+import numpy as np
+import ascendc_kernels_testing as sim
+acl = sim.load().acl
+p, f = ctypes.c_void_p, ctypes.c_float
+acl.aclsimVectorNormalizeF32.argtypes = [p, p, f, f, p, p, ctypes.c_uint32]
+acl.aclsimVectorExpShiftSumF32.argtypes = [p, p, f, ctypes.c_uint32]
+acl.aclsimVectorExpShiftSumF32.restype = f
+acl.aclsimVectorScalarF32.argtypes = [ctypes.c_int, p, p, f, ctypes.c_uint32]
+acl.aclsimVectorBinaryF32.argtypes = [ctypes.c_int, p, p, p, ctypes.c_uint32]
+acl.aclsimVectorExpF32.argtypes = [p, p, ctypes.c_uint32]
+acl.aclsimVectorReduceSumF32.argtypes = [p, ctypes.c_uint32]
+acl.aclsimVectorReduceSumF32.restype = f
+ADD, MUL = 0, 2
+rng = np.random.default_rng(3)
+n = 1037  # not a multiple of any SIMD width
+x = np.concatenate([rng.uniform(-90, 90, n - 6), [np.inf, -np.inf, np.nan, 0.0, -0.0, 3e38]]).astype(np.float32)
+g, b = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+out = {}
+for name, gamma, beta in (("both", g, b), ("gamma", g, None), ("beta", None, b), ("none", None, None)):
+    fused, steps = np.empty(n, np.float32), np.empty(n, np.float32)
+    pointers = [None if v is None else v.ctypes.data for v in (gamma, beta)]
+    acl.aclsimVectorNormalizeF32(fused.ctypes.data, x.ctypes.data, 1.25, 0.37, *pointers, n)
+    acl.aclsimVectorScalarF32(ADD, steps.ctypes.data, x.ctypes.data, -1.25, n)
+    acl.aclsimVectorScalarF32(MUL, steps.ctypes.data, steps.ctypes.data, 0.37, n)
+    if gamma is not None:
+        acl.aclsimVectorBinaryF32(MUL, steps.ctypes.data, steps.ctypes.data, gamma.ctypes.data, n)
+    if beta is not None:
+        acl.aclsimVectorBinaryF32(ADD, steps.ctypes.data, steps.ctypes.data, beta.ctypes.data, n)
+    out["normalize_" + name], out["normalize_steps_" + name] = fused, steps
+for shift in (0.0, 42.5, -np.inf):
+    fused, steps = np.empty(n, np.float32), np.empty(n, np.float32)
+    total = acl.aclsimVectorExpShiftSumF32(fused.ctypes.data, x.ctypes.data, shift, n)
+    acl.aclsimVectorScalarF32(ADD, steps.ctypes.data, x.ctypes.data, -shift, n)
+    acl.aclsimVectorExpF32(steps.ctypes.data, steps.ctypes.data, n)
+    out[f"exp_{shift}"], out[f"exp_steps_{shift}"] = fused, steps
+    out[f"sum_{shift}"] = np.float32([total, acl.aclsimVectorReduceSumF32(steps.ctypes.data, n)])
+np.savez(sys.argv[1], **out)
+"""
+
+
+def test_normalization_row_instructions_give_the_bits_of_the_steps_they_fuse(tmp_path):
+    # layer norm's (x - mean) * rstd * gamma + beta and softmax's exp(x - shift) with its sum in one
+    # pass each: the bits of Adds/Muls/Mul/Add and Adds/Exp/ReduceSum, the same on every SIMD level.
+    results = _run_on_every_simd_level(_NORM_ROWS_SCRIPT, tmp_path)
+    got = results["baseline"]
+    for name in got.files:
+        if "steps" in name:
+            fused = name.replace("steps_", "")
+            np.testing.assert_array_equal(got[fused].view(np.uint32), got[name].view(np.uint32), err_msg=name)
+        if name.startswith("sum_"):
+            np.testing.assert_array_equal(got[name][0:1].view(np.uint32), got[name][1:2].view(np.uint32), err_msg=name)
+    for level in ("avx2", "avx512"):
+        for name in got.files:
+            np.testing.assert_array_equal(results[level][name].view(np.uint8), got[name].view(np.uint8),
+                                          err_msg=f"{name} {level}")

@@ -195,6 +195,12 @@ CASES = {
     "aclnnLayerNormBackward": ("input", "ACL_INT32", lambda a: [
         a.t(F32), a.t(I32), sim.IntArray([4]), a.t(F32, (2, 1)), a.t(F32, (2, 1)), a.t(F32, (4,)), a.t(F32, (4,)),
         sim.BoolArray([True, True, True]), a.t(F32), a.t(F32, (4,)), a.t(F32, (4,))]),
+    "aclnnGroupNorm": ("self", "ACL_INT32", lambda a: [
+        a.t(I32, (2, 4, 3)), a.t(F32, (4,)), a.t(F32, (4,)), 2, 4, 3, 2, 1e-5, a.t(F32, (2, 4, 3)), a.t(F32, (2, 2)),
+        a.t(F32, (2, 2))]),
+    "aclnnGroupNormBackward": ("input", "ACL_INT32", lambda a: [
+        a.t(F32, (2, 4, 3)), a.t(I32, (2, 4, 3)), a.t(F32, (2, 2)), a.t(F32, (2, 2)), a.t(F32, (4,)), 2, 4, 3, 2,
+        sim.BoolArray([True, True, True]), a.t(F32, (2, 4, 3)), a.t(F32, (4,)), a.t(F32, (4,))]),
     "aclnnBatchNorm": ("input", "ACL_INT32", lambda a: [
         a.t(I32, (2, 3, 4)), a.t(F32, (3,)), a.t(F32, (3,)), a.t(F32, (3,)), a.t(F32, (3,)), True, 0.1, 1e-5,
         a.t(F32, (2, 3, 4)), a.t(F32, (3,)), a.t(F32, (3,))]),

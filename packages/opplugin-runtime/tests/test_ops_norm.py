@@ -1,6 +1,7 @@
 """Softmax, log_softmax, layer norm and NLL / cross entropy on npu (op_api kernels over
 aclnnSoftmax, aclnnLogSoftmax, aclnnSoftmaxBackward, aclnnLogSoftmaxBackward,
-aclnnLayerNorm, aclnnLayerNormBackward, aclnnNLLLoss, aclnnNLLLossBackward), forward
+aclnnLayerNorm, aclnnLayerNormBackward, aclnnGroupNorm,
+aclnnGroupNormBackward, aclnnNLLLoss, aclnnNLLLossBackward), forward
 and backward through autograd, compared with CPU; the CPU fallback is forbidden."""
 
 from __future__ import annotations
@@ -107,6 +108,53 @@ def test_layer_norm_forward_and_backward_match_cpu(dtype, shape, normalized, aff
     counts = ledger()
     assert counts["native_layer_norm"]["op_api"] == 1
     assert counts["native_layer_norm_backward"]["op_api"] == 1
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("shape,groups,affine", [((2, 8, 5, 5), 4, True), ((1, 6, 7), 6, True), ((3, 4), 2, False),
+                                                 ((2, 4, 70, 70), 2, True), ((0, 4, 3), 2, True),
+                                                 ((2, 6, 3, 4, 2), 3, False)])
+def test_group_norm_forward_and_backward_match_cpu(dtype, shape, groups, affine, assert_same, ledger):
+    x = torch.randn(shape) * 2 + 1
+    c = shape[1]
+    w = torch.rand(c) + 0.5
+    b = torch.randn(c)
+    g = torch.randn(shape)
+    tol = TOL[dtype] if dtype != torch.float32 else {"rtol": 1e-4, "atol": 1e-5}
+    xc, xn = _pair(x.to(dtype))
+    wc, wn = _pair(w.to(dtype))
+    bc, bn = _pair(b.to(dtype))
+    args_c = (wc, bc) if affine else (None, None)
+    args_n = (wn, bn) if affine else (None, None)
+    # float32 CPU reference (CPU's half kernels accumulate differently)
+    xf = xc.float() if dtype != torch.float32 else xc
+    yc = F.group_norm(xf, groups, *(a.float() if a is not None else None for a in args_c), eps=1e-5)
+    yn = F.group_norm(xn, groups, *args_n, eps=1e-5)
+    assert_same(yn, yc.to(dtype), **tol)
+    if x.numel() == 0:
+        return
+    yc.backward(g.to(dtype).float())
+    yn.backward(g.to(dtype).npu())
+    grad_tol = {"rtol": tol["rtol"] * 4, "atol": tol["atol"] * 40}
+    assert_same(xn.grad, xc.grad.to(dtype), **grad_tol)
+    if affine:
+        assert_same(wn.grad, wc.grad.to(dtype), **grad_tol)
+        assert_same(bn.grad, bc.grad.to(dtype), **grad_tol)
+    counts = ledger()
+    assert counts["native_group_norm"]["op_api"] == 1
+    assert counts["native_group_norm_backward"]["op_api"] == 1
+
+
+def test_group_norm_of_a_channels_last_input_and_empty_planes(assert_same):
+    x = torch.randn(2, 6, 5, 4).to(memory_format=torch.channels_last)
+    w, b = torch.rand(6) + 0.5, torch.randn(6)
+    assert_same(F.group_norm(x.npu(), 3, w.npu(), b.npu()), F.group_norm(x, 3, w, b), rtol=1e-4, atol=1e-5)
+    n, c, hw = 2, 4, 0
+    out, mean, rstd = torch.native_group_norm(torch.empty(n, c, hw).npu(), None, None, n, c, hw, 2, 1e-5)
+    _, mean_c, rstd_c = torch.native_group_norm(torch.empty(n, c, hw), None, None, n, c, hw, 2, 1e-5)
+    assert out.shape == (n, c, hw)
+    assert_same(mean, mean_c)
+    assert_same(rstd, rstd_c, equal_nan=True)
 
 
 def test_native_layer_norm_stats_output_mask_and_errors(assert_same):

@@ -124,6 +124,13 @@ ACL_FUNC_VISIBILITY void aclsimVectorPowScalarF32(float* dst, const float* base,
 ACL_FUNC_VISIBILITY double aclsimVectorSumF32AsF64(const float* src, uint32_t n);
 ACL_FUNC_VISIBILITY double aclsimVectorSquaredDeviationF32(const float* src, uint32_t n, double mean);
 
+// Normalization rows in one pass each, same SIMD choice, the bits of the instructions they
+// replace: dst = (src - mean) * rstd [* gamma] [+ beta] (gamma/beta may be null; Adds, Muls,
+// Mul, Add); dst = exp(src - shift) returning the sum of dst (Adds, Exp, ReduceSum).
+ACL_FUNC_VISIBILITY void aclsimVectorNormalizeF32(float* dst, const float* src, float mean, float rstd,
+                                                  const float* gamma, const float* beta, uint32_t n);
+ACL_FUNC_VISIBILITY float aclsimVectorExpShiftSumF32(float* dst, const float* src, float shift, uint32_t n);
+
 // The vector unit's conversions between float32 and the 2-byte floating types (AscendC::Cast
 // between float and half or bfloat16_t), same SIMD choice, the same bits on every level:
 // `type` is ACL_FLOAT16 or ACL_BF16 (src/dst hold their bits). To float32 is exact (a

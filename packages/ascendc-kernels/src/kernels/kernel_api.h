@@ -236,6 +236,41 @@ struct LayerNormGradArgs {
 };
 ASCENDC_SIM_INTERNAL_API aclError LaunchLayerNormGrad(const LayerNormGradArgs& args, aclrtStream stream);
 
+// Group normalization of x (n, c, hw) in `groups` groups (c % groups == 0): y of x's
+// dtype, mean/rstd (n * groups, statsDtype: x's or float32) may be null, gamma/beta
+// (c, x's dtype) may be null.
+struct GroupNormArgs {
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  aclDataType statsDtype = ACL_DT_UNDEFINED;
+  uint64_t n = 0, c = 0, hw = 0, groups = 1;
+  double eps = 1e-5;
+  const void* x = nullptr;
+  const void* gamma = nullptr;
+  const void* beta = nullptr;
+  void* y = nullptr;
+  void* mean = nullptr;
+  void* rstd = nullptr;
+};
+ASCENDC_SIM_INTERNAL_API aclError LaunchGroupNorm(const GroupNormArgs& args, aclrtStream stream);
+// Its gradients from the forward's mean and rstd: dx, dgamma, dbeta may be null; ds/db
+// (float32 n * c scratch) are needed for dgamma/dbeta.
+struct GroupNormGradArgs {
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  aclDataType statsDtype = ACL_DT_UNDEFINED;
+  uint64_t n = 0, c = 0, hw = 0, groups = 1;
+  const void* dy = nullptr;
+  const void* x = nullptr;
+  const void* mean = nullptr;
+  const void* rstd = nullptr;
+  const void* gamma = nullptr;
+  void* dx = nullptr;
+  void* dgamma = nullptr;
+  void* dbeta = nullptr;
+  void* ds = nullptr;
+  void* db = nullptr;
+};
+ASCENDC_SIM_INTERNAL_API aclError LaunchGroupNormGrad(const GroupNormGradArgs& args, aclrtStream stream);
+
 // NLL loss of rows of x (n x c) at int64 targets (weight optional, of dtype):
 // reduction 0 none (y: n), 1 mean, 2 sum (y and totalWeight: 1 element).
 struct NllLossArgs {

@@ -43,10 +43,8 @@ class LayerNormKernel {
     pipe_.InitBuffer(inQueue_, 2, rowsPerTile * pt * sizeof(T));
     pipe_.InitBuffer(outQueue_, 2, rowsPerTile * pt * sizeof(T));
     pipe_.InitBuffer(workBuf_, pf * sizeof(float));
-    pipe_.InitBuffer(squareBuf_, pf * sizeof(float));
     pipe_.InitBuffer(affineBuf_, 2 * pf * sizeof(float));
     pipe_.InitBuffer(stageBuf_, pt * sizeof(T));
-    pipe_.InitBuffer(scalarBuf_, 64);
   }
 
   __aicore__ inline void Process() {
@@ -94,24 +92,27 @@ class LayerNormKernel {
     return static_cast<S>(v);
   }
 
+  // dst = (src - mean) * rstd [* gamma] [+ beta] over `cols` floats, gamma/beta as LoadAffine left
+  // them in the unified buffer, in one vector-unit pass.
+  __aicore__ inline void Normalize(const LocalTensor<float>& dst, const LocalTensor<float>& src, float mean,
+                                   float rstd, uint32_t cols) {
+    LocalTensor<float> affine = affineBuf_.Get<float>();
+    const float* gamma = t_.hasGamma ? affine.GetPhyAddr() : nullptr;
+    const float* beta = t_.hasBeta ? affine[TileRowPitch<float>(width_)].GetPhyAddr() : nullptr;
+    aclsimVectorNormalizeF32(dst.GetPhyAddr(), src.GetPhyAddr(), mean, rstd, gamma, beta, cols);
+  }
+
   // dst = (src - mean) * rstd [* gamma] [+ beta] over `cols` floats; returns mean and rstd.
   __aicore__ inline void Row(const LocalTensor<float>& dst, const LocalTensor<float>& src, uint32_t cols, float* mean,
                              float* rstd) {
-    LocalTensor<float> s = scalarBuf_.Get<float>();
-    LocalTensor<float> sq = squareBuf_.Get<float>();
-    ReduceSum(s, src, s, static_cast<int32_t>(cols));
-    const float mu = s.GetValue(0) / static_cast<float>(cols);
-    Adds(dst, src, -mu, cols);
-    Mul(sq, dst, dst, cols);
-    ReduceSum(s, sq, s, static_cast<int32_t>(cols));
-    const float var = s.GetValue(0) / static_cast<float>(cols);
+    // the row's moments in double on the vector unit: two passes instead of four
+    const double muD = aclsimVectorSumF32AsF64(src.GetPhyAddr(), cols) / cols;
+    const float var = static_cast<float>(aclsimVectorSquaredDeviationF32(src.GetPhyAddr(), cols, muD) / cols);
+    const float mu = static_cast<float>(muD);
     // A variance past float's range gives NaN, as CPU's row moments do (not 0, which would
     // turn the row's values into silent zeros).
     const float r = isinf(var) ? NAN : 1.0f / sqrtf(var + t_.eps);
-    Muls(dst, dst, r, cols);
-    LocalTensor<float> affine = affineBuf_.Get<float>();
-    if (t_.hasGamma) Mul(dst, dst, affine, cols);
-    if (t_.hasBeta) Add(dst, dst, affine[TileRowPitch<float>(width_)], cols);
+    Normalize(dst, src, mu, r, cols);
     *mean = mu;
     *rstd = r;
   }
@@ -149,36 +150,26 @@ class LayerNormKernel {
     const GlobalTensor<T> x = xGm_[row * cols];
     const GlobalTensor<T> y = yGm_[row * cols];
     LocalTensor<float> w = workBuf_.Get<float>();
-    LocalTensor<float> sq = squareBuf_.Get<float>();
-    LocalTensor<float> s = scalarBuf_.Get<float>();
     LocalTensor<T> stage = stageBuf_.Get<T>();
     double sum = 0.0, sumSq = 0.0;
     for (uint32_t c0 = 0; c0 < cols; c0 += kRowChunk) {
       const uint32_t len = std::min(kRowChunk, cols - c0);
       LoadRowsAsFloat(w, stage, x[c0], 1, len, len);
-      ReduceSum(s, w, s, static_cast<int32_t>(len));
-      sum += s.GetValue(0);
+      sum += aclsimVectorSumF32AsF64(w.GetPhyAddr(), len);
     }
-    const float mu = static_cast<float>(sum / cols);
+    const double muD = sum / cols;
+    const float mu = static_cast<float>(muD);
     for (uint32_t c0 = 0; c0 < cols; c0 += kRowChunk) {
       const uint32_t len = std::min(kRowChunk, cols - c0);
       LoadRowsAsFloat(w, stage, x[c0], 1, len, len);
-      Adds(w, w, -mu, len);
-      Mul(sq, w, w, len);
-      ReduceSum(s, sq, s, static_cast<int32_t>(len));
-      sumSq += s.GetValue(0);
+      sumSq += aclsimVectorSquaredDeviationF32(w.GetPhyAddr(), len, muD);
     }
     const float r = 1.0f / sqrtf(static_cast<float>(sumSq / cols) + t_.eps);
-    const uint32_t pf = TileRowPitch<float>(width_);
-    LocalTensor<float> affine = affineBuf_.Get<float>();
     for (uint32_t c0 = 0; c0 < cols; c0 += kRowChunk) {
       const uint32_t len = std::min(kRowChunk, cols - c0);
       LoadAffine(c0, len);
       LoadRowsAsFloat(w, stage, x[c0], 1, len, len);
-      Adds(w, w, -mu, len);
-      Muls(w, w, r, len);
-      if (t_.hasGamma) Mul(w, w, affine, len);
-      if (t_.hasBeta) Add(w, w, affine[pf], len);
+      Normalize(w, w, mu, r, len);
       StoreRowsFromFloat(y[c0], w, stage, 1, len, len);
     }
     StoreStats(row, mu, r);
@@ -190,7 +181,7 @@ class LayerNormKernel {
   TPipe pipe_;
   TQue<TPosition::VECIN, 2> inQueue_;
   TQue<TPosition::VECOUT, 2> outQueue_;
-  TBuf<TPosition::VECCALC> workBuf_, squareBuf_, affineBuf_, stageBuf_, scalarBuf_;
+  TBuf<TPosition::VECCALC> workBuf_, affineBuf_, stageBuf_;
   GlobalTensor<T> xGm_, yGm_, gammaGm_, betaGm_;
   GlobalTensor<S> meanGm_, rstdGm_;
 };

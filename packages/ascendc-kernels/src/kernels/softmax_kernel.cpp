@@ -65,21 +65,21 @@ class SoftmaxKernel {
     inQueue_.EnQue(x);
   }
 
-  // dst = softmax(src) or log_softmax(src) over `cols` floats (dst may be src).
+  // dst = softmax(src) or log_softmax(src) over `cols` floats (dst may be src); the shift,
+  // exp and sum in one vector-unit pass.
   __aicore__ inline void Row(const LocalTensor<float>& dst, const LocalTensor<float>& src, uint32_t cols) {
     LocalTensor<float> s = scalarBuf_.Get<float>();
     ReduceMax(s, src, s, static_cast<int32_t>(cols));
-    Adds(dst, src, -s.GetValue(0), cols);
+    const float mx = s.GetValue(0);
     if (log_) {
       LocalTensor<float> e = expBuf_.Get<float>();
-      Exp(e, dst, cols);
-      ReduceSum(s, e, s, static_cast<int32_t>(cols));
-      Adds(dst, dst, -logf(s.GetValue(0)), cols);
+      Adds(dst, src, -mx, cols);
+      const float sum = aclsimVectorExpShiftSumF32(e.GetPhyAddr(), dst.GetPhyAddr(), 0.0f, cols);
+      Adds(dst, dst, -logf(sum), cols);
       return;
     }
-    Exp(dst, dst, cols);
-    ReduceSum(s, dst, s, static_cast<int32_t>(cols));
-    Muls(dst, dst, 1.0f / s.GetValue(0), cols);
+    const float sum = aclsimVectorExpShiftSumF32(dst.GetPhyAddr(), src.GetPhyAddr(), mx, cols);
+    Muls(dst, dst, 1.0f / sum, cols);
   }
 
   __aicore__ inline void Compute(uint64_t tile) {
@@ -119,10 +119,8 @@ class SoftmaxKernel {
       inQueue_.FreeTensor(stage);
       ReduceMax(s, w, s, static_cast<int32_t>(len));
       const float m = std::max(mx, s.GetValue(0));
-      Adds(w, w, -m, len);
-      Exp(w, w, len);
-      ReduceSum(s, w, s, static_cast<int32_t>(len));
-      sum = (mx == -INFINITY ? 0.0f : sum * expf(mx - m)) + s.GetValue(0);
+      const float chunkSum = aclsimVectorExpShiftSumF32(w.GetPhyAddr(), w.GetPhyAddr(), m, len);
+      sum = (mx == -INFINITY ? 0.0f : sum * expf(mx - m)) + chunkSum;
       mx = m;
     }
     for (uint64_t c0 = 0; c0 < t_.cols; c0 += kRowChunk) {

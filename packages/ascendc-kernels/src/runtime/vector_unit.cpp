@@ -224,6 +224,57 @@ const MomentsUnit& Moments() {
   return kBaselineMoments;
 }
 
+// Normalization rows: layer norm's affine output and softmax's shifted exponentials with
+// their sum, one pass each, every step rounded to float as by the separate instructions
+// they replace (Adds, Muls, Mul, Add; Adds, Exp, ReduceSum), so the bits stay the same.
+ACLSIM_INLINE void NormalizeLoop(float* d, const float* s, float mean, float rstd, const float* g, const float* b,
+                                 uint32_t n) {
+  if (g != nullptr && b != nullptr) {
+    for (uint32_t i = 0; i < n; ++i) d[i] = (s[i] - mean) * rstd * g[i] + b[i];
+  } else if (g != nullptr) {
+    for (uint32_t i = 0; i < n; ++i) d[i] = (s[i] - mean) * rstd * g[i];
+  } else if (b != nullptr) {
+    for (uint32_t i = 0; i < n; ++i) d[i] = (s[i] - mean) * rstd + b[i];
+  } else {
+    for (uint32_t i = 0; i < n; ++i) d[i] = (s[i] - mean) * rstd;
+  }
+}
+
+ACLSIM_INLINE float ExpShiftSumLoop(float* d, const float* s, float shift, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) d[i] = AscendC::detail::ExpFloat(s[i] - shift);
+  return SumLoop(d, n);
+}
+
+struct NormRowUnit {
+  void (*normalize)(float*, const float*, float, float, const float*, const float*, uint32_t);
+  float (*expShiftSum)(float*, const float*, float, uint32_t);
+};
+
+#define ACLSIM_NORM_ROW_UNIT(NAME, ATTR)                                                                      \
+  ATTR void NAME##Normalize(float* d, const float* s, float m, float r, const float* g, const float* b,       \
+                            uint32_t n) {                                                                     \
+    NormalizeLoop(d, s, m, r, g, b, n);                                                                       \
+  }                                                                                                           \
+  ATTR float NAME##ExpShiftSum(float* d, const float* s, float shift, uint32_t n) {                           \
+    return ExpShiftSumLoop(d, s, shift, n);                                                                   \
+  }                                                                                                           \
+  constexpr NormRowUnit k##NAME##NormRows{NAME##Normalize, NAME##ExpShiftSum};
+
+ACLSIM_NORM_ROW_UNIT(Baseline, )
+#if defined(__x86_64__)
+ACLSIM_NORM_ROW_UNIT(Avx2, __attribute__((target("avx2,fma"))))
+ACLSIM_NORM_ROW_UNIT(Avx512, __attribute__((target("avx512f"))))
+#endif
+
+// The ISA Unit() chose.
+const NormRowUnit& NormRows() {
+#if defined(__x86_64__)
+  if (&Unit() == &kAvx512) return kAvx512NormRows;
+  if (&Unit() == &kAvx2) return kAvx2NormRows;
+#endif
+  return kBaselineNormRows;
+}
+
 }  // namespace
 }  // namespace ascendc_sim
 
@@ -249,6 +300,15 @@ double aclsimVectorSumF32AsF64(const float* src, uint32_t n) { return ascendc_si
 
 double aclsimVectorSquaredDeviationF32(const float* src, uint32_t n, double mean) {
   return ascendc_sim::Moments().deviation(src, n, mean);
+}
+
+void aclsimVectorNormalizeF32(float* dst, const float* src, float mean, float rstd, const float* gamma,
+                              const float* beta, uint32_t n) {
+  ascendc_sim::NormRows().normalize(dst, src, mean, rstd, gamma, beta, n);
+}
+
+float aclsimVectorExpShiftSumF32(float* dst, const float* src, float shift, uint32_t n) {
+  return ascendc_sim::NormRows().expShiftSum(dst, src, shift, n);
 }
 
 }  // extern "C"
