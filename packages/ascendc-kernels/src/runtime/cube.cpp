@@ -61,8 +61,9 @@ __attribute__((target("avx2,fma"))) void GemmAvx2(const Gemm& g) {
 constexpr uint32_t kMr = 12;
 constexpr uint32_t kNr = 32;
 
-// `Rows` rows (at most kMr) of a strip: a tail of fewer rows computes only those.
-template <uint32_t Rows>
+// `Rows` rows (at most kMr) of a strip: a tail of fewer rows computes only those, and a strip of
+// at most 16 columns (Wide false) only its first register.
+template <uint32_t Rows, bool Wide>
 __attribute__((target("avx512f,fma"))) void KernelAvx512(const Gemm& g, const float* pb, uint32_t i0, uint32_t j0,
                                                          uint32_t cols) {
   const float* arow[Rows];
@@ -76,11 +77,11 @@ __attribute__((target("avx512f,fma"))) void KernelAvx512(const Gemm& g, const fl
   }
   for (uint32_t p = 0; p < g.k; ++p) {
     const __m512 b0 = _mm512_loadu_ps(pb);
-    const __m512 b1 = _mm512_loadu_ps(pb + 16);
+    const __m512 b1 = Wide ? _mm512_loadu_ps(pb + 16) : _mm512_setzero_ps();
     for (uint32_t r = 0; r < Rows; ++r) {
       const __m512 av = _mm512_set1_ps(arow[r][p]);
       c0[r] = _mm512_fmadd_ps(av, b0, c0[r]);
-      c1[r] = _mm512_fmadd_ps(av, b1, c1[r]);
+      if (Wide) c1[r] = _mm512_fmadd_ps(av, b1, c1[r]);
     }
     pb += kNr;
   }
@@ -88,22 +89,24 @@ __attribute__((target("avx512f,fma"))) void KernelAvx512(const Gemm& g, const fl
     float* crow = g.c + static_cast<uint64_t>(i0 + r) * g.ldc + j0;
     if (g.accumulate) {
       c0[r] = _mm512_add_ps(c0[r], _mm512_maskz_loadu_ps(m0, crow));
-      c1[r] = _mm512_add_ps(c1[r], _mm512_maskz_loadu_ps(m1, crow + 16));
+      if (Wide) c1[r] = _mm512_add_ps(c1[r], _mm512_maskz_loadu_ps(m1, crow + 16));
     }
     _mm512_mask_storeu_ps(crow, m0, c0[r]);
-    _mm512_mask_storeu_ps(crow + 16, m1, c1[r]);
+    if (Wide) _mm512_mask_storeu_ps(crow + 16, m1, c1[r]);
   }
 }
 
 using StripKernel = void (*)(const Gemm&, const float*, uint32_t, uint32_t, uint32_t);
 
-template <uint32_t... Rows>
+template <bool Wide, uint32_t... Rows>
 constexpr std::array<StripKernel, sizeof...(Rows)> StripKernels(std::integer_sequence<uint32_t, Rows...>) {
-  return {KernelAvx512<Rows + 1>...};
+  return {KernelAvx512<Rows + 1, Wide>...};
 }
 
-// kStripKernels[r - 1] computes r rows.
-constexpr std::array<StripKernel, kMr> kStripKernels = StripKernels(std::make_integer_sequence<uint32_t, kMr>{});
+// kStripKernels[wide][r - 1] computes r rows of a strip of more than 16 columns (wide) or at most 16.
+constexpr std::array<std::array<StripKernel, kMr>, 2> kStripKernels = {
+    StripKernels<false>(std::make_integer_sequence<uint32_t, kMr>{}),
+    StripKernels<true>(std::make_integer_sequence<uint32_t, kMr>{})};
 
 // Packing runs in baseline code; only the kernel uses AVX-512.
 void GemmAvx512(const Gemm& g) {
@@ -129,7 +132,8 @@ void GemmAvx512(const Gemm& g) {
     const uint32_t cols = g.n - jb * kNr < kNr ? g.n - jb * kNr : kNr;
     for (uint32_t ib = 0; ib < mb; ++ib) {
       const uint32_t rows = g.m - ib * kMr < kMr ? g.m - ib * kMr : kMr;
-      kStripKernels[rows - 1](g, pb.data() + static_cast<size_t>(jb) * g.k * kNr, ib * kMr, jb * kNr, cols);
+      const float* strip = pb.data() + static_cast<size_t>(jb) * g.k * kNr;
+      kStripKernels[cols > 16][rows - 1](g, strip, ib * kMr, jb * kNr, cols);
     }
   }
 }
