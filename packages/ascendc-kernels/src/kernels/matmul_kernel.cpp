@@ -271,7 +271,7 @@ __global__ __aicore__ void matmul_custom(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_
 uint32_t BalancedBaseN(uint64_t rowTiles, uint32_t n, uint64_t cores) {
   constexpr uint32_t kWidest = 128, kStep = 16, kTileOverhead = 32;  // overhead in columns' worth of work
   const uint64_t widest = rowTiles * ((n + kWidest - 1) / kWidest);
-  if (widest == 0 || widest % cores == 0 || widest >= 8 * cores) return kWidest;
+  if (widest == 0 || widest >= 8 * cores) return kWidest;
   uint32_t best = kWidest;
   uint64_t bestLoad = UINT64_MAX;
   for (uint32_t base = kWidest; base >= kStep; base -= kStep) {
