@@ -166,7 +166,7 @@ void AddMatmul(ExecutorBuilder& plan, const k::MatmulArgs& shape, const DenseBuf
     k::MatmulArgs args = shape;
     args.a = static_cast<uint8_t*>(a.Resolve(ws)) + Bytes(shape.dtype, aOffset);
     args.b = static_cast<uint8_t*>(b.Resolve(ws)) + Bytes(shape.dtype, bOffset);
-    args.c = static_cast<uint8_t*>(c.Resolve(ws)) + Bytes(shape.dtype, cOffset);
+    args.c = static_cast<uint8_t*>(c.Resolve(ws)) + Bytes(shape.floatOutput ? ACL_FLOAT : shape.dtype, cOffset);
     return k::LaunchMatmul(args, stream);
   });
 }
@@ -184,11 +184,14 @@ k::MatmulArgs MatmulShape(aclDataType dtype, uint64_t batch, int64_t m, int64_t 
   return shape;
 }
 
-// c = a @ b for `batch` products at element offsets, with batch strides (c dense per batch).
+// c = a @ b for `batch` products at element offsets, with batch strides (c dense per batch; float32
+// with floatOutput, else of dtype).
 void Matmul(ExecutorBuilder& plan, aclDataType dtype, const DenseBuffer& a, int64_t aOffset, uint64_t aStride,
             const DenseBuffer& b, int64_t bOffset, uint64_t bStride, const DenseBuffer& c, int64_t cOffset,
-            uint64_t batch, int64_t m, int64_t kk, int64_t n) {
-  AddMatmul(plan, MatmulShape(dtype, batch, m, kk, n, aStride, bStride), a, aOffset, b, bOffset, c, cOffset);
+            uint64_t batch, int64_t m, int64_t kk, int64_t n, bool floatOutput = false) {
+  k::MatmulArgs shape = MatmulShape(dtype, batch, m, kk, n, aStride, bStride);
+  shape.floatOutput = floatOutput;
+  AddMatmul(plan, shape, a, aOffset, b, bOffset, c, cOffset);
 }
 
 // c [m, n] = the sum over `batch` of a[i] [m, kk] @ b[i]^T (b[i] stored [n, kk]), at element offsets.
@@ -345,20 +348,24 @@ aclnnStatus aclnnConvolutionBackwardGetWorkspaceSize(
       const DenseBuffer w = plan.Input(weight, "weight", weight->viewDims, p.dtype);  // [G, coutg, kg]
       const DenseBuffer wT = plan.Scratch(p.cout * kg, p.dtype);                      // [G, kg, coutg]
       CopyStrided(plan, w, {coutg * kg, kg, 1}, wT, {coutg * kg, 1, coutg}, {G, coutg, kg});
-      const DenseBuffer colGrad = plan.Scratch(N * G * kg * L, p.dtype);  // [N, G, kg, L]
+      // [N, G, kg, L]: bfloat16 products stay float32 for col2im's sums (CPU accumulates them in float32),
+      // float16 ones are rounded first as CPU's float16 path rounds its column buffer
+      const bool unrounded = p.dtype != ACL_FLOAT16;
+      const aclDataType colType = unrounded ? ACL_FLOAT : p.dtype;
+      const DenseBuffer colGrad = plan.Scratch(N * G * kg * L, colType);
       if (G == 1) {
         Matmul(plan, p.dtype, wT, 0, 0, go, 0, static_cast<uint64_t>(p.cout * L), colGrad, 0,
-               static_cast<uint64_t>(N), kg, coutg, L);
+               static_cast<uint64_t>(N), kg, coutg, L, unrounded);
       } else {
-        const DenseBuffer tmp = plan.Scratch(G * N * kg * L, p.dtype);  // [G, N, kg, L]
+        const DenseBuffer tmp = plan.Scratch(G * N * kg * L, colType);  // [G, N, kg, L]
         for (int64_t grp = 0; grp < G; ++grp) {
           Matmul(plan, p.dtype, wT, grp * kg * coutg, 0, go, grp * coutg * L, static_cast<uint64_t>(p.cout * L), tmp,
-                 grp * N * kg * L, static_cast<uint64_t>(N), kg, coutg, L);
+                 grp * N * kg * L, static_cast<uint64_t>(N), kg, coutg, L, unrounded);
         }
         CopyStrided(plan, tmp, {N * kg * L, kg * L, L, 1}, colGrad, {kg * L, G * kg * L, L, 1}, {G, N, kg, L});
       }
       k::Col2imArgs c2i;
-      c2i.dtype = p.dtype;
+      c2i.dtype = colType;
       c2i.g = g;
       plan.AddStep([c2i, colGrad, gi](uint8_t* ws, aclrtStream stream) {
         k::Col2imArgs args = c2i;

@@ -46,7 +46,7 @@ struct MatmulTiling {
   uint32_t blockDim = 0;
 };
 
-template <typename T>
+template <typename T, typename O>  // operands T, output O (T, or float32 for an unrounded product)
 class MatmulKernel {
  public:
   __aicore__ inline void Init(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, const MatmulTiling& tiling) {
@@ -55,7 +55,7 @@ class MatmulKernel {
     const uint64_t bElems = t_.bBatchStride * (t_.batch - 1) + static_cast<uint64_t>(t_.k) * t_.n;
     aGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a), aElems);
     bGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(b), bElems);
-    cGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(c), (t_.sumBatch ? 1 : t_.batch) * t_.m * t_.n);
+    cGm_.SetGlobalBuffer(reinterpret_cast<__gm__ O*>(c), (t_.sumBatch ? 1 : t_.batch) * t_.m * t_.n);
     const uint32_t aBytes = AlignFractal(t_.baseM * TileRowPitch<T>(t_.baseK) * sizeof(T));
     const uint32_t bBytes = AlignFractal(t_.baseK * TileRowPitch<T>(t_.baseN) * sizeof(T));
     // A transposed operand sits in L1 as stored (k x m / n x k rows).
@@ -255,13 +255,14 @@ class MatmulKernel {
   TQue<TPosition::VECIN, 1> biasIn_;
   TBuf<TPosition::VECCALC> biasFloat_;
   TBuf<TPosition::C2> biasTable_;  // the bias table (a unified-buffer region in the simulator)
-  GlobalTensor<T> aGm_, bGm_, biasGm_, cGm_;
+  GlobalTensor<T> aGm_, bGm_, biasGm_;
+  GlobalTensor<O> cGm_;
 };
 
-template <typename T>
+template <typename T, typename O>
 __global__ __aicore__ void matmul_custom(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, MatmulTiling tiling) {
   KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
-  MatmulKernel<T> op;
+  MatmulKernel<T, O> op;
   op.Init(a, b, bias, c, tiling);
   op.Process();
 }
@@ -325,7 +326,11 @@ aclError LaunchMatmul(const MatmulArgs& args, aclrtStream stream) {
     const uint64_t blocks = std::min<uint64_t>(cores, t.tiles);
     t.tilesPerBlock = (t.tiles + blocks - 1) / blocks;
     t.blockDim = static_cast<uint32_t>((t.tiles + t.tilesPerBlock - 1) / t.tilesPerBlock);
-    return LaunchKernel("matmul_custom", t.blockDim, stream, matmul_custom<T>, args.a, args.b, args.bias, args.c, t);
+    if (args.floatOutput) {
+      return LaunchKernel("matmul_custom", t.blockDim, stream, matmul_custom<T, float>, args.a, args.b, args.bias,
+                          args.c, t);
+    }
+    return LaunchKernel("matmul_custom", t.blockDim, stream, matmul_custom<T, T>, args.a, args.b, args.bias, args.c, t);
   };
   switch (args.dtype) {
     case ACL_FLOAT: return launch(TypeTag<float>{});
