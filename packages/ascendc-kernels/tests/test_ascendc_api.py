@@ -158,6 +158,34 @@ def test_vector_unit_gives_the_same_bits_on_every_simd_level(tmp_path):
         assert not np.array_equal(results["avx512"]["mm"], results["baseline"]["mm"])
 
 
+_TRANSPOSE_SCRIPT = """
+import ctypes
+import sys
+import numpy as np
+import ascendc_kernels_testing as sim
+f = sim.load().acl.aclsimCubeTranspose
+f.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_void_p, ctypes.c_uint32] + [ctypes.c_uint32] * 3
+rng = np.random.default_rng(0)
+out = {}
+for dtype in (np.uint32, np.uint16):
+    for rows, cols, pad in ((1, 1, 0), (8, 8, 0), (13, 29, 3), (64, 128, 8), (128, 17, 5), (7, 200, 1)):
+        src = rng.integers(0, np.iinfo(dtype).max, (rows, cols + pad), dtype=dtype)
+        dst = np.zeros((cols, rows + pad), dtype=dtype)
+        assert f(dst.ctypes.data, rows + pad, src.ctypes.data, cols + pad, rows, cols, src.itemsize) == 0
+        assert (dst[:, :rows] == src[:, :cols].T).all(), (dtype, rows, cols)
+        assert (dst[:, rows:] == 0).all()
+        out[f"{np.dtype(dtype).name}_{rows}_{cols}"] = dst
+np.savez(sys.argv[1], **out)
+"""
+
+
+def test_cube_transposing_load_moves_the_bits_on_every_simd_level(tmp_path):
+    results = _run_on_every_simd_level(_TRANSPOSE_SCRIPT, tmp_path)
+    for level in ("avx2", "avx512"):
+        for name in results["baseline"].files:
+            np.testing.assert_array_equal(results[level][name], results["baseline"][name], err_msg=f"{name} {level}")
+
+
 _CAST_SCRIPT = """
 import sys
 import numpy as np

@@ -59,6 +59,12 @@ ACL_FUNC_VISIBILITY void* aclsimGetLocalMemory(aclsimLocalMemory kind, uint64_t*
 ACL_FUNC_VISIBILITY aclError aclsimCubeMmad(float* c, const void* a, const void* b, uint32_t m, uint32_t n,
                                            uint32_t k, uint32_t lda, uint32_t ldb, uint32_t ldc,
                                            aclDataType abType, int accumulate);
+// The cube unit's transposing L1 -> L0 load (LoadDataWithTranspose) of elements of
+// `elementBytes` (2 or 4): dst[c * dstPitch + r] = src[r * srcPitch + c] for r < rows, c < cols
+// (pitches in elements); 4-byte 8 x 8 blocks in AVX2 registers where the host has them. The
+// bits are moved unchanged. Returns ACL_ERROR_INVALID_PARAM for another element size.
+ACL_FUNC_VISIBILITY aclError aclsimCubeTranspose(void* dst, uint32_t dstPitch, const void* src, uint32_t srcPitch,
+                                                 uint32_t rows, uint32_t cols, uint32_t elementBytes);
 
 // The vector unit's float32 exp (AscendC::Exp on float): dst[i] = e^src[i]
 // with the polynomial of AscendC::detail::ExpFloat, run with the widest SIMD

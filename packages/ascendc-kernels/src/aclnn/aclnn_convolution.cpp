@@ -6,8 +6,8 @@
 //   out[n, g] [Cout / G, L] = W_g [Cout / G, Kg (+1)] @ col[n, g]   (bias as W's last column)
 // Backward:
 //   gradInput  = col2im(W_g^T @ gradOutput[n, g])          (float32 accumulation)
-//   gradWeight = gradOutput^T_g [Cout / G, N * L] @ colT_g [N * L, Kg]   (one batched matmul over g)
-//   gradBias   = gradOutput^T [Cout, N * L] @ ones [N * L, 1]
+//   gradWeight_g = sum over n of gradOutput[n, g] [Cout / G, L] @ col[n, g]^T [L, Kg]   (one summed matmul per g)
+//   gradBias   = the sums of gradOutput over n and L (rows, then columns)
 // Transposes and group interleaving are view-copies between workspace buffers.
 #include "aclnnop/aclnn_convolution.h"
 
@@ -159,10 +159,20 @@ void CopyStrided(ExecutorBuilder& plan, const DenseBuffer& src, const std::vecto
   });
 }
 
-// c = a @ b for `batch` products at element offsets, with batch strides (c dense per batch).
-void Matmul(ExecutorBuilder& plan, aclDataType dtype, const DenseBuffer& a, int64_t aOffset, uint64_t aStride,
-            const DenseBuffer& b, int64_t bOffset, uint64_t bStride, const DenseBuffer& c, int64_t cOffset,
-            uint64_t batch, int64_t m, int64_t kk, int64_t n) {
+// The matmul of `shape` on a, b and c at element offsets into their buffers.
+void AddMatmul(ExecutorBuilder& plan, const k::MatmulArgs& shape, const DenseBuffer& a, int64_t aOffset,
+               const DenseBuffer& b, int64_t bOffset, const DenseBuffer& c, int64_t cOffset) {
+  plan.AddStep([a, b, c, shape, aOffset, bOffset, cOffset](uint8_t* ws, aclrtStream stream) {
+    k::MatmulArgs args = shape;
+    args.a = static_cast<uint8_t*>(a.Resolve(ws)) + Bytes(shape.dtype, aOffset);
+    args.b = static_cast<uint8_t*>(b.Resolve(ws)) + Bytes(shape.dtype, bOffset);
+    args.c = static_cast<uint8_t*>(c.Resolve(ws)) + Bytes(shape.floatOutput ? ACL_FLOAT : shape.dtype, cOffset);
+    return k::LaunchMatmul(args, stream);
+  });
+}
+
+k::MatmulArgs MatmulShape(aclDataType dtype, uint64_t batch, int64_t m, int64_t kk, int64_t n, uint64_t aStride,
+                          uint64_t bStride) {
   k::MatmulArgs shape;
   shape.dtype = dtype;
   shape.batch = batch;
@@ -171,13 +181,27 @@ void Matmul(ExecutorBuilder& plan, aclDataType dtype, const DenseBuffer& a, int6
   shape.k = kk;
   shape.aBatchStride = aStride;
   shape.bBatchStride = bStride;
-  plan.AddStep([a, b, c, shape, aOffset, bOffset, cOffset](uint8_t* ws, aclrtStream stream) {
-    k::MatmulArgs args = shape;
-    args.a = static_cast<uint8_t*>(a.Resolve(ws)) + Bytes(shape.dtype, aOffset);
-    args.b = static_cast<uint8_t*>(b.Resolve(ws)) + Bytes(shape.dtype, bOffset);
-    args.c = static_cast<uint8_t*>(c.Resolve(ws)) + Bytes(shape.dtype, cOffset);
-    return k::LaunchMatmul(args, stream);
-  });
+  return shape;
+}
+
+// c = a @ b for `batch` products at element offsets, with batch strides (c dense per batch; float32
+// with floatOutput, else of dtype).
+void Matmul(ExecutorBuilder& plan, aclDataType dtype, const DenseBuffer& a, int64_t aOffset, uint64_t aStride,
+            const DenseBuffer& b, int64_t bOffset, uint64_t bStride, const DenseBuffer& c, int64_t cOffset,
+            uint64_t batch, int64_t m, int64_t kk, int64_t n, bool floatOutput = false) {
+  k::MatmulArgs shape = MatmulShape(dtype, batch, m, kk, n, aStride, bStride);
+  shape.floatOutput = floatOutput;
+  AddMatmul(plan, shape, a, aOffset, b, bOffset, c, cOffset);
+}
+
+// c [m, n] = the sum over `batch` of a[i] [m, kk] @ b[i]^T (b[i] stored [n, kk]), at element offsets.
+void MatmulSummed(ExecutorBuilder& plan, aclDataType dtype, const DenseBuffer& a, int64_t aOffset, uint64_t aStride,
+                  const DenseBuffer& b, int64_t bOffset, uint64_t bStride, const DenseBuffer& c, int64_t cOffset,
+                  uint64_t batch, int64_t m, int64_t kk, int64_t n) {
+  k::MatmulArgs shape = MatmulShape(dtype, batch, m, kk, n, aStride, bStride);
+  shape.transB = true;
+  shape.sumBatch = true;
+  AddMatmul(plan, shape, a, aOffset, b, bOffset, c, cOffset);
 }
 
 void Fill(ExecutorBuilder& plan, const DenseBuffer& y, int64_t n, double value) {
@@ -314,12 +338,8 @@ aclnnStatus aclnnConvolutionBackwardGetWorkspaceSize(
   const k::WindowGeometry& g = p.g;
   const int64_t G = p.groups, coutg = p.cout / G, kg = p.kg, L = p.L, N = g.batch;
   const bool empty = gradOutput->Numel() == 0;
-  DenseBuffer go, goT;
+  DenseBuffer go;
   if (!empty) go = plan.Input(gradOutput, "gradOutput", gradOutput->viewDims, p.dtype);  // [N, G, coutg, L]
-  if (!empty && (wantWeight || wantBias)) {  // goT [G, coutg, N, L] = [Cout, N * L]
-    goT = plan.Scratch(p.cout * N * L, p.dtype);
-    CopyStrided(plan, go, {coutg * L, p.cout * L, L, 1}, goT, {coutg * N * L, L, N * L, 1}, {G, N, coutg, L});
-  }
   if (wantInput && gradInput->Numel() > 0) {
     const DenseBuffer gi = plan.Output(gradInput, "gradInput", ACL_FLOAT);  // col2im accumulates in float32
     if (empty) {
@@ -328,20 +348,24 @@ aclnnStatus aclnnConvolutionBackwardGetWorkspaceSize(
       const DenseBuffer w = plan.Input(weight, "weight", weight->viewDims, p.dtype);  // [G, coutg, kg]
       const DenseBuffer wT = plan.Scratch(p.cout * kg, p.dtype);                      // [G, kg, coutg]
       CopyStrided(plan, w, {coutg * kg, kg, 1}, wT, {coutg * kg, 1, coutg}, {G, coutg, kg});
-      const DenseBuffer colGrad = plan.Scratch(N * G * kg * L, p.dtype);  // [N, G, kg, L]
+      // [N, G, kg, L]: bfloat16 products stay float32 for col2im's sums (CPU accumulates them in float32),
+      // float16 ones are rounded first as CPU's float16 path rounds its column buffer
+      const bool unrounded = p.dtype != ACL_FLOAT16;
+      const aclDataType colType = unrounded ? ACL_FLOAT : p.dtype;
+      const DenseBuffer colGrad = plan.Scratch(N * G * kg * L, colType);
       if (G == 1) {
         Matmul(plan, p.dtype, wT, 0, 0, go, 0, static_cast<uint64_t>(p.cout * L), colGrad, 0,
-               static_cast<uint64_t>(N), kg, coutg, L);
+               static_cast<uint64_t>(N), kg, coutg, L, unrounded);
       } else {
-        const DenseBuffer tmp = plan.Scratch(G * N * kg * L, p.dtype);  // [G, N, kg, L]
+        const DenseBuffer tmp = plan.Scratch(G * N * kg * L, colType);  // [G, N, kg, L]
         for (int64_t grp = 0; grp < G; ++grp) {
           Matmul(plan, p.dtype, wT, grp * kg * coutg, 0, go, grp * coutg * L, static_cast<uint64_t>(p.cout * L), tmp,
-                 grp * N * kg * L, static_cast<uint64_t>(N), kg, coutg, L);
+                 grp * N * kg * L, static_cast<uint64_t>(N), kg, coutg, L, unrounded);
         }
         CopyStrided(plan, tmp, {N * kg * L, kg * L, L, 1}, colGrad, {kg * L, G * kg * L, L, 1}, {G, N, kg, L});
       }
       k::Col2imArgs c2i;
-      c2i.dtype = p.dtype;
+      c2i.dtype = colType;
       c2i.g = g;
       plan.AddStep([c2i, colGrad, gi](uint8_t* ws, aclrtStream stream) {
         k::Col2imArgs args = c2i;
@@ -357,30 +381,37 @@ aclnnStatus aclnnConvolutionBackwardGetWorkspaceSize(
       Fill(plan, gw, gradWeight->Numel(), 0.0);
     } else {
       const DenseBuffer x = plan.Input(input, "input", input->viewDims, p.dtype);
-      const DenseBuffer colT = plan.Scratch(G * N * L * kg, p.dtype);  // [G, N * L, kg]
+      const DenseBuffer col = plan.Scratch(N * G * kg * L, p.dtype);  // [N, G, kg, L]
       k::Im2colArgs im;
       im.dtype = p.dtype;
       im.g = g;
       im.groups = G;
-      im.layout = k::Im2colLayout::kTransposed;
-      plan.AddStep([im, x, colT](uint8_t* ws, aclrtStream stream) {
+      plan.AddStep([im, x, col](uint8_t* ws, aclrtStream stream) {
         k::Im2colArgs args = im;
         args.x = x.Resolve(ws);
-        args.col = colT.Resolve(ws);
+        args.col = col.Resolve(ws);
         return k::LaunchIm2col(args, stream);
       });
-      Matmul(plan, p.dtype, goT, 0, static_cast<uint64_t>(coutg * N * L), colT, 0, static_cast<uint64_t>(N * L * kg),
-             gw, 0, static_cast<uint64_t>(G), coutg, N * L, kg);
+      for (int64_t grp = 0; grp < G; ++grp) {  // gw_g = sum over n of go[n, g] @ col[n, g]^T
+        MatmulSummed(plan, p.dtype, go, grp * coutg * L, static_cast<uint64_t>(p.cout * L), col, grp * kg * L,
+                     static_cast<uint64_t>(G * kg * L), gw, grp * coutg * kg, static_cast<uint64_t>(N), coutg, L, kg);
+      }
     }
   }
   if (wantBias && gradBias->Numel() > 0) {
     const DenseBuffer gb = plan.Output(gradBias, "gradBias", p.dtype);
     if (empty) {
       Fill(plan, gb, p.cout, 0.0);
-    } else {
-      const DenseBuffer ones = plan.Scratch(N * L, p.dtype);
-      Fill(plan, ones, N * L, 1.0);
-      Matmul(plan, p.dtype, goT, 0, 0, ones, 0, 0, gb, 0, 1, p.cout, N * L, 1);
+    } else {  // the sums of go's rows [N * Cout, L], then of their columns [N, Cout], in float32
+      const DenseBuffer rowSums = plan.Scratch(N * p.cout, ACL_FLOAT);
+      plan.AddStep([go, rowSums, gb, N, L, cout = p.cout](uint8_t* ws, aclrtStream stream) {
+        aclError rc = k::LaunchRowReduce(go.dtype, go.Resolve(ws), ACL_FLOAT, rowSums.Resolve(ws),
+                                         static_cast<uint64_t>(N * cout), static_cast<uint64_t>(L),
+                                         k::RowReduceOp::kSum, stream);
+        if (rc != ACL_SUCCESS) return rc;
+        return k::LaunchColumnSum(ACL_FLOAT, rowSums.Resolve(ws), gb.dtype, gb.Resolve(ws), static_cast<uint64_t>(N),
+                                  static_cast<uint64_t>(cout), stream);
+      });
     }
   }
   return plan.Finish(workspaceSize, executor);

@@ -137,6 +137,8 @@ struct MatmulArgs {
   int64_t m = 0, n = 0, k = 0;
   uint64_t aBatchStride = 0, bBatchStride = 0;
   bool transA = false, transB = false;
+  bool sumBatch = false;  // c (m x n) = the sum of the batch products (no bias)
+  bool floatOutput = false;  // c is float32 whatever the operands (the accumulator unrounded)
   MatmulBias biasKind = MatmulBias::kNone;
   uint64_t biasBatchStride = 0;
   float biasScale = 1.0f, outScale = 1.0f;

@@ -5,7 +5,9 @@
 // float32 accumulator tile fills half of L0C), K into baseK slices that fill
 // L0A/L0B (64 KiB: 128 float32 or 256 half); the batch x mTiles x nTiles tiles
 // are spread over min(cores, tiles) blocks in contiguous runs (so consecutive
-// tiles of a block share their A row panel). Per tile and K slice: GM -> A1/B1
+// tiles of a block share their A row panel); a few tiles are made narrower so
+// that both cores get work. sumBatch sums the batch products into one output:
+// the K loop of a tile runs through every batch. Per tile and K slice: GM -> A1/B1
 // (DataCopyPad, double-buffered queues in L1), A1 -> A2 / B1 -> B2 (LoadData),
 // Mmad into CO1 (the first slice initialises it), then Fixpipe to GM.
 // A transposed operand (stored k x m / n x k) is copied as stored and turned
@@ -15,6 +17,7 @@
 // bias initialises CO1 the same way, row by row. Fixpipe applies outScale
 // (DEQF16) on the way out.
 #include <algorithm>
+#include <cstdint>
 #include <type_traits>
 
 #include "kernels/dtype_dispatch.h"
@@ -32,6 +35,7 @@ struct MatmulTiling {
   uint32_t m = 0, n = 0, k = 0;
   uint64_t aBatchStride = 0, bBatchStride = 0;  // elements; 0 broadcasts
   uint8_t transA = 0, transB = 0;
+  uint8_t sumBatch = 0;
   uint8_t biasKind = 0;  // MatmulBias
   uint64_t biasBatchStride = 0;
   float biasScale = 1.0f, outScale = 1.0f;
@@ -42,7 +46,7 @@ struct MatmulTiling {
   uint32_t blockDim = 0;
 };
 
-template <typename T>
+template <typename T, typename O>  // operands T, output O (T, or float32 for an unrounded product)
 class MatmulKernel {
  public:
   __aicore__ inline void Init(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, const MatmulTiling& tiling) {
@@ -51,7 +55,7 @@ class MatmulKernel {
     const uint64_t bElems = t_.bBatchStride * (t_.batch - 1) + static_cast<uint64_t>(t_.k) * t_.n;
     aGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a), aElems);
     bGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(b), bElems);
-    cGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(c), t_.batch * t_.m * t_.n);
+    cGm_.SetGlobalBuffer(reinterpret_cast<__gm__ O*>(c), (t_.sumBatch ? 1 : t_.batch) * t_.m * t_.n);
     const uint32_t aBytes = AlignFractal(t_.baseM * TileRowPitch<T>(t_.baseK) * sizeof(T));
     const uint32_t bBytes = AlignFractal(t_.baseK * TileRowPitch<T>(t_.baseN) * sizeof(T));
     // A transposed operand sits in L1 as stored (k x m / n x k rows).
@@ -86,23 +90,23 @@ class MatmulKernel {
 
   __aicore__ inline void ComputeTile(uint64_t tile) {
     const uint64_t perBatch = static_cast<uint64_t>(t_.mTiles) * t_.nTiles;
-    const uint64_t batch = tile / perBatch;
+    const uint64_t batch = t_.sumBatch ? 0 : tile / perBatch;
     const uint32_t mt = static_cast<uint32_t>(tile % perBatch / t_.nTiles);
     const uint32_t nt = static_cast<uint32_t>(tile % t_.nTiles);
     const uint32_t m0 = mt * t_.baseM, n0 = nt * t_.baseN;
     const uint32_t mLen = std::min(t_.baseM, t_.m - m0), nLen = std::min(t_.baseN, t_.n - n0);
-    const GlobalTensor<T> aBatch = aGm_[batch * t_.aBatchStride];
-    const GlobalTensor<T> bBatch = bGm_[batch * t_.bBatchStride];
     LocalTensor<float> c1 = outCO1_.AllocTensor<float>();
     const uint32_t kSteps = (t_.k + t_.baseK - 1) / t_.baseK;
+    // Summed batches continue the K loop: step s is K slice s % kSteps of batch s / kSteps.
+    const uint64_t steps = kSteps * (t_.sumBatch ? t_.batch : 1);
     const bool biasRow = t_.biasKind == static_cast<uint8_t>(MatmulBias::kBiasRow);
     const bool biasMatrix = t_.biasKind == static_cast<uint8_t>(MatmulBias::kBiasMatrix);
     if (biasRow) LoadBiasRow(batch, n0, nLen);
     if (biasMatrix) LoadBiasMatrix(c1, batch, m0, n0, mLen, nLen);
-    if (kSteps > 0) CopyIn(aBatch, bBatch, m0, n0, mLen, nLen, 0);
-    for (uint32_t s = 0; s < kSteps; ++s) {
-      if (s + 1 < kSteps) CopyIn(aBatch, bBatch, m0, n0, mLen, nLen, (s + 1) * t_.baseK);  // double buffering
-      const uint32_t kLen = std::min(t_.baseK, t_.k - s * t_.baseK);
+    if (steps > 0) CopyStep(batch, 0, kSteps, m0, n0, mLen, nLen);
+    for (uint64_t s = 0; s < steps; ++s) {
+      if (s + 1 < steps) CopyStep(batch, s + 1, kSteps, m0, n0, mLen, nLen);  // double buffering
+      const uint32_t kLen = std::min(t_.baseK, t_.k - static_cast<uint32_t>(s % kSteps) * t_.baseK);
       LocalTensor<T> a1 = inA1_.DeQue<T>();
       LocalTensor<T> b1 = inB1_.DeQue<T>();
       LocalTensor<T> a2 = inA2_.AllocTensor<T>();
@@ -206,6 +210,14 @@ class MatmulKernel {
     biasIn_.FreeTensor(in);
   }
 
+  // The operands of step s (K slice s % kSteps of batch `batch` + s / kSteps) into L1.
+  __aicore__ inline void CopyStep(uint64_t batch, uint64_t s, uint32_t kSteps, uint32_t m0, uint32_t n0,
+                                  uint32_t mLen, uint32_t nLen) {
+    const uint64_t b = batch + s / kSteps;
+    CopyIn(aGm_[b * t_.aBatchStride], bGm_[b * t_.bBatchStride], m0, n0, mLen, nLen,
+           static_cast<uint32_t>(s % kSteps) * t_.baseK);
+  }
+
   __aicore__ inline void CopyIn(const GlobalTensor<T>& aBatch, const GlobalTensor<T>& bBatch, uint32_t m0, uint32_t n0,
                                 uint32_t mLen, uint32_t nLen, uint32_t k0) {
     const uint32_t kLen = std::min(t_.baseK, t_.k - k0);
@@ -243,15 +255,44 @@ class MatmulKernel {
   TQue<TPosition::VECIN, 1> biasIn_;
   TBuf<TPosition::VECCALC> biasFloat_;
   TBuf<TPosition::C2> biasTable_;  // the bias table (a unified-buffer region in the simulator)
-  GlobalTensor<T> aGm_, bGm_, biasGm_, cGm_;
+  GlobalTensor<T> aGm_, bGm_, biasGm_;
+  GlobalTensor<O> cGm_;
 };
 
-template <typename T>
+template <typename T, typename O>
 __global__ __aicore__ void matmul_custom(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, MatmulTiling tiling) {
   KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
-  MatmulKernel<T> op;
+  MatmulKernel<T, O> op;
   op.Init(a, b, bias, c, tiling);
   op.Process();
+}
+
+// The tile width (a multiple of 16 up to 128) whose tiles, in contiguous runs per block, leave the
+// busiest block the least work: few wide tiles would otherwise leave a core idle (n = 144: 128 + 16).
+uint32_t BalancedBaseN(uint64_t rowTiles, uint32_t n, uint64_t cores) {
+  constexpr uint32_t kWidest = 128, kStep = 16, kTileOverhead = 32;  // overhead in columns' worth of work
+  const uint64_t widest = rowTiles * ((n + kWidest - 1) / kWidest);
+  if (widest == 0 || widest >= 8 * cores) return kWidest;
+  uint32_t best = kWidest;
+  uint64_t bestLoad = UINT64_MAX;
+  for (uint32_t base = kWidest; base >= kStep; base -= kStep) {
+    const uint64_t nTiles = (n + base - 1) / base, tiles = rowTiles * nTiles;
+    const uint64_t perBlock = (tiles + std::min(cores, tiles) - 1) / std::min(cores, tiles);
+    uint64_t load = 0;
+    for (uint64_t first = 0; first < tiles; first += perBlock) {
+      uint64_t blockLoad = 0;
+      for (uint64_t tile = first; tile < std::min(tiles, first + perBlock); ++tile) {
+        const uint64_t nt = tile % nTiles;
+        blockLoad += std::min<uint64_t>(base, n - nt * base) + kTileOverhead;
+      }
+      load = std::max(load, blockLoad);
+    }
+    if (load < bestLoad) {
+      bestLoad = load;
+      best = base;
+    }
+  }
+  return best;
 }
 
 }  // namespace
@@ -272,18 +313,24 @@ aclError LaunchMatmul(const MatmulArgs& args, aclrtStream stream) {
     t.biasBatchStride = args.biasBatchStride;
     t.biasScale = args.biasScale;
     t.outScale = args.outScale;
+    t.sumBatch = args.sumBatch ? 1 : 0;
     t.baseM = 128;
-    t.baseN = 128;
     t.baseK = static_cast<uint32_t>((64u << 10) / (t.baseM * sizeof(T)));
     t.mTiles = (t.m + t.baseM - 1) / t.baseM;
-    t.nTiles = (t.n + t.baseN - 1) / t.baseN;
-    t.tiles = t.batch * t.mTiles * t.nTiles;
-    if (t.tiles == 0) return ACL_SUCCESS;
+    const uint64_t outputs = t.sumBatch ? 1 : t.batch;
     const uint64_t cores = std::max<uint32_t>(1, aclsimGetCoreNumAiv());
+    t.baseN = BalancedBaseN(outputs * t.mTiles, t.n, cores);
+    t.nTiles = (t.n + t.baseN - 1) / t.baseN;
+    t.tiles = outputs * t.mTiles * t.nTiles;
+    if (t.tiles == 0) return ACL_SUCCESS;
     const uint64_t blocks = std::min<uint64_t>(cores, t.tiles);
     t.tilesPerBlock = (t.tiles + blocks - 1) / blocks;
     t.blockDim = static_cast<uint32_t>((t.tiles + t.tilesPerBlock - 1) / t.tilesPerBlock);
-    return LaunchKernel("matmul_custom", t.blockDim, stream, matmul_custom<T>, args.a, args.b, args.bias, args.c, t);
+    if (args.floatOutput) {
+      return LaunchKernel("matmul_custom", t.blockDim, stream, matmul_custom<T, float>, args.a, args.b, args.bias,
+                          args.c, t);
+    }
+    return LaunchKernel("matmul_custom", t.blockDim, stream, matmul_custom<T, T>, args.a, args.b, args.bias, args.c, t);
   };
   switch (args.dtype) {
     case ACL_FLOAT: return launch(TypeTag<float>{});

@@ -325,6 +325,11 @@ __global__ __aicore__ void resample_custom(GM_ADDR x, GM_ADDR y, GM_ADDR taps, R
   AscendC::TPipe pipe;
   AscendC::TQue<AscendC::TPosition::VECOUT, BUFFER_NUM> outQueue;
   pipe.InitBuffer(outQueue, BUFFER_NUM, t.chunk * sizeof(T));
+  AscendC::TBuf<AscendC::TPosition::VECCALC> accBuf, accHBuf;  // a row's sums over all taps, over one depth tap
+  pipe.InitBuffer(accBuf, t.chunk * sizeof(C));
+  pipe.InitBuffer(accHBuf, t.chunk * sizeof(C));
+  C* acc = accBuf.Get<C>().GetPhyAddr();
+  C* accH = accHBuf.Get<C>().GetPhyAddr();
   const T* xp = xGm.GetPhyAddr();
   for (int64_t r = first; r < last; ++r) {
     const int64_t p = r / (D.out * H.out), od = (r / H.out) % D.out, oh = r % H.out;
@@ -337,36 +342,40 @@ __global__ __aicore__ void resample_custom(GM_ADDR x, GM_ADDR y, GM_ADDR taps, R
     for (int64_t c0 = 0; c0 < W.out; c0 += t.chunk) {
       const uint32_t n = static_cast<uint32_t>(std::min<int64_t>(t.chunk, W.out - c0));
       AscendC::LocalTensor<T> values = outQueue.AllocTensor<T>();
-      for (uint32_t e = 0; e < n; ++e) {
-        const int64_t ow = c0 + e;
-        const int64_t* wIdx = tw.idx + ow * tw.k;
-        if (t.copyOnly) {
-          values.SetValue(e, plane[(dIdx[0] * H.in + hIdx[0]) * W.in + wIdx[0]]);
-          continue;
+      if (t.copyOnly) {
+        for (uint32_t e = 0; e < n; ++e) {
+          values.SetValue(e, plane[(dIdx[0] * H.in + hIdx[0]) * W.in + tw.idx[(c0 + e) * tw.k]]);
         }
-        const C* wW = tw.w + ow * tw.k;
-        const int64_t div = rowDiv * tw.div[ow];
-        if (div == 0) {  // an empty pooling window
-          values.SetValue(e, static_cast<T>(C(0)));
-          continue;
-        }
-        C acc = C(0);
+      } else if (rowDiv == 0) {  // empty pooling windows
+        for (uint32_t e = 0; e < n; ++e) values.SetValue(e, static_cast<T>(C(0)));
+      } else {
+        // Tap rows outside, output columns inside: each element's sums run in the same order.
+        std::fill(acc, acc + n, C(0));
         for (int64_t i = 0; i < td.k; ++i) {
           if (dW[i] == C(0)) continue;
-          C accH = C(0);
+          std::fill(accH, accH + n, C(0));
           for (int64_t j = 0; j < th.k; ++j) {
             if (hW[j] == C(0)) continue;
             const T* line = plane + (dIdx[i] * H.in + hIdx[j]) * W.in;
-            C accW = C(0);
-            for (int64_t m = 0; m < tw.k; ++m) {
-              if (wW[m] != C(0)) accW += wW[m] * static_cast<C>(line[wIdx[m]]);
+            const int64_t* wIdx = tw.idx + c0 * tw.k;
+            const C* wW = tw.w + c0 * tw.k;
+            for (uint32_t e = 0; e < n; ++e, wIdx += tw.k, wW += tw.k) {
+              if (tw.div[c0 + e] == 0) continue;  // an empty pooling window: its taps are not read
+              C accW = C(0);
+              for (int64_t m = 0; m < tw.k; ++m) {
+                if (wW[m] != C(0)) accW += wW[m] * static_cast<C>(line[wIdx[m]]);
+              }
+              accH[e] += hW[j] * accW;
             }
-            accH += hW[j] * accW;
           }
-          acc += dW[i] * accH;
+          for (uint32_t e = 0; e < n; ++e) acc[e] += dW[i] * accH[e];
         }
-        const int64_t divisor = a.divisorOverride != 0 ? a.divisorOverride : div;
-        values.SetValue(e, static_cast<T>(divisor == 1 ? acc : acc / static_cast<C>(divisor)));
+        for (uint32_t e = 0; e < n; ++e) {
+          const int64_t div = rowDiv * tw.div[c0 + e];
+          const int64_t divisor = a.divisorOverride != 0 ? a.divisorOverride : div;
+          const C v = div == 0 ? C(0) : divisor == 1 ? acc[e] : acc[e] / static_cast<C>(divisor);
+          values.SetValue(e, static_cast<T>(v));
+        }
       }
       outQueue.EnQue(values);
       AscendC::LocalTensor<T> vOut = outQueue.DeQue<T>();

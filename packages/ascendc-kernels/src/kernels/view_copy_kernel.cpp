@@ -127,6 +127,8 @@ class KernelViewCopy {
                  } else if (stride == 0) {
                    const S v = *from;
                    for (uint32_t j = 0; j < length; ++j) to[j] = v;
+                 } else if (stride == -1) {  // flip: a constant step vectorises (reversed loads)
+                   for (int64_t j = 0; j < static_cast<int64_t>(length); ++j) to[j] = from[-j];
                  } else {
                    for (uint32_t j = 0; j < length; ++j) to[j] = from[static_cast<int64_t>(j) * stride];
                  }

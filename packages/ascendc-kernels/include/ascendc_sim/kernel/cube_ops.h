@@ -144,20 +144,10 @@ __aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dstLocal, con
                             "tensors have %u and %u", rows, cols, static_cast<unsigned long long>(needSrc),
                             static_cast<unsigned long long>(needDst), srcLocal.GetSize(), dstLocal.GetSize());
   }
-  const T* __restrict s = srcLocal.GetPhyAddr();
-  T* __restrict d = dstLocal.GetPhyAddr();
-  // 16 x 16 blocks keep both sides in cache (the hardware transposes per fractal too).
-  constexpr uint32_t kBlock = 16;
-  for (uint32_t r0 = 0; r0 < rows; r0 += kBlock) {
-    const uint32_t r1 = r0 + kBlock < rows ? r0 + kBlock : rows;
-    for (uint32_t c0 = 0; c0 < cols; c0 += kBlock) {
-      const uint32_t c1 = c0 + kBlock < cols ? c0 + kBlock : cols;
-      for (uint32_t c = c0; c < c1; ++c) {
-        T* __restrict drow = d + static_cast<uint64_t>(c) * dstPitch;
-        const T* __restrict scol = s + c;
-        for (uint32_t r = r0; r < r1; ++r) drow[r] = scol[static_cast<uint64_t>(r) * srcPitch];
-      }
-    }
+  const aclError rc = aclsimCubeTranspose(dstLocal.GetPhyAddr(), dstPitch, srcLocal.GetPhyAddr(), srcPitch, rows, cols,
+                                          static_cast<uint32_t>(sizeof(T)));
+  if (rc != ACL_SUCCESS) {
+    ascendc_sim::KernelFail("LoadDataWithTranspose: elements of %u bytes", static_cast<uint32_t>(sizeof(T)));
   }
 }
 
