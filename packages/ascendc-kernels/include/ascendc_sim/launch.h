@@ -112,6 +112,7 @@ typedef enum {
   ACLSIM_MATH_ATAN = 17,
   ACLSIM_MATH_ASIN = 18,
   ACLSIM_MATH_ACOS = 19,
+  ACLSIM_MATH_GELU = 20,  // x Phi(x), the exact (erf) GELU
 } aclsimMathFunction;
 ACL_FUNC_VISIBILITY void aclsimVectorMathF32(aclsimMathFunction fn, float* dst, const float* src, uint32_t n);
 // dst[i] = pow(base[i], exponent[i]) (std::pow's special values).

@@ -312,8 +312,7 @@ template <typename C> __aicore__ inline void Tanh(const Operands<C>& o) { Ascend
 
 template <typename C>
 __aicore__ inline void Gelu(const Operands<C>& o) {
-  PhiInto(o.y, o.x[0], o.n);
-  AscendC::Mul(o.y, o.y, o.x[0], o.n);
+  AscendC::Gelu(o.y, o.x[0], o.n);
 }
 
 template <typename C>

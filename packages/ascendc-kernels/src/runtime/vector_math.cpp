@@ -159,6 +159,39 @@ ACLSIM_MATH_INLINE double ErfcD(double a) {
   return ExpD(-(a * a)) * (p * (a + 3.0) * inv);
 }
 
+// erf x = x (2/sqrt(pi) + z Q(u)), z = x^2, u = z / 8 - 1, for |x| < 4: Q fitted by Chebyshev
+// interpolation (erf's relative error below 3e-12, 1e-14 near 0; no exp or division); +-1 beyond
+// (float's erf is 1 from 3.92 on).
+ACLSIM_MATH_INLINE double ErfD(double x) {
+  const bool inside = fabs(x) < 4.0;
+  const double a = inside ? x : 0.0;
+  const double z = a * a;
+  const double u = z * 0.125 - 1.0;
+  double q = 2.6920077423381567e-07;
+  q = q * u - 8.216313633952317e-07;
+  q = q * u + 9.97963558384921e-07;
+  q = q * u - 2.686962038877417e-06;
+  q = q * u + 1.008771677267617e-05;
+  q = q * u - 2.5652925948818628e-05;
+  q = q * u + 5.833107552239605e-05;
+  q = q * u - 0.00013424945377758438;
+  q = q * u + 0.00029722289578395405;
+  q = q * u - 0.0006198618200763688;
+  q = q * u + 0.001225834976845241;
+  q = q * u - 0.002301496816193429;
+  q = q * u + 0.00409543764246607;
+  q = q * u - 0.006904655617951137;
+  q = q * u + 0.01103718418100599;
+  q = q * u - 0.01675782084480624;
+  q = q * u + 0.02424369017325571;
+  q = q * u - 0.033584673456892686;
+  q = q * u + 0.04486079732876369;
+  q = q * u - 0.05832460264745783;
+  q = q * u + 0.07478399226898202;
+  q = q * u - 0.09685602143155309;
+  return inside ? a * (1.12837916709551257390 + z * q) : WithSignOf(1.0, x);
+}
+
 // atan a for a >= 0 (+inf included): atan a = y0 + atan v with v = a, (a - 1) / (a + 1) or -1 / a
 // as a passes tan(pi/8) and tan(3pi/8) (one division, |v| <= tan(pi/8)), Taylor to v^27.
 ACLSIM_MATH_INLINE double AtanD(double a) {
@@ -279,41 +312,23 @@ struct Tanh {
   }
 };
 
-// erf x = x (2/sqrt(pi) + z Q(u)), z = x^2, u = z / 8 - 1, for |x| < 4: Q fitted by Chebyshev
-// interpolation (erf's relative error below 3e-12, 1e-14 near 0; no exp or division); +-1 beyond
-// (float's erf is 1 from 3.92 on).
 struct Erf {
   static bool Valid(float x) { return x == x; }
   static double Exact(double x) { return erf(x); }
-  ACLSIM_MATH_INLINE static double Vector(double x) {
-    const bool inside = fabs(x) < 4.0;
-    const double a = inside ? x : 0.0;
-    const double z = a * a;
-    const double u = z * 0.125 - 1.0;
-    double q = 2.6920077423381567e-07;
-    q = q * u - 8.216313633952317e-07;
-    q = q * u + 9.97963558384921e-07;
-    q = q * u - 2.686962038877417e-06;
-    q = q * u + 1.008771677267617e-05;
-    q = q * u - 2.5652925948818628e-05;
-    q = q * u + 5.833107552239605e-05;
-    q = q * u - 0.00013424945377758438;
-    q = q * u + 0.00029722289578395405;
-    q = q * u - 0.0006198618200763688;
-    q = q * u + 0.001225834976845241;
-    q = q * u - 0.002301496816193429;
-    q = q * u + 0.00409543764246607;
-    q = q * u - 0.006904655617951137;
-    q = q * u + 0.01103718418100599;
-    q = q * u - 0.01675782084480624;
-    q = q * u + 0.02424369017325571;
-    q = q * u - 0.033584673456892686;
-    q = q * u + 0.04486079732876369;
-    q = q * u - 0.05832460264745783;
-    q = q * u + 0.07478399226898202;
-    q = q * u - 0.09685602143155309;
-    return inside ? a * (1.12837916709551257390 + z * q) : WithSignOf(1.0, x);
+  ACLSIM_MATH_INLINE static double Vector(double x) { return ErfD(x); }
+};
+
+// gelu x = x Phi(x): x (1 + erf(x / sqrt 2)) / 2 from x = -3 on (1 + erf no smaller than 0.0027, so
+// its cancellation stays far below float's ulp); below, x erfc(-x / sqrt 2) / 2 from erfc's tail
+// (0 past erfc's range, so -inf gives NaN as x * 0).
+struct Gelu {
+  static bool Valid(float x) { return x >= -3.0f; }
+  ACLSIM_MATH_INLINE static double Exact(double x) {
+    const double a = x * -0.70710678118654752440;
+    const double e = a < 12.5 ? ErfcD(a < 12.5 ? a : 12.5) : 0.0;
+    return x != x ? x : x * (0.5 * e);
   }
+  ACLSIM_MATH_INLINE static double Vector(double x) { return x * (0.5 * (1.0 + ErfD(x * 0.70710678118654752440))); }
 };
 
 struct Erfc {
@@ -482,6 +497,7 @@ ACLSIM_MATH_INLINE void MathAny(int fn, float* d, const float* s, uint32_t n) {
     case ACLSIM_MATH_TANH: UnaryMap<Tanh>(d, s, n); break;
     case ACLSIM_MATH_ERF: UnaryMap<Erf>(d, s, n); break;
     case ACLSIM_MATH_ERFC: UnaryMap<Erfc>(d, s, n); break;
+    case ACLSIM_MATH_GELU: UnaryMap<Gelu>(d, s, n); break;
     case ACLSIM_MATH_SINH: UnaryMap<Sinh>(d, s, n); break;
     case ACLSIM_MATH_COSH: UnaryMap<Cosh>(d, s, n); break;
     case ACLSIM_MATH_ASINH: UnaryMap<Asinh>(d, s, n); break;
