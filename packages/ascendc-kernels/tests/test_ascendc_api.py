@@ -254,7 +254,7 @@ for mode in range(6):
                               0x3f800000, n)
     out[f"select_scalar{mode}"] = selected.copy()
 rounding = np.concatenate([a, (c * 4).astype(np.float32), np.float32([0.5, -0.5, 1.5, -2.5, 8388607.5, -8388607.5])])
-for op in range(7):  # maxs, mins, reciprocal, ceil, floor, round, trunc
+for op in range(8):  # maxs, mins, reciprocal, ceil, floor, round, trunc, sigmoid (of -0.5 x)
     src = a[:n] if op < 3 else rounding
     result = np.zeros(src.size, np.float32)
     acl.aclsimVectorUnaryF32(op, result.ctypes.data, src.ctypes.data, 0.5, src.size)

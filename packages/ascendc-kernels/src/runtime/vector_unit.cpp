@@ -298,6 +298,7 @@ ACLSIM_INLINE void UnaryLoop(float* d, const float* a, float s, uint32_t n) {
     if constexpr (Op == ACLSIM_VEC_FLOOR) d[i] = RoundToIntegral<RoundMode::CAST_FLOOR>(a[i]);
     if constexpr (Op == ACLSIM_VEC_ROUND) d[i] = RoundToIntegral<RoundMode::CAST_RINT>(a[i]);
     if constexpr (Op == ACLSIM_VEC_TRUNC) d[i] = RoundToIntegral<RoundMode::CAST_TRUNC>(a[i]);
+    if constexpr (Op == ACLSIM_VEC_SIGMOID) d[i] = 1.0f / (AscendC::detail::ExpFloat(a[i] * s) + 1.0f);
   }
 }
 
@@ -309,6 +310,7 @@ ACLSIM_INLINE void UnaryAny(int op, float* d, const float* a, float s, uint32_t 
     case ACLSIM_VEC_FLOOR: UnaryLoop<ACLSIM_VEC_FLOOR>(d, a, s, n); break;
     case ACLSIM_VEC_ROUND: UnaryLoop<ACLSIM_VEC_ROUND>(d, a, s, n); break;
     case ACLSIM_VEC_TRUNC: UnaryLoop<ACLSIM_VEC_TRUNC>(d, a, s, n); break;
+    case ACLSIM_VEC_SIGMOID: UnaryLoop<ACLSIM_VEC_SIGMOID>(d, a, s, n); break;
     default: UnaryLoop<ACLSIM_VEC_RECIPROCAL>(d, a, s, n); break;
   }
 }

@@ -246,6 +246,23 @@ __aicore__ inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   }
 }
 
+// Sigmoid (Ascend C's activation library): 1 / (1 + e^-src) as Muls by -1, Exp, Adds 1 and Reciprocal;
+// float in one pass on the vector unit (the same roundings; the -1 a run-time scalar, so that a NaN
+// keeps its sign bit as through Muls).
+template <typename T>
+__aicore__ inline void Sigmoid(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t calCount) {
+  static_assert(detail::kIsFloatLike<T>, "Sigmoid supports floating types");
+  detail::CheckUnary("Sigmoid", dst, src, calCount);
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorUnaryF32(ACLSIM_VEC_SIGMOID, dst.GetPhyAddr(), src.GetPhyAddr(), -1.0f, calCount);
+  } else {
+    Muls(dst, src, T(-1), calCount);
+    Exp(dst, dst, calCount);
+    Adds(dst, dst, T(1), calCount);
+    Reciprocal(dst, dst, calCount);
+  }
+}
+
 template <typename T>
 __aicore__ inline void Ln(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t calCount) {
   static_assert(detail::kIsFloatLike<T>, "Ln supports floating types");
