@@ -282,7 +282,7 @@ for mode in range(6):
                               0x3f800000, n)
     out[f"select_scalar{mode}"] = selected.copy()
 rounding = np.concatenate([a, (c * 4).astype(np.float32), np.float32([0.5, -0.5, 1.5, -2.5, 8388607.5, -8388607.5])])
-for op in range(7):  # maxs, mins, reciprocal, ceil, floor, round, trunc
+for op in range(8):  # maxs, mins, reciprocal, ceil, floor, round, trunc, sigmoid (of -0.5 x)
     src = a[:n] if op < 3 else rounding
     result = np.zeros(src.size, np.float32)
     acl.aclsimVectorUnaryF32(op, result.ctypes.data, src.ctypes.data, 0.5, src.size)
@@ -292,6 +292,14 @@ divisors = np.where(rng.random(a.size) < 0.5, b, c).astype(np.float32)
 acl.aclsimVectorFloorDivide(sim.ACL_FLOAT, quotients.ctypes.data, a.ctypes.data, divisors.ctypes.data, n)
 out["floor_divide"] = quotients
 out["divisors"] = divisors[:n]
+with np.errstate(over="ignore"):
+    halves = [np.concatenate([v, (c * 300).astype(np.float32)]).astype(np.float16) for v in (a, divisors)]
+for name, dtype, pair in (("f16", sim.ACL_FLOAT16, halves),
+                          ("bf16", sim.ACL_BF16, [(np.concatenate([v, c * 300]).astype(np.float32).view(np.uint32)
+                                                   >> 16).astype(np.uint16) for v in (a, divisors)])):
+    result = np.zeros(pair[0].size, np.uint16)
+    acl.aclsimVectorFloorDivide(dtype, result.ctypes.data, pair[0].ctypes.data, pair[1].ctypes.data, result.size)
+    out[f"floor_divide_{name}"] = result
 fused = c.copy()
 acl.aclsimVectorMulAddDstF32(fused.ctypes.data, a.ctypes.data, b.ctypes.data, n)
 np.savez(sys.argv[1], a=a[:n], b=b[:n], c=c[:n], rounding=rounding, fused=fused[:n], **out)
@@ -300,8 +308,8 @@ np.savez(sys.argv[1], a=a[:n], b=b[:n], c=c[:n], rounding=rounding, fused=fused[
 
 def test_compares_selects_and_elementwise_float_ops_of_the_vector_unit(tmp_path):
     # Mask bits as C's comparisons give them (NaN unequal, the last byte's unused bits 0), selects of
-    # the bits, Maxs/Mins/Reciprocal/Ceil/Floor/Round/Trunc, Python's floor division, one rounding for
-    # the multiply-add: the same bits on every SIMD level.
+    # the bits, Maxs/Mins/Reciprocal/Ceil/Floor/Round/Trunc, Python's floor division (float16 and
+    # bfloat16 too), one rounding for the multiply-add: the same bits on every SIMD level.
     results = _run_on_every_simd_level(_COMPARE_SELECT_SCRIPT, tmp_path)
     for level in ("avx2", "avx512"):
         for name in results["baseline"].files:

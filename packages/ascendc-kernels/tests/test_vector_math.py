@@ -52,6 +52,10 @@ def _erfc(x: np.ndarray) -> np.ndarray:
     return np.array([math.erfc(v) for v in x.astype(np.float64)])
 
 
+def _gelu(x: np.ndarray) -> np.ndarray:
+    return x * 0.5 * _erfc(-x / math.sqrt(2.0))
+
+
 # api, float64 reference, domain of the random arguments (low, high magnitude; or an interval)
 FUNCTIONS = [
     ("aclnnSin", np.sin, (1e-30, 3e38)),
@@ -66,6 +70,7 @@ FUNCTIONS = [
     ("aclnnTanh", np.tanh, (1e-30, 30.0)),
     ("aclnnErf", _erf, (1e-30, 12.0)),
     ("aclnnErfc", _erfc, (1e-30, 12.0)),
+    ("aclnnGelu", _gelu, (1e-30, 30.0)),
     ("aclnnSinh", np.sinh, (1e-30, 100.0)),
     ("aclnnCosh", np.cosh, (1e-30, 100.0)),
     ("aclnnAsinh", np.arcsinh, (1e-45, 3.4e38)),

@@ -118,6 +118,7 @@ typedef enum {
   ACLSIM_MATH_ATAN = 17,
   ACLSIM_MATH_ASIN = 18,
   ACLSIM_MATH_ACOS = 19,
+  ACLSIM_MATH_GELU = 20,  // x Phi(x), the exact (erf) GELU
 } aclsimMathFunction;
 ACL_FUNC_VISIBILITY void aclsimVectorMathF32(aclsimMathFunction fn, float* dst, const float* src, uint32_t n);
 // dst[i] = pow(base[i], exponent[i]) (std::pow's special values).
@@ -154,8 +155,8 @@ ACL_FUNC_VISIBILITY void aclsimVectorCompareF32(int cmpMode, uint8_t* mask, cons
 // AscendC::Select on 4-byte elements: dst[i] = mask bit i ? src0[i] : src1[i] (src1 null: scalarBits).
 // dst may be a source (same start).
 // AscendC::Maxs (src < scalar ? scalar : src, NaN kept), Mins (src < scalar ? src : scalar),
-// Reciprocal (1 / src) and Ceil/Floor/Round (half to even)/Trunc on float (scalar unused but by
-// Maxs and Mins). dst may be src (same start).
+// Reciprocal (1 / src), Ceil/Floor/Round (half to even)/Trunc and Sigmoid on float (scalar unused
+// but by Maxs, Mins and Sigmoid). dst may be src (same start).
 typedef enum {
   ACLSIM_VEC_MAXS = 0,
   ACLSIM_VEC_MINS = 1,
@@ -164,6 +165,7 @@ typedef enum {
   ACLSIM_VEC_FLOOR = 4,
   ACLSIM_VEC_ROUND = 5,
   ACLSIM_VEC_TRUNC = 6,
+  ACLSIM_VEC_SIGMOID = 7,  // 1 / (e^(src * scalar) + 1): Sigmoid with the scalar -1, in one pass
 } aclsimVectorUnaryOp;
 ACL_FUNC_VISIBILITY void aclsimVectorUnaryF32(aclsimVectorUnaryOp op, float* dst, const float* src, float scalar,
                                               uint32_t n);

@@ -105,16 +105,6 @@ struct Operands {
   ScalarValue scalar;  // as the caller gave it (exponents, lerp weights)
 };
 
-// dst = sigmoid(src) = 1 / (1 + exp(-src)); tmp is scratch (dst may be src).
-template <typename C>
-__aicore__ inline void SigmoidInto(const LocalTensor<C>& dst, const LocalTensor<C>& src, const LocalTensor<C>& tmp,
-                                   uint32_t n) {
-  AscendC::Muls(tmp, src, C(-1), n);
-  AscendC::Exp(tmp, tmp, n);
-  AscendC::Adds(tmp, tmp, C(1), n);
-  AscendC::Reciprocal(dst, tmp, n);
-}
-
 // dst = tanh(src) = 2 * sigmoid(2 src) - 1 (saturates to +-1, NaN stays NaN).
 template <typename C>
 __aicore__ inline void TanhInto(const LocalTensor<C>& dst, const LocalTensor<C>& src, const LocalTensor<C>& tmp,
@@ -306,14 +296,13 @@ template <typename C>
 __aicore__ inline void Reciprocal(const Operands<C>& o) {
   AscendC::Reciprocal(o.y, o.x[0], o.n);
 }
-template <typename C> __aicore__ inline void Sigmoid(const Operands<C>& o) { SigmoidInto(o.y, o.x[0], o.t[0], o.n); }
+template <typename C> __aicore__ inline void Sigmoid(const Operands<C>& o) { AscendC::Sigmoid(o.y, o.x[0], o.n); }
 
 template <typename C> __aicore__ inline void Tanh(const Operands<C>& o) { AscendC::Tanh(o.y, o.x[0], o.n); }
 
 template <typename C>
 __aicore__ inline void Gelu(const Operands<C>& o) {
-  PhiInto(o.y, o.x[0], o.n);
-  AscendC::Mul(o.y, o.y, o.x[0], o.n);
+  AscendC::Gelu(o.y, o.x[0], o.n);
 }
 
 template <typename C>
@@ -325,13 +314,13 @@ __aicore__ inline void GeluTanh(const Operands<C>& o) {  // x * sigmoid(2u) == 0
   AscendC::Muls(u, u, C(0.044715), n);
   AscendC::Add(u, u, o.x[0], n);
   AscendC::Muls(u, u, C(2 * 0.79788456080286535588), n);
-  SigmoidInto(u, u, o.t[1], n);
+  AscendC::Sigmoid(u, u, n);
   AscendC::Mul(o.y, o.x[0], u, n);
 }
 
 template <typename C>
 __aicore__ inline void Silu(const Operands<C>& o) {
-  SigmoidInto(o.t[0], o.x[0], o.t[1], o.n);
+  AscendC::Sigmoid(o.t[0], o.x[0], o.n);
   AscendC::Mul(o.y, o.x[0], o.t[0], o.n);
 }
 
@@ -409,7 +398,7 @@ __aicore__ inline void TanhBackward(const Operands<C>& o) {  // grad * (1 - y * 
 template <typename C>
 __aicore__ inline void SiluBackward(const Operands<C>& o) {  // grad * s * (1 + x (1 - s)), s = sigmoid(x)
   const uint32_t n = o.n;
-  SigmoidInto(o.t[0], o.x[1], o.t[1], n);
+  AscendC::Sigmoid(o.t[0], o.x[1], n);
   AscendC::Muls(o.t[1], o.t[0], C(-1), n);
   AscendC::Adds(o.t[1], o.t[1], C(1), n);
   AscendC::Mul(o.t[1], o.t[1], o.x[1], n);
@@ -768,7 +757,7 @@ __aicore__ inline void Mish(const Operands<C>& o) {
 template <typename C>
 __aicore__ inline void MishBackward(const Operands<C>& o) {
   TanhSoftplusInto(o.t[0], o.x[1], o.n);
-  SigmoidInto(o.t[1], o.x[1], o.t[2], o.n);
+  AscendC::Sigmoid(o.t[1], o.x[1], o.n);
   AscendC::Mul(o.t[2], o.t[0], o.t[0], o.n);
   AscendC::Muls(o.t[2], o.t[2], C(-1), o.n);
   AscendC::Adds(o.t[2], o.t[2], C(1), o.n);
@@ -851,17 +840,17 @@ __aicore__ inline void Polygamma(const Operands<C>& o) {
 // ---- glu: a sigmoid(b) over the two halves of the input, and its gradients ----
 template <typename C>
 __aicore__ inline void Glu(const Operands<C>& o) {
-  SigmoidInto(o.y, o.x[1], o.t[0], o.n);
+  AscendC::Sigmoid(o.y, o.x[1], o.n);
   AscendC::Mul(o.y, o.x[0], o.y, o.n);
 }
 template <typename C>
 __aicore__ inline void GluBackwardFirst(const Operands<C>& o) {
-  SigmoidInto(o.y, o.x[1], o.t[0], o.n);
+  AscendC::Sigmoid(o.y, o.x[1], o.n);
   AscendC::Mul(o.y, o.x[0], o.y, o.n);
 }
 template <typename C>
 __aicore__ inline void GluBackwardSecond(const Operands<C>& o) {
-  SigmoidInto(o.t[0], o.x[2], o.t[1], o.n);
+  AscendC::Sigmoid(o.t[0], o.x[2], o.n);
   AscendC::Muls(o.t[1], o.t[0], C(-1), o.n);
   AscendC::Adds(o.t[1], o.t[1], C(1), o.n);
   AscendC::Mul(o.t[1], o.t[1], o.t[0], o.n);

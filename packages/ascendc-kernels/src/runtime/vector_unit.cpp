@@ -358,6 +358,7 @@ ACLSIM_INLINE void UnaryLoop(float* d, const float* a, float s, uint32_t n) {
     if constexpr (Op == ACLSIM_VEC_FLOOR) d[i] = RoundToIntegral<RoundMode::CAST_FLOOR>(a[i]);
     if constexpr (Op == ACLSIM_VEC_ROUND) d[i] = RoundToIntegral<RoundMode::CAST_RINT>(a[i]);
     if constexpr (Op == ACLSIM_VEC_TRUNC) d[i] = RoundToIntegral<RoundMode::CAST_TRUNC>(a[i]);
+    if constexpr (Op == ACLSIM_VEC_SIGMOID) d[i] = 1.0f / (AscendC::detail::ExpFloat(a[i] * s) + 1.0f);
   }
 }
 
@@ -369,20 +370,31 @@ ACLSIM_INLINE void UnaryAny(int op, float* d, const float* a, float s, uint32_t 
     case ACLSIM_VEC_FLOOR: UnaryLoop<ACLSIM_VEC_FLOOR>(d, a, s, n); break;
     case ACLSIM_VEC_ROUND: UnaryLoop<ACLSIM_VEC_ROUND>(d, a, s, n); break;
     case ACLSIM_VEC_TRUNC: UnaryLoop<ACLSIM_VEC_TRUNC>(d, a, s, n); break;
+    case ACLSIM_VEC_SIGMOID: UnaryLoop<ACLSIM_VEC_SIGMOID>(d, a, s, n); break;
     default: UnaryLoop<ACLSIM_VEC_RECIPROCAL>(d, a, s, n); break;
   }
 }
 
-ACLSIM_INLINE void FloorDivideLoop(aclDataType type, void* d, const void* a, const void* b, uint32_t n) {
-  using AscendC::detail::FloorDivideElements;
-  const auto* a16 = static_cast<const uint16_t*>(a);
-  const auto* b16 = static_cast<const uint16_t*>(b);
-  if (type == ACL_FLOAT16) {
-    FloorDivideElements<half>(static_cast<uint16_t*>(d), a16, b16, n);
-  } else if (type == ACL_BF16) {
-    FloorDivideElements<bfloat16_t>(static_cast<uint16_t*>(d), a16, b16, n);
-  } else {
-    FloorDivideElements<float>(static_cast<float*>(d), static_cast<const float*>(a), static_cast<const float*>(b), n);
+// FloorDivide of n values of T in chunks of float: 2-byte types loaded and stored with the level's
+// conversions (the same bits on every level), the results written after the reads (dst may be a source).
+template <typename T, typename Load, typename Store>
+ACLSIM_INLINE void FloorDivideLoop(void* d, const void* a, const void* b, uint32_t n, Load load, Store store) {
+  constexpr uint32_t kChunk = 256;
+  float fa[kChunk];
+  float fb[kChunk];
+  float out[kChunk];
+  for (uint32_t start = 0; start < n; start += kChunk) {
+    const uint32_t m = n - start < kChunk ? n - start : kChunk;
+    if constexpr (std::is_same<T, float>::value) {
+      AscendC::detail::FloorDivideChunk<T>(out, static_cast<const float*>(a) + start,
+                                           static_cast<const float*>(b) + start, m);
+      memcpy(static_cast<float*>(d) + start, out, m * sizeof(float));
+    } else {
+      load(fa, static_cast<const uint16_t*>(a) + start, m);
+      load(fb, static_cast<const uint16_t*>(b) + start, m);
+      AscendC::detail::FloorDivideChunk<T>(out, fa, fb, m);
+      store(static_cast<uint16_t*>(d) + start, out, m);
+    }
   }
 }
 
@@ -540,7 +552,13 @@ struct ElementwiseUnit {
   ATTR void NAME##FloatToBf16(uint16_t* d, const float* s, uint32_t n) { FloatToBf16Loop(d, s, n); }                   \
   ATTR void NAME##MulAddDst(float* d, const float* a, const float* b, uint32_t n) { MulAddDstLoop(d, a, b, n); }       \
   ATTR void NAME##FloorDivide(aclDataType type, void* d, const void* a, const void* b, uint32_t n) {                  \
-    FloorDivideLoop(type, d, a, b, n);                                                                                 \
+    if (type == ACL_FLOAT16) {                                                                                         \
+      FloorDivideLoop<half>(d, a, b, n, HALF_TO_FLOAT, FLOAT_TO_HALF);                                                 \
+    } else if (type == ACL_BF16) {                                                                                     \
+      FloorDivideLoop<bfloat16_t>(d, a, b, n, NAME##Bf16ToFloat, NAME##FloatToBf16);                                   \
+    } else {                                                                                                           \
+      FloorDivideLoop<float>(d, a, b, n, HALF_TO_FLOAT, FLOAT_TO_HALF);                                                \
+    }                                                                                                                  \
   }                                                                                                                    \
   ATTR void NAME##Unary(int op, float* d, const float* a, float s, uint32_t n) { UnaryAny(op, d, a, s, n); }           \
   constexpr ElementwiseUnit k##NAME##Elementwise{                                                                      \

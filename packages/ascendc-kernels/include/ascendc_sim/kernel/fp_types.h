@@ -25,8 +25,9 @@ inline float BitsToFloat(uint32_t u) {
   return f;
 }
 
-// float -> binary16, round to nearest even; overflow gives inf, NaN stays NaN.
-inline uint16_t FloatToHalfBits(float f) {
+// float -> binary16, round to nearest even; overflow gives inf, NaN stays NaN. The bits in the
+// low half of a uint32 (no 16-bit lanes, so that loops over float values vectorise).
+inline uint32_t FloatToHalfBitsWide(float f) {
   const float scale_to_inf = BitsToFloat(0x77800000u);   // 2^112
   const float scale_to_zero = BitsToFloat(0x08800000u);  // 2^-110
   const uint32_t w = FloatToBits(f);
@@ -40,11 +41,13 @@ inline uint16_t FloatToHalfBits(float f) {
   const uint32_t exp_bits = (bits >> 13) & 0x00007c00u;
   const uint32_t mantissa_bits = bits & 0x00000fffu;
   const uint32_t nonsign = exp_bits + mantissa_bits;
-  return static_cast<uint16_t>((sign >> 16) | (shl1_w > 0xff000000u ? 0x7e00u : nonsign));
+  return (sign >> 16) | (shl1_w > 0xff000000u ? 0x7e00u : nonsign);
 }
 
-// binary16 -> float (exact).
-inline float HalfBitsToFloat(uint16_t h) {
+inline uint16_t FloatToHalfBits(float f) { return static_cast<uint16_t>(FloatToHalfBitsWide(f)); }
+
+// binary16 (in the low half of h) -> float (exact).
+inline float HalfBitsToFloatWide(uint32_t h) {
   const uint32_t w = static_cast<uint32_t>(h) << 16;
   const uint32_t sign = w & 0x80000000u;
   const uint32_t two_w = w + w;
@@ -60,15 +63,23 @@ inline float HalfBitsToFloat(uint16_t h) {
   return BitsToFloat(result);
 }
 
-// float -> bfloat16, round to nearest even; NaN stays (quiet) NaN.
-inline uint16_t FloatToBf16Bits(float f) {
+inline float HalfBitsToFloat(uint16_t h) { return HalfBitsToFloatWide(h); }
+
+// float -> bfloat16, round to nearest even; NaN stays (quiet) NaN. The bits in the low half of a uint32.
+inline uint32_t FloatToBf16BitsWide(float f) {
   const uint32_t u = FloatToBits(f);
   const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
   const bool is_nan = (u & 0x7fffffffu) > 0x7f800000u;
-  return static_cast<uint16_t>(is_nan ? ((u >> 16) | 0x40u) : rounded);
+  return is_nan ? ((u >> 16) | 0x40u) : rounded;
 }
 
+inline uint16_t FloatToBf16Bits(float f) { return static_cast<uint16_t>(FloatToBf16BitsWide(f)); }
+
 inline float Bf16BitsToFloat(uint16_t b) { return BitsToFloat(static_cast<uint32_t>(b) << 16); }
+
+// f rounded to the nearest binary16 / bfloat16 value, as a float (in 32-bit lanes: loops vectorise).
+inline float RoundToHalf(float f) { return HalfBitsToFloatWide(FloatToHalfBitsWide(f)); }
+inline float RoundToBf16(float f) { return BitsToFloat(FloatToBf16BitsWide(f) << 16); }
 
 struct Half {
   uint16_t bits;

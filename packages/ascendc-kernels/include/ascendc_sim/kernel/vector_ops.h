@@ -116,31 +116,30 @@ inline C ExpValue(C a) {
   }
 }
 
-// FloorDivide over n elements of T (float, or half/bfloat16_t each step rounded to T) in chunks:
-// the branch-free form for every element, then the general one for those it does not cover.
+// v rounded to T's precision, as a float (float: v itself).
 template <typename T>
-__attribute__((always_inline)) inline void FloorDivideElements(typename Arith<T>::Storage* d,
-                                                               const typename Arith<T>::Storage* a,
-                                                               const typename Arith<T>::Storage* b, uint32_t n) {
-  using A = Arith<T>;
-  const auto round = [](float v) { return A::Load(A::Store(v)); };
-  constexpr uint32_t kChunk = 64;
-  typename A::Storage out[kChunk];
-  for (uint32_t start = 0; start < n; start += kChunk) {
-    const uint32_t m = n - start < kChunk ? n - start : kChunk;
-    uint32_t slow = 0;
-    for (uint32_t i = 0; i < m; ++i) {
-      const float x = A::Load(a[start + i]);
-      const float y = A::Load(b[start + i]);
-      out[i] = A::Store(FloorDivideFast(x, y, round));
-      slow |= IsFastFloorDivision(x, y) ? 0u : 1u;
-    }
-    for (uint32_t i = 0; slow != 0 && i < m; ++i) {
-      const float x = A::Load(a[start + i]);
-      const float y = A::Load(b[start + i]);
-      if (!IsFastFloorDivision(x, y)) out[i] = A::Store(FloorDivideFloat(x, y, round));
-    }
-    memcpy(d + start, out, m * sizeof(out[0]));  // after the reads: dst may be a source
+inline float RoundedTo(float v) {
+  if constexpr (std::is_same<T, half>::value) {
+    return ascendc_sim::RoundToHalf(v);
+  } else if constexpr (std::is_same<T, bfloat16_t>::value) {
+    return ascendc_sim::RoundToBf16(v);
+  } else {
+    return v;
+  }
+}
+
+// FloorDivide of m float values of T (float, or half/bfloat16_t each step rounded to T) into out
+// (not a source): the branch-free form for every element, then the general one for those it misses.
+template <typename T>
+__attribute__((always_inline)) inline void FloorDivideChunk(float* out, const float* a, const float* b, uint32_t m) {
+  const auto round = [](float v) { return RoundedTo<T>(v); };
+  uint32_t slow = 0;
+  for (uint32_t i = 0; i < m; ++i) {
+    out[i] = FloorDivideFast(a[i], b[i], round);
+    slow |= IsFastFloorDivision(a[i], b[i]) ? 0u : 1u;
+  }
+  for (uint32_t i = 0; slow != 0 && i < m; ++i) {
+    if (!IsFastFloorDivision(a[i], b[i])) out[i] = FloorDivideFloat(a[i], b[i], round);
   }
 }
 
@@ -244,6 +243,23 @@ __aicore__ inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   } else {
     using C = detail::ComputeOf<T>;
     detail::UnaryLoop(dst, src, calCount, [](C a) { return detail::ExpValue(a); });
+  }
+}
+
+// Sigmoid (Ascend C's activation library): 1 / (1 + e^-src) as Muls by -1, Exp, Adds 1 and Reciprocal;
+// float in one pass on the vector unit (the same roundings; the -1 a run-time scalar, so that a NaN
+// keeps its sign bit as through Muls).
+template <typename T>
+__aicore__ inline void Sigmoid(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t calCount) {
+  static_assert(detail::kIsFloatLike<T>, "Sigmoid supports floating types");
+  detail::CheckUnary("Sigmoid", dst, src, calCount);
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorUnaryF32(ACLSIM_VEC_SIGMOID, dst.GetPhyAddr(), src.GetPhyAddr(), -1.0f, calCount);
+  } else {
+    Muls(dst, src, T(-1), calCount);
+    Exp(dst, dst, calCount);
+    Adds(dst, dst, T(1), calCount);
+    Reciprocal(dst, dst, calCount);
   }
 }
 
