@@ -17,13 +17,18 @@ Nothing is asserted; numbers are printed.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 from typing import Callable
 
-import opplugin_runtime  # noqa: F401  (registers torch.npu)
-import torch
-import torch.nn.functional as F
+# torch's OpenMP threads otherwise busy-wait after each op and take the cores from the
+# simulator's AI-core threads timed next (both share the same CPUs).
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+import opplugin_runtime  # noqa: E402, F401  (registers torch.npu)
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
 
 
 def per_call_ms(fn: Callable[[], object], iters: int, rounds: int, sync: Callable[[], object]) -> float:

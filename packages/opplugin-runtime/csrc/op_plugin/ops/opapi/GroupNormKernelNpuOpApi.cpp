@@ -42,15 +42,13 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> native_group_norm(const at::Tenso
   const at::Tensor w = as_input_dtype(weight, input);
   const at::Tensor b = as_input_dtype(bias, input);
   check_group_norm("native_group_norm", input, w, N, C, HxW, group);
-  // as CPU's kernel, which reads the input in its suggested memory format
-  TORCH_CHECK(input.is_contiguous(input.suggest_memory_format()),
-              "native_group_norm: expected the input to be contiguous in its suggested memory format");
   TORCH_CHECK(!b.defined() || b.numel() == C, "native_group_norm: bias of ", b.numel(), " elements, expected C = ",
               C);
+  const at::Tensor x = input.contiguous();  // the kernel reads (N, C, HxW) densely; any layout gives CPU's values
   at::Tensor out = OpPreparation::apply_tensor_without_format(input.sizes(), input.options());
   at::Tensor mean = OpPreparation::apply_tensor_without_format({N, group}, input.options());
   at::Tensor rstd = OpPreparation::apply_tensor_without_format({N, group}, input.options());
-  EXEC_NPU_CMD(aclnnGroupNorm, input, w, b, N, C, HxW, group, eps, out, mean, rstd);
+  EXEC_NPU_CMD(aclnnGroupNorm, x, w, b, N, C, HxW, group, eps, out, mean, rstd);
   return std::make_tuple(out, mean, rstd);
 }
 
@@ -68,10 +66,12 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> native_group_norm_backward(
   if (output_mask[1]) grad_weight = OpPreparation::apply_tensor_without_format({C}, input.options());
   if (output_mask[2]) grad_bias = OpPreparation::apply_tensor_without_format({C}, input.options());
   if (!output_mask[0] && !output_mask[1] && !output_mask[2]) return std::make_tuple(grad_input, grad_weight, grad_bias);
-  const at::Tensor grad = grad_out.scalar_type() == input.scalar_type() ? grad_out : grad_out.to(input.scalar_type());
+  const at::Tensor grad = (grad_out.scalar_type() == input.scalar_type() ? grad_out : grad_out.to(input.scalar_type()))
+                              .contiguous();
+  const at::Tensor x = input.contiguous();
   const at::Tensor stats_rstd = rstd.scalar_type() == mean.scalar_type() ? rstd : rstd.to(mean.scalar_type());
   const std::array<bool, 3> mask = {output_mask[0], output_mask[1], output_mask[2]};
-  EXEC_NPU_CMD(aclnnGroupNormBackward, grad, input, mean, stats_rstd, w, N, C, HxW, group, mask, grad_input,
+  EXEC_NPU_CMD(aclnnGroupNormBackward, grad, x, mean, stats_rstd, w, N, C, HxW, group, mask, grad_input,
                grad_weight, grad_bias);
   // the parameters' gradients in the weight's dtype, as CPU gives them
   if (grad_weight.defined() && grad_weight.scalar_type() != param_options.dtype()) {
