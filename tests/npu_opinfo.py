@@ -285,13 +285,15 @@ def find_named_skip(entries: Sequence[SkipEntry], opinfo: Any, dtype: torch.dtyp
 
 
 def to_npu_same_layout(t: torch.Tensor, device: str) -> torch.Tensor:
-    """`t` on `device` with the same sizes, strides and storage offset (overlapping layouts included)."""
+    """`t` on `device` with the same sizes, strides and storage offset (overlapping layouts included); on "cpu",
+    a copy of that layout."""
     if t.layout != torch.strided:
         raise TypeError(f"only strided tensors move to npu, got {t.layout}")
     src = t.detach()
     storage_len = src.untyped_storage().nbytes() // src.element_size()
     flat = torch.empty(0, dtype=src.dtype).set_(src.untyped_storage(), 0, (storage_len,), (1,))
-    moved = flat.to(device).as_strided(src.size(), src.stride(), src.storage_offset())
+    copied = flat.clone() if torch.device(device).type == "cpu" else flat.to(device)
+    moved = copied.as_strided(src.size(), src.stride(), src.storage_offset())
     return moved.detach().requires_grad_(t.requires_grad)
 
 

@@ -101,7 +101,7 @@ def _on(device: str, sample: Any, moved: int | None = None, where: str = "npu:1"
             return x
         index = next(counter)
         target = where if (moved is not None and index == moved and device != "cpu") else device
-        return npu_opinfo.to_npu_same_layout(x, target) if target != "cpu" else x.clone()
+        return npu_opinfo.to_npu_same_layout(x, target)  # on CPU too: both devices see one layout
     parts = (sample.input, tuple(sample.args), dict(sample.kwargs))
     with torch.utils._python_dispatch._disable_current_modes():  # the harness's copies are not the op's calls
         moved_parts = tree_map(move, parts)

@@ -44,7 +44,10 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> native_group_norm(const at::Tenso
   check_group_norm("native_group_norm", input, w, N, C, HxW, group);
   TORCH_CHECK(!b.defined() || b.numel() == C, "native_group_norm: bias of ", b.numel(), " elements, expected C = ",
               C);
-  const at::Tensor x = input.contiguous();  // the kernel reads (N, C, HxW) densely; any layout gives CPU's values
+  // CPU's check: contiguous in its suggested memory format (channels_last passes); the kernel reads NCHW
+  TORCH_CHECK(input.is_contiguous(input.suggest_memory_format()),
+              "Expected X.is_contiguous(memory_format) to be true, but got false.");
+  const at::Tensor x = input.contiguous();
   at::Tensor out = OpPreparation::apply_tensor_without_format(input.sizes(), input.options());
   at::Tensor mean = OpPreparation::apply_tensor_without_format({N, group}, input.options());
   at::Tensor rstd = OpPreparation::apply_tensor_without_format({N, group}, input.options());
