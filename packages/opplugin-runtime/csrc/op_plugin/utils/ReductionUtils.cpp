@@ -158,20 +158,11 @@ void check_running_extreme_outs(const at::Tensor& self, const at::Tensor& values
 
 int64_t check_dim_selection_out(const char* op, const at::Tensor& self, int64_t dim, bool keepdim,
                                 c10::optional<int64_t> k, at::Tensor& values, at::Tensor& indices) {
-  check_real_reduction(op, self);
-  const int64_t wrapped = c10::maybe_wrap_dim(dim, self.dim());
-  check_nonzero_dim(op, self, wrapped);
+  const int64_t wrapped = check_extreme_dim_out(op, self, dim, keepdim, values, indices);
   if (k.has_value()) {
     const int64_t slice = self.dim() > 0 ? self.size(wrapped) : 1;
     TORCH_CHECK(*k >= 1 && *k <= slice, op, "(): selected number k out of range for dimension ", wrapped);
   }
-  TORCH_CHECK(values.scalar_type() == self.scalar_type(), op, "(): expected values dtype ", self.scalar_type(),
-              " but got ", values.scalar_type());
-  TORCH_CHECK(indices.scalar_type() == at::kLong, op, "(): expected indices dtype Long but got ",
-              indices.scalar_type());
-  const auto size = one_dim_reduced_size(self, wrapped, keepdim);
-  at_npu::native::OpPreparation::check_tensor({self}, values, self.scalar_type(), size);
-  at_npu::native::OpPreparation::check_tensor({self}, indices, at::kLong, size);
   return wrapped;
 }
 
