@@ -54,8 +54,12 @@ def test_adaptive_avg_pool3d_out_overloads_equal_cpus(path: str) -> None:
 def test_adaptive_avg_pool3d_gradient_of_another_shape_is_refused_like_cpu(path: str) -> None:
     x = torch.randn(2, 3, 4, 5, 6)
     grad = torch.randn(2, 3, 4, 5)  # one dimension short
-    with pytest.raises(RuntimeError):
+    try:
         torch.ops.aten._adaptive_avg_pool3d_backward(grad, x)
+    except RuntimeError:
+        pass
+    else:
+        pytest.skip("this torch's CPU kernel does not check the gradient's shape")
     torch.npu.set_compile_mode(jit_compile=path == "acl_op")
     try:
         with pytest.raises(RuntimeError, match="adaptive_avg_pool3d_backward"):

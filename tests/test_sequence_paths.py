@@ -28,6 +28,8 @@ def test_logspace_equals_cpu_bit_for_bit(path, dtype, start, end, steps, base):
     try:
         expected = torch.logspace(start, end, steps, base=base, dtype=dtype)
     except RuntimeError as cpu_error:  # a bound the dtype cannot hold: the same error
+        if "not implemented for" in str(cpu_error):
+            pytest.skip(f"this torch's CPU has no {dtype} logspace")
         torch.npu.set_compile_mode(jit_compile=path == "acl_op")
         try:
             with pytest.raises(RuntimeError, match=str(cpu_error)):
