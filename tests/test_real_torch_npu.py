@@ -408,6 +408,13 @@ NOT_CALLED_BY_UPSTREAM = {
     "TransData": "npu_format_cast runs the acl_op Identity between the two formats",
     "HardSwishGrad": "hardswish_backward under jit_compile runs it, then overwrites the gradient at -3 and 3 with "
                      "index_put_ of tensors made by the acl_op Fill (not simulated), so no expression completes",
+    "MaxPool3DWithArgmaxV2": "max_pool2d/3d_with_indices under jit_compile run the acl_op MaxPoolWithArgmaxV1 / "
+                             "MaxPool3D (a bit-mask argmax, not simulated)",
+    "MaxPool3DGradWithArgmax": "max_pool2d/3d_with_indices_backward under jit_compile run the acl_op "
+                               "MaxPoolGradWithArgmaxV1 / MaxPool3DGrad (not simulated)",
+    "AdaptiveMaxPool2d": "adaptive_max_pool2d under jit_compile runs the acl_op MaxPoolWithArgmaxV1 (not simulated)",
+    "AdaptiveMaxPool2dGrad": "adaptive_max_pool2d_backward under jit_compile runs the acl_op MaxPoolGradWithArgmaxV1 "
+                             "(not simulated)",
 }
 
 # The entry points of the operator families added at upstream's scale that no expression above

@@ -16,44 +16,8 @@ namespace {
 
 namespace k = kernels;
 
-// The planes and the input sizes of the `spatial` trailing dimensions of `shape`, which has one or two
-// leading ones (`name` in messages).
-aclError DescribeSpatial(OpContext& ctx, const std::vector<int64_t>& shape, int spatial, const char* name,
-                         k::ResampleArgs* args) {
-  const size_t rank = shape.size(), n = static_cast<size_t>(spatial);
-  if (rank != n + 1 && rank != n + 2) {
-    return ctx.Fail(ACL_ERROR_INVALID_PARAM, "%s of shape %s must be %zu-D or %zu-D", name,
-                    ShapeToString(shape).c_str(), n + 1, n + 2);
-  }
-  args->planes = 1;
-  for (size_t d = 0; d + n < rank; ++d) args->planes *= shape[d];
-  for (int a = 0; a < k::kResampleAxes; ++a) {
-    args->axis[a] = k::ResampleAxis();
-    const int s = a - (k::kResampleAxes - spatial);
-    if (s >= 0) args->axis[a].in = args->axis[a].out = shape[rank - n + static_cast<size_t>(s)];
-  }
-  return ACL_SUCCESS;
-}
-
 aclError Describe2d(OpContext& ctx, const std::vector<int64_t>& shape, const char* name, k::ResampleArgs* args) {
   return DescribeSpatial(ctx, shape, 2, name, args);
-}
-
-// `shape` with its trailing sizes those of the axes' outputs.
-std::vector<int64_t> Pooled(const std::vector<int64_t>& shape, const k::ResampleArgs& args) {
-  std::vector<int64_t> out = shape;
-  for (int a = 0; a < k::kResampleAxes && static_cast<size_t>(a) < out.size(); ++a) {
-    if (args.axis[k::kResampleAxes - 1 - a].rule != k::AxisRule::kIdentity) {
-      out[out.size() - 1 - static_cast<size_t>(a)] = args.axis[k::kResampleAxes - 1 - a].out;
-    }
-  }
-  return out;
-}
-
-aclError RequireShape(OpContext& ctx, const OpOperand& t, const char* name, const std::vector<int64_t>& shape) {
-  if (t.shape() == shape) return ACL_SUCCESS;
-  return ctx.Fail(ACL_ERROR_INVALID_PARAM, "%s has shape %s, expected %s", name, ShapeToString(t.shape()).c_str(),
-                  ShapeToString(shape).c_str());
 }
 
 // The adaptive problem of `shape` pooled to the sizes `sizes` of its `spatial` (2: H, W; 3: D, H, W) trailing
@@ -80,13 +44,6 @@ aclError RequireNcdhw(OpContext& ctx, const std::string& dataFormat) {
   return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED, "data_format '%s' is not supported (NCDHW is)", dataFormat.c_str());
 }
 
-int64_t PooledSize(int64_t in, int64_t kernel, int64_t pad, int64_t stride, bool ceilMode) {
-  const int64_t numerator = in + 2 * pad - kernel + (ceilMode ? stride - 1 : 0);
-  int64_t out = (numerator >= 0 ? numerator / stride : -((-numerator + stride - 1) / stride)) + 1;
-  if (ceilMode && (out - 1) * stride >= in + pad) --out;
-  return out;
-}
-
 // The window-average axes of the `spatial` trailing dimensions (args described): windows kernel moved by
 // stride, placed by the leading pads pad, the output sizes by PyTorch's formula.
 aclError WindowAxes(OpContext& ctx, int spatial, const int64_t* kernel, const int64_t* stride, const int64_t* pad,
@@ -103,7 +60,7 @@ aclError WindowAxes(OpContext& ctx, int spatial, const int64_t* kernel, const in
     ax.stride = stride[i];
     ax.pad = pad[i];
     ax.countIncludePad = countIncludePad;
-    ax.out = PooledSize(ax.in, ax.kernel, pad[i], ax.stride, ceilMode);
+    ax.out = PooledSize(ax.in, ax.kernel, pad[i], ax.stride, 1, ceilMode);
     if (ax.out < 1) {
       return ctx.Fail(ACL_ERROR_INVALID_PARAM, "the pooled size of %lld is too small", static_cast<long long>(ax.in));
     }
@@ -165,7 +122,7 @@ aclError RunAdaptiveAvgPool2d(OpContext& ctx, const AdaptiveAvgPool2dAttrs& attr
   const OpOperand& x = ctx.inputs[0];
   k::ResampleArgs args;
   aclError rc = AdaptiveProblem(ctx, x.shape(), "input x", 2, attrs.output_size, "output_size", &args);
-  if (rc == ACL_SUCCESS) rc = RequireShape(ctx, ctx.outputs[0], "output y", Pooled(x.shape(), args));
+  if (rc == ACL_SUCCESS) rc = ExpectShape(ctx, ctx.outputs[0], "output y", Pooled(x.shape(), args));
   if (rc != ACL_SUCCESS) return rc;
   return RunResampleForward(ctx, args, x, ctx.outputs[0]);
 }
@@ -177,8 +134,8 @@ aclError RunAdaptiveAvgPool2dGrad(OpContext& ctx, const AdaptiveAvgPool2dGradAtt
   const std::vector<int64_t> sizes(grad.shape().end() - std::min<size_t>(2, grad.shape().size()), grad.shape().end());
   k::ResampleArgs args;
   aclError rc = AdaptiveProblem(ctx, shape, "attribute orig_input_shape", 2, sizes, "input_grad's sizes", &args);
-  if (rc == ACL_SUCCESS) rc = RequireShape(ctx, grad, "input input_grad", Pooled(shape, args));
-  if (rc == ACL_SUCCESS) rc = RequireShape(ctx, y, "output y_grad", shape);
+  if (rc == ACL_SUCCESS) rc = ExpectShape(ctx, grad, "input input_grad", Pooled(shape, args));
+  if (rc == ACL_SUCCESS) rc = ExpectShape(ctx, y, "output y_grad", shape);
   if (rc != ACL_SUCCESS) return rc;
   return RunResampleBackward(ctx, args, grad, y);
 }
@@ -188,7 +145,7 @@ aclError RunAdaptiveAvgPool3d(OpContext& ctx, const AdaptiveAvgPool3dAttrs& attr
   k::ResampleArgs args;
   aclError rc = RequireNcdhw(ctx, attrs.data_format);
   if (rc == ACL_SUCCESS) rc = AdaptiveProblem(ctx, x.shape(), "input x", 3, attrs.output_size, "output_size", &args);
-  if (rc == ACL_SUCCESS) rc = RequireShape(ctx, ctx.outputs[0], "output y", Pooled(x.shape(), args));
+  if (rc == ACL_SUCCESS) rc = ExpectShape(ctx, ctx.outputs[0], "output y", Pooled(x.shape(), args));
   if (rc != ACL_SUCCESS) return rc;
   return RunResampleForward(ctx, args, x, ctx.outputs[0]);
 }
@@ -201,8 +158,8 @@ aclError RunAdaptiveAvgPool3dGrad(OpContext& ctx, const AdaptiveAvgPool3dGradAtt
   k::ResampleArgs args;
   aclError rc = RequireNcdhw(ctx, attrs.data_format);
   if (rc == ACL_SUCCESS) rc = AdaptiveProblem(ctx, shape, "input x", 3, sizes, "y_grad's sizes", &args);
-  if (rc == ACL_SUCCESS) rc = RequireShape(ctx, grad, "input y_grad", Pooled(shape, args));
-  if (rc == ACL_SUCCESS) rc = RequireShape(ctx, xGrad, "output x_grad", shape);
+  if (rc == ACL_SUCCESS) rc = ExpectShape(ctx, grad, "input y_grad", Pooled(shape, args));
+  if (rc == ACL_SUCCESS) rc = ExpectShape(ctx, xGrad, "output x_grad", shape);
   if (rc != ACL_SUCCESS) return rc;
   return RunResampleBackward(ctx, args, grad, xGrad);
 }
@@ -211,7 +168,7 @@ aclError RunAvgPoolV2(OpContext& ctx, const AvgPoolV2Attrs& attrs) {
   const OpOperand& x = ctx.inputs[0];
   k::ResampleArgs args;
   aclError rc = AvgPoolProblem(ctx, x.shape(), "input x", attrs, &args);
-  if (rc == ACL_SUCCESS) rc = RequireShape(ctx, ctx.outputs[0], "output y", Pooled(x.shape(), args));
+  if (rc == ACL_SUCCESS) rc = ExpectShape(ctx, ctx.outputs[0], "output y", Pooled(x.shape(), args));
   if (rc != ACL_SUCCESS) return rc;
   return RunResampleForward(ctx, args, x, ctx.outputs[0]);
 }
@@ -224,8 +181,8 @@ aclError RunAvgPoolV2Grad(OpContext& ctx, const AvgPoolV2GradAttrs& attrs) {
   const OpOperand& y = ctx.outputs[0];
   k::ResampleArgs args;
   rc = AvgPoolProblem(ctx, shape, "input orig_input_shape", attrs, &args);
-  if (rc == ACL_SUCCESS) rc = RequireShape(ctx, grad, "input input_grad", Pooled(shape, args));
-  if (rc == ACL_SUCCESS) rc = RequireShape(ctx, y, "output out_grad", shape);
+  if (rc == ACL_SUCCESS) rc = ExpectShape(ctx, grad, "input input_grad", Pooled(shape, args));
+  if (rc == ACL_SUCCESS) rc = ExpectShape(ctx, y, "output out_grad", shape);
   if (rc != ACL_SUCCESS) return rc;
   return RunResampleBackward(ctx, args, grad, y);
 }
@@ -234,7 +191,7 @@ aclError RunAvgPool3D(OpContext& ctx, const AvgPool3DAttrs& attrs) {
   const OpOperand& x = ctx.inputs[0];
   k::ResampleArgs args;
   aclError rc = AvgPool3dProblem(ctx, x.shape(), "input x", attrs, &args);
-  if (rc == ACL_SUCCESS) rc = RequireShape(ctx, ctx.outputs[0], "output y", Pooled(x.shape(), args));
+  if (rc == ACL_SUCCESS) rc = ExpectShape(ctx, ctx.outputs[0], "output y", Pooled(x.shape(), args));
   if (rc != ACL_SUCCESS) return rc;
   return RunResampleForward(ctx, args, x, ctx.outputs[0]);
 }
@@ -247,8 +204,8 @@ aclError RunAvgPool3DGrad(OpContext& ctx, const AvgPool3DGradAttrs& attrs) {
   const OpOperand& y = ctx.outputs[0];
   k::ResampleArgs args;
   rc = AvgPool3dProblem(ctx, shape, "input orig_input_shape", attrs, &args);
-  if (rc == ACL_SUCCESS) rc = RequireShape(ctx, grad, "input grads", Pooled(shape, args));
-  if (rc == ACL_SUCCESS) rc = RequireShape(ctx, y, "output output", shape);
+  if (rc == ACL_SUCCESS) rc = ExpectShape(ctx, grad, "input grads", Pooled(shape, args));
+  if (rc == ACL_SUCCESS) rc = ExpectShape(ctx, y, "output output", shape);
   if (rc != ACL_SUCCESS) return rc;
   return RunResampleBackward(ctx, args, grad, y);
 }
