@@ -78,4 +78,51 @@ void check_adaptive_avg_backward(const char* op, const at::Tensor& grad_output, 
               " for `grad_output` but got dtype ", grad_output.scalar_type());
 }
 
+std::vector<int64_t> max_pool3d_shape(const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+                                      at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode) {
+  const char* op = "max_pool3d";
+  TORCH_CHECK(kernel_size.size() == 1 || kernel_size.size() == 3, op,
+              ": kernel_size must either be a single int, or a tuple of three ints");
+  TORCH_CHECK(stride.empty() || stride.size() == 1 || stride.size() == 3, op,
+              ": stride must either be omitted, a single int, or a tuple of three ints");
+  TORCH_CHECK(padding.size() == 1 || padding.size() == 3, op,
+              ": padding must either be a single int, or a tuple of three ints");
+  TORCH_CHECK(dilation.size() == 1 || dilation.size() == 3, op,
+              ": dilation must be either a single int, or a tuple of three ints");
+  check_pool_input(op, self, 3);
+  std::vector<int64_t> sizes;
+  for (size_t i = 0; i < 3; ++i) {
+    const int64_t k = pick(kernel_size, i), s = stride.empty() ? k : pick(stride, i), p = pick(padding, i),
+                  d = pick(dilation, i);
+    TORCH_CHECK(k > 0, op, ": kernel size should be greater than zero, but got ", kernel_size);
+    TORCH_CHECK(s > 0, op, ": stride should be greater than zero, but got ", stride);
+    TORCH_CHECK(d > 0, op, ": dilation should be greater than zero, but got ", dilation);
+    TORCH_CHECK(p >= 0 && p <= k / 2, op, ": pad should be smaller than or equal to half of kernel size, but got ",
+                "kernel_size=", kernel_size, ", padding=", padding);
+    const int64_t in = self.size(self.dim() - 3 + static_cast<int64_t>(i));
+    const int64_t out = pooled_size(in, k, p, s, d, ceil_mode);
+    TORCH_CHECK(out >= 1, op, ": Given input size ", self.sizes(), ", calculated output size is too small");
+    sizes.push_back(out);
+  }
+  return with_spatial(self, sizes);
+}
+
+std::vector<int64_t> max_pool3d_with_indices_shape(const at::Tensor& self, at::IntArrayRef kernel_size,
+                                                   at::IntArrayRef stride, at::IntArrayRef padding,
+                                                   at::IntArrayRef dilation, bool ceil_mode) {
+  std::vector<int64_t> shape = max_pool3d_shape(self, kernel_size, stride, padding, dilation, ceil_mode);
+  check_floating("max_pool3d_with_indices", self);
+  return shape;
+}
+
+void check_max_pool3d_backward(const at::Tensor& grad_output, const at::Tensor& self, at::IntArrayRef kernel_size,
+                               at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation,
+                               bool ceil_mode, const at::Tensor& indices) {
+  const std::vector<int64_t> shape = max_pool3d_shape(self, kernel_size, stride, padding, dilation, ceil_mode);
+  check_floating("max_pool3d_with_indices_backward", self);
+  TORCH_CHECK(grad_output.sizes() == at::IntArrayRef(shape) && indices.sizes() == at::IntArrayRef(shape),
+              "max_pool3d_with_indices_backward: grad_output ", grad_output.sizes(), " and indices ", indices.sizes(),
+              " must have the pooled shape ", at::IntArrayRef(shape));
+}
+
 }  // namespace op_plugin::utils

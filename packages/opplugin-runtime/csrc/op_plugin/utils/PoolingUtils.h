@@ -33,4 +33,19 @@ int64_t pick(at::IntArrayRef values, size_t i);
 std::vector<int64_t> avg_pool2d_shape(const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef stride,
                                       at::IntArrayRef padding, bool ceil_mode, c10::optional<int64_t> divisor_override);
 
+// max_pool3d_with_indices' output shape, checked like CPU.
+std::vector<int64_t> max_pool3d_shape(const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+                                      at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode);
+
+// max_pool3d_with_indices' checks (max_pool3d_shape's, self floating) and output shape.
+std::vector<int64_t> max_pool3d_with_indices_shape(const at::Tensor& self, at::IntArrayRef kernel_size,
+                                                   at::IntArrayRef stride, at::IntArrayRef padding,
+                                                   at::IntArrayRef dilation, bool ceil_mode);
+
+// max_pool3d_with_indices_backward's checks: max_pool3d_shape's, self floating, grad_output and indices of the
+// pooled shape.
+void check_max_pool3d_backward(const at::Tensor& grad_output, const at::Tensor& self, at::IntArrayRef kernel_size,
+                               at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation,
+                               bool ceil_mode, const at::Tensor& indices);
+
 }  // namespace op_plugin::utils

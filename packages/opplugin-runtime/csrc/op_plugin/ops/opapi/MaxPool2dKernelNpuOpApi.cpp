@@ -12,24 +12,18 @@
 #include "npu/op_api/op_api_common.h"
 #include "op_plugin/ops/max_pool2d_with_indices.h"
 #include "op_plugin/ops/max_pool2d_with_indices_backward.h"
+#include "op_plugin/utils/PaddingUtils.h"
 
 namespace op_api {
-namespace {
 
-void check_pool_dtype(const char* op, const at::Tensor& self) {
-  const at::ScalarType dtype = self.scalar_type();
-  TORCH_CHECK(dtype == at::kFloat || dtype == at::kHalf || dtype == at::kBFloat16 || dtype == at::kDouble, op,
-              ": self of dtype ", dtype, " is not supported on npu (float32, float16, bfloat16, float64)");
-}
-
-}  // namespace
+using op_plugin::utils::check_floating;
 
 ::std::tuple<at::Tensor&, at::Tensor&> max_pool2d_with_indices_out(const at::Tensor& self,
                                                                     at::IntArrayRef kernel_size,
                                                                     at::IntArrayRef stride, at::IntArrayRef padding,
                                                                     at::IntArrayRef dilation, bool ceil_mode,
                                                                     at::Tensor& out, at::Tensor& indices) {
-  check_pool_dtype("max_pool2d_with_indices", self);
+  check_floating("max_pool2d_with_indices", self);
   c10_npu::NPUGuard guard(self.device());
   if (out.numel() > 0) {
     EXEC_NPU_CMD(aclnnMaxPool2dWithIndices, self, kernel_size, stride, padding, dilation, ceil_mode, out, indices);
@@ -41,7 +35,7 @@ at::Tensor& max_pool2d_with_indices_backward_out(const at::Tensor& grad_output, 
                                                  at::IntArrayRef kernel_size, at::IntArrayRef stride,
                                                  at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode,
                                                  const at::Tensor& indices, at::Tensor& grad_input) {
-  check_pool_dtype("max_pool2d_with_indices_backward", self);
+  check_floating("max_pool2d_with_indices_backward", self);
   c10_npu::NPUGuard guard(self.device());
   if (grad_input.numel() > 0) {
     EXEC_NPU_CMD(aclnnMaxPool2dWithIndicesBackward, grad_output, self, indices, kernel_size, stride, padding,

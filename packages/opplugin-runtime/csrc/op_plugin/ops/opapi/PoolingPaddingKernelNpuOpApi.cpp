@@ -43,13 +43,11 @@ using op_plugin::utils::avg_pool2d_shape;
 using op_plugin::utils::check_adaptive_avg_backward;
 using op_plugin::utils::check_floating;
 using op_plugin::utils::check_pad_backward;
+using op_plugin::utils::check_max_pool3d_backward;
 using op_plugin::utils::check_max_unpool3d_args;
-using op_plugin::utils::check_pool_input;
+using op_plugin::utils::max_pool3d_with_indices_shape;
 using op_plugin::utils::max_unpool_shape;
-using op_plugin::utils::pick;
-using op_plugin::utils::pooled_size;
 using op_plugin::utils::reflection_pad2d_shape;
-using op_plugin::utils::with_spatial;
 
 at::Tensor& adaptive_avg_run(const at::Tensor& self, at::IntArrayRef output_size, int64_t spatial, at::Tensor& out) {
   if (out.numel() == 0) return out;
@@ -72,36 +70,6 @@ at::Tensor& adaptive_avg_backward_run(const at::Tensor& grad_output, const at::T
     EXEC_NPU_CMD(aclnnAdaptiveAvgPool3dBackward, grad_output, self, grad_input);
   }
   return grad_input;
-}
-
-// max_pool3d_with_indices' output shape, checked like CPU.
-std::vector<int64_t> max_pool3d_shape(const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef stride,
-                                      at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode) {
-  const char* op = "max_pool3d";
-  TORCH_CHECK(kernel_size.size() == 1 || kernel_size.size() == 3, op,
-              ": kernel_size must either be a single int, or a tuple of three ints");
-  TORCH_CHECK(stride.empty() || stride.size() == 1 || stride.size() == 3, op,
-              ": stride must either be omitted, a single int, or a tuple of three ints");
-  TORCH_CHECK(padding.size() == 1 || padding.size() == 3, op,
-              ": padding must either be a single int, or a tuple of three ints");
-  TORCH_CHECK(dilation.size() == 1 || dilation.size() == 3, op,
-              ": dilation must be either a single int, or a tuple of three ints");
-  check_pool_input(op, self, 3);
-  std::vector<int64_t> sizes;
-  for (size_t i = 0; i < 3; ++i) {
-    const int64_t k = pick(kernel_size, i), s = stride.empty() ? k : pick(stride, i), p = pick(padding, i),
-                  d = pick(dilation, i);
-    TORCH_CHECK(k > 0, op, ": kernel size should be greater than zero, but got ", kernel_size);
-    TORCH_CHECK(s > 0, op, ": stride should be greater than zero, but got ", stride);
-    TORCH_CHECK(d > 0, op, ": dilation should be greater than zero, but got ", dilation);
-    TORCH_CHECK(p >= 0 && p <= k / 2, op, ": pad should be smaller than or equal to half of kernel size, but got ",
-                "kernel_size=", kernel_size, ", padding=", padding);
-    const int64_t in = self.size(self.dim() - 3 + static_cast<int64_t>(i));
-    const int64_t out = pooled_size(in, k, p, s, d, ceil_mode);
-    TORCH_CHECK(out >= 1, op, ": Given input size ", self.sizes(), ", calculated output size is too small");
-    sizes.push_back(out);
-  }
-  return with_spatial(self, sizes);
 }
 
 at::Tensor& avg_pool2d_run(const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef stride,
@@ -204,8 +172,8 @@ at::Tensor _adaptive_avg_pool3d_backward(const at::Tensor& grad_output, const at
                                                                     at::IntArrayRef stride, at::IntArrayRef padding,
                                                                     at::IntArrayRef dilation, bool ceil_mode,
                                                                     at::Tensor& out, at::Tensor& indices) {
-  const std::vector<int64_t> shape = max_pool3d_shape(self, kernel_size, stride, padding, dilation, ceil_mode);
-  check_floating("max_pool3d_with_indices", self);
+  const std::vector<int64_t> shape =
+      max_pool3d_with_indices_shape(self, kernel_size, stride, padding, dilation, ceil_mode);
   c10_npu::NPUGuard guard(self.device());
   OpPreparation::check_tensor({self}, out, self.scalar_type(), shape);
   OpPreparation::check_tensor({self}, indices, at::kLong, shape);
@@ -218,8 +186,8 @@ at::Tensor _adaptive_avg_pool3d_backward(const at::Tensor& grad_output, const at
 ::std::tuple<at::Tensor, at::Tensor> max_pool3d_with_indices(const at::Tensor& self, at::IntArrayRef kernel_size,
                                                               at::IntArrayRef stride, at::IntArrayRef padding,
                                                               at::IntArrayRef dilation, bool ceil_mode) {
-  const std::vector<int64_t> shape = max_pool3d_shape(self, kernel_size, stride, padding, dilation, ceil_mode);
-  check_floating("max_pool3d_with_indices", self);
+  const std::vector<int64_t> shape =
+      max_pool3d_with_indices_shape(self, kernel_size, stride, padding, dilation, ceil_mode);
   c10_npu::NPUGuard guard(self.device());
   at::Tensor out = OpPreparation::apply_tensor_without_format(shape, self.options());
   at::Tensor indices = OpPreparation::apply_tensor_without_format(shape, self.options().dtype(at::kLong));
@@ -233,11 +201,7 @@ at::Tensor& max_pool3d_with_indices_backward_out(const at::Tensor& grad_output, 
                                                  at::IntArrayRef kernel_size, at::IntArrayRef stride,
                                                  at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode,
                                                  const at::Tensor& indices, at::Tensor& grad_input) {
-  const std::vector<int64_t> shape = max_pool3d_shape(self, kernel_size, stride, padding, dilation, ceil_mode);
-  check_floating("max_pool3d_with_indices_backward", self);
-  TORCH_CHECK(grad_output.sizes() == at::IntArrayRef(shape) && indices.sizes() == at::IntArrayRef(shape),
-              "max_pool3d_with_indices_backward: grad_output ", grad_output.sizes(), " and indices ", indices.sizes(),
-              " must have the pooled shape ", at::IntArrayRef(shape));
+  check_max_pool3d_backward(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
   c10_npu::NPUGuard guard(self.device());
   OpPreparation::check_tensor({grad_output, self, indices}, grad_input, self.scalar_type(), self.sizes());
   if (grad_input.numel() > 0) {
