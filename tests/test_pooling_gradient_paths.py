@@ -89,22 +89,25 @@ def _tricky_input(shape, dtype: torch.dtype) -> torch.Tensor:
 
 
 @pytest.mark.parametrize("path", ["op_api", "acl_op"])
-@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16, torch.float64])
 @pytest.mark.parametrize("op", sorted(MAX_POOLS))
 def test_max_pooling_with_indices_and_gradient_equal_cpus(path: str, dtype: torch.dtype, op: str) -> None:
     forward, backward, shape, pool = MAX_POOLS[op]
     x = _tricky_input(shape, dtype)
-    leaf = x.float().clone().requires_grad_()
+    reference = torch.float64 if dtype == torch.float64 else torch.float32
+    leaf = x.to(reference).clone().requires_grad_()
     values, indices = pool(leaf)
     grad_output = torch.randn(values.shape, generator=torch.Generator().manual_seed(3)).to(dtype)
-    values.backward(grad_output.float())
+    values.backward(grad_output.to(reference))
     npu_leaf = x.npu().requires_grad_()
     npu_values, npu_indices = on_path(path, forward, lambda: pool(npu_leaf))
     on_path(path, backward, lambda: npu_values.backward(grad_output.npu()))
     torch.testing.assert_close(npu_values.detach().cpu(), values.detach().to(dtype), rtol=0, atol=0, equal_nan=True)
     torch.testing.assert_close(npu_indices.cpu(), indices, rtol=0, atol=0)
-    # the gradient sums in float32 on the device (CPU sums 16-bit ones in their dtype): CPU's float32, rounded
-    torch.testing.assert_close(npu_leaf.grad.cpu(), leaf.grad.to(dtype))
+    # the gradient sums in float32 (float64 for double) on the device, CPU 16-bit ones in their dtype: CPU's
+    # float32 result, rounded
+    exact = {"rtol": 0, "atol": 0} if dtype == torch.float64 else {}
+    torch.testing.assert_close(npu_leaf.grad.cpu(), leaf.grad.to(dtype), **exact)
 
 
 @pytest.mark.parametrize("path", ["op_api", "acl_op"])

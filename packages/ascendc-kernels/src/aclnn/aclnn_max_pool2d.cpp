@@ -1,7 +1,7 @@
 // aclnnMaxPool2dWithIndices(+Backward): max_pool2d_custom writes values and int64
 // indices (cast into an int32 indices tensor, which CANN's callers pass); the backward
-// kernel adds gradOutput at the indices (read as int64) into a float32 gradient, cast
-// into gradInput.
+// adds gradOutput at the indices (read as int64) with plane_scatter_custom into a float32
+// gradient (float64 for double), cast into gradInput.
 #include <vector>
 
 #include "aclnn/aclnn_common.h"
@@ -10,6 +10,7 @@
 #include "common/dtype.h"
 #include "common/error.h"
 #include "kernels/index_kernel_api.h"
+#include "kernels/resample_api.h"
 #include "meta/executor.h"
 
 using namespace ascendc_sim::aclnn;
@@ -155,9 +156,19 @@ aclnnStatus aclnnMaxPool2dWithIndicesBackwardGetWorkspaceSize(
     const aclDataType dtype = self->dtype;
     const DenseBuffer go = plan.Input(gradOutput, "gradOutput", shape, dtype);
     const DenseBuffer idx = plan.Input(indices, "indices", shape, ACL_INT64);
-    const DenseBuffer gi = plan.Output(gradInput, "gradInput", ACL_FLOAT);
-    plan.AddStep([g, dtype, go, idx, gi](uint8_t* ws, aclrtStream stream) {
-      return k::LaunchMaxPool2dBackward(dtype, g, go.Resolve(ws), idx.Resolve(ws), gi.Resolve(ws), stream);
+    const DenseBuffer gi = plan.Output(gradInput, "gradInput", k::ResampleAccumulateType(dtype));
+    k::PlaneScatterArgs args;
+    args.mode = k::PlaneScatterMode::kAdd;
+    args.dtype = dtype;
+    args.planes = g.batch * g.channels;
+    args.count = g.outH * g.outW;
+    args.inner = g.h * g.w;
+    args.op = api;
+    plan.AddStep([args, go, idx, gi](uint8_t* ws, aclrtStream stream) mutable {
+      args.x = go.Resolve(ws);
+      args.indices = idx.Resolve(ws);
+      args.y = gi.Resolve(ws);
+      return k::LaunchPlaneScatter(args, stream);
     });
   }
   return plan.Finish(workspaceSize, executor);

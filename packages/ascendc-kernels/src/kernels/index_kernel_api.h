@@ -105,12 +105,6 @@ ASCENDC_SIM_INTERNAL_API aclError LaunchCol2im(const Col2imArgs& args, aclrtStre
 // float32, float16, bfloat16, double.
 ASCENDC_SIM_INTERNAL_API aclError LaunchMaxPool2d(aclDataType dtype, const WindowGeometry& g, const void* x, void* y,
                                                   void* indices, aclrtStream stream);
-// gradInput [batch, channels, h, w] (float32) = the sum of gradOutput (of `dtype`)
-// over the outputs whose index selected each element. An index outside the plane
-// fails the kernel.
-ASCENDC_SIM_INTERNAL_API aclError LaunchMaxPool2dBackward(aclDataType dtype, const WindowGeometry& g,
-                                                          const void* gradOutput, const void* indices,
-                                                          void* gradInput, aclrtStream stream);
 
 // torch.gather / scatter / scatter_add along `dim` (ndim dimensions, all dense
 // row-major): index (int32/int64) of indexShape; kGather: out (indexShape) =

@@ -1,11 +1,8 @@
-// max_pool2d_custom / max_pool2d_backward_custom over x [batch, channels, h, w].
+// max_pool2d_custom over x [batch, channels, h, w] (the backward is plane_scatter_custom).
 //
-// Blocks take ranges of (batch, channel) planes. Forward: per output row a
-// unified-buffer tile of values and one of int64 indices (h * w + col within the
-// plane; padding reads as -inf, NaN wins as in PyTorch), each written with
-// DataCopy. Backward: a block zeroes its planes of the float32 gradInput, then
-// adds every gradOutput element at its index; planes are disjoint between
-// blocks, so the result does not depend on the schedule.
+// Blocks take ranges of (batch, channel) planes. Per output row a unified-buffer
+// tile of values and one of int64 indices (h * w + col within the plane; padding
+// reads as -inf, NaN wins as in PyTorch), each written with DataCopy.
 #include <math.h>
 
 #include <algorithm>
@@ -91,57 +88,6 @@ __global__ __aicore__ void max_pool2d_custom(GM_ADDR x, GM_ADDR y, GM_ADDR indic
   }
 }
 
-template <typename T>
-__global__ __aicore__ void max_pool2d_backward_custom(GM_ADDR gradOutput, GM_ADDR indices, GM_ADDR gradInput,
-                                                      PoolTiling t) {
-  const WindowGeometry& g = t.g;
-  const int64_t first = static_cast<int64_t>(AscendC::GetBlockIdx()) * t.planesPerBlock;
-  const int64_t last = std::min(t.planes, first + t.planesPerBlock);
-  const int64_t hw = g.h * g.w, L = g.outH * g.outW;
-  AscendC::GlobalTensor<T> goGm;
-  AscendC::GlobalTensor<int64_t> iGm;
-  AscendC::GlobalTensor<float> giGm;
-  goGm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(gradOutput), static_cast<uint64_t>(t.planes * L));
-  iGm.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(indices), static_cast<uint64_t>(t.planes * L));
-  giGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(gradInput), static_cast<uint64_t>(t.planes * hw));
-  AscendC::TPipe pipe;
-  AscendC::TQue<AscendC::TPosition::VECIN, BUFFER_NUM> gradQueue, indexQueue;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> zeroBuf;
-  pipe.InitBuffer(gradQueue, BUFFER_NUM, t.chunk * sizeof(T));
-  pipe.InitBuffer(indexQueue, BUFFER_NUM, t.chunk * sizeof(int64_t));
-  pipe.InitBuffer(zeroBuf, t.chunk * sizeof(float));
-  AscendC::LocalTensor<float> zeros = zeroBuf.Get<float>();
-  AscendC::Duplicate(zeros, 0.0f, t.chunk);
-  float* gi = giGm.GetPhyAddr();
-  for (int64_t p = first; p < last; ++p) {
-    for (int64_t e0 = 0; e0 < hw; e0 += t.chunk) {
-      CopyTileOut(giGm[static_cast<uint64_t>(p * hw + e0)], zeros,
-                  static_cast<uint32_t>(std::min<int64_t>(t.chunk, hw - e0)));
-    }
-    for (int64_t e0 = 0; e0 < L; e0 += t.chunk) {
-      const uint32_t n = static_cast<uint32_t>(std::min<int64_t>(t.chunk, L - e0));
-      AscendC::LocalTensor<T> grad = gradQueue.AllocTensor<T>();
-      AscendC::LocalTensor<int64_t> index = indexQueue.AllocTensor<int64_t>();
-      CopyTileIn(grad, goGm[static_cast<uint64_t>(p * L + e0)], n);
-      CopyTileIn(index, iGm[static_cast<uint64_t>(p * L + e0)], n);
-      gradQueue.EnQue(grad);
-      indexQueue.EnQue(index);
-      AscendC::LocalTensor<T> gIn = gradQueue.DeQue<T>();
-      AscendC::LocalTensor<int64_t> iIn = indexQueue.DeQue<int64_t>();
-      for (uint32_t k = 0; k < n; ++k) {
-        const int64_t at = iIn.GetValue(k);
-        if (at < 0 || at >= hw) {
-          KernelFail("max_pool2d_with_indices_backward: index %lld is outside the %lld x %lld input plane",
-                     static_cast<long long>(at), static_cast<long long>(g.h), static_cast<long long>(g.w));
-        }
-        gi[p * hw + at] += static_cast<float>(gIn.GetValue(k));
-      }
-      gradQueue.FreeTensor(gIn);
-      indexQueue.FreeTensor(iIn);
-    }
-  }
-}
-
 PoolTiling MakeTiling(const WindowGeometry& g, int64_t innerElements) {
   PoolTiling t;
   t.g = g;
@@ -178,18 +124,6 @@ aclError LaunchMaxPool2d(aclDataType dtype, const WindowGeometry& g, const void*
   return DispatchPoolType(dtype, "max_pool2d_custom", [&](auto tag) -> aclError {
     using T = typename decltype(tag)::type;
     return LaunchKernel("max_pool2d_custom", blockDim, stream, max_pool2d_custom<T>, x, y, indices, t);
-  });
-}
-
-aclError LaunchMaxPool2dBackward(aclDataType dtype, const WindowGeometry& g, const void* gradOutput,
-                                 const void* indices, void* gradInput, aclrtStream stream) {
-  const PoolTiling t = MakeTiling(g, std::max(g.outH * g.outW, g.h * g.w));
-  if (t.planes == 0 || g.h * g.w == 0) return ACL_SUCCESS;
-  const uint32_t blockDim = static_cast<uint32_t>((t.planes + t.planesPerBlock - 1) / t.planesPerBlock);
-  return DispatchPoolType(dtype, "max_pool2d_backward_custom", [&](auto tag) -> aclError {
-    using T = typename decltype(tag)::type;
-    return LaunchKernel("max_pool2d_backward_custom", blockDim, stream, max_pool2d_backward_custom<T>, gradOutput,
-                        indices, gradInput, t);
   });
 }
 
