@@ -48,6 +48,8 @@ OPINFO_TO_ATEN: dict[str, tuple[str, ...]] = {
     "nn.functional.relu": ("relu", "threshold_backward"),
     "nn.functional.silu": ("silu", "silu_backward"),
     "nn.functional.embedding": ("embedding", "embedding_dense_backward"),
+    "nn.functional.embedding_bag": ("_embedding_bag", "_embedding_bag_forward_only", "_embedding_bag_backward",
+                                    "_embedding_bag_dense_backward", "_embedding_bag_per_sample_weights_backward"),
     "nn.functional.cross_entropy": ("nll_loss_forward", "nll_loss", "_log_softmax"),
     "nn.functional.nll_loss": ("nll_loss_forward", "nll_loss"),
     "nn.functional.mse_loss": ("mse_loss", "mse_loss_backward"),
@@ -98,7 +100,7 @@ TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
     torch.complex128: (1e-7, 1e-7),
 }
 
-TESTS = ("forward", "special", "layouts", "inplace", "out", "backward", "ab", "*")
+TESTS = ("forward", "special", "layouts", "inplace", "out", "backward", "ab", "empty_input", "*")
 KINDS = ("xfail", "skip", "meta_only")
 
 

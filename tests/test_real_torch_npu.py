@@ -171,6 +171,8 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
                                                ".expand(4, 2, 3).contiguous(), idx, 6, -1, False)"),
     "aclnnEqScalar": ("default", "a == 0.5"),
     "aclnnEqTensor": ("default", "a == b"), "aclnnExp": ("default", "a.exp()"),
+    "aclnnEmbeddingBag": ("default", "F.embedding_bag(idx.reshape(-1), torch.cat([a, b]), "
+                                     "torch.tensor([0, 3, 3], device=dev), mode='mean')"),
     "aclnnGather": ("default", "torch.gather(a, 1, idx)"),
     "aclnnGroupNorm": ("default", "F.group_norm(x4, 3, a[0, :3], b[0, :3])"),
     "aclnnGroupNormBackward": ("default", "grad(lambda t: F.group_norm(t, 3), x4)"),
@@ -300,6 +302,8 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
                              "False, True, None)"),
     "LayerNorm": ("jit", "F.layer_norm(a, (5,), c[0], b[0])"),
     "LayerNormGrad": ("jit", "vjp(lambda t: F.layer_norm(t, (5,), c[0], b[0]), a, b)"),
+    "EmbeddingBag": ("jit", "F.embedding_bag(idx.reshape(-1), torch.cat([a, b]), torch.tensor([0, 3, 3], device=dev), "
+                            "mode='max')"),
     # without aclnnGroupNormSwish in the simulator, upstream's acl_op group norm runs GroupNorm
     "GroupNorm": ("jit", "F.group_norm(x4, 3, a[0, :3], b[0, :3])"),
     "BNTrainingReduce": ("jit", "F.batch_norm(x4, None, None, c[0, :3], b[0, :3], training=True)"),

@@ -50,6 +50,33 @@ struct EmbeddingBackwardArgs {
 ASCENDC_SIM_INTERNAL_API aclError LaunchEmbeddingDenseBackward(const EmbeddingBackwardArgs& args,
                                                                aclrtStream stream);
 
+// embedding_bag: output[b] (numBags x dim) = the sum (mode 0), mean (1) or max (2) of weight's rows indices[i]
+// (weight numWeights x dim, contiguous) over the indices of bag b, skipping paddingIdx, each row scaled by
+// perSampleWeights[i] (sum only; may be null), accumulated in float32 (double for double); an empty bag gives
+// zeros. Bag b holds the i whose offset2bag[i] = (the number of the first numBags offsets <= i) - 1 (offsets
+// has numOffsets >= numBags values). The other outputs as torch's CPU kernel gives them (each may be null):
+// offset2bag (numIndices); bagSize (bagSizeCount values): in mean and max mode the offsets' differences (the
+// last bag: numIndices - offsets[numBags - 1]) less the bag's padding indices, zeros in sum mode; maxIndices:
+// in max mode (numBags x dim) the index of each maximum (the first), else bagSize's values. `starts`: int64
+// scratch of numBags + 1 values. offsets[0] != 0, an offset outside [0, numIndices] or an index outside
+// [0, numWeights) fails the kernel. Indices, offsets and the integer outputs share indexDtype (int32/int64).
+struct EmbeddingBagArgs {
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  aclDataType indexDtype = ACL_INT64;
+  int64_t numIndices = 0, numWeights = 0, dim = 0, numBags = 0, numOffsets = 0, bagSizeCount = 0;
+  int64_t mode = 0, paddingIdx = -1;
+  const void* weight = nullptr;
+  const void* indices = nullptr;
+  const void* offsets = nullptr;
+  const void* perSampleWeights = nullptr;
+  void* output = nullptr;
+  void* offset2bag = nullptr;
+  void* bagSize = nullptr;
+  void* maxIndices = nullptr;
+  void* starts = nullptr;
+};
+ASCENDC_SIM_INTERNAL_API aclError LaunchEmbeddingBag(const EmbeddingBagArgs& args, aclrtStream stream);
+
 // y[i] = start + i * step for i < n, computed in double (floating dtypes) or
 // int64 (integral dtypes) and converted to `dtype`. Not bool.
 ASCENDC_SIM_INTERNAL_API aclError LaunchArange(aclDataType dtype, void* y, uint64_t n, double startF, double stepF,
