@@ -52,7 +52,8 @@ def test_the_four_outputs_equal_cpus(op, dtype, mode, padding_idx, include_last_
         got = on_path(path, op, lambda: fn(weight.npu(), idx.npu(), off.npu(), *args,
                                            None if psw is None else psw.npu(), include_last_offset, padding_idx))
         rtol, atol = TOL[dtype]
-        torch.testing.assert_close(got[0].cpu(), expected[0], rtol=rtol, atol=atol, msg=lambda m, p=path: f"{p} bags: {m}")
+        torch.testing.assert_close(got[0].cpu(), expected[0], rtol=rtol, atol=atol,
+                                   msg=lambda m, p=path: f"{p} bags: {m}")
         for name, g, e in zip(("offset2bag", "bag_size", "max_indices"), got[1:], expected[1:]):
             assert g.dtype == e.dtype and g.shape == e.shape, (path, name, g.dtype, g.shape, e.dtype, e.shape)
             torch.testing.assert_close(g.cpu(), e, msg=lambda m, n=name, p=path: f"{p} {n}: {m}")
