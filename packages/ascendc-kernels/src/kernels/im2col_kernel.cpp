@@ -202,14 +202,15 @@ struct Col2imTiling {
 };
 
 // col2im of one rectangle [h0, h0 + rows) x [w0, w0 + cols) of depth z of a (batch, channel)
-// volume's float32 accumulator, starting from `init`: every col entry (kernel depth a, row i,
-// column j, output position) that reads an element of it is added, in (a, i, j) order as each
-// element's sum runs, walking whole output rows with no bound tests.
+// volume's float32 accumulator: every col entry (kernel depth a, row i, column j, output position)
+// that reads an element of it is added, in (a, i, j) order as each element's sum runs, walking
+// whole output rows with no bound tests; then `bias` when there is one.
 template <typename T>
 __aicore__ inline void AccumulateWindows(const WindowGeometry& g, const T* rows, int64_t z, int64_t h0,
-                                         int64_t rowsHere, int64_t w0, int64_t cols, float init, float* acc) {
+                                         int64_t rowsHere, int64_t w0, int64_t cols, const float* bias,
+                                         float* acc) {
   const int64_t L = g.outD * g.outH * g.outW;
-  std::fill(acc, acc + rowsHere * cols, init);
+  std::fill(acc, acc + rowsHere * cols, 0.0f);
   for (int64_t a = 0; a < g.kd; ++a) {
     const int64_t zBase = z + g.pd - a * g.dd;  // od * sd == zBase reads depth z
     if (zBase < 0 || zBase % g.sd != 0 || zBase / g.sd >= g.outD) continue;
@@ -236,6 +237,9 @@ __aicore__ inline void AccumulateWindows(const WindowGeometry& g, const T* rows,
       }
     }
   }
+  if (bias != nullptr) {  // last, as CPU adds it to the finished sums (an empty sum plus -0 is +0)
+    for (int64_t e = 0; e < rowsHere * cols; ++e) acc[e] += *bias;
+  }
 }
 
 template <typename T>
@@ -258,13 +262,14 @@ __global__ __aicore__ void col2im_custom(GM_ADDR col, GM_ADDR x, Col2imTiling t)
   for (int64_t s = first; s < last; ++s) {
     const int64_t p = s / g.d, z = s % g.d;
     const T* rows = cp + p * kk * L;  // (b, c) is row block p of col [batch, channels * kk, L]
-    const float init = t.bias != nullptr ? biasGm.GetValue(static_cast<uint64_t>(p % g.channels)) : 0.0f;
+    const float biasValue = t.bias != nullptr ? biasGm.GetValue(static_cast<uint64_t>(p % g.channels)) : 0.0f;
+    const float* bias = t.bias != nullptr ? &biasValue : nullptr;
     for (int64_t h0 = 0; h0 < g.h; h0 += t.tileRows) {
       const int64_t rowsHere = std::min(t.tileRows, g.h - h0);
       for (int64_t w0 = 0; w0 < g.w; w0 += t.tileCols) {
         const int64_t cols = std::min(t.tileCols, g.w - w0);
         AscendC::LocalTensor<float> tile = queue.AllocTensor<float>();
-        AccumulateWindows(g, rows, z, h0, rowsHere, w0, cols, init, reinterpret_cast<float*>(tile.GetPhyAddr()));
+        AccumulateWindows(g, rows, z, h0, rowsHere, w0, cols, bias, reinterpret_cast<float*>(tile.GetPhyAddr()));
         queue.EnQue(tile);
         AscendC::LocalTensor<float> out = queue.DeQue<float>();
         if (cols == g.w) {

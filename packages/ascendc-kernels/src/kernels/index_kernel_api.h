@@ -96,7 +96,7 @@ ASCENDC_SIM_INTERNAL_API aclError LaunchIm2col(const Im2colArgs& args, aclrtStre
 // col2im: x [batch, channels, d, h, w] (float32) = the sum of the col [batch, channels
 // * kd * kh * kw, L] entries (of `dtype`) that im2col (kRows, no ones row) reads from
 // each element, plus bias[channel] when `bias` (float32 [channels]) is given. Each
-// element's sum runs in float32, in (a, i, j) kernel order, starting from its bias.
+// element's sum runs in float32, in (a, i, j) kernel order, the bias added last.
 struct Col2imArgs {
   aclDataType dtype = ACL_DT_UNDEFINED;
   WindowGeometry g;
