@@ -48,10 +48,17 @@ OPINFO_TO_ATEN: dict[str, tuple[str, ...]] = {
     "nn.functional.relu": ("relu", "threshold_backward"),
     "nn.functional.silu": ("silu", "silu_backward"),
     "nn.functional.embedding": ("embedding", "embedding_dense_backward"),
+    "nn.functional.embedding_bag": ("_embedding_bag", "_embedding_bag_forward_only", "_embedding_bag_backward",
+                                    "_embedding_bag_dense_backward", "_embedding_bag_per_sample_weights_backward"),
     "nn.functional.cross_entropy": ("nll_loss_forward", "nll_loss", "_log_softmax"),
     "nn.functional.nll_loss": ("nll_loss_forward", "nll_loss"),
     "nn.functional.mse_loss": ("mse_loss", "mse_loss_backward"),
     "nn.functional.conv2d": ("convolution", "convolution_overrideable", "_convolution"),
+    "nn.functional.conv1d": ("convolution_overrideable", "convolution_backward_overrideable"),
+    "nn.functional.conv3d": ("convolution_overrideable", "convolution_backward_overrideable"),
+    "nn.functional.conv_transpose1d": ("convolution_overrideable", "convolution_backward_overrideable"),
+    "nn.functional.conv_transpose2d": ("convolution_overrideable", "convolution_backward_overrideable"),
+    "nn.functional.conv_transpose3d": ("convolution_overrideable", "convolution_backward_overrideable"),
     "nn.functional.max_pool2d": ("max_pool2d_with_indices", "max_pool2d_with_indices_backward"),
     "nn.functional.avg_pool2d": ("avg_pool2d", "avg_pool2d_backward"),
     "nn.functional.avg_pool1d": ("avg_pool2d", "avg_pool2d_backward"),
@@ -98,7 +105,7 @@ TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
     torch.complex128: (1e-7, 1e-7),
 }
 
-TESTS = ("forward", "special", "layouts", "inplace", "out", "backward", "ab", "*")
+TESTS = ("forward", "special", "layouts", "inplace", "out", "backward", "ab", "empty_input", "*")
 KINDS = ("xfail", "skip", "meta_only")
 
 

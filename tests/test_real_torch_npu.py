@@ -171,6 +171,8 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
                                                ".expand(4, 2, 3).contiguous(), idx, 6, -1, False)"),
     "aclnnEqScalar": ("default", "a == 0.5"),
     "aclnnEqTensor": ("default", "a == b"), "aclnnExp": ("default", "a.exp()"),
+    "aclnnEmbeddingBag": ("default", "F.embedding_bag(idx.reshape(-1), torch.cat([a, b]), "
+                                     "torch.tensor([0, 3, 3], device=dev), mode='mean')"),
     "aclnnGather": ("default", "torch.gather(a, 1, idx)"),
     "aclnnGroupNorm": ("default", "F.group_norm(x4, 3, a[0, :3], b[0, :3])"),
     "aclnnGroupNormBackward": ("default", "grad(lambda t: F.group_norm(t, 3), x4)"),
@@ -300,6 +302,10 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
                              "False, True, None)"),
     "LayerNorm": ("jit", "F.layer_norm(a, (5,), c[0], b[0])"),
     "LayerNormGrad": ("jit", "vjp(lambda t: F.layer_norm(t, (5,), c[0], b[0]), a, b)"),
+    "EmbeddingBag": ("jit", "F.embedding_bag(idx.reshape(-1), torch.cat([a, b]), torch.tensor([0, 3, 3], device=dev), "
+                            "mode='max')"),
+    # without aclnnGroupNormSwish in the simulator, upstream's acl_op group norm runs GroupNorm
+    "GroupNorm": ("jit", "F.group_norm(x4, 3, a[0, :3], b[0, :3])"),
     "BNTrainingReduce": ("jit", "F.batch_norm(x4, None, None, c[0, :3], b[0, :3], training=True)"),
     # the running statistics' update (factor, unbiased variance) as well as the normalization
     "BNTrainingUpdate": ("jit", "(lambda m, v: torch.ops.aten.native_batch_norm(x4, None, None, m, v, True, 0.3, 1e-5) "
@@ -397,6 +403,9 @@ NOT_CALLED_BY_UPSTREAM = {
     "AdaptiveAvgPool3d": "adaptive_avg_pool3d under jit_compile takes a mean (output size 1 only)",
     "AdaptiveAvgPool3dGrad": "adaptive_avg_pool3d_backward under jit_compile fills 1 / n and multiplies by the "
                              "gradient (output size 1 only)",
+    "GroupNormSwish": "upstream's acl_op group norm runs it only where aclnnGroupNormSwish exists, which the "
+                      "simulator does not export (it runs GroupNorm)",
+    "GroupNormGrad": "native_group_norm_backward under jit_compile composes native_batch_norm_backward",
     "MaskedScale": "native_dropout_backward applies upstream's bit mask with DropOutDoMask; _masked_scale: op_api",
     "aclnnInplaceMuls": "mul_ with a scalar runs the acl_op Mul",
     "aclnnInplaceNeg": "neg_ calls aclnnNeg with self as out",

@@ -131,10 +131,14 @@ def test_like_operands_must_share_the_dtype(acl):
         if ref is None or len(ref.dtypes) < 2:
             continue
         first, second = ref.dtypes[:2]
-        inputs = [(sim.DeviceArray.empty((4,), ACL_TYPES[t]), (4,), ACL_TYPES[t])
-                  for t in [operand_dtype(o, first) for o in op.inputs[:op.min_inputs]]]
+        # an operand declared like another takes that one's dtype (an op may have several such groups)
+        chosen: dict[str, str] = {}
+        for o in op.inputs[:op.min_inputs]:
+            chosen[o.name] = chosen[o.like] if o.like in chosen else operand_dtype(o, first)
         # the first `like` output gets the other dtype, the other outputs a dtype they accept
-        kinds = [second if o is like[0] else o.dtypes[0] if not o.like else first for o in op.outputs]
+        kinds = [second if o is like[0] else chosen.get(o.like, first) if o.like else o.dtypes[0]
+                 for o in op.outputs]
+        inputs = [(sim.DeviceArray.empty((4,), ACL_TYPES[t]), (4,), ACL_TYPES[t]) for t in chosen.values()]
         outputs = [(sim.DeviceArray.empty((4,), ACL_TYPES[t]), (4,), ACL_TYPES[t]) for t in kinds]
         assert run(op, inputs, outputs) == sim.ACL_ERROR_INVALID_PARAM
         assert (f"{ref.role} has data type {ACL_NAMES[first]} but {like[0].role} has {ACL_NAMES[second]}"

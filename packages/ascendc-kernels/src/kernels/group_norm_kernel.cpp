@@ -27,7 +27,7 @@ struct GroupNormTiling {
   uint32_t pitch = 0;     // float elements per channel in the unified buffer (resident groups)
   bool resident = false;  // the whole group (or, backward, its dy and x) fits the unified buffer
   float eps = 1e-5f;
-  bool hasGamma = false, hasBeta = false, hasMean = false, hasRstd = false;
+  bool hasGamma = false, hasBeta = false, hasMean = false, hasRstd = false, hasVariance = false;
   bool hasDx = false, hasSums = false;
 };
 
@@ -115,6 +115,7 @@ class GroupNormKernel : public GroupWalker<T> {
     if (t.hasBeta) betaGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(const_cast<void*>(a.beta)), t.c);
     if (t.hasMean) meanGm_.SetGlobalBuffer(reinterpret_cast<__gm__ S*>(a.mean), t.n * t.groups);
     if (t.hasRstd) rstdGm_.SetGlobalBuffer(reinterpret_cast<__gm__ S*>(a.rstd), t.n * t.groups);
+    if (t.hasVariance) varianceGm_.SetGlobalBuffer(reinterpret_cast<__gm__ S*>(a.variance), t.n * t.groups);
     this->InitWalker(pipe_, t, 1);
   }
 
@@ -170,11 +171,12 @@ class GroupNormKernel : public GroupWalker<T> {
     this->StoreGroup(y, 0);
     if (t.hasMean) meanGm_.SetValue(group, static_cast<S>(mean));
     if (t.hasRstd) rstdGm_.SetValue(group, static_cast<S>(rstd));
+    if (t.hasVariance) varianceGm_.SetValue(group, static_cast<S>(var));
   }
 
   TPipe pipe_;
   GlobalTensor<T> xGm_, yGm_, gammaGm_, betaGm_;
-  GlobalTensor<S> meanGm_, rstdGm_;
+  GlobalTensor<S> meanGm_, rstdGm_, varianceGm_;
 };
 
 template <typename T, typename S>
@@ -362,6 +364,7 @@ aclError LaunchGroupNorm(const GroupNormArgs& a, aclrtStream stream) {
     t.hasBeta = a.beta != nullptr;
     t.hasMean = a.mean != nullptr;
     t.hasRstd = a.rstd != nullptr;
+    t.hasVariance = a.variance != nullptr;
     return LaunchKernel("group_norm_custom", BlocksOf(a.n * a.groups, t.groupsPerBlock), stream,
                         group_norm_custom<T, S>, a, t);
   });

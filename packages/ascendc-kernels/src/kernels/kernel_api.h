@@ -252,6 +252,7 @@ struct GroupNormArgs {
   void* y = nullptr;
   void* mean = nullptr;
   void* rstd = nullptr;
+  void* variance = nullptr;  // optional: the population variance (CANN's GroupNorm type returns it)
 };
 ASCENDC_SIM_INTERNAL_API aclError LaunchGroupNorm(const GroupNormArgs& args, aclrtStream stream);
 // Its gradients from the forward's mean and rstd: dx, dgamma, dbeta may be null; ds/db

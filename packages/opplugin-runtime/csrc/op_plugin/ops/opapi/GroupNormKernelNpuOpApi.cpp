@@ -11,42 +11,22 @@
 #include "npu/op_api/op_api_common.h"
 #include "op_plugin/ops/native_group_norm.h"
 #include "op_plugin/ops/native_group_norm_backward.h"
+#include "op_plugin/utils/GroupNormUtils.h"
 
 namespace op_api {
 using at_npu::native::OpPreparation;
 
-namespace {
-
-// weight/bias of another float dtype are taken in the input's (CPU's mixed-type rule keeps them float).
-at::Tensor as_input_dtype(const c10::optional<at::Tensor>& t, const at::Tensor& input) {
-  if (!t.has_value() || !t->defined()) return at::Tensor();
-  return t->scalar_type() == input.scalar_type() ? *t : t->to(input.scalar_type());
-}
-
-void check_group_norm(const char* op, const at::Tensor& input, const at::Tensor& weight, int64_t N, int64_t C,
-                      int64_t HxW, int64_t group) {
-  TORCH_CHECK(group > 0 && C % group == 0, op, ": expected group (", group, ") > 0 dividing C (", C, ")");
-  TORCH_CHECK(input.numel() == N * C * HxW, op, ": input of ", input.numel(), " elements, expected N * C * HxW = ",
-              N * C * HxW);
-  TORCH_CHECK(!weight.defined() || weight.numel() == C, op, ": weight of ", weight.numel(),
-              " elements, expected C = ", C);
-}
-
-}  // namespace
+using op_plugin::utils::check_group_norm;
+using op_plugin::utils::group_norm_param;
 
 std::tuple<at::Tensor, at::Tensor, at::Tensor> native_group_norm(const at::Tensor& input,
                                                                  const c10::optional<at::Tensor>& weight,
                                                                  const c10::optional<at::Tensor>& bias, int64_t N,
                                                                  int64_t C, int64_t HxW, int64_t group, double eps) {
   c10_npu::NPUGuard guard(input.device());
-  const at::Tensor w = as_input_dtype(weight, input);
-  const at::Tensor b = as_input_dtype(bias, input);
-  check_group_norm("native_group_norm", input, w, N, C, HxW, group);
-  TORCH_CHECK(!b.defined() || b.numel() == C, "native_group_norm: bias of ", b.numel(), " elements, expected C = ",
-              C);
-  // CPU's check: contiguous in its suggested memory format (channels_last passes); the kernel reads NCHW
-  TORCH_CHECK(input.is_contiguous(input.suggest_memory_format()),
-              "Expected X.is_contiguous(memory_format) to be true, but got false.");
+  const at::Tensor w = group_norm_param(weight, input);
+  const at::Tensor b = group_norm_param(bias, input);
+  op_plugin::utils::check_group_norm_forward(input, w, b, N, C, HxW, group);
   const at::Tensor x = input.contiguous();
   at::Tensor out = OpPreparation::apply_tensor_without_format(input.sizes(), input.options());
   at::Tensor mean = OpPreparation::apply_tensor_without_format({N, group}, input.options());
@@ -60,7 +40,7 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> native_group_norm_backward(
     const c10::optional<at::Tensor>& weight, int64_t N, int64_t C, int64_t HxW, int64_t group,
     ::std::array<bool, 3> output_mask) {
   c10_npu::NPUGuard guard(input.device());
-  const at::Tensor w = as_input_dtype(weight, input);
+  const at::Tensor w = group_norm_param(weight, input);
   check_group_norm("native_group_norm_backward", input, w, N, C, HxW, group);
   at::Tensor grad_input, grad_weight, grad_bias;
   const at::TensorOptions param_options = weight.has_value() && weight->defined() ? weight->options()
