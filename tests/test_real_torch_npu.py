@@ -382,6 +382,13 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "Eye": ("jit", "torch.eye(3, 4, device=dev)"),
     "Renorm": ("jit", "torch.renorm(a, 2, 0, 1.0)"),
     "ReduceStdV2Update": ("jit", "a.var(1)"), "BroadcastTo": ("jit", "a.var(0, correction=0)"),
+    # x in NC1HWC0 and the filter in FRACTAL_Z, as CANN's graph lays them out (upstream passes a tensor's format)
+    "Conv2D": ("jit", "(setattr(torch.npu.config, 'allow_internal_format', True), F.conv2d(torch_npu.npu_format_cast("
+                      "x4, 3), torch_npu.npu_format_cast(w, 4), padding=1).cpu(), setattr(torch.npu.config, "
+                      "'allow_internal_format', False))[1] if dev == 'npu' else F.conv2d(x4, w, padding=1)"),
+    # the gradient of one operand each, in base formats (upstream's default)
+    "Conv2DBackpropInput": ("jit", "vjp(lambda t: F.conv2d(t, w[:3], padding=1), x4, x4.flip(0))"),
+    "Conv2DBackpropFilter": ("jit", "vjp(lambda u: F.conv2d(x4, u, padding=1), w[:3], x4.flip(0))"),
     "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
     "aclnnBitwiseNot": ("default", "~(a > 0)"),
     "Identity": ("default", "(setattr(torch.npu.config, 'allow_internal_format', True), "
