@@ -1,4 +1,4 @@
-"""Indexing, cat, arange, convolution and pooling aclnn apis (index_select_custom,
+"""Indexing, cat, arange, convolution (1-3-D, plain and transposed) and pooling aclnn apis (index_select_custom,
 embedding_dense_backward_custom, arange_custom, im2col_custom/col2im_custom with
 matmul_custom, max_pool2d_custom) against numpy."""
 
@@ -346,12 +346,224 @@ def test_convolution_checks_arguments(acl):
     dw3 = sim.DeviceArray.empty((2, 3, 3, 3), sim.ACL_FLOAT)
     rc, _, _ = sim.aclnn_workspace("aclnnConvolution", dx.tensor(), dw3.tensor(), None, one.handle, zero.handle,
                                    one.handle, True, zero.handle, 1, out.tensor(), 0)
-    assert rc == sim.ACLNN_ERR_PARAM_INVALID and "transposed convolution is not supported" in sim.recent_error()
+    assert rc == sim.ACLNN_ERR_PARAM_INVALID and "does not fit input [1, 3, 5, 5] in 1 groups" in sim.recent_error()
     di = sim.DeviceArray.empty((1, 3, 5, 5), sim.ACL_INT32)
     rc, _, _ = sim.aclnn_workspace("aclnnConvolution", di.tensor(), dw3.tensor(), None, one.handle, zero.handle,
                                    one.handle, False, zero.handle, 1, out.tensor(), 0)
     assert rc == sim.ACLNN_ERR_PARAM_INVALID and "aclnnConvolution: input has dtype ACL_INT32" in sim.recent_error()
 
+
+
+# ---- convolution over 1-3 spatial dims, plain and transposed ----
+def _windows(image, ks, stride, padding, dilation, out_sizes):
+    """For each kernel offset: image (zero-padded) at offset * dilation + stride * position, [N, C, out...]."""
+    nd = len(ks)
+    xp = np.pad(image.astype(np.float64), ((0, 0), (0, 0)) + tuple((p, p) for p in padding))
+    for off in np.ndindex(*ks):
+        sl = tuple(slice(off[i] * dilation[i], off[i] * dilation[i] + stride[i] * (out_sizes[i] - 1) + 1, stride[i])
+                   for i in range(nd))
+        yield off, xp[(slice(None), slice(None)) + sl]
+
+
+def _conv_nd(x, w, b, stride, padding, dilation, groups):
+    """Plain convolution of x [N, C, spatial...] with w [Cout, C / groups, k...] in float64."""
+    ks = w.shape[2:]
+    outs = [(x.shape[2 + i] + 2 * padding[i] - dilation[i] * (ks[i] - 1) - 1) // stride[i] + 1 for i in range(len(ks))]
+    cout, cg = w.shape[:2]
+    coutg = cout // groups
+    out = np.zeros((x.shape[0], cout, *outs))
+    for off, patch in _windows(x, ks, stride, padding, dilation, outs):
+        for g in range(groups):
+            out[:, g * coutg:(g + 1) * coutg] += np.einsum("nc...,oc->no...", patch[:, g * cg:(g + 1) * cg],
+                                                           w[(slice(g * coutg, (g + 1) * coutg), slice(None)) + off])
+    if b is not None:
+        out += b.reshape((1, -1) + (1,) * len(ks))
+    return out
+
+
+def _conv_nd_adjoint(y, w, image_sizes, stride, padding, dilation, groups):
+    """The adjoint of _conv_nd in its image: y [N, Cout, out...] scattered back to [N, C, image_sizes...]."""
+    ks = w.shape[2:]
+    cout, cg = w.shape[:2]
+    coutg = cout // groups
+    full = [image_sizes[i] + 2 * padding[i] for i in range(len(ks))]
+    acc = np.zeros((y.shape[0], cg * groups, *full))
+    for off in np.ndindex(*ks):
+        sl = tuple(slice(off[i] * dilation[i], off[i] * dilation[i] + stride[i] * (y.shape[2 + i] - 1) + 1, stride[i])
+                   for i in range(len(ks)))
+        for g in range(groups):
+            acc[(slice(None), slice(g * cg, (g + 1) * cg)) + sl] += np.einsum(
+                "no...,oc->nc...", y[:, g * coutg:(g + 1) * coutg].astype(np.float64),
+                w[(slice(g * coutg, (g + 1) * coutg), slice(None)) + off])
+    return acc[(slice(None), slice(None)) + tuple(slice(p, p + n) for p, n in zip(padding, image_sizes))]
+
+
+def _conv_nd_weight_grad(image, result, w_shape, stride, padding, dilation, groups):
+    """d<result, conv(image, w)>/dw for the plain convolution from image to result."""
+    ks = w_shape[2:]
+    cout, cg = w_shape[:2]
+    coutg = cout // groups
+    gw = np.zeros(w_shape)
+    for off, patch in _windows(image, ks, stride, padding, dilation, result.shape[2:]):
+        for g in range(groups):
+            r = result[:, g * coutg:(g + 1) * coutg].astype(np.float64).reshape(result.shape[0], coutg, -1)
+            x = patch[:, g * cg:(g + 1) * cg].reshape(result.shape[0], cg, -1)
+            gw[(slice(g * coutg, (g + 1) * coutg), slice(None)) + off] = np.einsum("nop,ncp->oc", r, x)
+    return gw
+
+
+def _conv_transpose_nd(x, w, b, stride, padding, output_padding, dilation, groups):
+    """Transposed convolution of x [N, Cin, in...] with w [Cin, Cout / groups, k...] in float64."""
+    ks = w.shape[2:]
+    sizes = [(x.shape[2 + i] - 1) * stride[i] - 2 * padding[i] + dilation[i] * (ks[i] - 1) + output_padding[i] + 1
+             for i in range(len(ks))]
+    out = _conv_nd_adjoint(x, w, sizes, stride, padding, dilation, groups)
+    if b is not None:
+        out += b.reshape((1, -1) + (1,) * len(ks))
+    return out
+
+
+def _mask(*values):
+    return sim.load().aclCreateBoolArray((ctypes.c_bool * 3)(*values), 3)
+
+
+ND_CASES = [  # (input shape, weight shape, stride, padding, dilation, groups, bias)
+    ((2, 3, 5, 6, 4), (4, 3, 3, 2, 3), (1, 1, 1), (1, 0, 1), (1, 1, 1), 1, True),
+    ((1, 4, 7, 6, 9), (6, 2, 2, 3, 3), (2, 1, 3), (0, 1, 2), (2, 1, 1), 2, False),
+    ((2, 4, 4, 4, 4), (4, 1, 3, 3, 3), (1, 2, 1), (1, 1, 1), (1, 1, 2), 4, True),
+]
+
+
+@pytest.mark.parametrize("case", ND_CASES)
+def test_convolution_3d_forward_and_backward_match_numpy(acl, case):
+    xs, ws, stride, padding, dilation, groups, has_bias = case
+    rng = np.random.default_rng(sum(xs) + sum(ws))
+    x, w = rng.standard_normal(xs).astype(np.float32), rng.standard_normal(ws).astype(np.float32)
+    b = rng.standard_normal(ws[0]).astype(np.float32) if has_bias else None
+    want = _conv_nd(x, w, b, stride, padding, dilation, groups)
+    dx, dw = sim.DeviceArray.from_numpy(x), sim.DeviceArray.from_numpy(w)
+    db = sim.DeviceArray.from_numpy(b) if has_bias else None
+    out = sim.DeviceArray.empty(want.shape, sim.ACL_FLOAT)
+    arrays = [sim.IntArray(stride), sim.IntArray(padding), sim.IntArray(dilation), sim.IntArray([0, 0, 0])]
+    sim.check(sim.run_aclnn("aclnnConvolution", dx.tensor(), dw.tensor(), db.tensor() if db else None, *arrays[:3],
+                            False, arrays[3], groups, out.tensor(), 0))
+    np.testing.assert_allclose(out.to_numpy(), want, rtol=1e-4, atol=1e-4)
+
+    g = rng.standard_normal(want.shape).astype(np.float32)
+    dg = sim.DeviceArray.from_numpy(g)
+    gi, gw, gb = (sim.DeviceArray.empty(s, sim.ACL_FLOAT) for s in (xs, ws, (ws[0],)))
+    mask = _mask(True, True, True)
+    sim.check(sim.run_aclnn("aclnnConvolutionBackward", dg.tensor(), dx.tensor(), dw.tensor(), None, *arrays[:3],
+                            False, arrays[3], groups, mask, 0, gi.tensor(), gw.tensor(), gb.tensor()))
+    sim.load().aclDestroyBoolArray(mask)
+    np.testing.assert_allclose(gi.to_numpy(), _conv_nd_adjoint(g, w, xs[2:], stride, padding, dilation, groups),
+                               rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(gw.to_numpy(), _conv_nd_weight_grad(x, g, ws, stride, padding, dilation, groups),
+                               rtol=1e-4, atol=1e-3)
+    np.testing.assert_allclose(gb.to_numpy(), g.sum(axis=(0, 2, 3, 4)), rtol=1e-4, atol=1e-4)
+
+
+TRANSPOSED_CASES = [  # (input shape, weight shape, stride, padding, output padding, dilation, groups, bias)
+    ((2, 3, 7), (3, 4, 3), (2,), (1,), (1,), (1,), 1, True),
+    ((1, 4, 9), (4, 3, 2), (3,), (0,), (0,), (2,), 2, False),
+    ((2, 3, 5, 4), (3, 2, 3, 3), (1, 1), (0, 0), (0, 0), (1, 1), 1, True),
+    ((2, 4, 5, 6), (4, 3, 3, 2), (2, 3), (1, 0), (1, 2), (1, 2), 2, True),
+    ((1, 6, 4, 4), (6, 1, 3, 3), (2, 2), (1, 1), (0, 1), (1, 1), 6, False),
+    ((1, 2, 3, 4, 3), (2, 3, 2, 3, 2), (2, 1, 2), (0, 1, 1), (1, 0, 1), (1, 2, 1), 1, True),
+    ((2, 4, 3, 3, 2), (4, 2, 3, 2, 2), (1, 2, 2), (1, 0, 0), (0, 1, 0), (2, 1, 1), 2, False),
+]
+
+
+@pytest.mark.parametrize("case", TRANSPOSED_CASES)
+def test_transposed_convolution_forward_and_backward_match_numpy(acl, case):
+    xs, ws, stride, padding, out_pad, dilation, groups, has_bias = case
+    rng = np.random.default_rng(sum(xs) + sum(ws) + 1)
+    x, w = rng.standard_normal(xs).astype(np.float32), rng.standard_normal(ws).astype(np.float32)
+    cout = ws[1] * groups
+    b = rng.standard_normal(cout).astype(np.float32) if has_bias else None
+    want = _conv_transpose_nd(x, w, b, stride, padding, out_pad, dilation, groups)
+    dx, dw = sim.DeviceArray.from_numpy(x), sim.DeviceArray.from_numpy(w)
+    db = sim.DeviceArray.from_numpy(b) if has_bias else None
+    out = sim.DeviceArray.empty(want.shape, sim.ACL_FLOAT)
+    arrays = [sim.IntArray(stride), sim.IntArray(padding), sim.IntArray(dilation), sim.IntArray(out_pad)]
+    sim.check(sim.run_aclnn("aclnnConvolution", dx.tensor(), dw.tensor(), db.tensor() if db else None, *arrays[:3],
+                            True, arrays[3], groups, out.tensor(), 0))
+    np.testing.assert_allclose(out.to_numpy(), want, rtol=1e-4, atol=1e-4)
+
+    # The transposed convolution is the adjoint of the plain one from its output to its input.
+    g = rng.standard_normal(want.shape).astype(np.float32)
+    dg = sim.DeviceArray.from_numpy(g)
+    gi, gw, gb = (sim.DeviceArray.empty(s, sim.ACL_FLOAT) for s in (xs, ws, (cout,)))
+    mask = _mask(True, True, True)
+    sim.check(sim.run_aclnn("aclnnConvolutionBackward", dg.tensor(), dx.tensor(), dw.tensor(), None, *arrays[:3],
+                            True, arrays[3], groups, mask, 0, gi.tensor(), gw.tensor(), gb.tensor()))
+    sim.load().aclDestroyBoolArray(mask)
+    np.testing.assert_allclose(gi.to_numpy(), _conv_nd(g, w, None, stride, padding, dilation, groups),
+                               rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(gw.to_numpy(), _conv_nd_weight_grad(g, x, ws, stride, padding, dilation, groups),
+                               rtol=1e-4, atol=1e-3)
+    np.testing.assert_allclose(gb.to_numpy(), g.sum(axis=tuple(i for i in range(g.ndim) if i != 1)),
+                               rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("transposed", [False, True])
+def test_convolution_3d_16_bit(acl, dtype, transposed):
+    acl_type = FLOATS[dtype]
+    rng = np.random.default_rng(7)
+    x = round_to(rng.standard_normal((2, 4, 4, 5, 3)).astype(np.float32), acl_type)
+    w = round_to(rng.standard_normal((4, 2, 2, 3, 2)).astype(np.float32) / 4, acl_type)
+    b = round_to(rng.standard_normal(4).astype(np.float32), acl_type)
+    stride, padding, dilation, out_pad = (2, 1, 1), (1, 1, 0), (1, 2, 1), (1, 0, 0)
+    if transposed:
+        want = _conv_transpose_nd(x, w, b, stride, padding, out_pad, dilation, 2)
+    else:
+        want = _conv_nd(x, w, b, stride, padding, dilation, 2)
+    out = sim.DeviceArray.empty(want.shape, acl_type)
+    dx, dw, db = (to_device(v, acl_type) for v in (x, w, b))  # held: a freed array frees its tensor
+    sim.check(sim.run_aclnn("aclnnConvolution", dx.tensor(), dw.tensor(), db.tensor(), sim.IntArray(stride),
+                            sim.IntArray(padding), sim.IntArray(dilation), transposed, sim.IntArray(out_pad), 2,
+                            out.tensor(), 0))
+    rtol, atol = TOLERANCE[acl_type]
+    np.testing.assert_allclose(from_device(out), want, rtol=rtol * 4, atol=atol * 16)
+
+
+def _workspace_error(x_shape, w_shape, out_shape, stride, padding, dilation, transposed, out_pad, groups=1):
+    dx = sim.DeviceArray.empty(x_shape, sim.ACL_FLOAT)
+    dw = sim.DeviceArray.empty(w_shape, sim.ACL_FLOAT)
+    out = sim.DeviceArray.empty(out_shape, sim.ACL_FLOAT)
+    arrays = [sim.IntArray(v) for v in (stride, padding, dilation, out_pad)]
+    rc, _, _ = sim.aclnn_workspace("aclnnConvolution", dx.tensor(), dw.tensor(), None, arrays[0].handle,
+                                   arrays[1].handle, arrays[2].handle, transposed, arrays[3].handle, groups,
+                                   out.tensor(), 0)
+    assert rc == sim.ACLNN_ERR_PARAM_INVALID
+    return sim.recent_error()
+
+
+def test_convolution_nd_checks_arguments(acl):
+    one3, zero3 = (1, 1, 1), (0, 0, 0)
+    # output padding not smaller than stride or dilation
+    msg = _workspace_error((1, 2, 4, 4), (2, 3, 3, 3), (1, 3, 12, 12), (2, 2), (0, 0), (1, 1), True, (2, 2))
+    assert "aclnnConvolution: outputPadding must be smaller than stride or dilation" in msg
+    # stride with the wrong number of values
+    msg = _workspace_error((1, 2, 4, 4, 4), (2, 2, 3, 3, 3), (1, 2, 2, 2, 2), (1, 1), zero3, one3, False, zero3)
+    assert "aclnnConvolution: stride must have 3 values, got 2" in msg
+    # transposed weight whose first dimension is not the input's channels
+    msg = _workspace_error((1, 2, 4, 4, 4), (3, 2, 3, 3, 3), (1, 2, 6, 6, 6), one3, zero3, one3, True, zero3)
+    assert "does not fit input [1, 2, 4, 4, 4] in 1 groups" in msg
+    # an output of the wrong shape
+    msg = _workspace_error((1, 2, 4, 4, 4), (2, 3, 3, 3, 3), (1, 3, 6, 6, 5), one3, zero3, one3, True, zero3)
+    assert "output has shape [1, 3, 6, 6, 5], expected [1, 3, 6, 6, 6]" in msg
+    # a 6-D input
+    msg = _workspace_error((1, 2, 4, 4, 4, 4), (2, 2, 3, 3, 3, 3), (1, 2, 2, 2, 2, 2), one3, zero3, one3, False,
+                           zero3)
+    assert "must both be 3-D, 4-D or 5-D" in msg
+    # a 3-D kernel larger than the padded input
+    msg = _workspace_error((1, 2, 2, 4, 4), (2, 2, 3, 3, 3), (1, 2, 1, 2, 2), one3, zero3, one3, False, zero3)
+    assert "padded input [1, 2, 2, 4, 4] is smaller than the dilated kernel" in msg
+    # negative output padding
+    msg = _workspace_error((1, 2, 4), (2, 3, 3), (1, 3, 6), (1,), (0,), (1,), True, (-1,))
+    assert "outputPadding values must be at least 0, got -1" in msg
 
 # ---- max_pool2d ----
 def _max_pool2d(x, k, s, p, d, ceil_mode):

@@ -1,13 +1,17 @@
-// aclnnConvolution / aclnnConvolutionBackward: convolution as im2col plus
-// matrix products on the cube unit.
+// aclnnConvolution / aclnnConvolutionBackward: 1-, 2- and 3-D convolution, plain or
+// transposed, as im2col plus matrix products on the cube unit.
 //
-// Forward, per group g (Kg = C / G * KH * KW, L = OH * OW):
-//   col [N, G, Kg (+1), L] = im2col(input)       (+1: a row of ones when there is a bias)
-//   out[n, g] [Cout / G, L] = W_g [Cout / G, Kg (+1)] @ col[n, g]   (bias as W's last column)
-// Backward:
-//   gradInput  = col2im(W_g^T @ gradOutput[n, g])          (float32 accumulation)
-//   gradWeight_g = sum over n of gradOutput[n, g] [Cout / G, L] @ col[n, g]^T [L, Kg]   (one summed matmul per g)
-//   gradBias   = the sums of gradOutput over n and L (rows, then columns)
+// Everything is phrased in terms of a plain convolution from an "image" X [N, C, D, H, W]
+// to a "result" Y [N, Cout, L] (L = OD * OH * OW) with the weight W [Cout, C / G, k...]
+// (Kg = C / G * KD * KH * KW). Plain: X = input, Y = output. Transposed: X = output
+// (input's gradient of that plain convolution), Y = input, W's layout [Cin, Cout / G, k...].
+//   Convolution:  col [N, G, Kg (+1), L] = im2col(X);  Y[n, g] = W_g @ col[n, g]  (bias as W's last column)
+//   DataGradient: X = col2im(W_g^T @ Y[n, g])  (float32 accumulation, optionally from a bias)
+//   WeightGradient: W_g = sum over n of Y[n, g] [Cout / G, L] @ im2col(X)[n, g]^T  (one summed matmul per g)
+// Forward: plain = Convolution(input) (+ bias); transposed = DataGradient(input) + bias.
+// Backward: plain: gradInput = DataGradient(gradOutput), gradWeight = WeightGradient(gradOutput, input);
+// transposed: gradInput = Convolution(gradOutput), gradWeight = WeightGradient(input, gradOutput);
+// gradBias = gradOutput's sums (rows, then columns) either way.
 // Transposes and group interleaving are view-copies between workspace buffers.
 #include "aclnnop/aclnn_convolution.h"
 
@@ -32,15 +36,17 @@ namespace {
 
 const std::initializer_list<aclDataType> kConvDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
+// A plain convolution from the image X to the result Y (see the top of the file).
 struct ConvProblem {
   k::WindowGeometry g;
   int64_t groups = 1, cout = 0, kg = 0, L = 0;
+  bool transposed = false;
   aclDataType dtype = ACL_DT_UNDEFINED;
-  std::vector<int64_t> inputShape, weightShape, outputShape;  // as 4-D
 };
 
-aclnnStatus ReadPair(const char* api, const aclIntArray* a, const char* name, size_t spatial, int64_t low,
-                     int64_t* first, int64_t* second) {
+// The spatial values of `a` as (depth, height, width), the missing leading ones `fill`.
+aclnnStatus ReadSpatial(const char* api, const aclIntArray* a, const char* name, size_t spatial, int64_t low,
+                        int64_t fill, int64_t out[3]) {
   aclnnStatus rc;
   if ((rc = CheckNotNull(api, a, name)) != ACLNN_SUCCESS) return rc;
   if (a->values.size() != spatial && a->values.size() != 1) {
@@ -53,25 +59,26 @@ aclnnStatus ReadPair(const char* api, const aclIntArray* a, const char* name, si
                         static_cast<long long>(low), static_cast<long long>(v));
     }
   }
-  if (spatial == 1) {
-    *first = low == 0 ? 0 : 1;  // the dummy height dimension
-    *second = a->values[0];
-  } else {
-    *first = a->values[0];
-    *second = a->values.size() == 2 ? a->values[1] : a->values[0];
+  for (size_t i = 0; i < 3; ++i) {
+    const size_t first = 3 - spatial;  // the dummy dimensions of 1-D and 2-D
+    out[i] = i < first ? fill : a->values[a->values.size() == 1 ? 0 : i - first];
   }
   return ACLNN_SUCCESS;
 }
 
-std::vector<int64_t> As4d(const std::vector<int64_t>& d) {
-  if (d.size() == 3) return {d[0], d[1], 1, d[2]};
-  return d;
+// `dims` [N, C, spatial...] as [N, C, D, H, W].
+std::vector<int64_t> As5d(const std::vector<int64_t>& dims) {
+  std::vector<int64_t> out = {dims[0], dims[1]};
+  for (size_t i = dims.size(); i < 5; ++i) out.push_back(1);
+  out.insert(out.end(), dims.begin() + 2, dims.end());
+  return out;
 }
 
 // Checks the geometry shared by forward and backward; `output` is the output (or gradOutput) tensor.
 aclnnStatus Describe(const char* api, const aclTensor* input, const aclTensor* weight, const aclIntArray* stride,
-                     const aclIntArray* padding, const aclIntArray* dilation, bool transposed, int64_t groups,
-                     const aclTensor* output, const char* outputName, ConvProblem* p) {
+                     const aclIntArray* padding, const aclIntArray* dilation, bool transposed,
+                     const aclIntArray* outputPadding, int64_t groups, const aclTensor* output,
+                     const char* outputName, ConvProblem* p) {
   aclnnStatus rc;
   if ((rc = CheckNotNull(api, input, "input")) != ACLNN_SUCCESS) return rc;
   if ((rc = CheckNotNull(api, weight, "weight")) != ACLNN_SUCCESS) return rc;
@@ -79,57 +86,82 @@ aclnnStatus Describe(const char* api, const aclTensor* input, const aclTensor* w
   if ((rc = CheckTensor(api, input, "input", kConvDtypes)) != ACLNN_SUCCESS) return rc;
   if ((rc = CheckTensor(api, weight, "weight", kConvDtypes)) != ACLNN_SUCCESS) return rc;
   if ((rc = CheckTensor(api, output, outputName, kConvDtypes)) != ACLNN_SUCCESS) return rc;
-  if (transposed) {
-    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: transposed convolution is not supported by this device", api);
-  }
   if (weight->dtype != input->dtype || output->dtype != input->dtype) {
     return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: input, weight and %s must have the same dtype, got %s, %s and %s",
                       api, outputName, DataTypeName(input->dtype), DataTypeName(weight->dtype),
                       DataTypeName(output->dtype));
   }
   const size_t rank = input->viewDims.size();
-  if ((rank != 3 && rank != 4) || weight->viewDims.size() != rank) {
-    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: input %s and weight %s must both be 3-D or 4-D", api,
+  if (rank < 3 || rank > 5 || weight->viewDims.size() != rank) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: input %s and weight %s must both be 3-D, 4-D or 5-D", api,
                       ShapeToString(input->viewDims).c_str(), ShapeToString(weight->viewDims).c_str());
   }
   const size_t spatial = rank - 2;
-  k::WindowGeometry& g = p->g;
-  if ((rc = ReadPair(api, stride, "stride", spatial, 1, &g.sh, &g.sw)) != ACLNN_SUCCESS) return rc;
-  if ((rc = ReadPair(api, padding, "padding", spatial, 0, &g.ph, &g.pw)) != ACLNN_SUCCESS) return rc;
-  if ((rc = ReadPair(api, dilation, "dilation", spatial, 1, &g.dh, &g.dw)) != ACLNN_SUCCESS) return rc;
-  p->inputShape = As4d(input->viewDims);
-  p->weightShape = As4d(weight->viewDims);
-  g.batch = p->inputShape[0];
-  g.channels = p->inputShape[1];
-  g.h = p->inputShape[2];
-  g.w = p->inputShape[3];
-  g.kh = p->weightShape[2];
-  g.kw = p->weightShape[3];
-  p->cout = p->weightShape[0];
-  if (groups <= 0 || g.channels % groups != 0 || p->cout % groups != 0 || g.channels == 0 ||
-      p->weightShape[1] * groups != g.channels) {
+  int64_t s[3], pad[3], dil[3], outPad[3] = {0, 0, 0};
+  if ((rc = ReadSpatial(api, stride, "stride", spatial, 1, 1, s)) != ACLNN_SUCCESS) return rc;
+  if ((rc = ReadSpatial(api, padding, "padding", spatial, 0, 0, pad)) != ACLNN_SUCCESS) return rc;
+  if ((rc = ReadSpatial(api, dilation, "dilation", spatial, 1, 1, dil)) != ACLNN_SUCCESS) return rc;
+  if (transposed) {
+    if ((rc = ReadSpatial(api, outputPadding, "outputPadding", spatial, 0, 0, outPad)) != ACLNN_SUCCESS) return rc;
+    for (size_t i = 0; i < 3; ++i) {
+      if (outPad[i] >= s[i] && outPad[i] >= dil[i]) {
+        return RaiseError(ACLNN_ERR_PARAM_INVALID,
+                          "%s: outputPadding must be smaller than stride or dilation, got outputPadding %lld, "
+                          "stride %lld, dilation %lld", api, static_cast<long long>(outPad[i]),
+                          static_cast<long long>(s[i]), static_cast<long long>(dil[i]));
+      }
+    }
+  }
+  const std::vector<int64_t> in = As5d(input->viewDims), w = As5d(weight->viewDims);
+  // The channels of the image X and of the result Y (see the top of the file).
+  const int64_t imageChannels = transposed ? w[1] * groups : input->viewDims[1];
+  const int64_t cout = transposed ? input->viewDims[1] : w[0];
+  if (groups <= 0 || in[1] == 0 || w[0] % groups != 0 || (transposed ? w[0] != in[1] : w[1] * groups != in[1])) {
     return RaiseError(ACLNN_ERR_PARAM_INVALID,
                       "%s: weight %s does not fit input %s in %lld groups (input channels must be positive and "
                       "divisible by groups)", api, ShapeToString(weight->viewDims).c_str(),
                       ShapeToString(input->viewDims).c_str(), static_cast<long long>(groups));
   }
-  const int64_t eh = g.dh * (g.kh - 1) + 1, ew = g.dw * (g.kw - 1) + 1;
-  if (g.h + 2 * g.ph < eh || g.w + 2 * g.pw < ew) {
-    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: the padded input %s is smaller than the dilated kernel", api,
-                      ShapeToString(input->viewDims).c_str());
+  k::WindowGeometry& g = p->g;
+  g.batch = in[0];
+  g.channels = imageChannels;
+  g.kd = w[2], g.kh = w[3], g.kw = w[4];
+  g.sd = s[0], g.sh = s[1], g.sw = s[2];
+  g.pd = pad[0], g.ph = pad[1], g.pw = pad[2];
+  g.dd = dil[0], g.dh = dil[1], g.dw = dil[2];
+  int64_t image[3], result[3];
+  for (size_t i = 0; i < 3; ++i) {
+    const int64_t extent = dil[i] * (w[2 + i] - 1) + 1;
+    if (transposed) {
+      result[i] = in[2 + i];
+      image[i] = (in[2 + i] - 1) * s[i] - 2 * pad[i] + extent + outPad[i];
+      if (image[i] <= 0) {
+        return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: the output of input %s with this weight, stride, padding "
+                          "and dilation would be empty", api, ShapeToString(input->viewDims).c_str());
+      }
+    } else {
+      image[i] = in[2 + i];
+      if (in[2 + i] + 2 * pad[i] < extent) {
+        return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: the padded input %s is smaller than the dilated kernel", api,
+                          ShapeToString(input->viewDims).c_str());
+      }
+      result[i] = (in[2 + i] + 2 * pad[i] - extent) / s[i] + 1;
+    }
   }
-  g.outH = (g.h + 2 * g.ph - eh) / g.sh + 1;
-  g.outW = (g.w + 2 * g.pw - ew) / g.sw + 1;
-  p->outputShape = {g.batch, p->cout, g.outH, g.outW};
-  std::vector<int64_t> expected = p->outputShape;
-  if (rank == 3) expected = {g.batch, p->cout, g.outW};
+  g.d = image[0], g.h = image[1], g.w = image[2];
+  g.outD = result[0], g.outH = result[1], g.outW = result[2];
+  std::vector<int64_t> expected = {g.batch, transposed ? imageChannels : cout};
+  const int64_t* sizes = transposed ? image : result;
+  expected.insert(expected.end(), sizes + (3 - spatial), sizes + 3);
   if (output->viewDims != expected) {
     return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: %s has shape %s, expected %s", api, outputName,
                       ShapeToString(output->viewDims).c_str(), ShapeToString(expected).c_str());
   }
   p->groups = groups;
-  p->kg = g.channels / groups * g.kh * g.kw;
-  p->L = g.outH * g.outW;
+  p->cout = cout;
+  p->kg = g.channels / groups * g.kd * g.kh * g.kw;
+  p->L = g.outD * g.outH * g.outW;
+  p->transposed = transposed;
   p->dtype = input->dtype;
   return ACLNN_SUCCESS;
 }
@@ -218,6 +250,109 @@ aclnnStatus CheckCubeMathType(const char* api, int8_t cubeMathType) {
   return ACLNN_SUCCESS;
 }
 
+void AddIm2col(ExecutorBuilder& plan, const ConvProblem& p, const DenseBuffer& image, const DenseBuffer& col,
+               bool ones) {
+  k::Im2colArgs im;
+  im.dtype = p.dtype;
+  im.g = p.g;
+  im.groups = p.groups;
+  im.ones = ones;
+  plan.AddStep([im, image, col](uint8_t* ws, aclrtStream stream) {
+    k::Im2colArgs args = im;
+    args.x = image.Resolve(ws);
+    args.col = col.Resolve(ws);
+    return k::LaunchIm2col(args, stream);
+  });
+}
+
+// result [N, G, coutg, L] (of the problem's dtype) = W_g @ im2col(image) (+ bias, of the dtype, [cout]).
+void AddConvolution(ExecutorBuilder& plan, const ConvProblem& p, const DenseBuffer& image, DenseBuffer w,
+                    const DenseBuffer* bias, const DenseBuffer& result) {
+  const int64_t G = p.groups, coutg = p.cout / G, ka = p.kg + (bias != nullptr ? 1 : 0), L = p.L, N = p.g.batch;
+  if (bias != nullptr) {  // wa [G, coutg, kg + 1]: the weight with the bias as its last column
+    const DenseBuffer wa = plan.Scratch(p.cout * ka, p.dtype);
+    CopyStrided(plan, w, {p.kg, 1}, wa, {ka, 1}, {p.cout, p.kg});
+    CopyStrided(plan, *bias, {1, 0}, wa, {ka, 1}, {p.cout, 1}, p.kg);
+    w = wa;
+  }
+  const DenseBuffer col = plan.Scratch(N * G * ka * L, p.dtype);
+  AddIm2col(plan, p, image, col, bias != nullptr);
+  if (G == 1) {
+    Matmul(plan, p.dtype, w, 0, 0, col, 0, static_cast<uint64_t>(ka * L), result, 0, static_cast<uint64_t>(N), coutg,
+           ka, L);
+  } else {  // per group into [G, N, coutg, L], then interleaved into the result
+    const DenseBuffer tmp = plan.Scratch(G * N * coutg * L, p.dtype);
+    for (int64_t grp = 0; grp < G; ++grp) {
+      Matmul(plan, p.dtype, w, grp * coutg * ka, 0, col, grp * ka * L, static_cast<uint64_t>(G * ka * L), tmp,
+             grp * N * coutg * L, static_cast<uint64_t>(N), coutg, ka, L);
+    }
+    CopyStrided(plan, tmp, {N * coutg * L, coutg * L, L, 1}, result, {coutg * L, p.cout * L, L, 1},
+                {G, N, coutg, L});
+  }
+}
+
+// image [N, C, D, H, W] (float32) = col2im(W_g^T @ result[n, g]) (+ biasF, float32 [C]).
+void AddDataGradient(ExecutorBuilder& plan, const ConvProblem& p, const DenseBuffer& result, const DenseBuffer& w,
+                     const DenseBuffer* biasF, const DenseBuffer& image) {
+  const int64_t G = p.groups, coutg = p.cout / G, kg = p.kg, L = p.L, N = p.g.batch;
+  const DenseBuffer wT = plan.Scratch(p.cout * kg, p.dtype);  // [G, kg, coutg]
+  CopyStrided(plan, w, {coutg * kg, kg, 1}, wT, {coutg * kg, 1, coutg}, {G, coutg, kg});
+  // [N, G, kg, L]: bfloat16 products stay float32 for col2im's sums (CPU accumulates them in float32),
+  // float16 ones are rounded first as CPU's float16 path rounds its column buffer
+  const bool unrounded = p.dtype != ACL_FLOAT16;
+  const aclDataType colType = unrounded ? ACL_FLOAT : p.dtype;
+  const DenseBuffer colGrad = plan.Scratch(N * G * kg * L, colType);
+  if (G == 1) {
+    Matmul(plan, p.dtype, wT, 0, 0, result, 0, static_cast<uint64_t>(p.cout * L), colGrad, 0,
+           static_cast<uint64_t>(N), kg, coutg, L, unrounded);
+  } else {
+    const DenseBuffer tmp = plan.Scratch(G * N * kg * L, colType);  // [G, N, kg, L]
+    for (int64_t grp = 0; grp < G; ++grp) {
+      Matmul(plan, p.dtype, wT, grp * kg * coutg, 0, result, grp * coutg * L, static_cast<uint64_t>(p.cout * L), tmp,
+             grp * N * kg * L, static_cast<uint64_t>(N), kg, coutg, L, unrounded);
+    }
+    CopyStrided(plan, tmp, {N * kg * L, kg * L, L, 1}, colGrad, {kg * L, G * kg * L, L, 1}, {G, N, kg, L});
+  }
+  k::Col2imArgs c2i;
+  c2i.dtype = colType;
+  c2i.g = p.g;
+  const DenseBuffer bias = biasF != nullptr ? *biasF : DenseBuffer();
+  const bool hasBias = biasF != nullptr;
+  plan.AddStep([c2i, colGrad, image, bias, hasBias](uint8_t* ws, aclrtStream stream) {
+    k::Col2imArgs args = c2i;
+    args.col = colGrad.Resolve(ws);
+    args.x = image.Resolve(ws);
+    if (hasBias) args.bias = static_cast<const float*>(bias.Resolve(ws));
+    return k::LaunchCol2im(args, stream);
+  });
+}
+
+// gw [G, coutg, kg] = the sum over n of result[n, g] @ im2col(image)[n, g]^T.
+void AddWeightGradient(ExecutorBuilder& plan, const ConvProblem& p, const DenseBuffer& result,
+                       const DenseBuffer& image, const DenseBuffer& gw) {
+  const int64_t G = p.groups, coutg = p.cout / G, kg = p.kg, L = p.L, N = p.g.batch;
+  const DenseBuffer col = plan.Scratch(N * G * kg * L, p.dtype);  // [N, G, kg, L]
+  AddIm2col(plan, p, image, col, false);
+  for (int64_t grp = 0; grp < G; ++grp) {
+    MatmulSummed(plan, p.dtype, result, grp * coutg * L, static_cast<uint64_t>(p.cout * L), col, grp * kg * L,
+                 static_cast<uint64_t>(G * kg * L), gw, grp * coutg * kg, static_cast<uint64_t>(N), coutg, L, kg);
+  }
+}
+
+// gb [channels] = the sums of src [N, channels, positions]: of its rows, then of their columns, in float32.
+void AddChannelSums(ExecutorBuilder& plan, const DenseBuffer& src, int64_t N, int64_t channels, int64_t positions,
+                    const DenseBuffer& gb) {
+  const DenseBuffer rowSums = plan.Scratch(N * channels, ACL_FLOAT);
+  plan.AddStep([src, rowSums, gb, N, channels, positions](uint8_t* ws, aclrtStream stream) {
+    aclError rc = k::LaunchRowReduce(src.dtype, src.Resolve(ws), ACL_FLOAT, rowSums.Resolve(ws),
+                                     static_cast<uint64_t>(N * channels), static_cast<uint64_t>(positions),
+                                     k::RowReduceOp::kSum, stream);
+    if (rc != ACL_SUCCESS) return rc;
+    return k::LaunchColumnSum(ACL_FLOAT, rowSums.Resolve(ws), gb.dtype, gb.Resolve(ws), static_cast<uint64_t>(N),
+                              static_cast<uint64_t>(channels), stream);
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -228,59 +363,47 @@ aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor* input, const aclTe
                                              const aclIntArray* outputPadding, int64_t groups, aclTensor* output,
                                              int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor) {
   const char* api = "aclnnConvolution";
-  (void)outputPadding;  // only meaningful for transposed convolution
   aclnnStatus rc;
   if ((rc = CheckNotNull(api, workspaceSize, "workspaceSize")) != ACLNN_SUCCESS) return rc;
   if ((rc = CheckNotNull(api, executor, "executor")) != ACLNN_SUCCESS) return rc;
   if ((rc = CheckCubeMathType(api, cubeMathType)) != ACLNN_SUCCESS) return rc;
   ConvProblem p;
-  rc = Describe(api, input, weight, stride, padding, dilation, transposed, groups, output, "output", &p);
+  rc = Describe(api, input, weight, stride, padding, dilation, transposed, outputPadding, groups, output, "output",
+                &p);
   if (rc != ACLNN_SUCCESS) return rc;
+  const int64_t outChannels = output->viewDims[1];
   if (bias != nullptr) {
     if ((rc = CheckTensor(api, bias, "bias", kConvDtypes)) != ACLNN_SUCCESS) return rc;
-    if (bias->dtype != p.dtype || bias->viewDims != std::vector<int64_t>{p.cout}) {
+    if (bias->dtype != p.dtype || bias->viewDims != std::vector<int64_t>{outChannels}) {
       return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: bias must be [%lld] of %s, got %s of %s", api,
-                        static_cast<long long>(p.cout), DataTypeName(p.dtype), ShapeToString(bias->viewDims).c_str(),
-                        DataTypeName(bias->dtype));
+                        static_cast<long long>(outChannels), DataTypeName(p.dtype),
+                        ShapeToString(bias->viewDims).c_str(), DataTypeName(bias->dtype));
     }
   }
   ExecutorBuilder plan(api);
   if (output->Numel() > 0) {
-    const k::WindowGeometry& g = p.g;
-    const int64_t G = p.groups, coutg = p.cout / G, ka = p.kg + (bias != nullptr ? 1 : 0), L = p.L;
     const DenseBuffer x = plan.Input(input, "input", input->viewDims, p.dtype);
-    DenseBuffer w = plan.Input(weight, "weight", weight->viewDims, p.dtype);  // [G, coutg, kg]
-    if (bias != nullptr) {  // wa [G, coutg, kg + 1]: the weight with the bias as its last column
-      const DenseBuffer b = plan.Input(bias, "bias", bias->viewDims, p.dtype);
-      const DenseBuffer wa = plan.Scratch(p.cout * ka, p.dtype);
-      CopyStrided(plan, w, {p.kg, 1}, wa, {ka, 1}, {p.cout, p.kg});
-      CopyStrided(plan, b, {1, 0}, wa, {ka, 1}, {p.cout, 1}, p.kg);
-      w = wa;
-    }
-    const DenseBuffer col = plan.Scratch(g.batch * G * ka * L, p.dtype);
-    k::Im2colArgs im;
-    im.dtype = p.dtype;
-    im.g = g;
-    im.groups = G;
-    im.ones = bias != nullptr;
-    plan.AddStep([im, x, col](uint8_t* ws, aclrtStream stream) {
-      k::Im2colArgs args = im;
-      args.x = x.Resolve(ws);
-      args.col = col.Resolve(ws);
-      return k::LaunchIm2col(args, stream);
-    });
-    const DenseBuffer y = plan.Output(output, "output", p.dtype);  // [N, G, coutg, L]
-    if (G == 1) {
-      Matmul(plan, p.dtype, w, 0, 0, col, 0, static_cast<uint64_t>(ka * L), y, 0, static_cast<uint64_t>(g.batch),
-             coutg, ka, L);
-    } else {  // per group into [G, N, coutg, L], then interleaved into y
-      const DenseBuffer tmp = plan.Scratch(G * g.batch * coutg * L, p.dtype);
-      for (int64_t grp = 0; grp < G; ++grp) {
-        Matmul(plan, p.dtype, w, grp * coutg * ka, 0, col, grp * ka * L, static_cast<uint64_t>(G * ka * L), tmp,
-               grp * g.batch * coutg * L, static_cast<uint64_t>(g.batch), coutg, ka, L);
+    const DenseBuffer w = plan.Input(weight, "weight", weight->viewDims, p.dtype);  // [G, coutg, kg]
+    if (!p.transposed) {
+      const DenseBuffer y = plan.Output(output, "output", p.dtype);  // [N, G, coutg, L]
+      if (bias != nullptr) {
+        const DenseBuffer b = plan.Input(bias, "bias", bias->viewDims, p.dtype);
+        AddConvolution(plan, p, x, w, &b, y);
+      } else {
+        AddConvolution(plan, p, x, w, nullptr, y);
       }
-      CopyStrided(plan, tmp, {g.batch * coutg * L, coutg * L, L, 1}, y, {coutg * L, p.cout * L, L, 1},
-                  {G, g.batch, coutg, L});
+    } else {
+      const DenseBuffer y = plan.Output(output, "output", ACL_FLOAT);  // col2im accumulates in float32
+      const DenseBuffer biasF = bias != nullptr ? plan.Input(bias, "bias", bias->viewDims, ACL_FLOAT) : DenseBuffer();
+      if (input->Numel() == 0) {  // every output element is its channel's bias
+        const DenseBuffer zero = plan.Scratch(1, ACL_FLOAT);
+        Fill(plan, zero, 1, 0.0);
+        const std::vector<int64_t> shape = {p.g.batch, outChannels, p.g.d * p.g.h * p.g.w};
+        CopyStrided(plan, bias != nullptr ? biasF : zero, {0, bias != nullptr ? 1 : 0, 0}, y,
+                    {outChannels * shape[2], shape[2], 1}, shape);
+      } else {
+        AddDataGradient(plan, p, x, w, bias != nullptr ? &biasF : nullptr, y);
+      }
     }
   }
   return plan.Finish(workspaceSize, executor);
@@ -297,7 +420,6 @@ aclnnStatus aclnnConvolutionBackwardGetWorkspaceSize(
     aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias, uint64_t* workspaceSize,
     aclOpExecutor** executor) {
   const char* api = "aclnnConvolutionBackward";
-  (void)outputPadding;
   aclnnStatus rc;
   if ((rc = CheckNotNull(api, outputMask, "outputMask")) != ACLNN_SUCCESS) return rc;
   if ((rc = CheckNotNull(api, workspaceSize, "workspaceSize")) != ACLNN_SUCCESS) return rc;
@@ -308,8 +430,10 @@ aclnnStatus aclnnConvolutionBackwardGetWorkspaceSize(
                       outputMask->values.size());
   }
   ConvProblem p;
-  rc = Describe(api, input, weight, stride, padding, dilation, transposed, groups, gradOutput, "gradOutput", &p);
+  rc = Describe(api, input, weight, stride, padding, dilation, transposed, outputPadding, groups, gradOutput,
+                "gradOutput", &p);
   if (rc != ACLNN_SUCCESS) return rc;
+  const int64_t outChannels = gradOutput->viewDims[1];
   const bool wantInput = outputMask->values[0] != 0, wantWeight = outputMask->values[1] != 0,
              wantBias = outputMask->values[2] != 0;
   struct Wanted {
@@ -320,7 +444,7 @@ aclnnStatus aclnnConvolutionBackwardGetWorkspaceSize(
   };
   const Wanted wanted[3] = {{wantInput, gradInput, "gradInput", input->viewDims},
                             {wantWeight, gradWeight, "gradWeight", weight->viewDims},
-                            {wantBias, gradBias, "gradBias", {p.cout}}};
+                            {wantBias, gradBias, "gradBias", {outChannels}}};
   for (const Wanted& w : wanted) {
     if (!w.want) continue;
     if ((rc = CheckNotNull(api, w.t, w.name)) != ACLNN_SUCCESS) return rc;
@@ -331,48 +455,30 @@ aclnnStatus aclnnConvolutionBackwardGetWorkspaceSize(
                         DataTypeName(w.t->dtype));
     }
   }
-  if (wantBias && biasSizes != nullptr && biasSizes->values != std::vector<int64_t>{p.cout}) {
-    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: biasSizes must be [%lld]", api, static_cast<long long>(p.cout));
+  if (wantBias && biasSizes != nullptr && biasSizes->values != std::vector<int64_t>{outChannels}) {
+    return RaiseError(ACLNN_ERR_PARAM_INVALID, "%s: biasSizes must be [%lld]", api,
+                      static_cast<long long>(outChannels));
   }
   ExecutorBuilder plan(api);
-  const k::WindowGeometry& g = p.g;
-  const int64_t G = p.groups, coutg = p.cout / G, kg = p.kg, L = p.L, N = g.batch;
-  const bool empty = gradOutput->Numel() == 0;
-  DenseBuffer go;
-  if (!empty) go = plan.Input(gradOutput, "gradOutput", gradOutput->viewDims, p.dtype);  // [N, G, coutg, L]
+  // The image X and the result Y of the plain convolution (see the top of the file).
+  const aclTensor* imageT = p.transposed ? gradOutput : input;
+  const aclTensor* resultT = p.transposed ? input : gradOutput;
+  const bool empty = gradOutput->Numel() == 0 || input->Numel() == 0;
+  DenseBuffer image, result;
+  if (!empty) {
+    image = plan.Input(imageT, p.transposed ? "gradOutput" : "input", imageT->viewDims, p.dtype);
+    result = plan.Input(resultT, p.transposed ? "input" : "gradOutput", resultT->viewDims, p.dtype);
+  }
   if (wantInput && gradInput->Numel() > 0) {
-    const DenseBuffer gi = plan.Output(gradInput, "gradInput", ACL_FLOAT);  // col2im accumulates in float32
     if (empty) {
-      Fill(plan, gi, gradInput->Numel(), 0.0);
+      Fill(plan, plan.Output(gradInput, "gradInput", p.dtype), gradInput->Numel(), 0.0);
     } else {
-      const DenseBuffer w = plan.Input(weight, "weight", weight->viewDims, p.dtype);  // [G, coutg, kg]
-      const DenseBuffer wT = plan.Scratch(p.cout * kg, p.dtype);                      // [G, kg, coutg]
-      CopyStrided(plan, w, {coutg * kg, kg, 1}, wT, {coutg * kg, 1, coutg}, {G, coutg, kg});
-      // [N, G, kg, L]: bfloat16 products stay float32 for col2im's sums (CPU accumulates them in float32),
-      // float16 ones are rounded first as CPU's float16 path rounds its column buffer
-      const bool unrounded = p.dtype != ACL_FLOAT16;
-      const aclDataType colType = unrounded ? ACL_FLOAT : p.dtype;
-      const DenseBuffer colGrad = plan.Scratch(N * G * kg * L, colType);
-      if (G == 1) {
-        Matmul(plan, p.dtype, wT, 0, 0, go, 0, static_cast<uint64_t>(p.cout * L), colGrad, 0,
-               static_cast<uint64_t>(N), kg, coutg, L, unrounded);
-      } else {
-        const DenseBuffer tmp = plan.Scratch(G * N * kg * L, colType);  // [G, N, kg, L]
-        for (int64_t grp = 0; grp < G; ++grp) {
-          Matmul(plan, p.dtype, wT, grp * kg * coutg, 0, go, grp * coutg * L, static_cast<uint64_t>(p.cout * L), tmp,
-                 grp * N * kg * L, static_cast<uint64_t>(N), kg, coutg, L, unrounded);
-        }
-        CopyStrided(plan, tmp, {N * kg * L, kg * L, L, 1}, colGrad, {kg * L, G * kg * L, L, 1}, {G, N, kg, L});
+      const DenseBuffer w = plan.Input(weight, "weight", weight->viewDims, p.dtype);
+      if (p.transposed) {
+        AddConvolution(plan, p, image, w, nullptr, plan.Output(gradInput, "gradInput", p.dtype));
+      } else {  // col2im accumulates in float32
+        AddDataGradient(plan, p, result, w, nullptr, plan.Output(gradInput, "gradInput", ACL_FLOAT));
       }
-      k::Col2imArgs c2i;
-      c2i.dtype = colType;
-      c2i.g = g;
-      plan.AddStep([c2i, colGrad, gi](uint8_t* ws, aclrtStream stream) {
-        k::Col2imArgs args = c2i;
-        args.col = colGrad.Resolve(ws);
-        args.x = gi.Resolve(ws);
-        return k::LaunchCol2im(args, stream);
-      });
     }
   }
   if (wantWeight && gradWeight->Numel() > 0) {
@@ -380,38 +486,18 @@ aclnnStatus aclnnConvolutionBackwardGetWorkspaceSize(
     if (empty) {
       Fill(plan, gw, gradWeight->Numel(), 0.0);
     } else {
-      const DenseBuffer x = plan.Input(input, "input", input->viewDims, p.dtype);
-      const DenseBuffer col = plan.Scratch(N * G * kg * L, p.dtype);  // [N, G, kg, L]
-      k::Im2colArgs im;
-      im.dtype = p.dtype;
-      im.g = g;
-      im.groups = G;
-      plan.AddStep([im, x, col](uint8_t* ws, aclrtStream stream) {
-        k::Im2colArgs args = im;
-        args.x = x.Resolve(ws);
-        args.col = col.Resolve(ws);
-        return k::LaunchIm2col(args, stream);
-      });
-      for (int64_t grp = 0; grp < G; ++grp) {  // gw_g = sum over n of go[n, g] @ col[n, g]^T
-        MatmulSummed(plan, p.dtype, go, grp * coutg * L, static_cast<uint64_t>(p.cout * L), col, grp * kg * L,
-                     static_cast<uint64_t>(G * kg * L), gw, grp * coutg * kg, static_cast<uint64_t>(N), coutg, L, kg);
-      }
+      AddWeightGradient(plan, p, result, image, gw);
     }
   }
   if (wantBias && gradBias->Numel() > 0) {
     const DenseBuffer gb = plan.Output(gradBias, "gradBias", p.dtype);
-    if (empty) {
-      Fill(plan, gb, p.cout, 0.0);
-    } else {  // the sums of go's rows [N * Cout, L], then of their columns [N, Cout], in float32
-      const DenseBuffer rowSums = plan.Scratch(N * p.cout, ACL_FLOAT);
-      plan.AddStep([go, rowSums, gb, N, L, cout = p.cout](uint8_t* ws, aclrtStream stream) {
-        aclError rc = k::LaunchRowReduce(go.dtype, go.Resolve(ws), ACL_FLOAT, rowSums.Resolve(ws),
-                                         static_cast<uint64_t>(N * cout), static_cast<uint64_t>(L),
-                                         k::RowReduceOp::kSum, stream);
-        if (rc != ACL_SUCCESS) return rc;
-        return k::LaunchColumnSum(ACL_FLOAT, rowSums.Resolve(ws), gb.dtype, gb.Resolve(ws), static_cast<uint64_t>(N),
-                                  static_cast<uint64_t>(cout), stream);
-      });
+    if (gradOutput->Numel() == 0) {
+      Fill(plan, gb, outChannels, 0.0);
+    } else {
+      const DenseBuffer go = p.transposed ? image : result;
+      const int64_t positions = gradOutput->Numel() / (p.g.batch * outChannels);
+      AddChannelSums(plan, empty ? plan.Input(gradOutput, "gradOutput", gradOutput->viewDims, p.dtype) : go,
+                     p.g.batch, outChannels, positions, gb);
     }
   }
   return plan.Finish(workspaceSize, executor);

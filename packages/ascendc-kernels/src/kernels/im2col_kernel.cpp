@@ -1,15 +1,17 @@
-// im2col_custom / col2im_custom: the data movement of a 2-D convolution computed
-// as matrix products on the cube unit (aclnnConvolution, aclnnConvolutionBackward).
+// im2col_custom / col2im_custom: the data movement of a 1-, 2- or 3-D convolution
+// computed as matrix products on the cube unit (aclnnConvolution, aclnnConvolutionBackward).
+// Every problem is 3-D; 1-D and 2-D ones have depth 1 (and height 1), which costs one
+// always-true bound test per output row.
 //
 // im2col: each block takes a range of col rows; per row it fills a unified-buffer
 // tile with the window elements (0 for padding) and writes it with DataCopy.
-// Layout kRows: rows (batch, group, r) of L = outH * outW columns (r = (c * kh + i) *
-// kw + j, plus an optional row of ones per group); kTransposed: rows (group,
-// batch, l) of Kg columns, as many whole rows per tile as fit (gathered as window
-// rows, then transposed in the unified buffer).
-// col2im: each block takes a range of (batch, channel) planes, a tile being a
-// rectangle of a plane; every element sums (in float32, kernel row then kernel
-// column order) the col entries that read it, so no two blocks write the same element.
+// Layout kRows: rows (batch, group, r) of L = outD * outH * outW columns (r = ((c * kd
+// + a) * kh + i) * kw + j, plus an optional row of ones per group); kTransposed: rows
+// (group, batch, l) of Kg columns, as many whole rows per tile as fit (gathered as
+// window rows, then transposed in the unified buffer).
+// col2im: each block takes a range of (batch, channel, depth) slices, a tile being a
+// rectangle of a slice; every element sums (in float32, kernel depth, row then column
+// order) the col entries that read it, so no two blocks write the same element.
 #include <algorithm>
 #include <type_traits>
 
@@ -25,7 +27,7 @@ namespace {
 struct Im2colTiling {
   WindowGeometry g;
   int64_t groups = 1;
-  int64_t kg = 0;        // window rows per group (channels / groups * kh * kw)
+  int64_t kg = 0;        // window rows per group (channels / groups * kd * kh * kw)
   int64_t rowsPerGroup = 0;  // kg (+ 1 with ones)
   int64_t rows = 0, rowsPerBlock = 0, rowLength = 0;
   uint32_t chunk = 0;
@@ -47,30 +49,31 @@ __aicore__ inline Inside InsidePositions(int64_t base, int64_t stride, int64_t s
   return {f, std::clamp(end, f, hi)};
 }
 
-// Elements [c0, c0 + n) of window row r (channel, kernel row i, kernel column j) of the column
-// matrix: one input value (or a zero of the padding) per output position (oh, ow), one output row
-// at a time: zeros before and after the positions that read inside the input line, a strided copy
-// (a plain one at stride 1) between.
+// Elements [c0, c0 + n) of window row r (channel, kernel depth a, row i, column j) of the column
+// matrix: one input value (or a zero of the padding) per output position (od, oh, ow), one output
+// row at a time: zeros before and after the positions that read inside the input line, a strided
+// copy (a plain one at stride 1) between.
 template <typename T>
 __aicore__ inline void GatherWindowRow(const WindowGeometry& g, int64_t cgBase, int64_t r, int64_t c0, uint32_t n,
                                        const T* plane, T* dst) {
-  const int64_t kk = g.kh * g.kw;
+  const int64_t khw = g.kh * g.kw, kk = g.kd * khw;
   const int64_t c = cgBase + r / kk;
-  const int64_t i = (r % kk) / g.kw, j = r % g.kw;
+  const int64_t a = (r % kk) / khw, i = (r % khw) / g.kw, j = r % g.kw;
   const int64_t base = j * g.dw - g.pw;  // input column of output column ow: ow * sw + base
-  const T* channel = plane + c * g.h * g.w;
+  const T* channel = plane + c * g.d * g.h * g.w;
   const T zero = static_cast<T>(0.0f);
   const Inside row = InsidePositions(base, g.sw, g.w, 0, g.outW);  // the same columns in every output row
-  int64_t oh = c0 / g.outW, ow = c0 % g.outW;
+  const int64_t outRow = c0 / g.outW;
+  int64_t od = outRow / g.outH, oh = outRow % g.outH, ow = c0 % g.outW;
   uint32_t k = 0;
   while (k < n) {
     const int64_t run = std::min<int64_t>(n - k, g.outW - ow);
     T* out = dst + k;  // out[o - ow] is output column o of this row
-    const int64_t h = oh * g.sh - g.ph + i * g.dh;
-    if (h < 0 || h >= g.h) {
+    const int64_t z = od * g.sd - g.pd + a * g.dd, h = oh * g.sh - g.ph + i * g.dh;
+    if (z < 0 || z >= g.d || h < 0 || h >= g.h) {
       std::fill(out, out + run, zero);
     } else {
-      const T* line = channel + h * g.w;
+      const T* line = channel + (z * g.h + h) * g.w;
       const int64_t first = std::clamp(row.first, ow, ow + run);
       const Inside in{first, std::clamp(row.end, first, ow + run)};
       std::fill(out, out + (in.first - ow), zero);
@@ -84,26 +87,33 @@ __aicore__ inline void GatherWindowRow(const WindowGeometry& g, int64_t cgBase, 
     }
     k += static_cast<uint32_t>(run);
     ow = 0;
-    ++oh;
+    if (++oh == g.outH) {
+      oh = 0;
+      ++od;
+    }
   }
 }
 
 // The transposed layout, for windows longer than a tile: elements [r0, r0 + n) of the window of
-// output position l, walking (channel, kernel row, kernel column) with carries instead of divisions.
+// output position l, walking (channel, kernel depth, row, column) with carries instead of divisions.
 template <typename T>
 __aicore__ inline void GatherWindowColumn(const WindowGeometry& g, int64_t cgBase, int64_t l, int64_t r0, uint32_t n,
                                           const T* plane, T* dst) {
-  const int64_t kk = g.kh * g.kw;
-  const int64_t oh = l / g.outW, ow = l % g.outW;
-  int64_t c = cgBase + r0 / kk, i = (r0 % kk) / g.kw, j = r0 % g.kw;
+  const int64_t khw = g.kh * g.kw, kk = g.kd * khw;
+  const int64_t od = l / (g.outH * g.outW), oh = (l / g.outW) % g.outH, ow = l % g.outW;
+  int64_t c = cgBase + r0 / kk, a = (r0 % kk) / khw, i = (r0 % khw) / g.kw, j = r0 % g.kw;
   for (uint32_t k = 0; k < n; ++k) {
-    const int64_t h = oh * g.sh - g.ph + i * g.dh, w = ow * g.sw - g.pw + j * g.dw;
-    dst[k] = (h < 0 || h >= g.h || w < 0 || w >= g.w) ? static_cast<T>(0.0f) : plane[(c * g.h + h) * g.w + w];
+    const int64_t z = od * g.sd - g.pd + a * g.dd, h = oh * g.sh - g.ph + i * g.dh, w = ow * g.sw - g.pw + j * g.dw;
+    const bool outside = z < 0 || z >= g.d || h < 0 || h >= g.h || w < 0 || w >= g.w;
+    dst[k] = outside ? static_cast<T>(0.0f) : plane[((c * g.d + z) * g.h + h) * g.w + w];
     if (++j == g.kw) {
       j = 0;
       if (++i == g.kh) {
         i = 0;
-        ++c;
+        if (++a == g.kd) {
+          a = 0;
+          ++c;
+        }
       }
     }
   }
@@ -126,7 +136,8 @@ __global__ __aicore__ void im2col_custom(GM_ADDR x, GM_ADDR col, Im2colTiling t)
   const int64_t first = static_cast<int64_t>(AscendC::GetBlockIdx()) * t.rowsPerBlock;
   const int64_t last = std::min(t.rows, first + t.rowsPerBlock);
   AscendC::GlobalTensor<T> xGm, colGm;
-  xGm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x), static_cast<uint64_t>(g.batch * g.channels * g.h * g.w));
+  const int64_t volume = g.d * g.h * g.w, L = g.outD * g.outH * g.outW;
+  xGm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x), static_cast<uint64_t>(g.batch * g.channels * volume));
   colGm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(col), static_cast<uint64_t>(t.rows * t.rowLength));
   AscendC::TPipe pipe;
   AscendC::TQue<AscendC::TPosition::VECOUT, BUFFER_NUM> queue;
@@ -137,12 +148,11 @@ __global__ __aicore__ void im2col_custom(GM_ADDR x, GM_ADDR col, Im2colTiling t)
     AscendC::TBuf<AscendC::TPosition::VECCALC> scratchBuf;
     pipe.InitBuffer(scratchBuf, t.chunk * sizeof(T));
     T* scratch = reinterpret_cast<T*>(scratchBuf.Get<T>().GetPhyAddr());
-    const int64_t L = g.outH * g.outW;
     for (int64_t row = first; row < last;) {
       const int64_t grp = row / (g.batch * L), b = (row / L) % g.batch, l = row % L;
       const uint32_t m = static_cast<uint32_t>(std::min<int64_t>({t.windowsPerTile, last - row, L - l}));
       AscendC::LocalTensor<T> tile = queue.AllocTensor<T>();
-      GatherWindows(g, grp * cg, t.kg, l, m, xp + b * g.channels * g.h * g.w, scratch,
+      GatherWindows(g, grp * cg, t.kg, l, m, xp + b * g.channels * volume, scratch,
                     reinterpret_cast<T*>(tile.GetPhyAddr()));
       queue.EnQue(tile);
       AscendC::LocalTensor<T> out = queue.DeQue<T>();
@@ -156,16 +166,16 @@ __global__ __aicore__ void im2col_custom(GM_ADDR x, GM_ADDR col, Im2colTiling t)
     // (batch, group, r) or (group, batch, l)
     int64_t b, grp, r = 0, l = 0;
     if (t.transposed) {
-      grp = row / (g.batch * g.outH * g.outW);
-      const int64_t rest = row % (g.batch * g.outH * g.outW);
-      b = rest / (g.outH * g.outW);
-      l = rest % (g.outH * g.outW);
+      grp = row / (g.batch * L);
+      const int64_t rest = row % (g.batch * L);
+      b = rest / L;
+      l = rest % L;
     } else {
       b = row / (t.groups * t.rowsPerGroup);
       grp = (row / t.rowsPerGroup) % t.groups;
       r = row % t.rowsPerGroup;
     }
-    const T* plane = xp + b * g.channels * g.h * g.w;
+    const T* plane = xp + b * g.channels * volume;
     for (int64_t c0 = 0; c0 < t.rowLength; c0 += t.chunk) {
       const uint32_t n = static_cast<uint32_t>(std::min<int64_t>(t.chunk, t.rowLength - c0));
       AscendC::LocalTensor<T> tile = queue.AllocTensor<T>();
@@ -186,70 +196,87 @@ __global__ __aicore__ void im2col_custom(GM_ADDR x, GM_ADDR col, Im2colTiling t)
 
 struct Col2imTiling {
   WindowGeometry g;
-  int64_t planes = 0, planesPerBlock = 0;
-  int64_t tileRows = 0, tileCols = 0;  // a tile: a rectangle of one plane
+  int64_t slices = 0, slicesPerBlock = 0;  // a slice: one depth of one (batch, channel) volume
+  int64_t tileRows = 0, tileCols = 0;      // a tile: a rectangle of one slice
+  const float* bias = nullptr;
 };
 
-// col2im of one rectangle [h0, h0 + rows) x [w0, w0 + cols) of plane p's float32 accumulator: every
-// col entry (kernel row i, kernel column j, output position) that reads an element of it is added,
-// in (i, j) order as each element's sum runs, walking whole output rows with no bound tests.
+// col2im of one rectangle [h0, h0 + rows) x [w0, w0 + cols) of depth z of a (batch, channel)
+// volume's float32 accumulator: every col entry (kernel depth a, row i, column j, output position)
+// that reads an element of it is added, in (a, i, j) order as each element's sum runs, walking
+// whole output rows with no bound tests; then `bias` when there is one.
 template <typename T>
-__aicore__ inline void AccumulateWindows(const WindowGeometry& g, const T* rows, int64_t h0, int64_t rowsHere,
-                                         int64_t w0, int64_t cols, float* acc) {
-  const int64_t L = g.outH * g.outW;
+__aicore__ inline void AccumulateWindows(const WindowGeometry& g, const T* rows, int64_t z, int64_t h0,
+                                         int64_t rowsHere, int64_t w0, int64_t cols, const float* bias,
+                                         float* acc) {
+  const int64_t L = g.outD * g.outH * g.outW;
   std::fill(acc, acc + rowsHere * cols, 0.0f);
-  for (int64_t i = 0; i < g.kh; ++i) {
-    const int64_t hBase = i * g.dh - g.ph - h0;  // accumulator row of output row oh: oh * sh + hBase
-    const Inside ohs = InsidePositions(hBase, g.sh, rowsHere, 0, g.outH);
-    for (int64_t j = 0; j < g.kw; ++j) {
-      const int64_t wBase = j * g.dw - g.pw - w0;
-      const Inside ows = InsidePositions(wBase, g.sw, cols, 0, g.outW);
-      if (ows.end == ows.first) continue;
-      const T* src = rows + (i * g.kw + j) * L;
-      for (int64_t oh = ohs.first; oh < ohs.end; ++oh) {
-        float* d = acc + (oh * g.sh + hBase) * cols;
-        const T* line = src + oh * g.outW;
-        if (g.sw == 1) {
-          float* __restrict dd = d + (ows.first + wBase);
-          const T* __restrict ss = line + ows.first;
-          for (int64_t e = 0; e < ows.end - ows.first; ++e) dd[e] += static_cast<float>(ss[e]);
-        } else {
-          for (int64_t ow = ows.first; ow < ows.end; ++ow) d[ow * g.sw + wBase] += static_cast<float>(line[ow]);
+  for (int64_t a = 0; a < g.kd; ++a) {
+    const int64_t zBase = z + g.pd - a * g.dd;  // od * sd == zBase reads depth z
+    if (zBase < 0 || zBase % g.sd != 0 || zBase / g.sd >= g.outD) continue;
+    const int64_t od = zBase / g.sd;
+    for (int64_t i = 0; i < g.kh; ++i) {
+      const int64_t hBase = i * g.dh - g.ph - h0;  // accumulator row of output row oh: oh * sh + hBase
+      const Inside ohs = InsidePositions(hBase, g.sh, rowsHere, 0, g.outH);
+      for (int64_t j = 0; j < g.kw; ++j) {
+        const int64_t wBase = j * g.dw - g.pw - w0;
+        const Inside ows = InsidePositions(wBase, g.sw, cols, 0, g.outW);
+        if (ows.end == ows.first) continue;
+        const T* src = rows + ((a * g.kh + i) * g.kw + j) * L + od * g.outH * g.outW;
+        for (int64_t oh = ohs.first; oh < ohs.end; ++oh) {
+          float* d = acc + (oh * g.sh + hBase) * cols;
+          const T* line = src + oh * g.outW;
+          if (g.sw == 1) {
+            float* __restrict dd = d + (ows.first + wBase);
+            const T* __restrict ss = line + ows.first;
+            for (int64_t e = 0; e < ows.end - ows.first; ++e) dd[e] += static_cast<float>(ss[e]);
+          } else {
+            for (int64_t ow = ows.first; ow < ows.end; ++ow) d[ow * g.sw + wBase] += static_cast<float>(line[ow]);
+          }
         }
       }
     }
+  }
+  if (bias != nullptr) {  // last, as CPU adds it to the finished sums (an empty sum plus -0 is +0)
+    for (int64_t e = 0; e < rowsHere * cols; ++e) acc[e] += *bias;
   }
 }
 
 template <typename T>
 __global__ __aicore__ void col2im_custom(GM_ADDR col, GM_ADDR x, Col2imTiling t) {
   const WindowGeometry& g = t.g;
-  const int64_t first = static_cast<int64_t>(AscendC::GetBlockIdx()) * t.planesPerBlock;
-  const int64_t last = std::min(t.planes, first + t.planesPerBlock);
-  const int64_t kk = g.kh * g.kw, L = g.outH * g.outW, hw = g.h * g.w;
+  const int64_t first = static_cast<int64_t>(AscendC::GetBlockIdx()) * t.slicesPerBlock;
+  const int64_t last = std::min(t.slices, first + t.slicesPerBlock);
+  const int64_t kk = g.kd * g.kh * g.kw, L = g.outD * g.outH * g.outW, hw = g.h * g.w;
+  const int64_t planes = t.slices / g.d;
   AscendC::GlobalTensor<T> colGm;
   AscendC::GlobalTensor<float> xGm;
-  colGm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(col), static_cast<uint64_t>(t.planes * kk * L));
-  xGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x), static_cast<uint64_t>(t.planes * hw));
+  colGm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(col), static_cast<uint64_t>(planes * kk * L));
+  xGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x), static_cast<uint64_t>(t.slices * hw));
   AscendC::TPipe pipe;
   AscendC::TQue<AscendC::TPosition::VECOUT, BUFFER_NUM> queue;
   pipe.InitBuffer(queue, BUFFER_NUM, static_cast<uint32_t>(t.tileRows * t.tileCols * sizeof(float)));
   const T* cp = colGm.GetPhyAddr();
-  for (int64_t p = first; p < last; ++p) {
+  AscendC::GlobalTensor<float> biasGm;
+  if (t.bias != nullptr) biasGm.SetGlobalBuffer(const_cast<__gm__ float*>(t.bias), static_cast<uint64_t>(g.channels));
+  for (int64_t s = first; s < last; ++s) {
+    const int64_t p = s / g.d, z = s % g.d;
     const T* rows = cp + p * kk * L;  // (b, c) is row block p of col [batch, channels * kk, L]
+    const float biasValue = t.bias != nullptr ? biasGm.GetValue(static_cast<uint64_t>(p % g.channels)) : 0.0f;
+    const float* bias = t.bias != nullptr ? &biasValue : nullptr;
     for (int64_t h0 = 0; h0 < g.h; h0 += t.tileRows) {
       const int64_t rowsHere = std::min(t.tileRows, g.h - h0);
       for (int64_t w0 = 0; w0 < g.w; w0 += t.tileCols) {
         const int64_t cols = std::min(t.tileCols, g.w - w0);
         AscendC::LocalTensor<float> tile = queue.AllocTensor<float>();
-        AccumulateWindows(g, rows, h0, rowsHere, w0, cols, reinterpret_cast<float*>(tile.GetPhyAddr()));
+        AccumulateWindows(g, rows, z, h0, rowsHere, w0, cols, bias, reinterpret_cast<float*>(tile.GetPhyAddr()));
         queue.EnQue(tile);
         AscendC::LocalTensor<float> out = queue.DeQue<float>();
         if (cols == g.w) {
-          CopyTileOut(xGm[static_cast<uint64_t>(p * hw + h0 * g.w)], out, static_cast<uint32_t>(rowsHere * cols));
+          CopyTileOut(xGm[static_cast<uint64_t>(s * hw + h0 * g.w)], out, static_cast<uint32_t>(rowsHere * cols));
         } else {
           for (int64_t r = 0; r < rowsHere; ++r) {
-            CopyTileOut(xGm[static_cast<uint64_t>(p * hw + (h0 + r) * g.w + w0)], out[static_cast<uint32_t>(r * cols)],
+            CopyTileOut(xGm[static_cast<uint64_t>(s * hw + (h0 + r) * g.w + w0)], out[static_cast<uint32_t>(r * cols)],
                         static_cast<uint32_t>(cols));
           }
         }
@@ -290,9 +317,9 @@ aclError LaunchIm2col(const Im2colArgs& args, aclrtStream stream) {
   Im2colTiling t;
   t.g = g;
   t.groups = args.groups;
-  t.kg = g.channels / args.groups * g.kh * g.kw;
+  t.kg = g.channels / args.groups * g.kd * g.kh * g.kw;
   t.transposed = args.layout == Im2colLayout::kTransposed;
-  const int64_t L = g.outH * g.outW;
+  const int64_t L = g.outD * g.outH * g.outW;
   if (t.transposed) {
     t.rows = args.groups * g.batch * L;
     t.rowLength = t.kg;
@@ -321,14 +348,15 @@ aclError LaunchIm2col(const Im2colArgs& args, aclrtStream stream) {
 aclError LaunchCol2im(const Col2imArgs& args, aclrtStream stream) {
   Col2imTiling t;
   t.g = args.g;
-  t.planes = args.g.batch * args.g.channels;
+  t.bias = args.bias;
+  t.slices = args.g.batch * args.g.channels * args.g.d;
   const int64_t hw = args.g.h * args.g.w;
-  if (t.planes == 0 || hw == 0) return ACL_SUCCESS;
-  const int64_t blocks = BlocksFor(t.planes, hw * args.g.kh * args.g.kw);
-  t.planesPerBlock = (t.planes + blocks - 1) / blocks;
+  if (t.slices == 0 || hw == 0) return ACL_SUCCESS;
+  const int64_t blocks = BlocksFor(t.slices, hw * args.g.kd * args.g.kh * args.g.kw);
+  t.slicesPerBlock = (t.slices + blocks - 1) / blocks;
   t.tileCols = std::min<int64_t>(args.g.w, kMaxChunk);
   t.tileRows = std::max<int64_t>(1, std::min<int64_t>(args.g.h, kMaxChunk / t.tileCols));
-  const uint32_t blockDim = static_cast<uint32_t>((t.planes + t.planesPerBlock - 1) / t.planesPerBlock);
+  const uint32_t blockDim = static_cast<uint32_t>((t.slices + t.slicesPerBlock - 1) / t.slicesPerBlock);
   const void* col = args.col;
   void* x = args.x;
   return DispatchConvType(args.dtype, "col2im_custom", [&](auto tag) -> aclError {

@@ -1,5 +1,5 @@
 // Host entry points of the indexing, factory, convolution and pooling kernels
-// (index_select, embedding backward, arange, im2col/col2im, max_pool2d). Each
+// (index_select, embedding backward, arange, im2col/col2im over 1-3 spatial dims, max_pool2d). Each
 // computes its tiling from the problem size and the core count and queues the
 // kernel on `stream`; nothing is queued for an empty problem. Pointers are
 // device memory; every tensor is dense row-major.
@@ -64,19 +64,22 @@ ASCENDC_SIM_INTERNAL_API aclError LaunchSequence(aclDataType dtype, void* y, int
                                                  bool log, double base, aclrtStream stream,
                                                  const void* positions = nullptr);
 
-// The geometry of a 2-D convolution or pooling window over x [batch, channels, h, w]
-// with outputs [outH, outW].
+// The geometry of a convolution or pooling window over x [batch, channels, d, h, w]
+// with outputs [outD, outH, outW]. 1-D and 2-D problems leave the depth fields (and
+// h's for 1-D) at their defaults; max_pool2d reads only the 2-D fields.
 struct WindowGeometry {
   int64_t batch = 0, channels = 0, h = 0, w = 0;
   int64_t kh = 1, kw = 1, sh = 1, sw = 1, ph = 0, pw = 0, dh = 1, dw = 1;
   int64_t outH = 0, outW = 0;
+  int64_t d = 1, kd = 1, sd = 1, pd = 0, dd = 1, outD = 1;
 };
 
-// im2col for `groups` groups of channels / groups input channels each (Kg =
-// channels / groups * kh * kw rows per group, L = outH * outW columns; padding
-// reads as 0). Layout kRows: col [batch, groups, Kg + ones, L] (ones: one extra
-// row of 1 per group, for a bias column of the weight). Layout kTransposed: col
-// [groups, batch, L, Kg] (rows of the matmul computing the weight gradient).
+// im2col ("vol2col" with depth) for `groups` groups of channels / groups input
+// channels each (Kg = channels / groups * kd * kh * kw rows per group, row r = ((c *
+// kd + a) * kh + i) * kw + j; L = outD * outH * outW columns; padding reads as 0).
+// Layout kRows: col [batch, groups, Kg + ones, L] (ones: one extra row of 1 per
+// group, for a bias column of the weight). Layout kTransposed: col [groups, batch,
+// L, Kg] (rows of the matmul computing the weight gradient).
 // float32, float16, bfloat16.
 enum class Im2colLayout { kRows, kTransposed };
 struct Im2colArgs {
@@ -90,12 +93,15 @@ struct Im2colArgs {
 };
 ASCENDC_SIM_INTERNAL_API aclError LaunchIm2col(const Im2colArgs& args, aclrtStream stream);
 
-// col2im: x [batch, channels, h, w] (float32) = the sum of the col [batch, channels * kh * kw, L]
-// entries (of `dtype`) that im2col (kRows, no ones row) reads from each element.
+// col2im: x [batch, channels, d, h, w] (float32) = the sum of the col [batch, channels
+// * kd * kh * kw, L] entries (of `dtype`) that im2col (kRows, no ones row) reads from
+// each element, plus bias[channel] when `bias` (float32 [channels]) is given. Each
+// element's sum runs in float32, in (a, i, j) kernel order, the bias added last.
 struct Col2imArgs {
   aclDataType dtype = ACL_DT_UNDEFINED;
   WindowGeometry g;
   const void* col = nullptr;
+  const float* bias = nullptr;
   void* x = nullptr;
 };
 ASCENDC_SIM_INTERNAL_API aclError LaunchCol2im(const Col2imArgs& args, aclrtStream stream);

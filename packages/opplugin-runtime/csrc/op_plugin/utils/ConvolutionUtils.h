@@ -1,4 +1,4 @@
-// What the convolution ops' two paths share: the argument checks and messages, and the output size.
+// What the convolution ops' two paths share: CPU's argument checks and messages and the output sizes.
 #pragma once
 
 #include <vector>
@@ -8,23 +8,19 @@
 
 namespace op_plugin::utils {
 
-// The convolutions npu runs: 1-D and 2-D, not transposed, float32/float16/bfloat16, weight fitting input in
-// `groups` groups; `op` names the operator in the messages.
-void check_convolution(const char* op, const at::Tensor& input, const at::Tensor& weight, at::IntArrayRef stride,
-                       at::IntArrayRef padding, at::IntArrayRef dilation, bool transposed, int64_t groups);
+// The checks of convolution_overrideable's arguments (1-, 2- or 3-D, plain or transposed; float32,
+// float16 or bfloat16; `bias` may be undefined), with CPU's messages after "<op>: "; returns the
+// output's sizes: per spatial dimension (in + 2 * pad - dilation * (k - 1) - 1) / stride + 1, or
+// transposed (in - 1) * stride - 2 * pad + dilation * (k - 1) + output_padding + 1.
+std::vector<int64_t> check_convolution(const char* op, const at::Tensor& input, const at::Tensor& weight,
+                                       const at::Tensor& bias, at::IntArrayRef stride, at::IntArrayRef padding,
+                                       at::IntArrayRef dilation, bool transposed, at::IntArrayRef output_padding,
+                                       int64_t groups);
 
-// A defined bias is 1-D with one value per output channel, of input's dtype.
-void check_convolution_bias(const char* op, const at::Tensor& bias, const at::Tensor& input,
-                            const at::Tensor& weight);
-
-// The output sizes [N, Cout, spatial...]; a kernel larger than the padded input fails (CPU's message).
-std::vector<int64_t> convolution_output_size(const at::Tensor& input, const at::Tensor& weight,
-                                             at::IntArrayRef stride, at::IntArrayRef padding,
-                                             at::IntArrayRef dilation);
-
-// grad_output has input's dtype and the convolution's output shape.
-void check_convolution_grad_output(const char* op, const at::Tensor& grad_output, const at::Tensor& input,
-                                   const at::Tensor& weight, at::IntArrayRef stride, at::IntArrayRef padding,
-                                   at::IntArrayRef dilation);
+// check_convolution's checks for the backward, plus grad_output's dtype and its shape (the output's).
+void check_convolution_backward(const char* op, const at::Tensor& grad_output, const at::Tensor& input,
+                                const at::Tensor& weight, at::IntArrayRef stride, at::IntArrayRef padding,
+                                at::IntArrayRef dilation, bool transposed, at::IntArrayRef output_padding,
+                                int64_t groups);
 
 }  // namespace op_plugin::utils

@@ -63,6 +63,10 @@ struct Conv2dCall {
   }
 };
 
+void check_acl_op_convolution(const char* op, const at::Tensor& input, bool transposed) {
+  TORCH_CHECK(!transposed && input.dim() <= 4, op, ": only plain 1-D and 2-D convolutions run on acl_op");
+}
+
 }  // namespace
 
 at::Tensor convolution_overrideable(const at::Tensor& input, const at::Tensor& weight,
@@ -70,11 +74,10 @@ at::Tensor convolution_overrideable(const at::Tensor& input, const at::Tensor& w
                                     at::IntArrayRef padding, at::IntArrayRef dilation, bool transposed,
                                     at::IntArrayRef output_padding, int64_t groups) {
   const char* op = "convolution_overrideable";
-  op_plugin::utils::check_convolution(op, input, weight, stride, padding, dilation, transposed, groups);
   const at::Tensor bias_tensor = bias.has_value() ? *bias : at::Tensor();
-  op_plugin::utils::check_convolution_bias(op, bias_tensor, input, weight);
-  const std::vector<int64_t> sizes = op_plugin::utils::convolution_output_size(input, weight, stride, padding,
-                                                                               dilation);
+  const std::vector<int64_t> sizes = op_plugin::utils::check_convolution(
+      op, input, weight, bias_tensor, stride, padding, dilation, transposed, output_padding, groups);
+  check_acl_op_convolution(op, input, transposed);
   c10_npu::NPUGuard guard(input.device());
   at::Tensor out = OpPreparation::apply_tensor_without_format(sizes, input.options());
   if (out.numel() == 0) return out;
@@ -92,8 +95,9 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> convolution_backward_overrideable
     at::IntArrayRef padding, at::IntArrayRef dilation, bool transposed, at::IntArrayRef output_padding,
     int64_t groups, ::std::array<bool, 3> output_mask) {
   const char* op = "convolution_backward_overrideable";
-  op_plugin::utils::check_convolution(op, input, weight, stride, padding, dilation, transposed, groups);
-  op_plugin::utils::check_convolution_grad_output(op, grad_output, input, weight, stride, padding, dilation);
+  op_plugin::utils::check_convolution_backward(op, grad_output, input, weight, stride, padding, dilation, transposed,
+                                               output_padding, groups);
+  check_acl_op_convolution(op, input, transposed);
   c10_npu::NPUGuard guard(input.device());
   const Conv2dCall call(stride, padding, dilation, groups);
   const bool empty = grad_output.numel() == 0;
