@@ -10,24 +10,34 @@ import torch
 import torch.nn.functional as F
 from forced_path import on_path  # tests/conftest.py loads it
 
-# input shape, weight shape, keyword arguments of F.conv1d / F.conv2d
+# the function, input shape, weight shape, keyword arguments
 CASES = [
-    ((2, 4, 9), (6, 2, 3), {"stride": 2, "padding": 1, "groups": 2}),
-    ((2, 3, 7, 6), (4, 3, 3, 2), {"stride": (2, 1), "padding": (1, 0), "dilation": (1, 2)}),
-    ((1, 6, 5, 5), (6, 2, 3, 3), {"padding": 1, "groups": 3}),
+    (F.conv1d, (2, 4, 9), (6, 2, 3), {"stride": 2, "padding": 1, "groups": 2}),
+    (F.conv2d, (2, 3, 7, 6), (4, 3, 3, 2), {"stride": (2, 1), "padding": (1, 0), "dilation": (1, 2)}),
+    (F.conv2d, (1, 6, 5, 5), (6, 2, 3, 3), {"padding": 1, "groups": 3}),
+    (F.conv3d, (2, 4, 4, 5, 3), (6, 2, 2, 3, 1), {"stride": (1, 2, 1), "padding": (1, 0, 1), "groups": 2}),
+    (F.conv_transpose1d, (2, 4, 5), (4, 3, 3), {"stride": 2, "padding": 1, "output_padding": 1}),
+    (F.conv_transpose2d, (2, 4, 3, 4), (4, 1, 3, 2), {"stride": (2, 1), "padding": (0, 1), "dilation": (1, 2),
+                                                      "groups": 2, "output_padding": (1, 0)}),
+    (F.conv_transpose3d, (1, 2, 3, 2, 3), (2, 3, 2, 2, 3), {"stride": 2, "output_padding": (1, 0, 1)}),
+    # an output padding not below the stride (but below the dilation): the last rows no window reaches
+    (F.conv_transpose2d, (1, 3, 4, 4), (3, 2, 2, 2), {"dilation": 3, "output_padding": (2, 1)}),
 ]
-CONV = {3: F.conv1d, 4: F.conv2d}
+
+
+def case_id(case) -> str:
+    return f"{case[0].__name__}-{'x'.join(map(str, case[1]))}"
 
 
 @pytest.mark.parametrize("path", ["op_api", "acl_op"])
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
-@pytest.mark.parametrize("case", CASES, ids=lambda c: "x".join(map(str, c[0])))
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_convolution_and_its_gradients_equal_cpus(path: str, dtype: torch.dtype, case) -> None:
-    x_shape, w_shape, kwargs = case
-    conv = CONV[len(x_shape)]
+    conv, x_shape, w_shape, kwargs = case
+    out_channels = w_shape[1] * kwargs.get("groups", 1) if conv.__name__.startswith("conv_transpose") else w_shape[0]
     generator = torch.Generator().manual_seed(0)
     x, w = torch.randn(x_shape, generator=generator).to(dtype), torch.randn(w_shape, generator=generator).to(dtype)
-    b = torch.randn(w_shape[0], generator=generator).to(dtype)
+    b = torch.randn(out_channels, generator=generator).to(dtype)
     # the device accumulates in float32 as CANN does: the reference for 16-bit dtypes is CPU's float32, rounded
     leaves = [t.float().clone().requires_grad_() for t in (x, w, b)]
     out = conv(*leaves, **kwargs)

@@ -1,5 +1,6 @@
 // The kernel sequences of kernels/conv_api.h: im2col_custom / col2im_custom, matmul_custom per group, and
-// view copies for the bias column, the transposed weight and the group interleaving.
+// view copies for the bias column, the transposed weight and the group interleaving. In each function x is
+// the image and y (gradOutput) the result of the plain convolution.
 #include "kernels/conv_api.h"
 
 #include <initializer_list>
@@ -141,11 +142,11 @@ GradInputPieces GradInputLayout(const ConvShape& s, void* workspace) {
 
 }  // namespace
 
-bool DescribeConv(const std::vector<int64_t>& input, const std::vector<int64_t>& weight, const int64_t stride[2],
-                  const int64_t padding[2], const int64_t dilation[2], int64_t groups, aclDataType dtype,
-                  ConvShape* shape, std::string* why) {
-  if (input.size() != 4 || weight.size() != 4) {
-    *why = StrFormat("input %s and weight %s must be 4-D", ShapeToString(input).c_str(),
+bool DescribeConv(const std::vector<int64_t>& image, const std::vector<int64_t>& weight, const int64_t stride[3],
+                  const int64_t padding[3], const int64_t dilation[3], int64_t groups, aclDataType dtype,
+                  ConvShape* shape, std::string* why, const int64_t* resultSizes) {
+  if (image.size() != 5 || weight.size() != 5) {
+    *why = StrFormat("image %s and weight %s must be 5-D", ShapeToString(image).c_str(),
                      ShapeToString(weight).c_str());
     return false;
   }
@@ -153,54 +154,67 @@ bool DescribeConv(const std::vector<int64_t>& input, const std::vector<int64_t>&
     *why = StrFormat("data type %s is not supported (float32, float16, bfloat16)", DataTypeName(dtype));
     return false;
   }
-  for (int i = 0; i < 2; ++i) {
+  for (int i = 0; i < 3; ++i) {
     if (stride[i] < 1 || dilation[i] < 1 || padding[i] < 0) {
-      *why = StrFormat("stride (%lld, %lld) and dilation (%lld, %lld) must be positive and padding (%lld, %lld) "
-                       "not negative", static_cast<long long>(stride[0]), static_cast<long long>(stride[1]),
+      *why = StrFormat("strides (%lld, %lld, %lld) and dilations (%lld, %lld, %lld) must be positive and pads "
+                       "(%lld, %lld, %lld) not negative", static_cast<long long>(stride[0]),
+                       static_cast<long long>(stride[1]), static_cast<long long>(stride[2]),
                        static_cast<long long>(dilation[0]), static_cast<long long>(dilation[1]),
-                       static_cast<long long>(padding[0]), static_cast<long long>(padding[1]));
+                       static_cast<long long>(dilation[2]), static_cast<long long>(padding[0]),
+                       static_cast<long long>(padding[1]), static_cast<long long>(padding[2]));
       return false;
     }
   }
-  const int64_t channels = input[1];
+  const int64_t channels = image[1];
   if (groups <= 0 || channels <= 0 || channels % groups != 0 || weight[0] % groups != 0 ||
       weight[1] * groups != channels) {
-    *why = StrFormat("weight %s does not fit input %s in %lld groups (input channels must be positive and divisible "
-                     "by groups)", ShapeToString(weight).c_str(), ShapeToString(input).c_str(),
+    *why = StrFormat("weight %s does not fit image %s in %lld groups (its channels must be positive and divisible "
+                     "by groups)", ShapeToString(weight).c_str(), ShapeToString(image).c_str(),
                      static_cast<long long>(groups));
     return false;
   }
   WindowGeometry& g = shape->g;
   g = WindowGeometry();
-  g.batch = input[0];
+  g.batch = image[0];
   g.channels = channels;
-  g.h = input[2];
-  g.w = input[3];
-  g.kh = weight[2];
-  g.kw = weight[3];
-  g.sh = stride[0];
-  g.sw = stride[1];
-  g.ph = padding[0];
-  g.pw = padding[1];
-  g.dh = dilation[0];
-  g.dw = dilation[1];
-  const int64_t eh = g.dh * (g.kh - 1) + 1, ew = g.dw * (g.kw - 1) + 1;
-  if (g.kh < 1 || g.kw < 1 || g.h + 2 * g.ph < eh || g.w + 2 * g.pw < ew) {
-    *why = StrFormat("the padded input %s is smaller than the dilated kernel %s", ShapeToString(input).c_str(),
-                     ShapeToString(weight).c_str());
-    return false;
+  int64_t* sizes[3] = {&g.d, &g.h, &g.w};
+  int64_t* kernel[3] = {&g.kd, &g.kh, &g.kw};
+  int64_t* strides[3] = {&g.sd, &g.sh, &g.sw};
+  int64_t* pads[3] = {&g.pd, &g.ph, &g.pw};
+  int64_t* dilations[3] = {&g.dd, &g.dh, &g.dw};
+  int64_t* outputs[3] = {&g.outD, &g.outH, &g.outW};
+  for (int i = 0; i < 3; ++i) {
+    *sizes[i] = image[2 + i];
+    *kernel[i] = weight[2 + i];
+    *strides[i] = stride[i];
+    *pads[i] = padding[i];
+    *dilations[i] = dilation[i];
+    const int64_t extent = dilation[i] * (weight[2 + i] - 1) + 1;
+    if (weight[2 + i] < 1 || image[2 + i] + 2 * padding[i] < extent) {
+      *why = StrFormat("the padded image %s is smaller than the dilated kernel %s", ShapeToString(image).c_str(),
+                       ShapeToString(weight).c_str());
+      return false;
+    }
+    *outputs[i] = (image[2 + i] + 2 * padding[i] - extent) / stride[i] + 1;
+    if (resultSizes != nullptr) {
+      if (resultSizes[i] < 0 || resultSizes[i] > *outputs[i]) {
+        *why = StrFormat("a result of %lld along spatial dimension %d does not fit the padded image %s with the "
+                         "dilated kernel %s", static_cast<long long>(resultSizes[i]), i, ShapeToString(image).c_str(),
+                         ShapeToString(weight).c_str());
+        return false;
+      }
+      *outputs[i] = resultSizes[i];
+    }
   }
-  g.outH = (g.h + 2 * g.ph - eh) / g.sh + 1;
-  g.outW = (g.w + 2 * g.pw - ew) / g.sw + 1;
   shape->groups = groups;
   shape->cout = weight[0];
   shape->dtype = dtype;
   return true;
 }
 
-size_t ConvForwardWorkspace(const ConvShape& s, bool bias) { return ForwardLayout(s, bias, nullptr).bytes; }
+size_t ConvolutionWorkspace(const ConvShape& s, bool bias) { return ForwardLayout(s, bias, nullptr).bytes; }
 
-aclError LaunchConvForward(const ConvShape& s, const void* x, const void* weight, const void* bias, void* y,
+aclError LaunchConvolution(const ConvShape& s, const void* x, const void* weight, const void* bias, void* y,
                            void* workspace, aclrtStream stream) {
   if (Empty(s)) return ACL_SUCCESS;
   const bool hasBias = bias != nullptr;
@@ -227,12 +241,16 @@ aclError LaunchConvForward(const ConvShape& s, const void* x, const void* weight
                   {G, N, coutg, L}, stream);
 }
 
-size_t ConvGradInputWorkspace(const ConvShape& s) { return GradInputLayout(s, nullptr).bytes; }
+size_t ConvDataGradientWorkspace(const ConvShape& s) { return GradInputLayout(s, nullptr).bytes; }
 
-aclError LaunchConvGradInput(const ConvShape& s, const void* gradOutput, const void* weight, void* gradInput,
-                             void* workspace, aclrtStream stream) {
+aclError LaunchConvDataGradient(const ConvShape& s, const void* gradOutput, const void* weight, const float* bias,
+                                void* gradInput, void* workspace, aclrtStream stream) {
   const int64_t N = s.g.batch, G = s.groups, coutg = s.CoutPerGroup(), kg = s.Kg(), L = s.L();
-  if (Empty(s)) return Zero(ACL_FLOAT, gradInput, N * s.g.channels * s.g.h * s.g.w, stream);
+  if (Empty(s)) {  // no products: each element is its channel's bias, or 0
+    const int64_t C = s.g.channels, plane = s.ImagePlane();
+    if (bias == nullptr) return Zero(ACL_FLOAT, gradInput, N * C * plane, stream);
+    return CopyView(ACL_FLOAT, bias, {0, 1, 0}, gradInput, {C * plane, plane, 1}, {N, C, plane}, stream);
+  }
   const GradInputPieces p = GradInputLayout(s, workspace);
   const aclDataType colType = ColumnGradType(s);
   aclError rc = CopyView(s.dtype, weight, {coutg * kg, kg, 1}, p.weightT, {coutg * kg, 1, coutg}, {G, coutg, kg},
@@ -257,18 +275,19 @@ aclError LaunchConvGradInput(const ConvShape& s, const void* gradOutput, const v
   args.dtype = colType;
   args.g = s.g;
   args.col = p.colGrad;
+  args.bias = bias;
   args.x = gradInput;
   return LaunchCol2im(args, stream);
 }
 
-size_t ConvGradWeightWorkspace(const ConvShape& s) {
+size_t ConvWeightGradientWorkspace(const ConvShape& s) {
   WorkspacePieces w(nullptr);
   w.Take(s.dtype, s.g.batch * s.groups * s.Kg() * s.L());
   return w.used();
 }
 
-aclError LaunchConvGradWeight(const ConvShape& s, const void* gradOutput, const void* x, aclDataType gradWeightType,
-                              void* gradWeight, void* workspace, aclrtStream stream) {
+aclError LaunchConvWeightGradient(const ConvShape& s, const void* gradOutput, const void* x,
+                                  aclDataType gradWeightType, void* gradWeight, void* workspace, aclrtStream stream) {
   const int64_t N = s.g.batch, G = s.groups, coutg = s.CoutPerGroup(), kg = s.Kg(), L = s.L();
   if (Empty(s)) return Zero(gradWeightType, gradWeight, s.cout * kg, stream);
   aclError rc = Im2col(s, false, x, workspace, stream);  // [N, G, Kg, L]
