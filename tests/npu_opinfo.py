@@ -52,6 +52,7 @@ OPINFO_TO_ATEN: dict[str, tuple[str, ...]] = {
     "nn.functional.nll_loss": ("nll_loss_forward", "nll_loss"),
     "nn.functional.mse_loss": ("mse_loss", "mse_loss_backward"),
     "nn.functional.conv2d": ("convolution", "convolution_overrideable", "_convolution"),
+    "nn.functional.conv1d": ("convolution_overrideable", "convolution_backward_overrideable"),
     "nn.functional.conv3d": ("convolution_overrideable", "convolution_backward_overrideable"),
     "nn.functional.conv_transpose1d": ("convolution_overrideable", "convolution_backward_overrideable"),
     "nn.functional.conv_transpose2d": ("convolution_overrideable", "convolution_backward_overrideable"),
