@@ -23,13 +23,13 @@ const std::vector<int64_t>& LogicalShape(const OpOperand& t);
 
 // The dense base-format data of input `t` (named `name` in messages): its own data in a base format, else
 // a temporary converted from its internal format (one of `internal`; another fails the op).
-aclError BaseFormatInput(OpContext& ctx, const OpOperand& t, const char* name, std::vector<aclFormat> internal,
-                         void** data);
+aclError BaseFormatInput(OpContext& ctx, const OpOperand& t, const char* name,
+                         const std::vector<aclFormat>& internal, void** data);
 
 // Where to write output `y` densely in a base format: y's own data, or a temporary that StoreOutput then
 // converts into y's internal format (one of `internal`).
-aclError BaseFormatOutput(OpContext& ctx, const OpOperand& y, const char* name, std::vector<aclFormat> internal,
-                          void** data);
+aclError BaseFormatOutput(OpContext& ctx, const OpOperand& y, const char* name,
+                          const std::vector<aclFormat>& internal, void** data);
 aclError StoreOutput(OpContext& ctx, const OpOperand& y, const void* data);
 
 }  // namespace aclop

@@ -301,21 +301,8 @@ aclError CheckInternalOperand(OpContext& ctx, const OpOperand& t, const char* na
 
 }  // namespace
 
-aclError BaseFormatInput(OpContext& ctx, const OpOperand& t, const char* name, std::vector<aclFormat> internal,
-                         void** data) {
-  if (IsBaseFormat(t.format())) {
-    *data = t.data;
-    return ACL_SUCCESS;
-  }
-  size_t bytes = 0;
-  aclError rc = CheckInternalOperand(ctx, t, name, internal, &bytes);
-  if (rc == ACL_SUCCESS) rc = ctx.AllocTemp(bytes, data);
-  if (rc != ACL_SUCCESS) return rc;
-  return ConvertStorage(ctx, t.format(), ACL_FORMAT_ND, t.desc->originDims, t.dtype(), t.data, *data);
-}
-
-aclError BaseFormatOutput(OpContext& ctx, const OpOperand& y, const char* name, std::vector<aclFormat> internal,
-                          void** data) {
+aclError BaseFormatOutput(OpContext& ctx, const OpOperand& y, const char* name,
+                          const std::vector<aclFormat>& internal, void** data) {
   if (IsBaseFormat(y.format())) {
     *data = y.data;
     return ACL_SUCCESS;
@@ -324,6 +311,13 @@ aclError BaseFormatOutput(OpContext& ctx, const OpOperand& y, const char* name, 
   aclError rc = CheckInternalOperand(ctx, y, name, internal, &bytes);
   if (rc != ACL_SUCCESS) return rc;
   return ctx.AllocTemp(bytes, data);
+}
+
+aclError BaseFormatInput(OpContext& ctx, const OpOperand& t, const char* name,
+                         const std::vector<aclFormat>& internal, void** data) {
+  aclError rc = BaseFormatOutput(ctx, t, name, internal, data);  // the same buffer, then filled from t
+  if (rc != ACL_SUCCESS || IsBaseFormat(t.format())) return rc;
+  return ConvertStorage(ctx, t.format(), ACL_FORMAT_ND, t.desc->originDims, t.dtype(), t.data, *data);
 }
 
 aclError StoreOutput(OpContext& ctx, const OpOperand& y, const void* data) {
