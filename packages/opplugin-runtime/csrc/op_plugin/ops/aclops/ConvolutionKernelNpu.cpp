@@ -183,20 +183,18 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> convolution_backward_overrideable
     grad_input = OpPreparation::apply_tensor_without_format(input.sizes(), input.options());
     if (empty) {
       grad_input.zero_();
+    } else if (transposed) {
+      // the plain convolution of grad_output has the windows past input's sizes too; its leading part is the
+      // gradient
+      at::Tensor y = call.result(full, input.options());
+      call.convolution(grad_output, weight, at::Tensor(), y);
+      at::Tensor part = y.view(full);
+      for (int64_t d = 2; d < input.dim(); ++d) part = part.narrow(d, 0, input.size(d));
+      grad_input = part.contiguous();
     } else {
-      if (transposed) {
-        // the plain convolution of grad_output has the windows past input's sizes too; its leading part is
-        // the gradient
-        at::Tensor y = call.result(full, input.options());
-        call.convolution(grad_output, weight, at::Tensor(), y);
-        at::Tensor part = y.view(full);
-        for (int64_t d = 2; d < input.dim(); ++d) part = part.narrow(d, 0, input.size(d));
-        grad_input = part.contiguous();
-      } else {
-        at::Tensor y = call.result(input.sizes(), input.options());
-        call.data_gradient(input, grad_output, weight, at::Tensor(), false, y);
-        grad_input = y.view(input.sizes());
-      }
+      at::Tensor y = call.result(input.sizes(), input.options());
+      call.data_gradient(input, grad_output, weight, at::Tensor(), false, y);
+      grad_input = y.view(input.sizes());
     }
   }
   if (output_mask[1]) {
