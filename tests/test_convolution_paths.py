@@ -84,6 +84,21 @@ def test_conv_transpose_and_gradients_equal_cpus(case, dtype: torch.dtype) -> No
     _compare_with_cpu(fn, x_shape, w_shape, w_shape[1] * kwargs.get("groups", 1), dtype, kwargs)
 
 
+@pytest.mark.parametrize("fn,x_shape,w_shape", [(F.conv3d, (0, 2, 4, 4, 4), (3, 2, 3, 3, 3)),
+                                                (F.conv_transpose2d, (0, 2, 4, 4), (2, 3, 3, 3))],
+                         ids=["conv3d", "conv_transpose2d"])
+def test_empty_batch_gives_cpus_shapes_and_zero_gradients(fn, x_shape, w_shape) -> None:
+    leaves = [torch.randn(s).requires_grad_() for s in (x_shape, w_shape, (3,))]
+    out = fn(*leaves)
+    out.sum().backward()
+    npu_leaves = [t.detach().npu().requires_grad_() for t in leaves]
+    npu_out = fn(*npu_leaves)
+    npu_out.sum().backward()
+    assert npu_out.shape == out.shape
+    for npu_leaf, leaf in zip(npu_leaves, leaves):
+        torch.testing.assert_close(npu_leaf.grad.cpu(), leaf.grad)
+
+
 def test_modules_train_on_npu_like_cpu() -> None:
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Conv3d(2, 4, 3, padding=1), torch.nn.ReLU(),

@@ -3,10 +3,10 @@
 //
 // Everything is phrased in terms of a plain convolution from an "image" X [N, C, D, H, W]
 // to a "result" Y [N, Cout, L] (L = OD * OH * OW) with the weight W [Cout, C / G, k...]
-// (Kg = C / G * KD * KH * KW). Plain: X = input, Y = output. Transposed: X = output
-// (input's gradient of that plain convolution), Y = input, W's layout [Cin, Cout / G, k...].
+// (Kg = C / G * KD * KH * KW). Plain: X = input, Y = output. Transposed (the input gradient
+// of a plain convolution): X = output, Y = input, and W [Cin, Cout / G, k...] is that one's weight.
 //   Convolution:  col [N, G, Kg (+1), L] = im2col(X);  Y[n, g] = W_g @ col[n, g]  (bias as W's last column)
-//   DataGradient: X = col2im(W_g^T @ Y[n, g])  (float32 accumulation, optionally from a bias)
+//   DataGradient: X = col2im(W_g^T @ Y[n, g])  (float32 accumulation, an optional bias added last)
 //   WeightGradient: W_g = sum over n of Y[n, g] [Cout / G, L] @ im2col(X)[n, g]^T  (one summed matmul per g)
 // Forward: plain = Convolution(input) (+ bias); transposed = DataGradient(input) + bias.
 // Backward: plain: gradInput = DataGradient(gradOutput), gradWeight = WeightGradient(gradOutput, input);

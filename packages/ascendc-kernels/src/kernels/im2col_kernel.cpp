@@ -66,31 +66,40 @@ __aicore__ inline void GatherWindowRow(const WindowGeometry& g, int64_t cgBase, 
   const int64_t outRow = c0 / g.outW;
   int64_t od = outRow / g.outH, oh = outRow % g.outH, ow = c0 % g.outW;
   uint32_t k = 0;
-  while (k < n) {
-    const int64_t run = std::min<int64_t>(n - k, g.outW - ow);
-    T* out = dst + k;  // out[o - ow] is output column o of this row
-    const int64_t z = od * g.sd - g.pd + a * g.dd, h = oh * g.sh - g.ph + i * g.dh;
-    if (z < 0 || z >= g.d || h < 0 || h >= g.h) {
-      std::fill(out, out + run, zero);
+  while (k < n) {  // one output depth at a time (once for 1-D and 2-D)
+    const uint32_t depthEnd = static_cast<uint32_t>(std::min<int64_t>(n, k + (g.outH - oh) * g.outW - ow));
+    const int64_t z = od * g.sd - g.pd + a * g.dd;
+    if (z < 0 || z >= g.d) {  // a padding depth: every position reads 0
+      std::fill(dst + k, dst + depthEnd, zero);
+      k = depthEnd;
     } else {
-      const T* line = channel + (z * g.h + h) * g.w;
-      const int64_t first = std::clamp(row.first, ow, ow + run);
-      const Inside in{first, std::clamp(row.end, first, ow + run)};
-      std::fill(out, out + (in.first - ow), zero);
-      if (in.end == in.first) {
-      } else if (g.sw == 1) {
-        std::copy(line + (in.first + base), line + (in.end + base), out + (in.first - ow));
-      } else {
-        for (int64_t o = in.first; o < in.end; ++o) out[o - ow] = line[o * g.sw + base];
+      const T* slab = channel + z * g.h * g.w;
+      while (k < depthEnd) {
+        const int64_t run = std::min<int64_t>(depthEnd - k, g.outW - ow);
+        T* out = dst + k;  // out[o - ow] is output column o of this row
+        const int64_t h = oh * g.sh - g.ph + i * g.dh;
+        if (h < 0 || h >= g.h) {
+          std::fill(out, out + run, zero);
+        } else {
+          const T* line = slab + h * g.w;
+          const int64_t first = std::clamp(row.first, ow, ow + run);
+          const Inside in{first, std::clamp(row.end, first, ow + run)};
+          std::fill(out, out + (in.first - ow), zero);
+          if (in.end == in.first) {
+          } else if (g.sw == 1) {
+            std::copy(line + (in.first + base), line + (in.end + base), out + (in.first - ow));
+          } else {
+            for (int64_t o = in.first; o < in.end; ++o) out[o - ow] = line[o * g.sw + base];
+          }
+          std::fill(out + (in.end - ow), out + run, zero);
+        }
+        k += static_cast<uint32_t>(run);
+        ow = 0;
+        ++oh;
       }
-      std::fill(out + (in.end - ow), out + run, zero);
     }
-    k += static_cast<uint32_t>(run);
-    ow = 0;
-    if (++oh == g.outH) {
-      oh = 0;
-      ++od;
-    }
+    oh = 0;
+    ++od;
   }
 }
 
