@@ -388,6 +388,22 @@ REACHED_THROUGH_UPSTREAM: dict[str, tuple[str, str]] = {
     "Eye": ("jit", "torch.eye(3, 4, device=dev)"),
     "Renorm": ("jit", "torch.renorm(a, 2, 0, 1.0)"),
     "ReduceStdV2Update": ("jit", "a.var(1)"), "BroadcastTo": ("jit", "a.var(0, correction=0)"),
+    # x in NC1HWC0 and the filter in FRACTAL_Z, as CANN's graph lays them out (upstream passes a tensor's format)
+    "Conv2D": ("jit", "(setattr(torch.npu.config, 'allow_internal_format', True), F.conv2d(torch_npu.npu_format_cast("
+                      "x4, 3), torch_npu.npu_format_cast(w, 4), padding=1).cpu(), setattr(torch.npu.config, "
+                      "'allow_internal_format', False))[1] if dev == 'npu' else F.conv2d(x4, w, padding=1)"),
+    # the gradient of one operand each, in base formats (upstream's default)
+    "Conv2DBackpropInput": ("jit", "vjp(lambda t: F.conv2d(t, w[:3], padding=1), x4, x4.flip(0))"),
+    "Conv2DBackpropFilter": ("jit", "vjp(lambda u: F.conv2d(x4, u, padding=1), w[:3], x4.flip(0))"),
+    "Conv2DTranspose": ("jit", "F.conv_transpose2d(x4, w[:3], c[0, :3], stride=2, padding=1, output_padding=1)"),
+    # 3-D: upstream's convolution runs Conv3D for grouped or dilated ones (slow_conv3d_forward otherwise);
+    # weight and gradient are leading parts of w and x4 (a slice elsewhere would run the acl_op Slice)
+    "Conv3D": ("jit", "F.conv3d(x4[None], w.view(-1)[:16].view(2, 1, 2, 2, 2), c[0, :2], padding=1, groups=2)"),
+    "Conv3DBackpropInput": ("jit", "vjp(lambda t: F.conv3d(t, w.view(-1)[:16].view(2, 1, 2, 2, 2), groups=2), "
+                                   "x4[None], x4.view(-1)[:36].view(1, 2, 2, 3, 3))"),
+    "Conv3DBackpropFilter": ("jit", "vjp(lambda u: F.conv3d(x4[None], u, groups=2), w.view(-1)[:16].view(2, 1, 2, 2, "
+                                    "2), x4.view(-1)[:36].view(1, 2, 2, 3, 3))"),
+    "Conv3DTranspose": ("jit", "F.conv_transpose3d(x4[None], w.view(-1)[:16].view(2, 1, 2, 2, 2), stride=2)"),
     "aclnnBitwiseAndTensor": ("default", "(a > 0) & (b > 0)"), "aclnnBitwiseOrTensor": ("default", "(a > 0) | (b > 0)"),
     "aclnnBitwiseNot": ("default", "~(a > 0)"),
     "Identity": ("default", "(setattr(torch.npu.config, 'allow_internal_format', True), "

@@ -10,6 +10,7 @@
 
 #include "aclop/declared_ops.h"
 #include "aclop/format_shape.h"
+#include "aclop/ops/layout_convert.h"
 #include "common/dtype.h"
 #include "common/error.h"
 #include "kernels/kernel_api.h"
@@ -245,6 +246,87 @@ aclError ConvertSplitLayout(OpContext& ctx, aclFormat format, bool toInternal, c
   return launch(region, paddedData, dst, true);
 }
 
+}  // namespace
+
+aclError ConvertStorage(OpContext& ctx, aclFormat from, aclFormat to, const std::vector<int64_t>& origin,
+                        aclDataType dtype, const void* src, void* dst) {
+  const bool fromBase = IsBaseFormat(from);
+  const aclFormat internal = fromBase ? to : from;
+  if (IsSplitLayoutFormat(internal)) {
+    return ConvertSplitLayout(ctx, internal, fromBase, origin, dtype, src, dst);
+  }
+  kernels::TransDataArgs args;
+  args.dtype = dtype;
+  args.src = src;
+  args.dst = dst;
+  if (internal == ACL_FORMAT_FRACTAL_NZ) {
+    args.kind = fromBase ? kernels::TransDataKind::kNdToNz : kernels::TransDataKind::kNzToNd;
+    args.cols = origin.back();
+    args.rows = origin.size() == 1 ? 1 : origin[origin.size() - 2];
+    args.batch = 1;
+    for (size_t i = 0; i + 2 < origin.size(); ++i) args.batch *= origin[i];
+  } else {
+    args.kind = fromBase ? kernels::TransDataKind::kNchwToNc1hwc0 : kernels::TransDataKind::kNc1hwc0ToNchw;
+    std::vector<int64_t> nchw = origin.size() == 1 ? std::vector<int64_t>{1, origin[0]} : origin;
+    nchw.resize(4, 1);
+    args.batch = nchw[0];
+    args.rows = nchw[1];
+    args.cols = nchw[2] * nchw[3];
+  }
+  return kernels::LaunchTransData(args, ctx.stream());
+}
+
+const std::vector<int64_t>& LogicalShape(const OpOperand& t) {
+  return IsBaseFormat(t.format()) ? t.shape() : t.desc->originDims;
+}
+
+namespace {
+
+// An internal-format operand in one of `internal` whose storage shape is its origin's; its bytes in *bytes.
+aclError CheckInternalOperand(OpContext& ctx, const OpOperand& t, const char* name,
+                              const std::vector<aclFormat>& internal, size_t* bytes) {
+  bool accepted = false;
+  for (aclFormat f : internal) accepted = accepted || f == t.format();
+  if (!accepted) {
+    return ctx.Fail(ACL_ERROR_FEATURE_UNSUPPORTED, "%s has storage format %s, which this op does not take", name,
+                    LayoutFormatName(t.format()));
+  }
+  aclError rc = CheckStorageShape(ctx, t, name);
+  if (rc != ACL_SUCCESS) return rc;
+  int64_t numel = 1;
+  for (int64_t d : t.desc->originDims) numel *= d;
+  *bytes = static_cast<size_t>(numel) * DataTypeSize(t.dtype());
+  return ACL_SUCCESS;
+}
+
+}  // namespace
+
+aclError BaseFormatOutput(OpContext& ctx, const OpOperand& y, const char* name,
+                          const std::vector<aclFormat>& internal, void** data) {
+  if (IsBaseFormat(y.format())) {
+    *data = y.data;
+    return ACL_SUCCESS;
+  }
+  size_t bytes = 0;
+  aclError rc = CheckInternalOperand(ctx, y, name, internal, &bytes);
+  if (rc != ACL_SUCCESS) return rc;
+  return ctx.AllocTemp(bytes, data);
+}
+
+aclError BaseFormatInput(OpContext& ctx, const OpOperand& t, const char* name,
+                         const std::vector<aclFormat>& internal, void** data) {
+  aclError rc = BaseFormatOutput(ctx, t, name, internal, data);  // the same buffer, then filled from t
+  if (rc != ACL_SUCCESS || IsBaseFormat(t.format())) return rc;
+  return ConvertStorage(ctx, t.format(), ACL_FORMAT_ND, t.desc->originDims, t.dtype(), t.data, *data);
+}
+
+aclError StoreOutput(OpContext& ctx, const OpOperand& y, const void* data) {
+  if (IsBaseFormat(y.format())) return ACL_SUCCESS;
+  return ConvertStorage(ctx, ACL_FORMAT_ND, y.format(), y.desc->originDims, y.dtype(), data, y.data);
+}
+
+namespace {
+
 // y = x re-laid from x's storage format into y's (a plain copy when the two lay the bytes out alike).
 aclError ConvertLayout(OpContext& ctx) {
   const OpOperand& x = ctx.inputs[0];
@@ -279,29 +361,7 @@ aclError ConvertLayout(OpContext& ctx) {
   rc = CheckStorageShape(ctx, x, "input x");
   if (rc == ACL_SUCCESS) rc = CheckStorageShape(ctx, y, "output y");
   if (rc != ACL_SUCCESS) return rc;
-  const std::vector<int64_t>& origin = x.desc->originDims;
-  if (IsSplitLayoutFormat(internal)) {
-    return ConvertSplitLayout(ctx, internal, fromBase, origin, x.dtype(), x.data, y.data);
-  }
-  kernels::TransDataArgs args;
-  args.dtype = x.dtype();
-  args.src = x.data;
-  args.dst = y.data;
-  if (internal == ACL_FORMAT_FRACTAL_NZ) {
-    args.kind = fromBase ? kernels::TransDataKind::kNdToNz : kernels::TransDataKind::kNzToNd;
-    args.cols = origin.back();
-    args.rows = origin.size() == 1 ? 1 : origin[origin.size() - 2];
-    args.batch = 1;
-    for (size_t i = 0; i + 2 < origin.size(); ++i) args.batch *= origin[i];
-  } else {
-    args.kind = fromBase ? kernels::TransDataKind::kNchwToNc1hwc0 : kernels::TransDataKind::kNc1hwc0ToNchw;
-    std::vector<int64_t> nchw = origin.size() == 1 ? std::vector<int64_t>{1, origin[0]} : origin;
-    nchw.resize(4, 1);
-    args.batch = nchw[0];
-    args.rows = nchw[1];
-    args.cols = nchw[2] * nchw[3];
-  }
-  return kernels::LaunchTransData(args, ctx.stream());
+  return ConvertStorage(ctx, from, to, x.desc->originDims, x.dtype(), x.data, y.data);
 }
 
 }  // namespace
