@@ -91,10 +91,12 @@ def test_conv_errors_name_the_op():
     x = torch.randn(1, 3, 5, 5, device="npu")
     with pytest.raises(RuntimeError, match="convolution_overrideable: input of dtype Int"):
         F.conv2d(x.int(), torch.ones(2, 3, 3, 3, dtype=torch.int32, device="npu"))
-    with pytest.raises(RuntimeError, match="convolution_overrideable: transposed convolution is not supported"):
-        F.conv_transpose2d(x, torch.randn(3, 2, 3, 3, device="npu"))
-    with pytest.raises(RuntimeError, match="only 1-D and 2-D convolutions"):
-        F.conv3d(x.unsqueeze(2), torch.randn(2, 3, 1, 3, 3, device="npu"))
+    with pytest.raises(RuntimeError, match="convolution_overrideable: negative output_padding is not supported"):
+        torch.ops.aten.convolution_overrideable(x, torch.randn(3, 2, 3, 3, device="npu"), None, [1, 1], [0, 0],
+                                                [1, 1], True, [-1, 0], 1)
+    with pytest.raises(RuntimeError, match="convolution_overrideable: expected a batched 1-D, 2-D or 3-D input"):
+        torch.ops.aten.convolution_overrideable(x[..., None, None], torch.randn(2, 3, 1, 1, 1, 1, device="npu"),
+                                                None, [1] * 4, [0] * 4, [1] * 4, False, [0] * 4, 1)
 
 
 # ---- max_pool2d ----
