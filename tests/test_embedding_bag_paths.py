@@ -77,6 +77,22 @@ def test_embedding_bag_trains_as_on_cpu(dtype, mode, padding_idx, path) -> None:
     torch.testing.assert_close(npu_bag.weight.grad.cpu(), bag.weight.grad, rtol=rtol * 4, atol=atol * 4)
 
 
+@pytest.mark.parametrize("mode", ["sum", "mean"])
+def test_scale_grad_by_freq_divides_by_each_words_count(mode) -> None:
+    # against the definition, not CPU: CPU's kernel divides by the count of another word (CUDA's does not)
+    generator = torch.Generator().manual_seed(3)
+    idx, off = torch.tensor([5, 1, 5, 2, 5, 1, 7]), torch.tensor([0, 3, 5])
+    grad = torch.randn(3, 3, generator=generator)
+    weight = torch.randn(10, 3, generator=generator).npu().requires_grad_()
+    on_path("op_api", "_embedding_bag", lambda: F.embedding_bag(
+        idx.npu(), weight, off.npu(), mode=mode, scale_grad_by_freq=True).backward(grad.npu()))
+    counts, bags, sizes = torch.bincount(idx, minlength=10), [0, 0, 0, 1, 1, 2, 2], [3, 2, 2]
+    expected = torch.zeros(10, 3)
+    for word, bag in zip(idx.tolist(), bags):
+        expected[word] += grad[bag] / counts[word] / (sizes[bag] if mode == "mean" else 1)
+    torch.testing.assert_close(weight.grad.cpu(), expected)
+
+
 @pytest.mark.parametrize("path", ["op_api", "acl_op"])
 def test_per_sample_weights_get_their_gradient(path) -> None:
     generator = torch.Generator().manual_seed(2)

@@ -6,7 +6,6 @@
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/_embedding_bag_dense_backward.h>
 #include <ATen/ops/_embedding_bag_sparse_backward.h>
-#include <ATen/ops/bincount.h>
 #include <ATen/ops/ones.h>
 #include <ATen/ops/zeros.h>
 
@@ -100,7 +99,10 @@ at::Tensor _embedding_bag_dense_backward(const at::Tensor& grad, const at::Tenso
   at::Tensor scale = per_sample_weights.has_value() && per_sample_weights->defined()
                          ? per_sample_weights->to(at::kDouble)
                          : at::ones({indices.numel()}, grad.options().dtype(at::kDouble));
-  if (scale_grad_by_freq) scale = scale.div(at::bincount(indices, {}, num_weights).index_select(0, indices));
+  if (scale_grad_by_freq) {  // each word's count of occurrences (CUDA's; CPU's kernel divides by another word's)
+    const at::Tensor ones = at::ones({indices.numel()}, scale.options());
+    scale = scale.div(at::zeros({num_weights}, scale.options()).index_add_(0, indices, ones).index_select(0, indices));
+  }
   if (mode == kModeMean) {
     const at::Tensor sizes = bag_size.index_select(0, offset2bag).to(at::kDouble);
     scale = scale.div(sizes.masked_fill(sizes.eq(0), 1));
