@@ -176,6 +176,13 @@ ACL_FUNC_VISIBILITY void aclsimVectorFloorDivide(aclDataType type, void* dst, co
 ACL_FUNC_VISIBILITY void aclsimVectorSelectB32(void* dst, const uint8_t* mask, const void* src0, const void* src1,
                                                uint32_t scalarBits, uint32_t n);
 
+// AscendC::Add/Sub/Mul/Div/Max/Min on half or bfloat16_t (`type` ACL_FLOAT16 or ACL_BF16, src/dst
+// their bits): each pair cast to float32, the float32 instruction, the result cast back, as
+// aclsimVectorCastToF32, aclsimVectorBinaryF32 and aclsimVectorCastFromF32 in turn would give
+// (for + - * / the correctly rounded 16-bit result). dst may be a source (same start).
+ACL_FUNC_VISIBILITY void aclsimVectorBinaryB16(aclDataType type, aclsimVectorOp op, uint16_t* dst,
+                                               const uint16_t* src0, const uint16_t* src1, uint32_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -517,16 +517,20 @@ ACLSIM_F16C void F16cHalfToFloat(float* d, const uint16_t* s, uint32_t n) {
   HalfToFloatLoop(d + i, s + i, n - i);
 }
 
-ACLSIM_F16C void F16cFloatToHalf(uint16_t* d, const float* s, uint32_t n) {
+// Eight floats rounded to float16, a NaN made sign | 0x7e00 as the baseline's.
+ACLSIM_INLINE ACLSIM_F16C __m128i F16cRoundToHalf(__m256 v) {
   const __m128i magnitude = _mm_set1_epi16(0x7fff);
   const __m128i inf = _mm_set1_epi16(0x7c00);
   const __m128i payload = _mm_set1_epi16(0x01ff);  // a converted NaN has 0x7e00 set: clearing these leaves it
+  const __m128i h = _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  const __m128i nan = _mm_cmpgt_epi16(_mm_and_si128(h, magnitude), inf);
+  return _mm_andnot_si128(_mm_and_si128(nan, payload), h);
+}
+
+ACLSIM_F16C void F16cFloatToHalf(uint16_t* d, const float* s, uint32_t n) {
   uint32_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    const __m128i nan = _mm_cmpgt_epi16(_mm_and_si128(h, magnitude), inf);
-    h = _mm_andnot_si128(_mm_and_si128(nan, payload), h);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), h);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), F16cRoundToHalf(_mm256_loadu_ps(s + i)));
   }
   FloatToHalfLoop(d + i, s + i, n - i);
 }
@@ -641,3 +645,99 @@ void aclsimVectorSelectB32(void* dst, const uint8_t* mask, const void* src0, con
 }
 
 }  // extern "C"
+
+// ---- binary arithmetic on float16 / bfloat16 ----
+// Each pair converted to float32, the float32 operation and the result rounded once, in registers:
+// the bits of Cast, the float32 instruction and Cast back over whole tiles, on every level (F16C
+// converts float16 on the AVX levels, the branch-free bit conversions elsewhere and for bfloat16).
+namespace ascendc_sim {
+namespace {
+
+template <int Op, typename Load, typename Store>
+ACLSIM_INLINE void TwoByteBinaryLoop(uint16_t* d, const uint16_t* a, const uint16_t* b, uint32_t n, Load load,
+                                     Store store) {
+  for (uint32_t i = 0; i < n; ++i) d[i] = store(Apply<Op>(load(a[i]), load(b[i])));
+}
+
+template <int Op>
+ACLSIM_INLINE void HalfBinaryLoop(uint16_t* d, const uint16_t* a, const uint16_t* b, uint32_t n) {
+  TwoByteBinaryLoop<Op>(
+      d, a, b, n, [](uint16_t v) { return HalfBitsToFloat(v); }, [](float v) { return FloatToHalfBits(v); });
+}
+
+template <int Op>
+ACLSIM_INLINE void Bf16BinaryLoop(uint16_t* d, const uint16_t* a, const uint16_t* b, uint32_t n) {
+  TwoByteBinaryLoop<Op>(
+      d, a, b, n, [](uint16_t v) { return Bf16BitsToFloat(v); }, [](float v) { return FloatToBf16Bits(v); });
+}
+
+typedef void (*TwoByteBinaryFn)(uint16_t*, const uint16_t*, const uint16_t*, uint32_t);
+
+struct TwoByteBinaryUnit {
+  TwoByteBinaryFn half[6];  // by aclsimVectorOp
+  TwoByteBinaryFn bf16[6];
+};
+
+template <int Op>
+void BaselineHalfBinary(uint16_t* d, const uint16_t* a, const uint16_t* b, uint32_t n) {
+  HalfBinaryLoop<Op>(d, a, b, n);
+}
+
+#if defined(__x86_64__)
+// Apply's operation on eight lanes (maxps/minps are `a > b ? a : b` and `a < b ? a : b`, NaN included).
+template <int Op>
+ACLSIM_INLINE ACLSIM_F16C __m256 ApplyAvx(__m256 a, __m256 b) {
+  if constexpr (Op == ACLSIM_VEC_ADD) return _mm256_add_ps(a, b);
+  if constexpr (Op == ACLSIM_VEC_SUB) return _mm256_sub_ps(a, b);
+  if constexpr (Op == ACLSIM_VEC_MUL) return _mm256_mul_ps(a, b);
+  if constexpr (Op == ACLSIM_VEC_DIV) return _mm256_div_ps(a, b);
+  if constexpr (Op == ACLSIM_VEC_MAX) return _mm256_max_ps(a, b);
+  return _mm256_min_ps(a, b);
+}
+
+template <int Op>
+ACLSIM_F16C void F16cHalfBinary(uint16_t* d, const uint16_t* a, const uint16_t* b, uint32_t n) {
+  uint32_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 x = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i)));
+    const __m256 y = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), F16cRoundToHalf(ApplyAvx<Op>(x, y)));
+  }
+  HalfBinaryLoop<Op>(d + i, a + i, b + i, n - i);
+}
+#endif
+
+#define ACLSIM_TWO_BYTE_BINARY_UNIT(NAME, ATTR, HALF)                                                      \
+  template <int Op>                                                                                        \
+  ATTR void NAME##Bf16Binary(uint16_t* d, const uint16_t* a, const uint16_t* b, uint32_t n) {              \
+    Bf16BinaryLoop<Op>(d, a, b, n);                                                                        \
+  }                                                                                                        \
+  constexpr TwoByteBinaryUnit k##NAME##TwoByteBinary{                                                      \
+      {HALF<0>, HALF<1>, HALF<2>, HALF<3>, HALF<4>, HALF<5>},                                              \
+      {NAME##Bf16Binary<0>, NAME##Bf16Binary<1>, NAME##Bf16Binary<2>, NAME##Bf16Binary<3>,                 \
+       NAME##Bf16Binary<4>, NAME##Bf16Binary<5>}};
+
+ACLSIM_TWO_BYTE_BINARY_UNIT(Baseline, , BaselineHalfBinary)
+#if defined(__x86_64__)
+ACLSIM_TWO_BYTE_BINARY_UNIT(Avx2, __attribute__((target("avx2,fma"))), F16cHalfBinary)
+ACLSIM_TWO_BYTE_BINARY_UNIT(Avx512, ACLSIM_AVX512, F16cHalfBinary)
+#endif
+
+// The level Elementwise() chose.
+const TwoByteBinaryUnit& TwoByteBinary() {
+#if defined(__x86_64__)
+  if (&Elementwise() == &kAvx512Elementwise) return kAvx512TwoByteBinary;
+  if (&Elementwise() == &kAvx2Elementwise) return kAvx2TwoByteBinary;
+#endif
+  return kBaselineTwoByteBinary;
+}
+
+}  // namespace
+}  // namespace ascendc_sim
+
+extern "C" void aclsimVectorBinaryB16(aclDataType type, aclsimVectorOp op, uint16_t* dst, const uint16_t* src0,
+                                      const uint16_t* src1, uint32_t n) {
+  const ascendc_sim::TwoByteBinaryUnit& unit = ascendc_sim::TwoByteBinary();
+  const int k = op >= ACLSIM_VEC_ADD && op <= ACLSIM_VEC_MIN ? op : ACLSIM_VEC_MIN;
+  (type == ACL_BF16 ? unit.bf16 : unit.half)[k](dst, src0, src1, n);
+}

@@ -2,8 +2,8 @@
 // each operand. dst may be one of the sources (same start); partial overlap is
 // not allowed, as on hardware. Loops are written plainly over restrict
 // pointers so that the compiler vectorises them; float Add/Sub/Mul/Div/Max/Min/
-// Adds/Muls/Maxs/Mins/Exp/Reciprocal/Ceil/Floor/Round/Trunc/MulAddDst/FloorDivide and
-// Cast between float and half/bfloat16_t run on the simulated vector unit (aclsim* in
+// Adds/Muls/Maxs/Mins/Exp/Reciprocal/Ceil/Floor/Round/Trunc/MulAddDst/FloorDivide, half/bfloat16_t
+// Add/Sub/Mul/Div/Max/Min and Cast between float and half/bfloat16_t run on the simulated vector unit (aclsim* in
 // libascendcl, the host's widest SIMD chosen at run time).
 #ifndef ASCENDC_SIM_KERNEL_VECTOR_OPS_H
 #define ASCENDC_SIM_KERNEL_VECTOR_OPS_H
@@ -78,6 +78,20 @@ constexpr bool kIsTwoByteFloat = std::is_same<T, half>::value || std::is_same<T,
 template <typename T>
 constexpr aclDataType kTwoByteFloatType = std::is_same<T, half>::value ? ACL_FLOAT16 : ACL_BF16;
 
+// The floating types whose Add/Sub/Mul/Div/Max/Min run on the vector unit (2-byte ones through float32).
+template <typename T>
+constexpr bool kBinaryOnVectorUnit = std::is_same<T, float>::value || kIsTwoByteFloat<T>;
+
+template <typename T>
+inline void VectorUnitBinary(aclsimVectorOp op, const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+                             const LocalTensor<T>& src1, uint32_t n) {
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorBinaryF32(op, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), n);
+  } else {
+    aclsimVectorBinaryB16(kTwoByteFloatType<T>, op, Raw(dst), Raw(src0), Raw(src1), n);
+  }
+}
+
 // exp on float written so that loops over it vectorise (no libm call): Cody-Waite
 // range reduction x = n ln2 + r, a degree-6 polynomial for e^r (about 1 ulp),
 // 2^n applied in two halves so that subnormal results come out right.
@@ -150,8 +164,8 @@ template <typename T>
 __aicore__ inline void Add(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                            uint32_t calCount) {
   detail::CheckBinary("Add", dst, src0, src1, calCount);
-  if constexpr (std::is_same<T, float>::value) {
-    aclsimVectorBinaryF32(ACLSIM_VEC_ADD, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  if constexpr (detail::kBinaryOnVectorUnit<T>) {
+    detail::VectorUnitBinary(ACLSIM_VEC_ADD, dst, src0, src1, calCount);
   } else {
     using C = detail::ComputeOf<T>;
     detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return detail::AddValues(a, b); });
@@ -162,8 +176,8 @@ template <typename T>
 __aicore__ inline void Sub(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                            uint32_t calCount) {
   detail::CheckBinary("Sub", dst, src0, src1, calCount);
-  if constexpr (std::is_same<T, float>::value) {
-    aclsimVectorBinaryF32(ACLSIM_VEC_SUB, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  if constexpr (detail::kBinaryOnVectorUnit<T>) {
+    detail::VectorUnitBinary(ACLSIM_VEC_SUB, dst, src0, src1, calCount);
   } else {
     using C = detail::ComputeOf<T>;
     detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return detail::SubValues(a, b); });
@@ -174,8 +188,8 @@ template <typename T>
 __aicore__ inline void Mul(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                            uint32_t calCount) {
   detail::CheckBinary("Mul", dst, src0, src1, calCount);
-  if constexpr (std::is_same<T, float>::value) {
-    aclsimVectorBinaryF32(ACLSIM_VEC_MUL, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  if constexpr (detail::kBinaryOnVectorUnit<T>) {
+    detail::VectorUnitBinary(ACLSIM_VEC_MUL, dst, src0, src1, calCount);
   } else {
     using C = detail::ComputeOf<T>;
     detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return detail::MulValues(a, b); });
@@ -188,8 +202,8 @@ __aicore__ inline void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0
                            uint32_t calCount) {
   static_assert(detail::kIsFloatLike<T>, "Div supports floating types");
   detail::CheckBinary("Div", dst, src0, src1, calCount);
-  if constexpr (std::is_same<T, float>::value) {
-    aclsimVectorBinaryF32(ACLSIM_VEC_DIV, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  if constexpr (detail::kBinaryOnVectorUnit<T>) {
+    detail::VectorUnitBinary(ACLSIM_VEC_DIV, dst, src0, src1, calCount);
   } else {
     using C = detail::ComputeOf<T>;
     detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return a / b; });
@@ -200,8 +214,8 @@ template <typename T>
 __aicore__ inline void Max(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                            uint32_t calCount) {
   detail::CheckBinary("Max", dst, src0, src1, calCount);
-  if constexpr (std::is_same<T, float>::value) {
-    aclsimVectorBinaryF32(ACLSIM_VEC_MAX, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  if constexpr (detail::kBinaryOnVectorUnit<T>) {
+    detail::VectorUnitBinary(ACLSIM_VEC_MAX, dst, src0, src1, calCount);
   } else {
     using C = detail::ComputeOf<T>;
     detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return a > b ? a : b; });
@@ -212,8 +226,8 @@ template <typename T>
 __aicore__ inline void Min(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                            uint32_t calCount) {
   detail::CheckBinary("Min", dst, src0, src1, calCount);
-  if constexpr (std::is_same<T, float>::value) {
-    aclsimVectorBinaryF32(ACLSIM_VEC_MIN, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  if constexpr (detail::kBinaryOnVectorUnit<T>) {
+    detail::VectorUnitBinary(ACLSIM_VEC_MIN, dst, src0, src1, calCount);
   } else {
     using C = detail::ComputeOf<T>;
     detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return a < b ? a : b; });
