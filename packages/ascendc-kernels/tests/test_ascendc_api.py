@@ -413,6 +413,8 @@ acl.aclsimVectorBinaryB16.argtypes = [ctypes.c_int, ctypes.c_int, p, p, p, ctype
 acl.aclsimVectorBinaryF32.argtypes = [ctypes.c_int, p, p, p, ctypes.c_uint32]
 acl.aclsimVectorCastToF32.argtypes = [ctypes.c_int, p, p, ctypes.c_uint32]
 acl.aclsimVectorCastFromF32.argtypes = [ctypes.c_int, p, p, ctypes.c_uint32]
+acl.aclsimVectorClampB16.argtypes = [ctypes.c_int, p, p, ctypes.c_float, ctypes.c_float, ctypes.c_uint32]
+acl.aclsimVectorUnaryF32.argtypes = [ctypes.c_int, p, p, ctypes.c_float, ctypes.c_uint32]
 rng = np.random.default_rng(2)
 every = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
 a = np.concatenate([every] * 3)
@@ -432,14 +434,26 @@ for name, dtype in (("f16", sim.ACL_FLOAT16), ("bf16", sim.ACL_BF16)):
         steps = np.zeros(n, np.uint16)
         acl.aclsimVectorCastFromF32(dtype, steps.ctypes.data, fa.ctypes.data, n)
         out.update({f"{name}_{op}": fused, f"{name}_{op}_in_place": in_place, f"{name}_{op}_steps": steps})
+    for k, (lo, hi) in enumerate(((-1.0, 1.0), (-0.3333333, 0.7777777), (0.5, -0.5), (-0.0, 0.0), (1e-8, 7e4))):
+        clamped = np.zeros(n, np.uint16)
+        acl.aclsimVectorClampB16(dtype, clamped.ctypes.data, a.ctypes.data, lo, hi, n)
+        fa = np.zeros(n, np.float32)
+        acl.aclsimVectorCastToF32(dtype, fa.ctypes.data, a.ctypes.data, n)
+        bounded = fa.copy()
+        acl.aclsimVectorUnaryF32(0, bounded.ctypes.data, bounded.ctypes.data, lo, n)  # Maxs
+        acl.aclsimVectorUnaryF32(1, bounded.ctypes.data, bounded.ctypes.data, hi, n)  # Mins
+        bounded = np.where(np.isnan(fa), fa, bounded)
+        steps = np.zeros(n, np.uint16)
+        acl.aclsimVectorCastFromF32(dtype, steps.ctypes.data, bounded.ctypes.data, n)
+        out.update({f"{name}_clamp{k}": clamped, f"{name}_clamp{k}_steps": steps})
 np.savez(sys.argv[1], **out)
 """
 
 
 def test_float16_and_bfloat16_arithmetic_rounds_the_float32_result_once_on_every_simd_level(tmp_path):
-    # Add/Sub/Mul/Div/Max/Min on 2-byte floats (every bit pattern, specials and subnormals included,
-    # in place too): the bits of the float32 instruction between the casts it replaces, on every level,
-    # and numpy's correctly rounded float16 results for + - * /.
+    # Add/Sub/Mul/Div/Max/Min and clamp on 2-byte floats (every bit pattern, specials and subnormals
+    # included, in place too): the bits of the float32 instructions between the casts they replace, on
+    # every level, and numpy's correctly rounded float16 results for + - * /.
     results = _run_on_every_simd_level(_TWO_BYTE_BINARY_SCRIPT, tmp_path)
     for level in ("avx2", "avx512"):
         for name in results["baseline"].files:
@@ -449,6 +463,8 @@ def test_float16_and_bfloat16_arithmetic_rounds_the_float32_result_once_on_every
         for op in range(6):
             np.testing.assert_array_equal(got[f"{name}_{op}"], got[f"{name}_{op}_steps"], err_msg=f"{name} {op}")
             np.testing.assert_array_equal(got[f"{name}_{op}_in_place"], got[f"{name}_{op}"], err_msg=f"{name} {op}")
+        for k in range(5):
+            np.testing.assert_array_equal(got[f"{name}_clamp{k}"], got[f"{name}_clamp{k}_steps"], err_msg=f"{name} {k}")
     a, b = got["a"].view(np.float16), got["b"].view(np.float16)
     with np.errstate(all="ignore"):
         for op, fn in enumerate((np.add, np.subtract, np.multiply, np.divide)):

@@ -182,6 +182,10 @@ ACL_FUNC_VISIBILITY void aclsimVectorSelectB32(void* dst, const uint8_t* mask, c
 // (for + - * / the correctly rounded 16-bit result). dst may be a source (same start).
 ACL_FUNC_VISIBILITY void aclsimVectorBinaryB16(aclDataType type, aclsimVectorOp op, uint16_t* dst,
                                                const uint16_t* src0, const uint16_t* src1, uint32_t n);
+// Clamp of half or bfloat16_t values to float32 bounds in one pass: each cast to float32, Maxs(lo),
+// Mins(hi), a NaN of src kept (a Select), the result cast back; the bits of those steps. Bounds not NaN.
+ACL_FUNC_VISIBILITY void aclsimVectorClampB16(aclDataType type, uint16_t* dst, const uint16_t* src, float lo,
+                                              float hi, uint32_t n);
 
 #ifdef __cplusplus
 }

@@ -646,98 +646,144 @@ void aclsimVectorSelectB32(void* dst, const uint8_t* mask, const void* src0, con
 
 }  // extern "C"
 
-// ---- binary arithmetic on float16 / bfloat16 ----
-// Each pair converted to float32, the float32 operation and the result rounded once, in registers:
-// the bits of Cast, the float32 instruction and Cast back over whole tiles, on every level (F16C
+// ---- arithmetic and clamp on float16 / bfloat16 ----
+// Each value converted to float32, the float32 operation and the result rounded once, in registers:
+// the bits of Cast, the float32 instructions and Cast back over whole tiles, on every level (F16C
 // converts float16 on the AVX levels, the branch-free bit conversions elsewhere and for bfloat16).
 namespace ascendc_sim {
 namespace {
 
-template <int Op, typename Load, typename Store>
-ACLSIM_INLINE void TwoByteBinaryLoop(uint16_t* d, const uint16_t* a, const uint16_t* b, uint32_t n, Load load,
-                                     Store store) {
-  for (uint32_t i = 0; i < n; ++i) d[i] = store(Apply<Op>(load(a[i]), load(b[i])));
+struct HalfBits {
+  static float Load(uint16_t v) { return HalfBitsToFloat(v); }
+  static uint16_t Store(float v) { return FloatToHalfBits(v); }
+};
+struct Bf16Bits {
+  static float Load(uint16_t v) { return Bf16BitsToFloat(v); }
+  static uint16_t Store(float v) { return FloatToBf16Bits(v); }
+};
+
+template <int Op, typename Bits>
+ACLSIM_INLINE void TwoByteBinaryLoop(uint16_t* d, const uint16_t* a, const uint16_t* b, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) d[i] = Bits::Store(Apply<Op>(Bits::Load(a[i]), Bits::Load(b[i])));
 }
 
-template <int Op>
-ACLSIM_INLINE void HalfBinaryLoop(uint16_t* d, const uint16_t* a, const uint16_t* b, uint32_t n) {
-  TwoByteBinaryLoop<Op>(
-      d, a, b, n, [](uint16_t v) { return HalfBitsToFloat(v); }, [](float v) { return FloatToHalfBits(v); });
+// Maxs(lo), Mins(hi), then a NaN of x selected back (the compute-type ClampScalars).
+ACLSIM_INLINE float ClampOne(float x, float lo, float hi) {
+  float m = x < lo ? lo : x;
+  m = m < hi ? m : hi;
+  return x != x ? x : m;
 }
 
-template <int Op>
-ACLSIM_INLINE void Bf16BinaryLoop(uint16_t* d, const uint16_t* a, const uint16_t* b, uint32_t n) {
-  TwoByteBinaryLoop<Op>(
-      d, a, b, n, [](uint16_t v) { return Bf16BitsToFloat(v); }, [](float v) { return FloatToBf16Bits(v); });
+template <typename Bits>
+ACLSIM_INLINE void TwoByteClampLoop(uint16_t* d, const uint16_t* a, float lo, float hi, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) d[i] = Bits::Store(ClampOne(Bits::Load(a[i]), lo, hi));
 }
 
 typedef void (*TwoByteBinaryFn)(uint16_t*, const uint16_t*, const uint16_t*, uint32_t);
+typedef void (*TwoByteClampFn)(uint16_t*, const uint16_t*, float, float, uint32_t);
 
-struct TwoByteBinaryUnit {
+struct TwoByteUnit {
   TwoByteBinaryFn half[6];  // by aclsimVectorOp
   TwoByteBinaryFn bf16[6];
+  TwoByteClampFn halfClamp;
+  TwoByteClampFn bf16Clamp;
 };
 
 template <int Op>
 void BaselineHalfBinary(uint16_t* d, const uint16_t* a, const uint16_t* b, uint32_t n) {
-  HalfBinaryLoop<Op>(d, a, b, n);
+  TwoByteBinaryLoop<Op, HalfBits>(d, a, b, n);
+}
+void BaselineHalfClamp(uint16_t* d, const uint16_t* a, float lo, float hi, uint32_t n) {
+  TwoByteClampLoop<HalfBits>(d, a, lo, hi, n);
 }
 
 #if defined(__x86_64__)
-// Apply's operation on eight lanes (maxps/minps are `a > b ? a : b` and `a < b ? a : b`, NaN included).
+// Apply's operation on eight lanes (maxps/minps are `a > b ? a : b` and `a < b ? a : b`, NaN included);
+// of two NaNs a sum or product is b, as the float32 instruction gives it (the compiler may swap operands).
 template <int Op>
 ACLSIM_INLINE ACLSIM_F16C __m256 ApplyAvx(__m256 a, __m256 b) {
-  if constexpr (Op == ACLSIM_VEC_ADD) return _mm256_add_ps(a, b);
+  if constexpr (Op == ACLSIM_VEC_ADD || Op == ACLSIM_VEC_MUL) {
+    const __m256 r = Op == ACLSIM_VEC_ADD ? _mm256_add_ps(a, b) : _mm256_mul_ps(a, b);
+    return _mm256_blendv_ps(r, b, _mm256_and_ps(_mm256_cmp_ps(a, a, _CMP_UNORD_Q), _mm256_cmp_ps(b, b, _CMP_UNORD_Q)));
+  }
   if constexpr (Op == ACLSIM_VEC_SUB) return _mm256_sub_ps(a, b);
-  if constexpr (Op == ACLSIM_VEC_MUL) return _mm256_mul_ps(a, b);
   if constexpr (Op == ACLSIM_VEC_DIV) return _mm256_div_ps(a, b);
   if constexpr (Op == ACLSIM_VEC_MAX) return _mm256_max_ps(a, b);
   return _mm256_min_ps(a, b);
+}
+
+ACLSIM_INLINE ACLSIM_F16C __m256 LoadHalves(const uint16_t* s) {
+  return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s)));
 }
 
 template <int Op>
 ACLSIM_F16C void F16cHalfBinary(uint16_t* d, const uint16_t* a, const uint16_t* b, uint32_t n) {
   uint32_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    const __m256 x = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i)));
-    const __m256 y = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i)));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), F16cRoundToHalf(ApplyAvx<Op>(x, y)));
+    const __m256 y = ApplyAvx<Op>(LoadHalves(a + i), LoadHalves(b + i));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), F16cRoundToHalf(y));
   }
-  HalfBinaryLoop<Op>(d + i, a + i, b + i, n - i);
+  TwoByteBinaryLoop<Op, HalfBits>(d + i, a + i, b + i, n - i);
+}
+
+ACLSIM_F16C void F16cHalfClamp(uint16_t* d, const uint16_t* a, float lo, float hi, uint32_t n) {
+  const __m256 low = _mm256_set1_ps(lo);
+  const __m256 high = _mm256_set1_ps(hi);
+  uint32_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 x = LoadHalves(a + i);
+    const __m256 m = _mm256_min_ps(_mm256_max_ps(low, x), high);  // lo > x ? lo : x, then m < hi ? m : hi
+    const __m256 y = _mm256_blendv_ps(m, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), F16cRoundToHalf(y));
+  }
+  TwoByteClampLoop<HalfBits>(d + i, a + i, lo, hi, n - i);
 }
 #endif
 
-#define ACLSIM_TWO_BYTE_BINARY_UNIT(NAME, ATTR, HALF)                                                      \
+#define ACLSIM_TWO_BYTE_UNIT(NAME, ATTR, HALF_BINARY, HALF_CLAMP)                                          \
   template <int Op>                                                                                        \
   ATTR void NAME##Bf16Binary(uint16_t* d, const uint16_t* a, const uint16_t* b, uint32_t n) {              \
-    Bf16BinaryLoop<Op>(d, a, b, n);                                                                        \
+    TwoByteBinaryLoop<Op, Bf16Bits>(d, a, b, n);                                                           \
   }                                                                                                        \
-  constexpr TwoByteBinaryUnit k##NAME##TwoByteBinary{                                                      \
-      {HALF<0>, HALF<1>, HALF<2>, HALF<3>, HALF<4>, HALF<5>},                                              \
+  ATTR void NAME##Bf16Clamp(uint16_t* d, const uint16_t* a, float lo, float hi, uint32_t n) {              \
+    TwoByteClampLoop<Bf16Bits>(d, a, lo, hi, n);                                                           \
+  }                                                                                                        \
+  constexpr TwoByteUnit k##NAME##TwoByte{                                                                  \
+      {HALF_BINARY<0>, HALF_BINARY<1>, HALF_BINARY<2>, HALF_BINARY<3>, HALF_BINARY<4>, HALF_BINARY<5>},    \
       {NAME##Bf16Binary<0>, NAME##Bf16Binary<1>, NAME##Bf16Binary<2>, NAME##Bf16Binary<3>,                 \
-       NAME##Bf16Binary<4>, NAME##Bf16Binary<5>}};
+       NAME##Bf16Binary<4>, NAME##Bf16Binary<5>},                                                          \
+      HALF_CLAMP, NAME##Bf16Clamp};
 
-ACLSIM_TWO_BYTE_BINARY_UNIT(Baseline, , BaselineHalfBinary)
+ACLSIM_TWO_BYTE_UNIT(Baseline, , BaselineHalfBinary, BaselineHalfClamp)
 #if defined(__x86_64__)
-ACLSIM_TWO_BYTE_BINARY_UNIT(Avx2, __attribute__((target("avx2,fma"))), F16cHalfBinary)
-ACLSIM_TWO_BYTE_BINARY_UNIT(Avx512, ACLSIM_AVX512, F16cHalfBinary)
+ACLSIM_TWO_BYTE_UNIT(Avx2, __attribute__((target("avx2,fma"))), F16cHalfBinary, F16cHalfClamp)
+ACLSIM_TWO_BYTE_UNIT(Avx512, ACLSIM_AVX512, F16cHalfBinary, F16cHalfClamp)
 #endif
 
 // The level Elementwise() chose.
-const TwoByteBinaryUnit& TwoByteBinary() {
+const TwoByteUnit& TwoByte() {
 #if defined(__x86_64__)
-  if (&Elementwise() == &kAvx512Elementwise) return kAvx512TwoByteBinary;
-  if (&Elementwise() == &kAvx2Elementwise) return kAvx2TwoByteBinary;
+  if (&Elementwise() == &kAvx512Elementwise) return kAvx512TwoByte;
+  if (&Elementwise() == &kAvx2Elementwise) return kAvx2TwoByte;
 #endif
-  return kBaselineTwoByteBinary;
+  return kBaselineTwoByte;
 }
 
 }  // namespace
 }  // namespace ascendc_sim
 
-extern "C" void aclsimVectorBinaryB16(aclDataType type, aclsimVectorOp op, uint16_t* dst, const uint16_t* src0,
-                                      const uint16_t* src1, uint32_t n) {
-  const ascendc_sim::TwoByteBinaryUnit& unit = ascendc_sim::TwoByteBinary();
+extern "C" {
+
+void aclsimVectorBinaryB16(aclDataType type, aclsimVectorOp op, uint16_t* dst, const uint16_t* src0,
+                           const uint16_t* src1, uint32_t n) {
+  const ascendc_sim::TwoByteUnit& unit = ascendc_sim::TwoByte();
   const int k = op >= ACLSIM_VEC_ADD && op <= ACLSIM_VEC_MIN ? op : ACLSIM_VEC_MIN;
   (type == ACL_BF16 ? unit.bf16 : unit.half)[k](dst, src0, src1, n);
 }
+
+void aclsimVectorClampB16(aclDataType type, uint16_t* dst, const uint16_t* src, float lo, float hi, uint32_t n) {
+  const ascendc_sim::TwoByteUnit& unit = ascendc_sim::TwoByte();
+  (type == ACL_BF16 ? unit.bf16Clamp : unit.halfClamp)(dst, src, lo, hi, n);
+}
+
+}  // extern "C"

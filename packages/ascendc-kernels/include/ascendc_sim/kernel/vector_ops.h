@@ -234,6 +234,16 @@ __aicore__ inline void Min(const LocalTensor<T>& dst, const LocalTensor<T>& src0
   }
 }
 
+// Clamp of half/bfloat16_t to float bounds (not NaN) in one vector-unit pass: the bits of Cast to
+// float, Maxs(lo), Mins(hi), a NaN of src selected back, and Cast back.
+template <typename T>
+__aicore__ inline void ClampScalars(const LocalTensor<T>& dst, const LocalTensor<T>& src, float lo, float hi,
+                                    uint32_t calCount) {
+  static_assert(detail::kIsTwoByteFloat<T>, "ClampScalars is an instruction of half and bfloat16_t");
+  detail::CheckUnary("ClampScalars", dst, src, calCount);
+  aclsimVectorClampB16(detail::kTwoByteFloatType<T>, detail::Raw(dst), detail::Raw(src), lo, hi, calCount);
+}
+
 // ---- unary ----
 template <typename T>
 __aicore__ inline void Abs(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t calCount) {
