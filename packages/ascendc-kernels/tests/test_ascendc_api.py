@@ -415,6 +415,7 @@ acl.aclsimVectorCastToF32.argtypes = [ctypes.c_int, p, p, ctypes.c_uint32]
 acl.aclsimVectorCastFromF32.argtypes = [ctypes.c_int, p, p, ctypes.c_uint32]
 acl.aclsimVectorClampB16.argtypes = [ctypes.c_int, p, p, ctypes.c_float, ctypes.c_float, ctypes.c_uint32]
 acl.aclsimVectorUnaryF32.argtypes = [ctypes.c_int, p, p, ctypes.c_float, ctypes.c_uint32]
+acl.aclsimVectorRoundB16.argtypes = [ctypes.c_int, ctypes.c_int, p, p, ctypes.c_uint32]
 rng = np.random.default_rng(2)
 every = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
 a = np.concatenate([every] * 3)
@@ -446,14 +447,23 @@ for name, dtype in (("f16", sim.ACL_FLOAT16), ("bf16", sim.ACL_BF16)):
         steps = np.zeros(n, np.uint16)
         acl.aclsimVectorCastFromF32(dtype, steps.ctypes.data, bounded.ctypes.data, n)
         out.update({f"{name}_clamp{k}": clamped, f"{name}_clamp{k}_steps": steps})
+    for op in range(3, 7):  # ceil, floor, round, trunc
+        rounded = np.zeros(n, np.uint16)
+        acl.aclsimVectorRoundB16(dtype, op, rounded.ctypes.data, a.ctypes.data, n)
+        fa = np.zeros(n, np.float32)
+        acl.aclsimVectorCastToF32(dtype, fa.ctypes.data, a.ctypes.data, n)
+        acl.aclsimVectorUnaryF32(op, fa.ctypes.data, fa.ctypes.data, 0.0, n)
+        steps = np.zeros(n, np.uint16)
+        acl.aclsimVectorCastFromF32(dtype, steps.ctypes.data, fa.ctypes.data, n)
+        out.update({f"{name}_round{op}": rounded, f"{name}_round{op}_steps": steps})
 np.savez(sys.argv[1], **out)
 """
 
 
 def test_float16_and_bfloat16_arithmetic_rounds_the_float32_result_once_on_every_simd_level(tmp_path):
-    # Add/Sub/Mul/Div/Max/Min and clamp on 2-byte floats (every bit pattern, specials and subnormals
-    # included, in place too): the bits of the float32 instructions between the casts they replace, on
-    # every level, and numpy's correctly rounded float16 results for + - * /.
+    # Add/Sub/Mul/Div/Max/Min, clamp and Ceil/Floor/Round/Trunc on 2-byte floats (every bit pattern,
+    # specials and subnormals included, in place too): the bits of the float32 instructions between the
+    # casts they replace, on every level, and numpy's correctly rounded float16 results for + - * /.
     results = _run_on_every_simd_level(_TWO_BYTE_BINARY_SCRIPT, tmp_path)
     for level in ("avx2", "avx512"):
         for name in results["baseline"].files:
@@ -465,10 +475,14 @@ def test_float16_and_bfloat16_arithmetic_rounds_the_float32_result_once_on_every
             np.testing.assert_array_equal(got[f"{name}_{op}_in_place"], got[f"{name}_{op}"], err_msg=f"{name} {op}")
         for k in range(5):
             np.testing.assert_array_equal(got[f"{name}_clamp{k}"], got[f"{name}_clamp{k}_steps"], err_msg=f"{name} {k}")
+        for op in range(3, 7):
+            np.testing.assert_array_equal(got[f"{name}_round{op}"], got[f"{name}_round{op}_steps"],
+                                          err_msg=f"{name} {op}")
     a, b = got["a"].view(np.float16), got["b"].view(np.float16)
     with np.errstate(all="ignore"):
         for op, fn in enumerate((np.add, np.subtract, np.multiply, np.divide)):
             expected = fn(a, b)
             numbers = ~np.isnan(expected)
-            np.testing.assert_array_equal(got[f"f16_{op}"].view(np.float16)[numbers], expected[numbers], err_msg=str(op))
+            np.testing.assert_array_equal(got[f"f16_{op}"].view(np.float16)[numbers], expected[numbers],
+                                          err_msg=str(op))
             assert np.isnan(got[f"f16_{op}"].view(np.float16)[~numbers]).all()

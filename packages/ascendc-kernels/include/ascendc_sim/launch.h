@@ -186,6 +186,10 @@ ACL_FUNC_VISIBILITY void aclsimVectorBinaryB16(aclDataType type, aclsimVectorOp 
 // Mins(hi), a NaN of src kept (a Select), the result cast back; the bits of those steps. Bounds not NaN.
 ACL_FUNC_VISIBILITY void aclsimVectorClampB16(aclDataType type, uint16_t* dst, const uint16_t* src, float lo,
                                               float hi, uint32_t n);
+// AscendC::Ceil/Floor/Round/Trunc on half or bfloat16_t (op ACLSIM_VEC_CEIL..ACLSIM_VEC_TRUNC): the bits
+// of the cast to float32, aclsimVectorUnaryF32's rounding and the cast back. dst may be src (same start).
+ACL_FUNC_VISIBILITY void aclsimVectorRoundB16(aclDataType type, aclsimVectorUnaryOp op, uint16_t* dst,
+                                              const uint16_t* src, uint32_t n);
 
 #ifdef __cplusplus
 }

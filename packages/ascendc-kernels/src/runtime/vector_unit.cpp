@@ -646,7 +646,7 @@ void aclsimVectorSelectB32(void* dst, const uint8_t* mask, const void* src0, con
 
 }  // extern "C"
 
-// ---- arithmetic and clamp on float16 / bfloat16 ----
+// ---- arithmetic, clamp and rounding on float16 / bfloat16 ----
 // Each value converted to float32, the float32 operation and the result rounded once, in registers:
 // the bits of Cast, the float32 instructions and Cast back over whole tiles, on every level (F16C
 // converts float16 on the AVX levels, the branch-free bit conversions elsewhere and for bfloat16).
@@ -679,14 +679,30 @@ ACLSIM_INLINE void TwoByteClampLoop(uint16_t* d, const uint16_t* a, float lo, fl
   for (uint32_t i = 0; i < n; ++i) d[i] = Bits::Store(ClampOne(Bits::Load(a[i]), lo, hi));
 }
 
+// Ceil, Floor, Round and Trunc (aclsimVectorUnaryOp 3..6) as RoundToIntegral's modes.
+template <int Op>
+constexpr AscendC::RoundMode kRoundModeOf = Op == ACLSIM_VEC_CEIL    ? AscendC::RoundMode::CAST_CEIL
+                                            : Op == ACLSIM_VEC_FLOOR ? AscendC::RoundMode::CAST_FLOOR
+                                            : Op == ACLSIM_VEC_ROUND ? AscendC::RoundMode::CAST_RINT
+                                                                     : AscendC::RoundMode::CAST_TRUNC;
+
+template <int Op, typename Bits>
+ACLSIM_INLINE void TwoByteRoundLoop(uint16_t* d, const uint16_t* a, uint32_t n) {
+  using AscendC::detail::RoundToIntegral;
+  for (uint32_t i = 0; i < n; ++i) d[i] = Bits::Store(RoundToIntegral<kRoundModeOf<Op>>(Bits::Load(a[i])));
+}
+
 typedef void (*TwoByteBinaryFn)(uint16_t*, const uint16_t*, const uint16_t*, uint32_t);
 typedef void (*TwoByteClampFn)(uint16_t*, const uint16_t*, float, float, uint32_t);
+typedef void (*TwoByteRoundFn)(uint16_t*, const uint16_t*, uint32_t);
 
 struct TwoByteUnit {
   TwoByteBinaryFn half[6];  // by aclsimVectorOp
   TwoByteBinaryFn bf16[6];
   TwoByteClampFn halfClamp;
   TwoByteClampFn bf16Clamp;
+  TwoByteRoundFn halfRound[4];  // by aclsimVectorUnaryOp - ACLSIM_VEC_CEIL
+  TwoByteRoundFn bf16Round[4];
 };
 
 template <int Op>
@@ -695,6 +711,10 @@ void BaselineHalfBinary(uint16_t* d, const uint16_t* a, const uint16_t* b, uint3
 }
 void BaselineHalfClamp(uint16_t* d, const uint16_t* a, float lo, float hi, uint32_t n) {
   TwoByteClampLoop<HalfBits>(d, a, lo, hi, n);
+}
+template <int Op>
+void BaselineHalfRound(uint16_t* d, const uint16_t* a, uint32_t n) {
+  TwoByteRoundLoop<Op, HalfBits>(d, a, n);
 }
 
 #if defined(__x86_64__)
@@ -738,9 +758,24 @@ ACLSIM_F16C void F16cHalfClamp(uint16_t* d, const uint16_t* a, float lo, float h
   }
   TwoByteClampLoop<HalfBits>(d + i, a + i, lo, hi, n - i);
 }
+
+// roundps rounds as RoundToIntegral does (IEEE: -0 kept, NaN quiet with its sign).
+template <int Op>
+ACLSIM_F16C void F16cHalfRound(uint16_t* d, const uint16_t* a, uint32_t n) {
+  constexpr int kMode = (Op == ACLSIM_VEC_CEIL    ? _MM_FROUND_TO_POS_INF
+                         : Op == ACLSIM_VEC_FLOOR ? _MM_FROUND_TO_NEG_INF
+                         : Op == ACLSIM_VEC_ROUND ? _MM_FROUND_TO_NEAREST_INT
+                                                  : _MM_FROUND_TO_ZERO) |
+                        _MM_FROUND_NO_EXC;
+  uint32_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), F16cRoundToHalf(_mm256_round_ps(LoadHalves(a + i), kMode)));
+  }
+  TwoByteRoundLoop<Op, HalfBits>(d + i, a + i, n - i);
+}
 #endif
 
-#define ACLSIM_TWO_BYTE_UNIT(NAME, ATTR, HALF_BINARY, HALF_CLAMP)                                          \
+#define ACLSIM_TWO_BYTE_UNIT(NAME, ATTR, HALF_BINARY, HALF_CLAMP, HALF_ROUND)                              \
   template <int Op>                                                                                        \
   ATTR void NAME##Bf16Binary(uint16_t* d, const uint16_t* a, const uint16_t* b, uint32_t n) {              \
     TwoByteBinaryLoop<Op, Bf16Bits>(d, a, b, n);                                                           \
@@ -748,16 +783,25 @@ ACLSIM_F16C void F16cHalfClamp(uint16_t* d, const uint16_t* a, float lo, float h
   ATTR void NAME##Bf16Clamp(uint16_t* d, const uint16_t* a, float lo, float hi, uint32_t n) {              \
     TwoByteClampLoop<Bf16Bits>(d, a, lo, hi, n);                                                           \
   }                                                                                                        \
+  template <int Op>                                                                                        \
+  ATTR void NAME##Bf16Round(uint16_t* d, const uint16_t* a, uint32_t n) {                                  \
+    TwoByteRoundLoop<Op, Bf16Bits>(d, a, n);                                                               \
+  }                                                                                                        \
   constexpr TwoByteUnit k##NAME##TwoByte{                                                                  \
       {HALF_BINARY<0>, HALF_BINARY<1>, HALF_BINARY<2>, HALF_BINARY<3>, HALF_BINARY<4>, HALF_BINARY<5>},    \
       {NAME##Bf16Binary<0>, NAME##Bf16Binary<1>, NAME##Bf16Binary<2>, NAME##Bf16Binary<3>,                 \
        NAME##Bf16Binary<4>, NAME##Bf16Binary<5>},                                                          \
-      HALF_CLAMP, NAME##Bf16Clamp};
+      HALF_CLAMP,                                                                                          \
+      NAME##Bf16Clamp,                                                                                     \
+      {HALF_ROUND<ACLSIM_VEC_CEIL>, HALF_ROUND<ACLSIM_VEC_FLOOR>, HALF_ROUND<ACLSIM_VEC_ROUND>,             \
+       HALF_ROUND<ACLSIM_VEC_TRUNC>},                                                                      \
+      {NAME##Bf16Round<ACLSIM_VEC_CEIL>, NAME##Bf16Round<ACLSIM_VEC_FLOOR>, NAME##Bf16Round<ACLSIM_VEC_ROUND>, \
+       NAME##Bf16Round<ACLSIM_VEC_TRUNC>}};
 
-ACLSIM_TWO_BYTE_UNIT(Baseline, , BaselineHalfBinary, BaselineHalfClamp)
+ACLSIM_TWO_BYTE_UNIT(Baseline, , BaselineHalfBinary, BaselineHalfClamp, BaselineHalfRound)
 #if defined(__x86_64__)
-ACLSIM_TWO_BYTE_UNIT(Avx2, __attribute__((target("avx2,fma"))), F16cHalfBinary, F16cHalfClamp)
-ACLSIM_TWO_BYTE_UNIT(Avx512, ACLSIM_AVX512, F16cHalfBinary, F16cHalfClamp)
+ACLSIM_TWO_BYTE_UNIT(Avx2, __attribute__((target("avx2,fma"))), F16cHalfBinary, F16cHalfClamp, F16cHalfRound)
+ACLSIM_TWO_BYTE_UNIT(Avx512, ACLSIM_AVX512, F16cHalfBinary, F16cHalfClamp, F16cHalfRound)
 #endif
 
 // The level Elementwise() chose.
@@ -784,6 +828,13 @@ void aclsimVectorBinaryB16(aclDataType type, aclsimVectorOp op, uint16_t* dst, c
 void aclsimVectorClampB16(aclDataType type, uint16_t* dst, const uint16_t* src, float lo, float hi, uint32_t n) {
   const ascendc_sim::TwoByteUnit& unit = ascendc_sim::TwoByte();
   (type == ACL_BF16 ? unit.bf16Clamp : unit.halfClamp)(dst, src, lo, hi, n);
+}
+
+void aclsimVectorRoundB16(aclDataType type, aclsimVectorUnaryOp op, uint16_t* dst, const uint16_t* src, uint32_t n) {
+  const ascendc_sim::TwoByteUnit& unit = ascendc_sim::TwoByte();
+  const int last = ACLSIM_VEC_TRUNC - ACLSIM_VEC_CEIL;
+  const int k = op >= ACLSIM_VEC_CEIL && op <= ACLSIM_VEC_TRUNC ? op - ACLSIM_VEC_CEIL : last;
+  (type == ACL_BF16 ? unit.bf16Round : unit.halfRound)[k](dst, src, n);
 }
 
 }  // extern "C"

@@ -334,7 +334,8 @@ __aicore__ inline void Relu(const LocalTensor<T>& dst, const LocalTensor<T>& src
   detail::UnaryLoop(dst, src, calCount, [](C a) { return a < C(0) ? C(0) : a; });  // NaN stays NaN
 }
 
-// Ceil, Floor, Round (half to even) and Trunc (Ascend C's math library): float on the vector unit.
+// Ceil, Floor, Round (half to even) and Trunc (Ascend C's math library): float, half and bfloat16_t on the
+// vector unit.
 #define ASCENDC_SIM_ROUNDING(NAME, MODE, OP)                                                             \
   template <typename T>                                                                                  \
   __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t calCount) { \
@@ -342,6 +343,8 @@ __aicore__ inline void Relu(const LocalTensor<T>& dst, const LocalTensor<T>& src
     detail::CheckUnary(#NAME, dst, src, calCount);                                                       \
     if constexpr (std::is_same<T, float>::value) {                                                       \
       aclsimVectorUnaryF32(OP, dst.GetPhyAddr(), src.GetPhyAddr(), 0.0f, calCount);                      \
+    } else if constexpr (detail::kIsTwoByteFloat<T>) {                                                   \
+      aclsimVectorRoundB16(detail::kTwoByteFloatType<T>, OP, detail::Raw(dst), detail::Raw(src), calCount); \
     } else {                                                                                             \
       using C = detail::ComputeOf<T>;                                                                    \
       detail::UnaryLoop(dst, src, calCount, [](C a) { return detail::RoundToIntegral<MODE>(a); });       \
