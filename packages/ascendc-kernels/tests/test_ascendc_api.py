@@ -384,6 +384,7 @@ np.savez(sys.argv[1], **out)
 """
 
 
+
 def test_normalization_row_instructions_give_the_bits_of_the_steps_they_fuse(tmp_path):
     # layer norm's (x - mean) * rstd * gamma + beta and softmax's exp(x - shift) with its sum in one
     # pass each: the bits of Adds/Muls/Mul/Add and Adds/Exp/ReduceSum, the same on every SIMD level.
@@ -399,3 +400,89 @@ def test_normalization_row_instructions_give_the_bits_of_the_steps_they_fuse(tmp
         for name in got.files:
             np.testing.assert_array_equal(results[level][name].view(np.uint8), got[name].view(np.uint8),
                                           err_msg=f"{name} {level}")
+
+
+_TWO_BYTE_BINARY_SCRIPT = """
+import ctypes
+import sys
+import numpy as np
+import ascendc_kernels_testing as sim
+acl = sim.load().acl
+p = ctypes.c_void_p
+acl.aclsimVectorBinaryB16.argtypes = [ctypes.c_int, ctypes.c_int, p, p, p, ctypes.c_uint32]
+acl.aclsimVectorBinaryF32.argtypes = [ctypes.c_int, p, p, p, ctypes.c_uint32]
+acl.aclsimVectorCastToF32.argtypes = [ctypes.c_int, p, p, ctypes.c_uint32]
+acl.aclsimVectorCastFromF32.argtypes = [ctypes.c_int, p, p, ctypes.c_uint32]
+acl.aclsimVectorClampB16.argtypes = [ctypes.c_int, p, p, ctypes.c_float, ctypes.c_float, ctypes.c_uint32]
+acl.aclsimVectorUnaryF32.argtypes = [ctypes.c_int, p, p, ctypes.c_float, ctypes.c_uint32]
+acl.aclsimVectorRoundB16.argtypes = [ctypes.c_int, ctypes.c_int, p, p, ctypes.c_uint32]
+rng = np.random.default_rng(2)
+every = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
+a = np.concatenate([every] * 3)
+b = np.concatenate([rng.permutation(every) for _ in range(3)])
+n = a.size - 5  # a tail shorter than one register
+out = {"a": a[:n], "b": b[:n]}
+for name, dtype in (("f16", sim.ACL_FLOAT16), ("bf16", sim.ACL_BF16)):
+    for op in range(6):  # add, sub, mul, div, max, min
+        fused = np.zeros(n, np.uint16)
+        acl.aclsimVectorBinaryB16(dtype, op, fused.ctypes.data, a.ctypes.data, b.ctypes.data, n)
+        in_place = a[:n].copy()
+        acl.aclsimVectorBinaryB16(dtype, op, in_place.ctypes.data, in_place.ctypes.data, b.ctypes.data, n)
+        fa, fb = np.zeros(n, np.float32), np.zeros(n, np.float32)
+        acl.aclsimVectorCastToF32(dtype, fa.ctypes.data, a.ctypes.data, n)
+        acl.aclsimVectorCastToF32(dtype, fb.ctypes.data, b.ctypes.data, n)
+        acl.aclsimVectorBinaryF32(op, fa.ctypes.data, fa.ctypes.data, fb.ctypes.data, n)
+        steps = np.zeros(n, np.uint16)
+        acl.aclsimVectorCastFromF32(dtype, steps.ctypes.data, fa.ctypes.data, n)
+        out.update({f"{name}_{op}": fused, f"{name}_{op}_in_place": in_place, f"{name}_{op}_steps": steps})
+    for k, (lo, hi) in enumerate(((-1.0, 1.0), (-0.3333333, 0.7777777), (0.5, -0.5), (-0.0, 0.0), (1e-8, 7e4))):
+        clamped = np.zeros(n, np.uint16)
+        acl.aclsimVectorClampB16(dtype, clamped.ctypes.data, a.ctypes.data, lo, hi, n)
+        fa = np.zeros(n, np.float32)
+        acl.aclsimVectorCastToF32(dtype, fa.ctypes.data, a.ctypes.data, n)
+        bounded = fa.copy()
+        acl.aclsimVectorUnaryF32(0, bounded.ctypes.data, bounded.ctypes.data, lo, n)  # Maxs
+        acl.aclsimVectorUnaryF32(1, bounded.ctypes.data, bounded.ctypes.data, hi, n)  # Mins
+        bounded = np.where(np.isnan(fa), fa, bounded)
+        steps = np.zeros(n, np.uint16)
+        acl.aclsimVectorCastFromF32(dtype, steps.ctypes.data, bounded.ctypes.data, n)
+        out.update({f"{name}_clamp{k}": clamped, f"{name}_clamp{k}_steps": steps})
+    for op in range(3, 7):  # ceil, floor, round, trunc
+        rounded = np.zeros(n, np.uint16)
+        acl.aclsimVectorRoundB16(dtype, op, rounded.ctypes.data, a.ctypes.data, n)
+        fa = np.zeros(n, np.float32)
+        acl.aclsimVectorCastToF32(dtype, fa.ctypes.data, a.ctypes.data, n)
+        acl.aclsimVectorUnaryF32(op, fa.ctypes.data, fa.ctypes.data, 0.0, n)
+        steps = np.zeros(n, np.uint16)
+        acl.aclsimVectorCastFromF32(dtype, steps.ctypes.data, fa.ctypes.data, n)
+        out.update({f"{name}_round{op}": rounded, f"{name}_round{op}_steps": steps})
+np.savez(sys.argv[1], **out)
+"""
+
+
+def test_float16_and_bfloat16_arithmetic_rounds_the_float32_result_once_on_every_simd_level(tmp_path):
+    # Add/Sub/Mul/Div/Max/Min, clamp and Ceil/Floor/Round/Trunc on 2-byte floats (every bit pattern,
+    # specials and subnormals included, in place too): the bits of the float32 instructions between the
+    # casts they replace, on every level, and numpy's correctly rounded float16 results for + - * /.
+    results = _run_on_every_simd_level(_TWO_BYTE_BINARY_SCRIPT, tmp_path)
+    for level in ("avx2", "avx512"):
+        for name in results["baseline"].files:
+            np.testing.assert_array_equal(results[level][name], results["baseline"][name], err_msg=f"{name} {level}")
+    got = results["baseline"]
+    for name in ("f16", "bf16"):
+        for op in range(6):
+            np.testing.assert_array_equal(got[f"{name}_{op}"], got[f"{name}_{op}_steps"], err_msg=f"{name} {op}")
+            np.testing.assert_array_equal(got[f"{name}_{op}_in_place"], got[f"{name}_{op}"], err_msg=f"{name} {op}")
+        for k in range(5):
+            np.testing.assert_array_equal(got[f"{name}_clamp{k}"], got[f"{name}_clamp{k}_steps"], err_msg=f"{name} {k}")
+        for op in range(3, 7):
+            np.testing.assert_array_equal(got[f"{name}_round{op}"], got[f"{name}_round{op}_steps"],
+                                          err_msg=f"{name} {op}")
+    a, b = got["a"].view(np.float16), got["b"].view(np.float16)
+    with np.errstate(all="ignore"):
+        for op, fn in enumerate((np.add, np.subtract, np.multiply, np.divide)):
+            expected = fn(a, b)
+            numbers = ~np.isnan(expected)
+            np.testing.assert_array_equal(got[f"f16_{op}"].view(np.float16)[numbers], expected[numbers],
+                                          err_msg=str(op))
+            assert np.isnan(got[f"f16_{op}"].view(np.float16)[~numbers]).all()

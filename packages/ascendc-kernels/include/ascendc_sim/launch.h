@@ -176,6 +176,21 @@ ACL_FUNC_VISIBILITY void aclsimVectorFloorDivide(aclDataType type, void* dst, co
 ACL_FUNC_VISIBILITY void aclsimVectorSelectB32(void* dst, const uint8_t* mask, const void* src0, const void* src1,
                                                uint32_t scalarBits, uint32_t n);
 
+// AscendC::Add/Sub/Mul/Div/Max/Min on half or bfloat16_t (`type` ACL_FLOAT16 or ACL_BF16, src/dst
+// their bits): each pair cast to float32, the float32 instruction, the result cast back, as
+// aclsimVectorCastToF32, aclsimVectorBinaryF32 and aclsimVectorCastFromF32 in turn would give
+// (for + - * / the correctly rounded 16-bit result). dst may be a source (same start).
+ACL_FUNC_VISIBILITY void aclsimVectorBinaryB16(aclDataType type, aclsimVectorOp op, uint16_t* dst,
+                                               const uint16_t* src0, const uint16_t* src1, uint32_t n);
+// Clamp of half or bfloat16_t values to float32 bounds in one pass: each cast to float32, Maxs(lo),
+// Mins(hi), a NaN of src kept (a Select), the result cast back; the bits of those steps. Bounds not NaN.
+ACL_FUNC_VISIBILITY void aclsimVectorClampB16(aclDataType type, uint16_t* dst, const uint16_t* src, float lo,
+                                              float hi, uint32_t n);
+// AscendC::Ceil/Floor/Round/Trunc on half or bfloat16_t (op ACLSIM_VEC_CEIL..ACLSIM_VEC_TRUNC): the bits
+// of the cast to float32, aclsimVectorUnaryF32's rounding and the cast back. dst may be src (same start).
+ACL_FUNC_VISIBILITY void aclsimVectorRoundB16(aclDataType type, aclsimVectorUnaryOp op, uint16_t* dst,
+                                              const uint16_t* src, uint32_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -103,6 +103,7 @@ struct Operands {
   C s2{};             // the second and third ones (operators with several parameters)
   C s3{};
   ScalarValue scalar;  // as the caller gave it (exponents, lerp weights)
+  ScalarValue scalar2;  // the second one as given (operators on stored 2-byte values)
 };
 
 // dst = tanh(src) = 2 * sigmoid(2 src) - 1 (saturates to +-1, NaN stays NaN).
@@ -954,6 +955,8 @@ class ElementwiseKernel {
         Operands<T> o;
         o.n = count;
         o.y = y;
+        o.scalar = params_.s;
+        o.scalar2 = params_.s2;
         for (int i = 0; i < params_.arity; ++i) o.x[i] = in[i];
         ComputeStorageTile(params_.op, o);
         Finish(y, in);

@@ -517,16 +517,20 @@ ACLSIM_F16C void F16cHalfToFloat(float* d, const uint16_t* s, uint32_t n) {
   HalfToFloatLoop(d + i, s + i, n - i);
 }
 
-ACLSIM_F16C void F16cFloatToHalf(uint16_t* d, const float* s, uint32_t n) {
+// Eight floats rounded to float16, a NaN made sign | 0x7e00 as the baseline's.
+ACLSIM_INLINE ACLSIM_F16C __m128i F16cRoundToHalf(__m256 v) {
   const __m128i magnitude = _mm_set1_epi16(0x7fff);
   const __m128i inf = _mm_set1_epi16(0x7c00);
   const __m128i payload = _mm_set1_epi16(0x01ff);  // a converted NaN has 0x7e00 set: clearing these leaves it
+  const __m128i h = _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  const __m128i nan = _mm_cmpgt_epi16(_mm_and_si128(h, magnitude), inf);
+  return _mm_andnot_si128(_mm_and_si128(nan, payload), h);
+}
+
+ACLSIM_F16C void F16cFloatToHalf(uint16_t* d, const float* s, uint32_t n) {
   uint32_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    const __m128i nan = _mm_cmpgt_epi16(_mm_and_si128(h, magnitude), inf);
-    h = _mm_andnot_si128(_mm_and_si128(nan, payload), h);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), h);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), F16cRoundToHalf(_mm256_loadu_ps(s + i)));
   }
   FloatToHalfLoop(d + i, s + i, n - i);
 }
@@ -638,6 +642,199 @@ void aclsimVectorSelectB32(void* dst, const uint8_t* mask, const void* src0, con
                            uint32_t n) {
   ascendc_sim::Elementwise().select(static_cast<uint32_t*>(dst), mask, static_cast<const uint32_t*>(src0),
                                     static_cast<const uint32_t*>(src1), scalarBits, n);
+}
+
+}  // extern "C"
+
+// ---- arithmetic, clamp and rounding on float16 / bfloat16 ----
+// Each value converted to float32, the float32 operation and the result rounded once, in registers:
+// the bits of Cast, the float32 instructions and Cast back over whole tiles, on every level (F16C
+// converts float16 on the AVX levels, the branch-free bit conversions elsewhere and for bfloat16).
+namespace ascendc_sim {
+namespace {
+
+struct HalfBits {
+  static float Load(uint16_t v) { return HalfBitsToFloat(v); }
+  static uint16_t Store(float v) { return FloatToHalfBits(v); }
+};
+struct Bf16Bits {
+  static float Load(uint16_t v) { return Bf16BitsToFloat(v); }
+  static uint16_t Store(float v) { return FloatToBf16Bits(v); }
+};
+
+template <int Op, typename Bits>
+ACLSIM_INLINE void TwoByteBinaryLoop(uint16_t* d, const uint16_t* a, const uint16_t* b, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) d[i] = Bits::Store(Apply<Op>(Bits::Load(a[i]), Bits::Load(b[i])));
+}
+
+// Maxs(lo), Mins(hi), then a NaN of x selected back (the compute-type ClampScalars).
+ACLSIM_INLINE float ClampOne(float x, float lo, float hi) {
+  float m = x < lo ? lo : x;
+  m = m < hi ? m : hi;
+  return x != x ? x : m;
+}
+
+template <typename Bits>
+ACLSIM_INLINE void TwoByteClampLoop(uint16_t* d, const uint16_t* a, float lo, float hi, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) d[i] = Bits::Store(ClampOne(Bits::Load(a[i]), lo, hi));
+}
+
+// Ceil, Floor, Round and Trunc (aclsimVectorUnaryOp 3..6) as RoundToIntegral's modes.
+template <int Op>
+constexpr AscendC::RoundMode kRoundModeOf = Op == ACLSIM_VEC_CEIL    ? AscendC::RoundMode::CAST_CEIL
+                                            : Op == ACLSIM_VEC_FLOOR ? AscendC::RoundMode::CAST_FLOOR
+                                            : Op == ACLSIM_VEC_ROUND ? AscendC::RoundMode::CAST_RINT
+                                                                     : AscendC::RoundMode::CAST_TRUNC;
+
+template <int Op, typename Bits>
+ACLSIM_INLINE void TwoByteRoundLoop(uint16_t* d, const uint16_t* a, uint32_t n) {
+  using AscendC::detail::RoundToIntegral;
+  for (uint32_t i = 0; i < n; ++i) d[i] = Bits::Store(RoundToIntegral<kRoundModeOf<Op>>(Bits::Load(a[i])));
+}
+
+typedef void (*TwoByteBinaryFn)(uint16_t*, const uint16_t*, const uint16_t*, uint32_t);
+typedef void (*TwoByteClampFn)(uint16_t*, const uint16_t*, float, float, uint32_t);
+typedef void (*TwoByteRoundFn)(uint16_t*, const uint16_t*, uint32_t);
+
+struct TwoByteUnit {
+  TwoByteBinaryFn half[6];  // by aclsimVectorOp
+  TwoByteBinaryFn bf16[6];
+  TwoByteClampFn halfClamp;
+  TwoByteClampFn bf16Clamp;
+  TwoByteRoundFn halfRound[4];  // by aclsimVectorUnaryOp - ACLSIM_VEC_CEIL
+  TwoByteRoundFn bf16Round[4];
+};
+
+template <int Op>
+void BaselineHalfBinary(uint16_t* d, const uint16_t* a, const uint16_t* b, uint32_t n) {
+  TwoByteBinaryLoop<Op, HalfBits>(d, a, b, n);
+}
+void BaselineHalfClamp(uint16_t* d, const uint16_t* a, float lo, float hi, uint32_t n) {
+  TwoByteClampLoop<HalfBits>(d, a, lo, hi, n);
+}
+template <int Op>
+void BaselineHalfRound(uint16_t* d, const uint16_t* a, uint32_t n) {
+  TwoByteRoundLoop<Op, HalfBits>(d, a, n);
+}
+
+#if defined(__x86_64__)
+// Apply's operation on eight lanes (maxps/minps are `a > b ? a : b` and `a < b ? a : b`, NaN included);
+// of two NaNs a sum or product is b, as the float32 instruction gives it (the compiler may swap operands).
+template <int Op>
+ACLSIM_INLINE ACLSIM_F16C __m256 ApplyAvx(__m256 a, __m256 b) {
+  if constexpr (Op == ACLSIM_VEC_ADD || Op == ACLSIM_VEC_MUL) {
+    const __m256 r = Op == ACLSIM_VEC_ADD ? _mm256_add_ps(a, b) : _mm256_mul_ps(a, b);
+    return _mm256_blendv_ps(r, b, _mm256_and_ps(_mm256_cmp_ps(a, a, _CMP_UNORD_Q), _mm256_cmp_ps(b, b, _CMP_UNORD_Q)));
+  }
+  if constexpr (Op == ACLSIM_VEC_SUB) return _mm256_sub_ps(a, b);
+  if constexpr (Op == ACLSIM_VEC_DIV) return _mm256_div_ps(a, b);
+  if constexpr (Op == ACLSIM_VEC_MAX) return _mm256_max_ps(a, b);
+  return _mm256_min_ps(a, b);
+}
+
+ACLSIM_INLINE ACLSIM_F16C __m256 LoadHalves(const uint16_t* s) {
+  return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s)));
+}
+
+template <int Op>
+ACLSIM_F16C void F16cHalfBinary(uint16_t* d, const uint16_t* a, const uint16_t* b, uint32_t n) {
+  uint32_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 y = ApplyAvx<Op>(LoadHalves(a + i), LoadHalves(b + i));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), F16cRoundToHalf(y));
+  }
+  TwoByteBinaryLoop<Op, HalfBits>(d + i, a + i, b + i, n - i);
+}
+
+ACLSIM_F16C void F16cHalfClamp(uint16_t* d, const uint16_t* a, float lo, float hi, uint32_t n) {
+  const __m256 low = _mm256_set1_ps(lo);
+  const __m256 high = _mm256_set1_ps(hi);
+  uint32_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 x = LoadHalves(a + i);
+    const __m256 m = _mm256_min_ps(_mm256_max_ps(low, x), high);  // lo > x ? lo : x, then m < hi ? m : hi
+    const __m256 y = _mm256_blendv_ps(m, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), F16cRoundToHalf(y));
+  }
+  TwoByteClampLoop<HalfBits>(d + i, a + i, lo, hi, n - i);
+}
+
+// roundps rounds as RoundToIntegral does (IEEE: -0 kept, NaN quiet with its sign).
+template <int Op>
+ACLSIM_F16C void F16cHalfRound(uint16_t* d, const uint16_t* a, uint32_t n) {
+  constexpr int kMode = (Op == ACLSIM_VEC_CEIL    ? _MM_FROUND_TO_POS_INF
+                         : Op == ACLSIM_VEC_FLOOR ? _MM_FROUND_TO_NEG_INF
+                         : Op == ACLSIM_VEC_ROUND ? _MM_FROUND_TO_NEAREST_INT
+                                                  : _MM_FROUND_TO_ZERO) |
+                        _MM_FROUND_NO_EXC;
+  uint32_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), F16cRoundToHalf(_mm256_round_ps(LoadHalves(a + i), kMode)));
+  }
+  TwoByteRoundLoop<Op, HalfBits>(d + i, a + i, n - i);
+}
+#endif
+
+#define ACLSIM_TWO_BYTE_UNIT(NAME, ATTR, HALF_BINARY, HALF_CLAMP, HALF_ROUND)                              \
+  template <int Op>                                                                                        \
+  ATTR void NAME##Bf16Binary(uint16_t* d, const uint16_t* a, const uint16_t* b, uint32_t n) {              \
+    TwoByteBinaryLoop<Op, Bf16Bits>(d, a, b, n);                                                           \
+  }                                                                                                        \
+  ATTR void NAME##Bf16Clamp(uint16_t* d, const uint16_t* a, float lo, float hi, uint32_t n) {              \
+    TwoByteClampLoop<Bf16Bits>(d, a, lo, hi, n);                                                           \
+  }                                                                                                        \
+  template <int Op>                                                                                        \
+  ATTR void NAME##Bf16Round(uint16_t* d, const uint16_t* a, uint32_t n) {                                  \
+    TwoByteRoundLoop<Op, Bf16Bits>(d, a, n);                                                               \
+  }                                                                                                        \
+  constexpr TwoByteUnit k##NAME##TwoByte{                                                                  \
+      {HALF_BINARY<0>, HALF_BINARY<1>, HALF_BINARY<2>, HALF_BINARY<3>, HALF_BINARY<4>, HALF_BINARY<5>},    \
+      {NAME##Bf16Binary<0>, NAME##Bf16Binary<1>, NAME##Bf16Binary<2>, NAME##Bf16Binary<3>,                 \
+       NAME##Bf16Binary<4>, NAME##Bf16Binary<5>},                                                          \
+      HALF_CLAMP,                                                                                          \
+      NAME##Bf16Clamp,                                                                                     \
+      {HALF_ROUND<ACLSIM_VEC_CEIL>, HALF_ROUND<ACLSIM_VEC_FLOOR>, HALF_ROUND<ACLSIM_VEC_ROUND>,             \
+       HALF_ROUND<ACLSIM_VEC_TRUNC>},                                                                      \
+      {NAME##Bf16Round<ACLSIM_VEC_CEIL>, NAME##Bf16Round<ACLSIM_VEC_FLOOR>, NAME##Bf16Round<ACLSIM_VEC_ROUND>, \
+       NAME##Bf16Round<ACLSIM_VEC_TRUNC>}};
+
+ACLSIM_TWO_BYTE_UNIT(Baseline, , BaselineHalfBinary, BaselineHalfClamp, BaselineHalfRound)
+#if defined(__x86_64__)
+ACLSIM_TWO_BYTE_UNIT(Avx2, __attribute__((target("avx2,fma"))), F16cHalfBinary, F16cHalfClamp, F16cHalfRound)
+ACLSIM_TWO_BYTE_UNIT(Avx512, ACLSIM_AVX512, F16cHalfBinary, F16cHalfClamp, F16cHalfRound)
+#endif
+
+// The level Elementwise() chose.
+const TwoByteUnit& TwoByte() {
+#if defined(__x86_64__)
+  if (&Elementwise() == &kAvx512Elementwise) return kAvx512TwoByte;
+  if (&Elementwise() == &kAvx2Elementwise) return kAvx2TwoByte;
+#endif
+  return kBaselineTwoByte;
+}
+
+}  // namespace
+}  // namespace ascendc_sim
+
+extern "C" {
+
+void aclsimVectorBinaryB16(aclDataType type, aclsimVectorOp op, uint16_t* dst, const uint16_t* src0,
+                           const uint16_t* src1, uint32_t n) {
+  const ascendc_sim::TwoByteUnit& unit = ascendc_sim::TwoByte();
+  const int k = op >= ACLSIM_VEC_ADD && op <= ACLSIM_VEC_MIN ? op : ACLSIM_VEC_MIN;
+  (type == ACL_BF16 ? unit.bf16 : unit.half)[k](dst, src0, src1, n);
+}
+
+void aclsimVectorClampB16(aclDataType type, uint16_t* dst, const uint16_t* src, float lo, float hi, uint32_t n) {
+  const ascendc_sim::TwoByteUnit& unit = ascendc_sim::TwoByte();
+  (type == ACL_BF16 ? unit.bf16Clamp : unit.halfClamp)(dst, src, lo, hi, n);
+}
+
+void aclsimVectorRoundB16(aclDataType type, aclsimVectorUnaryOp op, uint16_t* dst, const uint16_t* src, uint32_t n) {
+  const ascendc_sim::TwoByteUnit& unit = ascendc_sim::TwoByte();
+  const int last = ACLSIM_VEC_TRUNC - ACLSIM_VEC_CEIL;
+  const int k = op >= ACLSIM_VEC_CEIL && op <= ACLSIM_VEC_TRUNC ? op - ACLSIM_VEC_CEIL : last;
+  (type == ACL_BF16 ? unit.bf16Round : unit.halfRound)[k](dst, src, n);
 }
 
 }  // extern "C"

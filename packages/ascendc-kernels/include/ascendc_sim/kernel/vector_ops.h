@@ -2,8 +2,8 @@
 // each operand. dst may be one of the sources (same start); partial overlap is
 // not allowed, as on hardware. Loops are written plainly over restrict
 // pointers so that the compiler vectorises them; float Add/Sub/Mul/Div/Max/Min/
-// Adds/Muls/Maxs/Mins/Exp/Reciprocal/Ceil/Floor/Round/Trunc/MulAddDst/FloorDivide and
-// Cast between float and half/bfloat16_t run on the simulated vector unit (aclsim* in
+// Adds/Muls/Maxs/Mins/Exp/Reciprocal/Ceil/Floor/Round/Trunc/MulAddDst/FloorDivide, half/bfloat16_t
+// Add/Sub/Mul/Div/Max/Min and Cast between float and half/bfloat16_t run on the simulated vector unit (aclsim* in
 // libascendcl, the host's widest SIMD chosen at run time).
 #ifndef ASCENDC_SIM_KERNEL_VECTOR_OPS_H
 #define ASCENDC_SIM_KERNEL_VECTOR_OPS_H
@@ -78,6 +78,20 @@ constexpr bool kIsTwoByteFloat = std::is_same<T, half>::value || std::is_same<T,
 template <typename T>
 constexpr aclDataType kTwoByteFloatType = std::is_same<T, half>::value ? ACL_FLOAT16 : ACL_BF16;
 
+// The floating types whose Add/Sub/Mul/Div/Max/Min run on the vector unit (2-byte ones through float32).
+template <typename T>
+constexpr bool kBinaryOnVectorUnit = std::is_same<T, float>::value || kIsTwoByteFloat<T>;
+
+template <typename T>
+inline void VectorUnitBinary(aclsimVectorOp op, const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+                             const LocalTensor<T>& src1, uint32_t n) {
+  if constexpr (std::is_same<T, float>::value) {
+    aclsimVectorBinaryF32(op, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), n);
+  } else {
+    aclsimVectorBinaryB16(kTwoByteFloatType<T>, op, Raw(dst), Raw(src0), Raw(src1), n);
+  }
+}
+
 // exp on float written so that loops over it vectorise (no libm call): Cody-Waite
 // range reduction x = n ln2 + r, a degree-6 polynomial for e^r (about 1 ulp),
 // 2^n applied in two halves so that subnormal results come out right.
@@ -150,8 +164,8 @@ template <typename T>
 __aicore__ inline void Add(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                            uint32_t calCount) {
   detail::CheckBinary("Add", dst, src0, src1, calCount);
-  if constexpr (std::is_same<T, float>::value) {
-    aclsimVectorBinaryF32(ACLSIM_VEC_ADD, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  if constexpr (detail::kBinaryOnVectorUnit<T>) {
+    detail::VectorUnitBinary(ACLSIM_VEC_ADD, dst, src0, src1, calCount);
   } else {
     using C = detail::ComputeOf<T>;
     detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return detail::AddValues(a, b); });
@@ -162,8 +176,8 @@ template <typename T>
 __aicore__ inline void Sub(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                            uint32_t calCount) {
   detail::CheckBinary("Sub", dst, src0, src1, calCount);
-  if constexpr (std::is_same<T, float>::value) {
-    aclsimVectorBinaryF32(ACLSIM_VEC_SUB, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  if constexpr (detail::kBinaryOnVectorUnit<T>) {
+    detail::VectorUnitBinary(ACLSIM_VEC_SUB, dst, src0, src1, calCount);
   } else {
     using C = detail::ComputeOf<T>;
     detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return detail::SubValues(a, b); });
@@ -174,8 +188,8 @@ template <typename T>
 __aicore__ inline void Mul(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                            uint32_t calCount) {
   detail::CheckBinary("Mul", dst, src0, src1, calCount);
-  if constexpr (std::is_same<T, float>::value) {
-    aclsimVectorBinaryF32(ACLSIM_VEC_MUL, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  if constexpr (detail::kBinaryOnVectorUnit<T>) {
+    detail::VectorUnitBinary(ACLSIM_VEC_MUL, dst, src0, src1, calCount);
   } else {
     using C = detail::ComputeOf<T>;
     detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return detail::MulValues(a, b); });
@@ -188,8 +202,8 @@ __aicore__ inline void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0
                            uint32_t calCount) {
   static_assert(detail::kIsFloatLike<T>, "Div supports floating types");
   detail::CheckBinary("Div", dst, src0, src1, calCount);
-  if constexpr (std::is_same<T, float>::value) {
-    aclsimVectorBinaryF32(ACLSIM_VEC_DIV, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  if constexpr (detail::kBinaryOnVectorUnit<T>) {
+    detail::VectorUnitBinary(ACLSIM_VEC_DIV, dst, src0, src1, calCount);
   } else {
     using C = detail::ComputeOf<T>;
     detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return a / b; });
@@ -200,8 +214,8 @@ template <typename T>
 __aicore__ inline void Max(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                            uint32_t calCount) {
   detail::CheckBinary("Max", dst, src0, src1, calCount);
-  if constexpr (std::is_same<T, float>::value) {
-    aclsimVectorBinaryF32(ACLSIM_VEC_MAX, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  if constexpr (detail::kBinaryOnVectorUnit<T>) {
+    detail::VectorUnitBinary(ACLSIM_VEC_MAX, dst, src0, src1, calCount);
   } else {
     using C = detail::ComputeOf<T>;
     detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return a > b ? a : b; });
@@ -212,12 +226,22 @@ template <typename T>
 __aicore__ inline void Min(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                            uint32_t calCount) {
   detail::CheckBinary("Min", dst, src0, src1, calCount);
-  if constexpr (std::is_same<T, float>::value) {
-    aclsimVectorBinaryF32(ACLSIM_VEC_MIN, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), calCount);
+  if constexpr (detail::kBinaryOnVectorUnit<T>) {
+    detail::VectorUnitBinary(ACLSIM_VEC_MIN, dst, src0, src1, calCount);
   } else {
     using C = detail::ComputeOf<T>;
     detail::BinaryLoop(dst, src0, src1, calCount, [](C a, C b) { return a < b ? a : b; });
   }
+}
+
+// Clamp of half/bfloat16_t to float bounds (not NaN) in one vector-unit pass: the bits of Cast to
+// float, Maxs(lo), Mins(hi), a NaN of src selected back, and Cast back.
+template <typename T>
+__aicore__ inline void ClampScalars(const LocalTensor<T>& dst, const LocalTensor<T>& src, float lo, float hi,
+                                    uint32_t calCount) {
+  static_assert(detail::kIsTwoByteFloat<T>, "ClampScalars is an instruction of half and bfloat16_t");
+  detail::CheckUnary("ClampScalars", dst, src, calCount);
+  aclsimVectorClampB16(detail::kTwoByteFloatType<T>, detail::Raw(dst), detail::Raw(src), lo, hi, calCount);
 }
 
 // ---- unary ----
@@ -310,7 +334,8 @@ __aicore__ inline void Relu(const LocalTensor<T>& dst, const LocalTensor<T>& src
   detail::UnaryLoop(dst, src, calCount, [](C a) { return a < C(0) ? C(0) : a; });  // NaN stays NaN
 }
 
-// Ceil, Floor, Round (half to even) and Trunc (Ascend C's math library): float on the vector unit.
+// Ceil, Floor, Round (half to even) and Trunc (Ascend C's math library): float, half and bfloat16_t on the
+// vector unit.
 #define ASCENDC_SIM_ROUNDING(NAME, MODE, OP)                                                             \
   template <typename T>                                                                                  \
   __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t calCount) { \
@@ -318,6 +343,8 @@ __aicore__ inline void Relu(const LocalTensor<T>& dst, const LocalTensor<T>& src
     detail::CheckUnary(#NAME, dst, src, calCount);                                                       \
     if constexpr (std::is_same<T, float>::value) {                                                       \
       aclsimVectorUnaryF32(OP, dst.GetPhyAddr(), src.GetPhyAddr(), 0.0f, calCount);                      \
+    } else if constexpr (detail::kIsTwoByteFloat<T>) {                                                   \
+      aclsimVectorRoundB16(detail::kTwoByteFloatType<T>, OP, detail::Raw(dst), detail::Raw(src), calCount); \
     } else {                                                                                             \
       using C = detail::ComputeOf<T>;                                                                    \
       detail::UnaryLoop(dst, src, calCount, [](C a) { return detail::RoundToIntegral<MODE>(a); });       \
