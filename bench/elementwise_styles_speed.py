@@ -10,7 +10,12 @@ Both styles come from bench/elementwise_styles_kernels.cpp, built here against t
 libascendcl.so of the installed ascendc_kernels with the package's compiler flags, so they run
 on the same simulator with the same tiling and launch path. The package's own elementwise
 kernels are written in the style these numbers chose (see packages/ascendc-kernels/README.md);
-`--check-package` also times the package's aclnnAdd/aclnnAbs on the same inputs.
+`--check-package` also times the package's aclnnAdd/aclnnAbs on the same inputs, and `--floor`
+times, at the shape of bench/npu_families_speed.py, a kernel that only moves a binary kernel's
+data through the unified buffer (copy-through: no vector instruction) next to the package's
+aclnnAdd and torch's binary ops on the CPU: no binary elementwise kernel of this model can be
+faster than the copy-through kernel, so CPU / copy-through ("bound") is the highest ratio the
+families bench can show for that op.
 Each time is the fastest of --repeat runs of launch + stream synchronisation (the least
 disturbed by other work on a shared machine), the styles alternating so that both see the
 same load.
@@ -64,6 +69,9 @@ def build_kernels(out_dir: Path) -> ctypes.CDLL:
         fn.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
                        ctypes.c_uint64, ctypes.c_void_p]
         fn.restype = ctypes.c_int
+    lib.bench_copy_through_launch.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+                                              ctypes.c_uint64, ctypes.c_void_p]
+    lib.bench_copy_through_launch.restype = ctypes.c_int
     return lib
 
 
@@ -108,6 +116,8 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=31, help="timed runs per case (default: %(default)s)")
     parser.add_argument("--check-package", action="store_true",
                         help="also time the package's aclnnAdd and aclnnAbs on the same inputs")
+    parser.add_argument("--floor", action="store_true",
+                        help="only the copy-through floor against aclnnAdd and torch's CPU add")
     opts = parser.parse_args()
 
     libs = sim.load()
@@ -118,6 +128,10 @@ def main() -> int:
     stream = stream_handle.value
     with tempfile.TemporaryDirectory() as tmp:
         kernels = build_kernels(Path(tmp))
+    if opts.floor:
+        copy_through_floor(libs, kernels, stream, opts.repeat)
+        libs.aclrtDestroyStream(stream)
+        return 0
     print(f"ascendc_kernels {ascendc_kernels.__version__} from {Path(ascendc_kernels.__file__).parent}; "
           f"{libs.aclsimGetCoreNumAiv()} simulated cores; best of {opts.repeat} runs")
     print(f"{'op':<6}{'dtype':<9}{'elements':>10}{'functor us':>13}{'opcode us':>12}{'opcode/functor':>16}")
@@ -181,6 +195,67 @@ def check_package(libs: sim.Libraries, kernels: ctypes.CDLL, stream: int, repeat
                 for array in (d0, d1, y):
                     array.free()
 
+
+FAMILIES_SHAPE = (4096, 1024)  # bench/npu_families_speed.py's ROWS x COLS
+# torch's CPU ops of bench/npu_families_speed.py that read one or two tensors of the shape (their
+# arity) and write one: none of their npu kernels can take less time than the copy-through kernel
+# of that arity (addcmul reads three: its bound from two is generous).
+CPU_OPS: dict[str, tuple[int, Callable]] = {
+    "exp": (1, lambda torch, x, y: torch.exp(x)),
+    "sigmoid": (1, lambda torch, x, y: torch.sigmoid(x)),
+    "clamp": (1, lambda torch, x, y: torch.clamp(x, -1.0, 1.0)),
+    "round": (1, lambda torch, x, y: torch.round(x)),
+    "add": (2, lambda torch, x, y: torch.add(x, y)),
+    "mul": (2, lambda torch, x, y: torch.mul(x, y)),
+    "div": (2, lambda torch, x, y: torch.div(x, y)),
+    "lerp": (2, lambda torch, x, y: torch.lerp(x, y, 0.3)),
+    "addcmul": (2, lambda torch, x, y: torch.addcmul(x, y, y, value=0.5)),
+}
+FAMILIES_TARGET = 0.8
+
+
+def copy_through_floor(libs: sim.Libraries, kernels: ctypes.CDLL, stream: int, repeat: int) -> None:
+    """The copy-through kernels (a unary and a binary kernel's data movement alone) and the package's
+    aclnnAdd next to torch's CPU ops (a new result each call, as the families bench times them) on the
+    same values, fastest of `repeat`, all timed in turn. cpu/copy-through ("bound") is the highest ratio
+    any npu kernel of that op can show in the families bench."""
+    import torch  # the label's environment has it; the other modes do not need it
+
+    n = FAMILIES_SHAPE[0] * FAMILIES_SHAPE[1]
+    print(f"{libs.aclsimGetCoreNumAiv()} simulated cores, torch {torch.__version__} on "
+          f"{torch.get_num_threads()} CPU threads; {n} elements; fastest of {repeat} runs")
+    print(f"{'dtype':<9}{'op':<9}{'cpu us':>9}{'copy-through us':>17}{'bound':>8}   (aclnnAdd us)")
+    rng = np.random.default_rng(2)
+    out_of_reach = []
+    for dtype_name, (acl_type, np_type) in DTYPES.items():
+        x0 = rng.standard_normal(n).astype(np_type)
+        x1 = (rng.random(n) * 3.9 + 0.1).astype(np_type)  # a positive divisor, as the families bench's
+        d0, d1 = sim.DeviceArray.from_numpy(x0), sim.DeviceArray.from_numpy(x1)
+        y_add, y_copy = sim.DeviceArray.empty((n,), acl_type), sim.DeviceArray.empty((n,), acl_type)
+        args = (d0.tensor(), d1.tensor(), sim.Scalar(1.0), y_add.tensor())
+        c0, c1 = torch.from_numpy(x0).reshape(FAMILIES_SHAPE), torch.from_numpy(x1).reshape(FAMILIES_SHAPE)
+
+        def copy_through(arity: int) -> None:
+            sim.check(kernels.bench_copy_through_launch(arity, acl_type, d0.ptr, d1.ptr, y_copy.ptr, n, stream))
+            sim.check(libs.aclrtSynchronizeStream(stream))
+
+        cpu_ops = [functools.partial(fn, torch, c0, c1) for _, fn in CPU_OPS.values()]
+        t_unary, t_binary, t_add, *t_cpu = alternate(
+            [functools.partial(copy_through, 1), functools.partial(copy_through, 2),
+             functools.partial(run_aclnn_and_sync, libs, "aclnnAdd", args, stream), *cpu_ops], repeat)
+        np.testing.assert_array_equal(y_copy.to_numpy(), x0)
+        np.testing.assert_array_equal(y_add.to_numpy(), torch.add(c0, c1).reshape(-1).numpy())
+        for (op, (arity, _)), t in zip(CPU_OPS.items(), t_cpu):
+            floor = t_unary if arity == 1 else t_binary
+            bound = t / floor
+            if bound < FAMILIES_TARGET:
+                out_of_reach.append(f"{op} ({dtype_name}) {bound:.2f}x")
+            extra = f"   ({t_add * 1e6:.1f})" if op == "add" else ""
+            print(f"{dtype_name:<9}{op:<9}{t * 1e6:>9.1f}{floor * 1e6:>17.1f}{bound:>7.2f}x{extra}")
+        for array in (d0, d1, y_add, y_copy):
+            array.free()
+    print(f"bound below the families target {FAMILIES_TARGET}x (out of reach for any kernel on this host): "
+          + (", ".join(out_of_reach) or "none"))
 
 if __name__ == "__main__":
     sys.exit(main())
