@@ -859,6 +859,25 @@ def sanitize(session: nox.Session) -> None:
                     external=True, env=test_env)
 
 
+# --- distributed training ---
+DISTRIBUTED_RUNS = (("mlp", "ddp"), ("transformer", "ddp"), ("mlp", "fsdp"), ("transformer", "fsdp"))
+
+
+@nox.session(venv_backend="none")
+def distributed(session: nox.Session) -> None:
+    """Train the example models with DDP and FSDP2 on 2 npu ranks through `torchrun` and the hccl
+    backend (after build): each step's loss next to one process on the CPU."""
+    labels, rest = split_posargs(session)
+    for label in labels:
+        ensure_venv(session, label)
+        for model, how in DISTRIBUTED_RUNS:
+            if rest and model not in rest and how not in rest:
+                continue
+            session.log(f"examples/distributed_train.py --model {model} --wrap {how} ({label}, 2 ranks)")
+            run_in_venv(session, label, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2",
+                        str(ROOT / "examples" / "distributed_train.py"), "--model", model, "--wrap", how)
+
+
 # --- models / examples ---
 MODEL_EXAMPLES = ("mlp_sgd.py", "mlp_adam.py", "cnn.py", "transformer.py")
 
