@@ -599,6 +599,8 @@ BENCHES = (
     ("npu_ops_speed.py",),
     ("npu_conv_pool_speed.py",),
     ("npu_families_speed.py",),
+    # --- collectives ---
+    ("hccl_allreduce_speed.py",),
 )
 
 

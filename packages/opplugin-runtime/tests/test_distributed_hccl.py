@@ -6,9 +6,11 @@ reduction, on 2 and 3 ranks; every job is bounded in time and leaves no process 
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -75,3 +77,21 @@ def test_collectives_follow_the_current_stream():
     for rank, r in enumerate(run_job("stream_order", 2)):
         assert r.returncode == 0, f"rank {rank} failed:\n{r.stderr[-4000:]}"
         assert "stream order ok" in r.stdout
+
+
+def test_a_rank_that_dies_fails_the_others_within_the_timeout():
+    start = time.monotonic()
+    results = run_job("peer_dies", 2, {"HCCL_EXEC_TIMEOUT": "5"})
+    assert results[1].returncode == 0, results[1].stderr[-3000:]
+    r = results[0]
+    assert r.returncode == 3, f"rank 0 should have failed:\n{r.stdout}\n{r.stderr[-3000:]}"
+    assert re.search(r"all_?reduce", r.stdout, re.IGNORECASE), r.stdout
+    assert "rank 1" in r.stdout, r.stdout
+    assert time.monotonic() - start < 60
+
+
+def test_mismatched_counts_are_reported_on_every_rank():
+    results = run_job("mismatch", 2, {"HCCL_EXEC_TIMEOUT": "10"})
+    for rank, r in enumerate(results):
+        assert r.returncode == 3, f"rank {rank} should have failed:\n{r.stdout}\n{r.stderr[-3000:]}"
+        assert "8" in r.stdout and "16" in r.stdout, r.stdout

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from datetime import timedelta
 
 import opplugin_runtime  # noqa: F401  (registers torch.npu and the hccl backend)
@@ -135,13 +136,48 @@ def stream_order() -> None:
     print("stream order ok")
 
 
+def peer_dies() -> None:
+    """Rank 1 leaves without a word after the group formed; rank 0's all_reduce must fail within
+    HCCL's execution timeout (the test sets it short), never hang."""
+    dev = torch.device("npu", RANK % torch.npu.device_count())
+    t = torch.ones(16, device=dev)
+    dist.all_reduce(t)  # both ranks connected
+    torch.npu.synchronize()
+    if RANK == 1:
+        os._exit(0)
+    start = time.monotonic()
+    try:
+        dist.all_reduce(t)
+        torch.npu.synchronize()
+    except RuntimeError as e:
+        print(f"failed after {time.monotonic() - start:.1f} s: {e}")
+        os._exit(3)
+    print("all_reduce without its peer did not fail")
+    os._exit(4)
+
+
+def mismatch() -> None:
+    """The ranks all-reduce different element counts: every rank is told, with both counts."""
+    dev = torch.device("npu", RANK % torch.npu.device_count())
+    t = torch.ones(8 * (RANK + 1), device=dev)
+    try:
+        dist.all_reduce(t)
+        torch.npu.synchronize()
+    except RuntimeError as e:
+        print(f"failed: {e}")
+        os._exit(3)
+    print("mismatched all_reduce did not fail")
+    os._exit(4)
+
+
 def main() -> None:
     scenario = sys.argv[1]
     timeout = timedelta(seconds=float(os.environ.get("HCCL_TEST_TIMEOUT", "60")))
     torch.npu.set_device(RANK % torch.npu.device_count())
     dist.init_process_group("hccl", rank=RANK, world_size=WORLD, timeout=timeout)
     assert dist.get_backend() == "hccl", dist.get_backend()
-    {"collectives": collectives, "stream_order": stream_order}[scenario]()
+    {"collectives": collectives, "stream_order": stream_order, "peer_dies": peer_dies,
+     "mismatch": mismatch}[scenario]()
     dist.destroy_process_group()
 
 
