@@ -424,8 +424,12 @@ def test_init_all_refuses_a_device_twice(hccl):
 
 
 def test_a_rank_that_never_joins_times_out(hccl):
-    env = {"HCCL_CONNECT_TIMEOUT": "1"}
-    os.environ.update(env)
+    # A segment a crashed job left (its process is gone): the next init removes it.
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    stale = Path(f"/dev/shm/ascend_sim_hccl_00000000deadbeef_1_{gone.pid}")
+    stale.write_bytes(b"")
+    os.environ["HCCL_CONNECT_TIMEOUT"] = "1"
     try:
         info = ctypes.create_string_buffer(sim.HCCL_ROOT_INFO_BYTES)
         sim.hccl_check(hccl.HcclGetRootInfo(info), "HcclGetRootInfo")
@@ -436,8 +440,19 @@ def test_a_rank_that_never_joins_times_out(hccl):
         assert re.fullmatch(r"HcclCommInitRootInfo: rank 0 of 2 \(job hccl_sim_\w+\): timed out waiting for the "
                             r"other ranks \(1 of 2 joined\)", sim.recent_error()), sim.recent_error()
         assert segments_of("hccl_sim_" + sim.recent_error().split("hccl_sim_")[1].split(")")[0]) == []
+        assert not stale.exists()
     finally:
         del os.environ["HCCL_CONNECT_TIMEOUT"]
+        stale.unlink(missing_ok=True)
+
+
+def test_an_unknown_transport_is_refused(hccl, monkeypatch):
+    monkeypatch.setenv("ASCEND_SIM_HCCL_TRANSPORT", "rdma")
+    info = ctypes.create_string_buffer(sim.HCCL_ROOT_INFO_BYTES)
+    sim.hccl_check(hccl.HcclGetRootInfo(info), "HcclGetRootInfo")
+    comm = ctypes.c_void_p()
+    assert hccl.HcclCommInitRootInfo(2, info, 0, ctypes.byref(comm)) == sim.HCCL_E_PARA
+    assert sim.recent_error().endswith("ASCEND_SIM_HCCL_TRANSPORT=rdma is neither shm nor tcp"), sim.recent_error()
 
 
 # ---- the header and what is left unsimulated ----

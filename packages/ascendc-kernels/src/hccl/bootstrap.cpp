@@ -356,9 +356,13 @@ std::string CommName(uint64_t jobId) {
   return StrFormat("hccl_sim_%016llx", static_cast<unsigned long long>(jobId));
 }
 
-bool ForceTcp() {
+// ASCEND_SIM_HCCL_TRANSPORT: "shm" (the default: shared memory between ranks of one host, TCP
+// between hosts) or "tcp" (TCP between any two processes, as between hosts).
+Status ForceTcp(bool* tcp) {
   const char* v = getenv("ASCEND_SIM_HCCL_TRANSPORT");
-  return v != nullptr && strcmp(v, "tcp") == 0;
+  *tcp = v != nullptr && strcmp(v, "tcp") == 0;
+  if (v == nullptr || *v == '\0' || *tcp || strcmp(v, "shm") == 0) return {};
+  return Fail(HCCL_E_PARA, StrFormat("ASCEND_SIM_HCCL_TRANSPORT=%s is neither shm nor tcp", v));
 }
 
 // Rank 0: every other rank's hello, then the table to all of them.
@@ -417,7 +421,8 @@ Status RoundTrip(uint32_t rank, std::vector<Fd>& control, Clock::time_point dead
 Status Join(uint32_t nRanks, const RootInfoWire& info, uint32_t rank, Comm& comm) {
   const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                            std::chrono::duration<double>(ConnectTimeoutSeconds()));
-  const bool forceTcp = ForceTcp();
+  bool forceTcp = false;
+  if (Status s = ForceTcp(&forceTcp); !s.ok()) return s;
   const uint32_t pid = static_cast<uint32_t>(getpid());
   comm.links.resize(nRanks);
 
@@ -579,6 +584,14 @@ HcclResult JoinRootInfo(uint32_t nRanks, const HcclRootInfo& info, uint32_t rank
   comm->execTimeoutSeconds = ExecTimeoutSeconds();
   if (aclrtGetDevice(&comm->device) != ACL_SUCCESS) comm->device = 0;
   Status s = Join(nRanks, wire, rank, *comm);
+  if (!s.ok() && rank == 0) {  // the job is over: its listener too
+    std::lock_guard<std::mutex> lock(gRootMu);
+    auto it = gRootListeners.find(wire.jobId);
+    if (it != gRootListeners.end()) {
+      close(it->second);
+      gRootListeners.erase(it);
+    }
+  }
   if (!s.ok()) {
     SetRecentError(StrFormat("HcclCommInitRootInfo: rank %u of %u (job %s): %s", rank, nRanks, comm->name.c_str(),
                              s.message.c_str()));
