@@ -527,7 +527,7 @@ Status Join(uint32_t nRanks, const RootInfoWire& info, uint32_t rank, Comm& comm
 
 }  // namespace
 
-double ExecTimeoutSeconds() { return EnvSeconds("HCCL_EXEC_TIMEOUT", 1836); }
+double ExecTimeoutSeconds() { return EnvSeconds("HCCL_EXEC_TIMEOUT", 1800); }
 double ConnectTimeoutSeconds() { return EnvSeconds("HCCL_CONNECT_TIMEOUT", 120); }
 
 Comm::~Comm() {

@@ -29,7 +29,7 @@ struct Comm {
   uint32_t nRanks = 1;
   int32_t device = 0;
   std::string name;
-  double execTimeoutSeconds = 1836;
+  double execTimeoutSeconds = 1800;
   std::vector<std::unique_ptr<Link>> links;  // by peer rank; null for this rank
   std::vector<Mapping> mappings;
   std::shared_ptr<void> localRings;  // the rings of communicators made together by HcclCommInitAll
@@ -46,7 +46,7 @@ struct Comm {
   HcclResult Failure(std::string* message);
 };
 
-// Seconds from HCCL_EXEC_TIMEOUT (default CANN's 1836) and HCCL_CONNECT_TIMEOUT (default 120).
+// Seconds from HCCL_EXEC_TIMEOUT (default 1800, as torch_npu documents it) and HCCL_CONNECT_TIMEOUT (default 120).
 double ExecTimeoutSeconds();
 double ConnectTimeoutSeconds();
 
