@@ -325,6 +325,28 @@ def test_a_rank_that_exits_fails_the_others_within_the_timeout(transport: str):
         assert segments_of(answer["name"]) == []
 
 
+def one_rank_stays_away(ranks: list[sim.Rank]) -> dict | None:
+    (r,) = ranks
+    if r.rank == 1:
+        time.sleep(2.5)  # alive, but never calls the collective
+        return None
+    x = sim.DeviceArray.from_numpy(np.ones(64, np.float32), device=r.device)
+    start = time.monotonic()
+    sim.hccl_check(sim.load_hccl().HcclAllReduce(x.ptr, x.ptr, 64, sim.HCCL_TYPES["float32"][0], sim.HCCL_REDUCE_SUM,
+                                                 r.comm, r.stream), "HcclAllReduce")
+    rc, message = r.synchronize()
+    return {"rc": rc, "message": message, "async": r.async_error(), "failed_after": time.monotonic() - start}
+
+
+def test_a_rank_that_never_calls_fails_the_others_after_the_timeout():
+    answer = sim.run_ranks(2, one_rank_stays_away, env={"HCCL_EXEC_TIMEOUT": "1"}, timeout=60)[0]
+    assert answer["rc"] == sim.ACL_ERROR_RT_LINK_ERROR
+    assert answer["async"] == sim.HCCL_E_TIMEOUT
+    assert re.fullmatch(r"HcclAllReduce on rank 0 of hccl_sim_\w+ failed: timed out after 1 s \(HCCL_EXEC_TIMEOUT\) "
+                        r"waiting for rank 1", answer["message"]), answer["message"]
+    assert 1 <= answer["failed_after"] < 2
+
+
 def disagreeing(ranks: list[sim.Rank], what: str) -> dict:
     (r,) = ranks
     hccl = sim.load_hccl()
