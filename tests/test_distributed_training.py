@@ -9,11 +9,12 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import torch
 
-from conftest import REPO
+REPO = Path(__file__).resolve().parent.parent
 
 SCRIPT = REPO / "examples" / "distributed_train.py"
 JOB_TIMEOUT = 300  # seconds, the whole torchrun job
