@@ -73,6 +73,12 @@ def test_every_collective_matches_gloo(world):
         assert "collectives ok" in r.stdout
 
 
+def test_init_without_a_backend_uses_hccl_for_npu_tensors():
+    for rank, r in enumerate(run_job("default_backend", 2)):
+        assert r.returncode == 0, f"rank {rank} failed:\n{r.stderr[-4000:]}"
+        assert "default backend ok" in r.stdout, r.stdout
+
+
 def test_collectives_follow_the_current_stream():
     for rank, r in enumerate(run_job("stream_order", 2)):
         assert r.returncode == 0, f"rank {rank} failed:\n{r.stderr[-4000:]}"

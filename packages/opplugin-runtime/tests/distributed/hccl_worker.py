@@ -170,14 +170,28 @@ def mismatch() -> None:
     os._exit(4)
 
 
+def default_backend() -> None:
+    """init_process_group() without a backend: npu tensors go through hccl (torch picks the backend
+    registered for the accelerator's device type)."""
+    dev = torch.device("npu", RANK % torch.npu.device_count())
+    t = torch.full((3,), float(RANK + 1), device=dev)
+    dist.all_reduce(t)
+    check("all_reduce on npu", t, torch.full((3,), float(sum(range(1, WORLD + 1)))))
+    config = dist.get_backend_config() if hasattr(dist, "get_backend_config") else dist.get_backend()
+    assert "hccl" in str(config), config
+    print(f"default backend ok: {config}")
+
+
 def main() -> None:
     scenario = sys.argv[1]
     timeout = timedelta(seconds=float(os.environ.get("HCCL_TEST_TIMEOUT", "60")))
     torch.npu.set_device(RANK % torch.npu.device_count())
-    dist.init_process_group("hccl", rank=RANK, world_size=WORLD, timeout=timeout)
-    assert dist.get_backend() == "hccl", dist.get_backend()
+    backend = None if scenario == "default_backend" else "hccl"
+    dist.init_process_group(backend, rank=RANK, world_size=WORLD, timeout=timeout)
+    if backend is not None:
+        assert dist.get_backend() == "hccl", dist.get_backend()
     {"collectives": collectives, "stream_order": stream_order, "peer_dies": peer_dies,
-     "mismatch": mismatch}[scenario]()
+     "mismatch": mismatch, "default_backend": default_backend}[scenario]()
     dist.destroy_process_group()
 
 
