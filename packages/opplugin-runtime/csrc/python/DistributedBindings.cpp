@@ -20,9 +20,6 @@ void BindProcessGroupHCCL(py::module& c10d) {
   using c10d_npu::ProcessGroupHCCL;
   auto cls = py::class_<ProcessGroupHCCL, c10d::Backend, c10::intrusive_ptr<ProcessGroupHCCL>>(c10d,
                                                                                                 "ProcessGroupHCCL");
-  py::class_<ProcessGroupHCCL::Options, c10d::Backend::Options, c10::intrusive_ptr<ProcessGroupHCCL::Options>>(
-      cls, "Options")
-      .def(py::init<std::chrono::milliseconds>(), py::arg("timeout") = ::kBackendDefaultTimeout);
   cls.def(py::init([](const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
                       std::chrono::milliseconds timeout) {
             return c10::make_intrusive<ProcessGroupHCCL>(store, rank, size,
