@@ -859,7 +859,8 @@ def _rank_main(rank: int, size: int, scenario: Any, args: tuple, env: dict, root
             ranks = [Rank(r, size, comms[r], r, new_stream(r)) for r in range(size)]
         result = ("ok", scenario(ranks, *args))
         for r in ranks:
-            hccl_check(hccl.HcclCommDestroy(r.comm), "HcclCommDestroy")
+            if r.comm is not None:  # None: the scenario destroyed it
+                hccl_check(hccl.HcclCommDestroy(r.comm), "HcclCommDestroy")
     except BaseException:
         result = ("error", traceback.format_exc())
     results.put((rank, result))

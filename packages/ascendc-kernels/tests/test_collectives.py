@@ -328,7 +328,7 @@ def test_a_rank_that_exits_fails_the_others_within_the_timeout(transport: str):
 def one_rank_stays_away(ranks: list[sim.Rank]) -> dict | None:
     (r,) = ranks
     if r.rank == 1:
-        time.sleep(2.5)  # alive, but never calls the collective
+        time.sleep(1.8)  # alive, but never calls the collective
         return None
     x = sim.DeviceArray.from_numpy(np.ones(64, np.float32), device=r.device)
     start = time.monotonic()
@@ -345,6 +345,29 @@ def test_a_rank_that_never_calls_fails_the_others_after_the_timeout():
     assert re.fullmatch(r"HcclAllReduce on rank 0 of hccl_sim_\w+ failed: timed out after 1 s \(HCCL_EXEC_TIMEOUT\) "
                         r"waiting for rank 1", answer["message"]), answer["message"]
     assert 1 <= answer["failed_after"] < 2
+
+
+def one_rank_destroys_its_communicator(ranks: list[sim.Rank]) -> dict | None:
+    (r,) = ranks
+    if r.rank == 1:
+        sim.hccl_check(sim.load_hccl().HcclCommDestroy(r.comm), "HcclCommDestroy")
+        r.comm = None
+        time.sleep(0.5)  # alive, its communicator gone
+        return None
+    x = sim.DeviceArray.from_numpy(np.ones(64, np.float32), device=r.device)
+    sim.hccl_check(sim.load_hccl().HcclBarrier(r.comm, r.stream), "HcclBarrier")
+    start = time.monotonic()
+    rc, message = r.synchronize()
+    return {"rc": rc, "message": message, "async": r.async_error(), "failed_after": time.monotonic() - start}
+
+
+def test_a_rank_that_destroys_its_communicator_fails_the_others_at_once():
+    answer = sim.run_ranks(2, one_rank_destroys_its_communicator, env={"HCCL_EXEC_TIMEOUT": "30"}, timeout=60)[0]
+    assert answer["rc"] == sim.ACL_ERROR_RT_LINK_ERROR
+    assert answer["async"] == sim.HCCL_E_REMOTE
+    assert re.fullmatch(r"HcclBarrier on rank 0 of hccl_sim_\w+ failed: rank 1 destroyed its communicator",
+                        answer["message"]), answer["message"]
+    assert answer["failed_after"] < 0.5
 
 
 def disagreeing(ranks: list[sim.Rank], what: str) -> dict:
