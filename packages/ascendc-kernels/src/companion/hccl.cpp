@@ -99,6 +99,18 @@ HcclResult CheckRoot(const char* api, const Comm& comm, uint32_t root, const cha
   return HCCL_SUCCESS;
 }
 
+// One uint64 per rank of the caller's array, copied now: the step reads it when the stream runs it.
+std::vector<uint64_t> RankArray(const Comm& comm, const void* values) {
+  const auto* v = static_cast<const uint64_t*>(values);
+  return std::vector<uint64_t>(v, v + comm.nRanks);
+}
+
+uint64_t Total(const std::vector<uint64_t>& counts) {
+  uint64_t sum = 0;
+  for (uint64_t c : counts) sum += c;
+  return sum;
+}
+
 // Queues `step` on `stream`: it runs when the stream reaches it. A failure fails the stream (as a
 // failed kernel does) and becomes the communicator's asynchronous error; later steps then fail
 // at once.
@@ -378,12 +390,35 @@ HcclResult HcclReduceScatter(void* sendBuf, void* recvBuf, uint64_t recvCount, H
     return ascendc_sim::hccl::RunReduceScatter(c, sendBuf, recvBuf, recvCount, dataType, op, f);
   });
 }
-HcclResult HcclReduceScatterV(void*, const void*, const void*, void*, uint64_t, HcclDataType, HcclReduceOp, HcclComm,
-                              aclrtStream) {
-  return Unsupported(__func__);
+HcclResult HcclReduceScatterV(void* sendBuf, const void* sendCounts, const void* sendDispls, void* recvBuf,
+                              uint64_t recvCount, HcclDataType dataType, HcclReduceOp op, HcclComm handle,
+                              aclrtStream stream) {
+  const char* api = "HcclReduceScatterV";
+  FIND_COMM(api, handle, comm);
+  CHECK(CheckReduction(api, dataType, op));
+  if (sendCounts == nullptr || sendDispls == nullptr) {
+    return Raise(HCCL_E_PTR, StrFormat("%s: %s is null", api, sendCounts == nullptr ? "sendCounts" : "sendDispls"));
+  }
+  std::vector<uint64_t> counts = RankArray(*comm, sendCounts), displs = RankArray(*comm, sendDispls);
+  CHECK(CheckBuffer(api, "sendBuf", sendBuf, Total(counts)));
+  CHECK(CheckBuffer(api, "recvBuf", recvBuf, recvCount));
+  return Enqueue(api, comm, stream, [=](Comm& c, StepFailure* f) {
+    return ascendc_sim::hccl::RunReduceScatterV(c, sendBuf, counts.data(), displs.data(), recvBuf, recvCount,
+                                                dataType, op, f);
+  });
 }
-HcclResult HcclScatter(void*, void*, uint64_t, HcclDataType, uint32_t, HcclComm, aclrtStream) {
-  return Unsupported(__func__);
+
+HcclResult HcclScatter(void* sendBuf, void* recvBuf, uint64_t recvCount, HcclDataType dataType, uint32_t root,
+                       HcclComm handle, aclrtStream stream) {
+  const char* api = "HcclScatter";
+  FIND_COMM(api, handle, comm);
+  CHECK(CheckType(api, "dataType", dataType));
+  CHECK(CheckRoot(api, *comm, root));
+  if (comm->rank == root) CHECK(CheckBuffer(api, "sendBuf", sendBuf, recvCount));
+  CHECK(CheckBuffer(api, "recvBuf", recvBuf, recvCount));
+  return Enqueue(api, comm, stream, [=](Comm& c, StepFailure* f) {
+    return ascendc_sim::hccl::RunScatter(c, sendBuf, recvBuf, recvCount, dataType, root, f);
+  });
 }
 
 HcclResult HcclAllGather(void* sendBuf, void* recvBuf, uint64_t sendCount, HcclDataType dataType, HcclComm handle,
@@ -397,8 +432,21 @@ HcclResult HcclAllGather(void* sendBuf, void* recvBuf, uint64_t sendCount, HcclD
     return ascendc_sim::hccl::RunAllGather(c, sendBuf, recvBuf, sendCount, dataType, f);
   });
 }
-HcclResult HcclAllGatherV(void*, uint64_t, void*, const void*, const void*, HcclDataType, HcclComm, aclrtStream) {
-  return Unsupported(__func__);
+HcclResult HcclAllGatherV(void* sendBuf, uint64_t sendCount, void* recvBuf, const void* recvCounts,
+                          const void* recvDispls, HcclDataType dataType, HcclComm handle, aclrtStream stream) {
+  const char* api = "HcclAllGatherV";
+  FIND_COMM(api, handle, comm);
+  CHECK(CheckType(api, "dataType", dataType));
+  if (recvCounts == nullptr || recvDispls == nullptr) {
+    return Raise(HCCL_E_PTR, StrFormat("%s: %s is null", api, recvCounts == nullptr ? "recvCounts" : "recvDispls"));
+  }
+  std::vector<uint64_t> counts = RankArray(*comm, recvCounts), displs = RankArray(*comm, recvDispls);
+  CHECK(CheckBuffer(api, "sendBuf", sendBuf, sendCount));
+  CHECK(CheckBuffer(api, "recvBuf", recvBuf, Total(counts)));
+  return Enqueue(api, comm, stream, [=](Comm& c, StepFailure* f) {
+    return ascendc_sim::hccl::RunAllGatherV(c, sendBuf, sendCount, recvBuf, counts.data(), displs.data(), dataType,
+                                            f);
+  });
 }
 
 HcclResult HcclAlltoAll(const void* sendBuf, uint64_t sendCount, HcclDataType sendType, const void* recvBuf,
@@ -441,18 +489,9 @@ HcclResult HcclAlltoAllV(const void* sendBuf, const void* sendCounts, const void
   if (sendCounts == nullptr || sdispls == nullptr || recvCounts == nullptr || rdispls == nullptr) {
     return Raise(HCCL_E_PTR, StrFormat("%s: a count or displacement array is null", api));
   }
-  // The arrays are the caller's: copied now, read when the stream runs the step.
-  const uint32_t n = comm->nRanks;
-  auto copy = [n](const void* p) {
-    const auto* v = static_cast<const uint64_t*>(p);
-    return std::vector<uint64_t>(v, v + n);
-  };
-  std::vector<uint64_t> sc = copy(sendCounts), sd = copy(sdispls), rc = copy(recvCounts), rd = copy(rdispls);
-  uint64_t sent = 0, received = 0;
-  for (uint32_t p = 0; p < n; ++p) {
-    sent += sc[p];
-    received += rc[p];
-  }
+  std::vector<uint64_t> sc = RankArray(*comm, sendCounts), sd = RankArray(*comm, sdispls);
+  std::vector<uint64_t> rc = RankArray(*comm, recvCounts), rd = RankArray(*comm, rdispls);
+  const uint64_t sent = Total(sc), received = Total(rc);
   CHECK(CheckBuffer(api, "sendBuf", sendBuf, sent));
   CHECK(CheckBuffer(api, "recvBuf", recvBuf, received));
   void* recv = const_cast<void*>(recvBuf);
