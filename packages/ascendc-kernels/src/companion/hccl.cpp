@@ -500,8 +500,37 @@ HcclResult HcclAlltoAllV(const void* sendBuf, const void* sendCounts, const void
                                            rd.data(), sendType, f);
   });
 }
-HcclResult HcclAlltoAllVC(const void*, const void*, HcclDataType, const void*, HcclDataType, HcclComm, aclrtStream) {
-  return Unsupported(__func__);
+// sendCountMatrix[i * nRanks + j]: what rank i sends rank j; each block follows the previous one.
+HcclResult HcclAlltoAllVC(const void* sendBuf, const void* sendCountMatrix, HcclDataType sendType,
+                          const void* recvBuf, HcclDataType recvType, HcclComm handle, aclrtStream stream) {
+  const char* api = "HcclAlltoAllVC";
+  FIND_COMM(api, handle, comm);
+  CHECK(CheckType(api, "sendType", sendType));
+  CHECK(CheckType(api, "recvType", recvType));
+  if (sendType != recvType) {
+    return Raise(HCCL_E_PARA, StrFormat("%s: sendType %s and recvType %s differ", api,
+                                        ascendc_sim::hccl::DataTypeName(sendType),
+                                        ascendc_sim::hccl::DataTypeName(recvType)));
+  }
+  if (sendCountMatrix == nullptr) return Raise(HCCL_E_PTR, StrFormat("%s: sendCountMatrix is null", api));
+  const uint32_t n = comm->nRanks, r = comm->rank;
+  const auto* matrix = static_cast<const uint64_t*>(sendCountMatrix);
+  std::vector<uint64_t> sc(n), sd(n), rc(n), rd(n);
+  for (uint32_t p = 0; p < n; ++p) {
+    sc[p] = matrix[r * n + p];
+    rc[p] = matrix[p * n + r];
+    if (p > 0) {
+      sd[p] = sd[p - 1] + sc[p - 1];
+      rd[p] = rd[p - 1] + rc[p - 1];
+    }
+  }
+  CHECK(CheckBuffer(api, "sendBuf", sendBuf, Total(sc)));
+  CHECK(CheckBuffer(api, "recvBuf", recvBuf, Total(rc)));
+  void* recv = const_cast<void*>(recvBuf);
+  return Enqueue(api, comm, stream, [=](Comm& c, StepFailure* f) {
+    return ascendc_sim::hccl::RunAlltoAllV(c, HCCL_CMD_ALLTOALLVC, sendBuf, sc.data(), sd.data(), recv, rc.data(),
+                                           rd.data(), sendType, f);
+  });
 }
 
 HcclResult HcclBarrier(HcclComm handle, aclrtStream stream) {

@@ -39,6 +39,7 @@ const char* CommandName(uint32_t cmd) {
     case HCCL_CMD_REDUCE_SCATTER: return "HcclReduceScatter";
     case HCCL_CMD_ALLTOALLV: return "HcclAlltoAllV";
     case HCCL_CMD_ALLTOALL: return "HcclAlltoAll";
+    case HCCL_CMD_ALLTOALLVC: return "HcclAlltoAllVC";
     case HCCL_CMD_BATCH_SEND_RECV: return "HcclBatchSendRecv";
     case HCCL_CMD_BARRIER: return "HcclBarrier";
     case HCCL_CMD_ALLGATHER_V: return "HcclAllGatherV";
@@ -95,7 +96,8 @@ bool Compare(const Comm& c, uint32_t peer, const StepHeader& mine, const StepHea
                                    static_cast<unsigned long long>(theirs.sendCount), r,
                                    static_cast<unsigned long long>(mine.recvCount)));
     }
-    if (mine.cmd == HCCL_CMD_ALLTOALLV || mine.cmd == HCCL_CMD_ALLGATHER_V || mine.cmd == HCCL_CMD_REDUCE_SCATTER_V) {
+    if (mine.cmd == HCCL_CMD_ALLTOALLV || mine.cmd == HCCL_CMD_ALLTOALLVC || mine.cmd == HCCL_CMD_ALLGATHER_V ||
+        mine.cmd == HCCL_CMD_REDUCE_SCATTER_V) {
       return Mismatch(f, StrFormat("rank %u sends %llu elements to this rank (%u), which expects %llu; "
                                    "this rank sends it %llu, it expects %llu",
                                    peer, static_cast<unsigned long long>(theirs.sendCount), r,
