@@ -778,6 +778,8 @@ _HCCL_PROTOTYPES = {
     "HcclReduceScatterV": [_vp, _vp, _vp, _vp, _u64, _c_int, _c_int, _vp, _vp],
     "HcclScatter": [_vp, _vp, _u64, _c_int, _u32, _vp, _vp],
     "HcclAlltoAllVC": [_vp, _vp, _c_int, _vp, _c_int, _vp, _vp],
+    "HcclGroupStart": [],
+    "HcclGroupEnd": [],
     "HcclSend": [_vp, _u64, _c_int, _u32, _vp, _vp],
     "HcclRecv": [_vp, _u64, _c_int, _u32, _vp, _vp],
     "HcclBatchSendRecv": [ctypes.POINTER(HcclSendRecvItem), _u32, _vp, _vp],

@@ -30,7 +30,7 @@ SIMULATED = {
     "HcclGetRankSize", "HcclGetRankId", "HcclGetCommName", "HcclGetCommAsyncError", "HcclGetErrorString",
     "HcclAllReduce", "HcclBroadcast", "HcclReduce", "HcclReduceScatter", "HcclAllGather", "HcclAlltoAll",
     "HcclAlltoAllV", "HcclBarrier", "HcclSend", "HcclRecv", "HcclBatchSendRecv", "HcclAllGatherV",
-    "HcclReduceScatterV", "HcclScatter", "HcclAlltoAllVC",
+    "HcclReduceScatterV", "HcclScatter", "HcclAlltoAllVC", "HcclGroupStart", "HcclGroupEnd",
 }
 
 
@@ -63,7 +63,7 @@ def case_list(size: int) -> list[tuple]:
             cases += [("allreduce", type_name, op, 7), ("reduce", type_name, op, 5),
                       ("reducescatter", type_name, op, 3), ("reducescatterv", type_name, op, 6)]
         cases += [(name, type_name, None, 6) for name in
-                  ("allgather", "broadcast", "alltoall", "alltoallv", "alltoallvc", "sendrecv", "batchsendrecv", "allgatherv",
+                  ("allgather", "broadcast", "alltoall", "alltoallv", "alltoallvc", "sendrecv", "batchsendrecv", "groupsendrecv", "allgatherv",
                    "scatter")]
     cases += [("allreduce", "float32", "sum", 1), ("allreduce", "float32", "sum", 100_003),
               ("allreduce", "float16", "sum", 150_001), ("allreduce", "bfloat16", "max", 150_000),
@@ -154,7 +154,7 @@ def expected(case: tuple, size: int, rank: int) -> np.ndarray | None:
         displs = np.cumsum(counts, axis=1) - counts
         return to_storage(np.concatenate([inputs[j][displs[j, rank]:displs[j, rank] + counts[j, rank]]
                                           for j in range(size)]), type_name)
-    if name in ("sendrecv", "batchsendrecv"):
+    if name in ("sendrecv", "batchsendrecv", "groupsendrecv"):
         return to_storage(inputs[(rank - 1) % size], type_name)
     return None
 
@@ -235,6 +235,11 @@ def issue(rank: sim.Rank, case: tuple, keep: list) -> sim.DeviceArray | None:
         for call in (calls if r % 2 == 0 else calls[::-1]):
             sim.hccl_check(call(), name)
         rc = 0
+    elif name == "groupsendrecv":  # every rank sends first: the group makes it one step
+        sim.hccl_check(hccl.HcclGroupStart(), "HcclGroupStart")
+        sim.hccl_check(hccl.HcclSend(xp, count, code, (r + 1) % size, comm, stream), "HcclSend")
+        sim.hccl_check(hccl.HcclRecv(out.ptr, count, code, (r - 1) % size, comm, stream), "HcclRecv")
+        rc = hccl.HcclGroupEnd()
     elif name == "batchsendrecv":
         items = (sim.HcclSendRecvItem * 2)((sim.HCCL_SEND, xp, count, code, (r + 1) % size),
                                             (sim.HCCL_RECV, out.ptr, count, code, (r - 1) % size))
@@ -495,6 +500,12 @@ def test_a_root_outside_the_communicator_is_refused(hccl, lone_comm, stream):
     assert sim.recent_error() == "HcclBroadcast: root 1 is not a rank of the communicator (1 ranks)"
 
 
+def test_a_group_ends_only_after_it_started(hccl):
+    assert hccl.HcclGroupEnd() == sim.HCCL_E_PARA
+    assert sim.recent_error() == "HcclGroupEnd: no HcclGroupStart before it"
+    assert (hccl.HcclGroupStart(), hccl.HcclGroupStart(), hccl.HcclGroupEnd(), hccl.HcclGroupEnd()) == (0, 0, 0, 0)
+
+
 def test_a_destroyed_communicator_is_not_a_communicator(hccl, acl):
     comms = (ctypes.c_void_p * 2)()
     sim.hccl_check(hccl.HcclCommInitAll(2, (ctypes.c_int32 * 2)(0, 1), comms), "HcclCommInitAll")
@@ -561,18 +572,18 @@ def test_libhccl_exports_exactly_the_declared_functions():
 
 def test_hccl_leaves_the_last_acl_error_alone(acl, hccl):
     acl.aclrtGetLastError(0)  # takes what earlier calls left
-    assert hccl.HcclGroupStart() == sim.HCCL_E_NOT_SUPPORT
+    assert hccl.HcclCommSuspend(None) == sim.HCCL_E_NOT_SUPPORT
     assert acl.aclrtPeekAtLastError(0) == sim.ACL_SUCCESS  # HCCL's codes are not ACL's
 
 
 def test_error_strings_name_the_code_and_keep_the_recent_error(hccl):
     hccl.HcclGetErrorString.restype = ctypes.c_char_p
     hccl.HcclGetErrorString.argtypes = [ctypes.c_int]
-    assert hccl.HcclGroupEnd() == sim.HCCL_E_NOT_SUPPORT
+    assert hccl.HcclCommResume(None) == sim.HCCL_E_NOT_SUPPORT
     assert hccl.HcclGetErrorString(sim.HCCL_E_NOT_SUPPORT) == b"HCCL_E_NOT_SUPPORT"
     assert hccl.HcclGetErrorString(sim.HCCL_SUCCESS) == b"HCCL_SUCCESS"
     assert hccl.HcclGetErrorString(1000) == b"unknown HcclResult"
-    assert sim.recent_error() == not_supported_message("HcclGroupEnd")
+    assert sim.recent_error() == not_supported_message("HcclCommResume")
 
 
 def test_no_communicator_configuration_field_is_understood(hccl):
@@ -593,7 +604,7 @@ def test_what_is_left_unsimulated():
         "HcclCommDeregister", "HcclCommExchangeMem", "HcclCommInitClusterInfo", "HcclCommInitClusterInfoConfig",
         "HcclCommInitRootInfoScalable", "HcclCommRegister", "HcclCommResume", "HcclCommSetMemoryRange",
         "HcclCommSuspend", "HcclCommUnsetMemoryRange", "HcclCommWorkingDevNicSet", "HcclCreateSubCommConfig",
-        "HcclGetCommConfig", "HcclGetConfig", "HcclGetRootInfoScalable", "HcclGroupEnd", "HcclGroupStart",
+        "HcclGetCommConfig", "HcclGetConfig", "HcclGetRootInfoScalable",
         "HcclSetCommConfig", "HcclSetConfig"])
 
 

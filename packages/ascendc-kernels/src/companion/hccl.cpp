@@ -157,6 +157,17 @@ HcclResult Enqueue(const char* api, const std::shared_ptr<Comm>& comm, aclrtStre
   return checked
 
 
+// The point-to-point calls between HcclGroupStart and HcclGroupEnd of this thread, by communicator
+// and stream: each set becomes one step, as HcclBatchSendRecv's items (so a rank may send and
+// receive in any order within the group without a deadlock).
+struct GroupedTransfers {
+  HcclComm comm;
+  aclrtStream stream;
+  std::vector<HcclSendRecvItem> items;
+};
+thread_local int gGroupDepth = 0;
+thread_local std::vector<GroupedTransfers> gGrouped;
+
 HcclResult QueueTransfers(const char* api, HcclComm handle, HcclCMDType cmd, std::vector<HcclSendRecvItem> items,
                           aclrtStream stream) {
   FIND_COMM(api, handle, comm);
@@ -172,6 +183,16 @@ HcclResult QueueTransfers(const char* api, HcclComm handle, HcclCMDType cmd, std
     if (it.remoteRank == comm->rank) {
       return Raise(HCCL_E_PARA, StrFormat("%s: rank %u cannot exchange with itself", api, comm->rank));
     }
+  }
+  if (gGroupDepth > 0) {  // HcclGroupEnd queues them, with the group's other transfers on this comm and stream
+    for (GroupedTransfers& g : gGrouped) {
+      if (g.comm == handle && g.stream == stream) {
+        g.items.insert(g.items.end(), items.begin(), items.end());
+        return HCCL_SUCCESS;
+      }
+    }
+    gGrouped.push_back({handle, stream, std::move(items)});
+    return HCCL_SUCCESS;
   }
   return Enqueue(api, comm, stream, [=](Comm& c, StepFailure* f) {
     return ascendc_sim::hccl::RunSendRecv(c, cmd, items.data(), static_cast<uint32_t>(items.size()), f);
@@ -554,8 +575,24 @@ HcclResult HcclBatchSendRecv(HcclSendRecvItem* sendRecvInfo, uint32_t itemNum, H
   return QueueTransfers("HcclBatchSendRecv", comm, HCCL_CMD_BATCH_SEND_RECV,
                         std::vector<HcclSendRecvItem>(sendRecvInfo, sendRecvInfo + itemNum), stream);
 }
-HcclResult HcclGroupStart(void) { return Unsupported(__func__); }
-HcclResult HcclGroupEnd(void) { return Unsupported(__func__); }
+// Groups point-to-point calls (collectives inside a group are queued when called).
+HcclResult HcclGroupStart(void) {
+  ++gGroupDepth;
+  return HCCL_SUCCESS;
+}
+HcclResult HcclGroupEnd(void) {
+  if (gGroupDepth == 0) return Raise(HCCL_E_PARA, "HcclGroupEnd: no HcclGroupStart before it");
+  if (--gGroupDepth > 0) return HCCL_SUCCESS;
+  std::vector<GroupedTransfers> grouped;
+  grouped.swap(gGrouped);
+  HcclResult first = HCCL_SUCCESS;
+  for (GroupedTransfers& g : grouped) {
+    const HcclResult rc =
+        QueueTransfers("HcclGroupEnd", g.comm, HCCL_CMD_BATCH_SEND_RECV, std::move(g.items), g.stream);
+    if (first == HCCL_SUCCESS) first = rc;
+  }
+  return first;
+}
 
 // ---- communicator memory
 HcclResult HcclCommSetMemoryRange(HcclComm, void*, size_t, size_t, uint64_t) { return Unsupported(__func__); }
