@@ -63,8 +63,8 @@ def case_list(size: int) -> list[tuple]:
             cases += [("allreduce", type_name, op, 7), ("reduce", type_name, op, 5),
                       ("reducescatter", type_name, op, 3), ("reducescatterv", type_name, op, 6)]
         cases += [(name, type_name, None, 6) for name in
-                  ("allgather", "broadcast", "alltoall", "alltoallv", "alltoallvc", "sendrecv", "batchsendrecv", "groupsendrecv", "allgatherv",
-                   "scatter")]
+                  ("allgather", "broadcast", "alltoall", "alltoallv", "alltoallvc", "sendrecv", "batchsendrecv",
+                   "groupsendrecv", "allgatherv", "scatter")]
     cases += [("allreduce", "float32", "sum", 1), ("allreduce", "float32", "sum", 100_003),
               ("allreduce", "float16", "sum", 150_001), ("allreduce", "bfloat16", "max", 150_000),
               ("allreduce", "int8", "prod", 300_000), ("reduce", "float32", "sum", 100_000),

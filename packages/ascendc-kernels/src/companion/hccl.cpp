@@ -156,7 +156,6 @@ HcclResult Enqueue(const char* api, const std::shared_ptr<Comm>& comm, aclrtStre
   if (HcclResult checked = (expr); checked != HCCL_SUCCESS) \
   return checked
 
-
 // The point-to-point calls between HcclGroupStart and HcclGroupEnd of this thread, by communicator
 // and stream: each set becomes one step, as HcclBatchSendRecv's items (so a rank may send and
 // receive in any order within the group without a deadlock).
@@ -278,9 +277,10 @@ HcclResult HcclCommDestroy(HcclComm handle) {
     comm = std::move(it->second);
     gComms.erase(it);
   }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                               std::chrono::duration<double>(comm->execTimeoutSeconds));
-  while (comm->queued.load() > 0 && std::chrono::steady_clock::now() < deadline) {
+  using Clock = std::chrono::steady_clock;
+  const std::chrono::duration<double> timeout(comm->execTimeoutSeconds);
+  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(timeout);
+  while (comm->queued.load() > 0 && Clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   return HCCL_SUCCESS;
