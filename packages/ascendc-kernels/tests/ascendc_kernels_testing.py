@@ -880,6 +880,7 @@ def run_ranks(size: int, scenario: Any, *args: Any, env: Optional[dict] = None, 
     form "root_info": one process per rank (multiprocessing, spawn), rank 0's root info handed to
     the others through a queue, `ranks` the process's one Rank. form "devices": one process whose
     devices are the ranks (HcclCommInitAll), `ranks` all of them; the result is then a list of one.
+    Each communicator is destroyed after the scenario unless it set the Rank's `comm` to None.
     Every wait is bounded: processes still running at `timeout` are killed and reported.
     """
     import multiprocessing

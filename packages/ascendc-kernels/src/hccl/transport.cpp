@@ -168,12 +168,13 @@ bool Exchange(std::vector<std::unique_ptr<Link>>& links, std::vector<Transfer>& 
       continue;
     }
     ++idle;
-    // Spin briefly (a peer usually answers within microseconds), then yield, then sleep.
+    // Spin briefly (a peer usually answers within microseconds), then yield, then sleep longer
+    // the longer the peer keeps this rank waiting (a few seconds in: 1 ms at a time).
     if (idle < 200) continue;
     if (idle < 2000) {
       sched_yield();
     } else {
-      std::this_thread::sleep_for(std::chrono::microseconds(idle < 20000 ? 20 : 200));
+      std::this_thread::sleep_for(std::chrono::microseconds(idle < 20000 ? 20 : idle < 40000 ? 200 : 1000));
     }
     const auto now = Clock::now();
     if (now < nextCheck) continue;
