@@ -774,6 +774,12 @@ _HCCL_PROTOTYPES = {
     "HcclAlltoAll": [_vp, _u64, _c_int, _vp, _u64, _c_int, _vp, _vp],
     "HcclAlltoAllV": [_vp, _vp, _vp, _c_int, _vp, _vp, _vp, _c_int, _vp, _vp],
     "HcclBarrier": [_vp, _vp],
+    "HcclAllGatherV": [_vp, _u64, _vp, _vp, _vp, _c_int, _vp, _vp],
+    "HcclReduceScatterV": [_vp, _vp, _vp, _vp, _u64, _c_int, _c_int, _vp, _vp],
+    "HcclScatter": [_vp, _vp, _u64, _c_int, _u32, _vp, _vp],
+    "HcclAlltoAllVC": [_vp, _vp, _c_int, _vp, _c_int, _vp, _vp],
+    "HcclGroupStart": [],
+    "HcclGroupEnd": [],
     "HcclSend": [_vp, _u64, _c_int, _u32, _vp, _vp],
     "HcclRecv": [_vp, _u64, _c_int, _u32, _vp, _vp],
     "HcclBatchSendRecv": [ctypes.POINTER(HcclSendRecvItem), _u32, _vp, _vp],
@@ -859,7 +865,8 @@ def _rank_main(rank: int, size: int, scenario: Any, args: tuple, env: dict, root
             ranks = [Rank(r, size, comms[r], r, new_stream(r)) for r in range(size)]
         result = ("ok", scenario(ranks, *args))
         for r in ranks:
-            hccl_check(hccl.HcclCommDestroy(r.comm), "HcclCommDestroy")
+            if r.comm is not None:  # None: the scenario destroyed it
+                hccl_check(hccl.HcclCommDestroy(r.comm), "HcclCommDestroy")
     except BaseException:
         result = ("error", traceback.format_exc())
     results.put((rank, result))
@@ -873,6 +880,7 @@ def run_ranks(size: int, scenario: Any, *args: Any, env: Optional[dict] = None, 
     form "root_info": one process per rank (multiprocessing, spawn), rank 0's root info handed to
     the others through a queue, `ranks` the process's one Rank. form "devices": one process whose
     devices are the ranks (HcclCommInitAll), `ranks` all of them; the result is then a list of one.
+    Each communicator is destroyed after the scenario unless it set the Rank's `comm` to None.
     Every wait is bounded: processes still running at `timeout` are killed and reported.
     """
     import multiprocessing

@@ -29,7 +29,8 @@ SIMULATED = {
     "HcclGetRootInfo", "HcclCommInitRootInfo", "HcclCommInitRootInfoConfig", "HcclCommInitAll", "HcclCommDestroy",
     "HcclGetRankSize", "HcclGetRankId", "HcclGetCommName", "HcclGetCommAsyncError", "HcclGetErrorString",
     "HcclAllReduce", "HcclBroadcast", "HcclReduce", "HcclReduceScatter", "HcclAllGather", "HcclAlltoAll",
-    "HcclAlltoAllV", "HcclBarrier", "HcclSend", "HcclRecv", "HcclBatchSendRecv",
+    "HcclAlltoAllV", "HcclBarrier", "HcclSend", "HcclRecv", "HcclBatchSendRecv", "HcclAllGatherV",
+    "HcclReduceScatterV", "HcclScatter", "HcclAlltoAllVC", "HcclGroupStart", "HcclGroupEnd",
 }
 
 
@@ -60,9 +61,10 @@ def case_list(size: int) -> list[tuple]:
     for type_name in sim.HCCL_TYPES:
         for op in REDUCTIONS:
             cases += [("allreduce", type_name, op, 7), ("reduce", type_name, op, 5),
-                      ("reducescatter", type_name, op, 3)]
+                      ("reducescatter", type_name, op, 3), ("reducescatterv", type_name, op, 6)]
         cases += [(name, type_name, None, 6) for name in
-                  ("allgather", "broadcast", "alltoall", "alltoallv", "sendrecv", "batchsendrecv")]
+                  ("allgather", "broadcast", "alltoall", "alltoallv", "alltoallvc", "sendrecv", "batchsendrecv",
+                   "groupsendrecv", "allgatherv", "scatter")]
     cases += [("allreduce", "float32", "sum", 1), ("allreduce", "float32", "sum", 100_003),
               ("allreduce", "float16", "sum", 150_001), ("allreduce", "bfloat16", "max", 150_000),
               ("allreduce", "int8", "prod", 300_000), ("reduce", "float32", "sum", 100_000),
@@ -78,11 +80,21 @@ def alltoallv_counts(size: int, count: int) -> np.ndarray:
     return (count // 3) * ((i + 2 * j) % 3 + 1)
 
 
+def uneven_counts(size: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rank p's count and displacement in the uneven (V) collectives: one unused element before each block."""
+    counts = (count // 3) * (np.arange(size) % 3 + 1)
+    return counts, np.cumsum(counts) - counts + np.arange(size)
+
+
 def input_length(case: tuple, size: int, rank: int) -> int:
     name, _, _, count = case
-    if name in ("reducescatter", "alltoall"):
+    if name in ("reducescatter", "alltoall", "scatter"):
         return size * count
-    if name == "alltoallv":
+    if name == "reducescatterv":
+        return int(uneven_counts(size, count)[0].sum()) + size
+    if name == "allgatherv":
+        return int(uneven_counts(size, count)[0][rank])
+    if name in ("alltoallv", "alltoallvc"):
         return int(alltoallv_counts(size, count)[rank].sum())
     return count
 
@@ -119,18 +131,30 @@ def expected(case: tuple, size: int, rank: int) -> np.ndarray | None:
         if name == "reducescatter":
             reduced = reduced[rank * count:(rank + 1) * count]
         return to_storage(reduced, type_name)
+    if name == "reducescatterv":
+        counts, displs = uneven_counts(size, count)
+        reduced = functools.reduce(NUMPY_REDUCTIONS[op], inputs)
+        return to_storage(reduced[displs[rank]:displs[rank] + counts[rank]], type_name)
+    if name == "allgatherv":
+        counts, displs = uneven_counts(size, count)
+        out = np.zeros(int(counts.sum()) + size)
+        for p in range(size):
+            out[displs[p]:displs[p] + counts[p]] = inputs[p]
+        return to_storage(out, type_name)
+    if name == "scatter":
+        return to_storage(inputs[1 % size][rank * count:(rank + 1) * count], type_name)
     if name == "allgather":
         return to_storage(np.concatenate(inputs), type_name)
     if name == "broadcast":
         return to_storage(inputs[1 % size], type_name)
     if name == "alltoall":
         return to_storage(np.concatenate([x[rank * count:(rank + 1) * count] for x in inputs]), type_name)
-    if name == "alltoallv":
+    if name in ("alltoallv", "alltoallvc"):
         counts = alltoallv_counts(size, count)
         displs = np.cumsum(counts, axis=1) - counts
         return to_storage(np.concatenate([inputs[j][displs[j, rank]:displs[j, rank] + counts[j, rank]]
                                           for j in range(size)]), type_name)
-    if name in ("sendrecv", "batchsendrecv"):
+    if name in ("sendrecv", "batchsendrecv", "groupsendrecv"):
         return to_storage(inputs[(rank - 1) % size], type_name)
     return None
 
@@ -141,8 +165,10 @@ def output_length(case: tuple, size: int) -> int:
         return size * count
     if name == "alltoall":
         return size * count
-    if name == "alltoallv":
+    if name in ("alltoallv", "alltoallvc"):
         return 0  # sized per rank
+    if name == "allgatherv":
+        return int(uneven_counts(size, count)[0].sum()) + size
     return max(count, 1)
 
 
@@ -159,8 +185,10 @@ def issue(rank: sim.Rank, case: tuple, keep: list) -> sim.DeviceArray | None:
     size, r, comm, stream = rank.size, rank.rank, rank.comm, rank.stream
     x = on_device(case_input(case, size, r), rank.device) if input_length(case, size, r) else None
     length = output_length(case, size)
-    if name == "alltoallv":
+    if name in ("alltoallv", "alltoallvc"):
         length = int(alltoallv_counts(size, count)[:, r].sum())
+    if name == "reducescatterv":
+        length = int(uneven_counts(size, count)[0][r])
     out = on_device(np.zeros(length, sim.HCCL_TYPES[type_name][1]), rank.device)
     keep += [x, out]
     xp = x.ptr if x is not None else None
@@ -173,6 +201,17 @@ def issue(rank: sim.Rank, case: tuple, keep: list) -> sim.DeviceArray | None:
         rc = hccl.HcclReduceScatter(xp, out.ptr, count, code, red, comm, stream)
     elif name == "allgather":
         rc = hccl.HcclAllGather(xp, out.ptr, count, code, comm, stream)
+    elif name in ("allgatherv", "reducescatterv"):
+        counts, displs = (np.ascontiguousarray(a, dtype=np.uint64) for a in uneven_counts(size, count))
+        keep += [counts, displs]
+        if name == "allgatherv":
+            rc = hccl.HcclAllGatherV(xp, int(counts[r]), out.ptr, counts.ctypes.data, displs.ctypes.data, code, comm,
+                                     stream)
+        else:
+            rc = hccl.HcclReduceScatterV(xp, counts.ctypes.data, displs.ctypes.data, out.ptr, int(counts[r]), code,
+                                         red, comm, stream)
+    elif name == "scatter":
+        rc = hccl.HcclScatter(xp, out.ptr, count, code, 1 % size, comm, stream)
     elif name == "broadcast":  # in place, in the output buffer
         out.upload(case_input(case, size, r).view(np.uint8))
         rc = hccl.HcclBroadcast(out.ptr, count, code, 1 % size, comm, stream)
@@ -185,6 +224,10 @@ def issue(rank: sim.Rank, case: tuple, keep: list) -> sim.DeviceArray | None:
         keep += arrays
         rc = hccl.HcclAlltoAllV(xp, *[a.ctypes.data for a in arrays[:2]], code, out.ptr,
                                 *[a.ctypes.data for a in arrays[2:]], code, comm, stream)
+    elif name == "alltoallvc":
+        matrix = np.ascontiguousarray(alltoallv_counts(size, count), dtype=np.uint64)
+        keep.append(matrix)
+        rc = hccl.HcclAlltoAllVC(xp, matrix.ctypes.data, code, out.ptr, code, comm, stream)
     elif name == "sendrecv":  # a ring pass; even ranks send first, odd ranks receive first
         nxt, prev = (r + 1) % size, (r - 1) % size
         calls = [lambda: hccl.HcclSend(xp, count, code, nxt, comm, stream),
@@ -192,6 +235,11 @@ def issue(rank: sim.Rank, case: tuple, keep: list) -> sim.DeviceArray | None:
         for call in (calls if r % 2 == 0 else calls[::-1]):
             sim.hccl_check(call(), name)
         rc = 0
+    elif name == "groupsendrecv":  # every rank sends first: the group makes it one step
+        sim.hccl_check(hccl.HcclGroupStart(), "HcclGroupStart")
+        sim.hccl_check(hccl.HcclSend(xp, count, code, (r + 1) % size, comm, stream), "HcclSend")
+        sim.hccl_check(hccl.HcclRecv(out.ptr, count, code, (r - 1) % size, comm, stream), "HcclRecv")
+        rc = hccl.HcclGroupEnd()
     elif name == "batchsendrecv":
         items = (sim.HcclSendRecvItem * 2)((sim.HCCL_SEND, xp, count, code, (r + 1) % size),
                                             (sim.HCCL_RECV, out.ptr, count, code, (r - 1) % size))
@@ -328,7 +376,7 @@ def test_a_rank_that_exits_fails_the_others_within_the_timeout(transport: str):
 def one_rank_stays_away(ranks: list[sim.Rank]) -> dict | None:
     (r,) = ranks
     if r.rank == 1:
-        time.sleep(2.5)  # alive, but never calls the collective
+        time.sleep(1.8)  # alive, but never calls the collective
         return None
     x = sim.DeviceArray.from_numpy(np.ones(64, np.float32), device=r.device)
     start = time.monotonic()
@@ -345,6 +393,29 @@ def test_a_rank_that_never_calls_fails_the_others_after_the_timeout():
     assert re.fullmatch(r"HcclAllReduce on rank 0 of hccl_sim_\w+ failed: timed out after 1 s \(HCCL_EXEC_TIMEOUT\) "
                         r"waiting for rank 1", answer["message"]), answer["message"]
     assert 1 <= answer["failed_after"] < 2
+
+
+def one_rank_destroys_its_communicator(ranks: list[sim.Rank]) -> dict | None:
+    (r,) = ranks
+    if r.rank == 1:
+        sim.hccl_check(sim.load_hccl().HcclCommDestroy(r.comm), "HcclCommDestroy")
+        r.comm = None
+        time.sleep(0.5)  # alive, its communicator gone
+        return None
+    x = sim.DeviceArray.from_numpy(np.ones(64, np.float32), device=r.device)
+    sim.hccl_check(sim.load_hccl().HcclBarrier(r.comm, r.stream), "HcclBarrier")
+    start = time.monotonic()
+    rc, message = r.synchronize()
+    return {"rc": rc, "message": message, "async": r.async_error(), "failed_after": time.monotonic() - start}
+
+
+def test_a_rank_that_destroys_its_communicator_fails_the_others_at_once():
+    answer = sim.run_ranks(2, one_rank_destroys_its_communicator, env={"HCCL_EXEC_TIMEOUT": "30"}, timeout=60)[0]
+    assert answer["rc"] == sim.ACL_ERROR_RT_LINK_ERROR
+    assert answer["async"] == sim.HCCL_E_REMOTE
+    assert re.fullmatch(r"HcclBarrier on rank 0 of hccl_sim_\w+ failed: rank 1 destroyed its communicator",
+                        answer["message"]), answer["message"]
+    assert answer["failed_after"] < 0.5
 
 
 def disagreeing(ranks: list[sim.Rank], what: str) -> dict:
@@ -429,6 +500,12 @@ def test_a_root_outside_the_communicator_is_refused(hccl, lone_comm, stream):
     assert sim.recent_error() == "HcclBroadcast: root 1 is not a rank of the communicator (1 ranks)"
 
 
+def test_a_group_ends_only_after_it_started(hccl):
+    assert hccl.HcclGroupEnd() == sim.HCCL_E_PARA
+    assert sim.recent_error() == "HcclGroupEnd: no HcclGroupStart before it"
+    assert (hccl.HcclGroupStart(), hccl.HcclGroupStart(), hccl.HcclGroupEnd(), hccl.HcclGroupEnd()) == (0, 0, 0, 0)
+
+
 def test_a_destroyed_communicator_is_not_a_communicator(hccl, acl):
     comms = (ctypes.c_void_p * 2)()
     sim.hccl_check(hccl.HcclCommInitAll(2, (ctypes.c_int32 * 2)(0, 1), comms), "HcclCommInitAll")
@@ -495,18 +572,18 @@ def test_libhccl_exports_exactly_the_declared_functions():
 
 def test_hccl_leaves_the_last_acl_error_alone(acl, hccl):
     acl.aclrtGetLastError(0)  # takes what earlier calls left
-    assert hccl.HcclGroupStart() == sim.HCCL_E_NOT_SUPPORT
+    assert hccl.HcclCommSuspend(None) == sim.HCCL_E_NOT_SUPPORT
     assert acl.aclrtPeekAtLastError(0) == sim.ACL_SUCCESS  # HCCL's codes are not ACL's
 
 
 def test_error_strings_name_the_code_and_keep_the_recent_error(hccl):
     hccl.HcclGetErrorString.restype = ctypes.c_char_p
     hccl.HcclGetErrorString.argtypes = [ctypes.c_int]
-    assert hccl.HcclGroupEnd() == sim.HCCL_E_NOT_SUPPORT
+    assert hccl.HcclCommResume(None) == sim.HCCL_E_NOT_SUPPORT
     assert hccl.HcclGetErrorString(sim.HCCL_E_NOT_SUPPORT) == b"HCCL_E_NOT_SUPPORT"
     assert hccl.HcclGetErrorString(sim.HCCL_SUCCESS) == b"HCCL_SUCCESS"
     assert hccl.HcclGetErrorString(1000) == b"unknown HcclResult"
-    assert sim.recent_error() == not_supported_message("HcclGroupEnd")
+    assert sim.recent_error() == not_supported_message("HcclCommResume")
 
 
 def test_no_communicator_configuration_field_is_understood(hccl):
@@ -523,12 +600,12 @@ NOT_SIMULATED = sorted(name for name, (returns, _) in declared_functions().items
 
 def test_what_is_left_unsimulated():
     assert NOT_SIMULATED == sorted([
-        "HcclAllGatherV", "HcclAlltoAllVC", "HcclCommActivateCommMemory", "HcclCommDeactivateCommMemory",
+        "HcclCommActivateCommMemory", "HcclCommDeactivateCommMemory",
         "HcclCommDeregister", "HcclCommExchangeMem", "HcclCommInitClusterInfo", "HcclCommInitClusterInfoConfig",
         "HcclCommInitRootInfoScalable", "HcclCommRegister", "HcclCommResume", "HcclCommSetMemoryRange",
         "HcclCommSuspend", "HcclCommUnsetMemoryRange", "HcclCommWorkingDevNicSet", "HcclCreateSubCommConfig",
-        "HcclGetCommConfig", "HcclGetConfig", "HcclGetRootInfoScalable", "HcclGroupEnd", "HcclGroupStart",
-        "HcclReduceScatterV", "HcclScatter", "HcclSetCommConfig", "HcclSetConfig"])
+        "HcclGetCommConfig", "HcclGetConfig", "HcclGetRootInfoScalable",
+        "HcclSetCommConfig", "HcclSetConfig"])
 
 
 @pytest.mark.parametrize("name", NOT_SIMULATED)

@@ -99,6 +99,18 @@ HcclResult CheckRoot(const char* api, const Comm& comm, uint32_t root, const cha
   return HCCL_SUCCESS;
 }
 
+// One uint64 per rank of the caller's array, copied now: the step reads it when the stream runs it.
+std::vector<uint64_t> RankArray(const Comm& comm, const void* values) {
+  const auto* v = static_cast<const uint64_t*>(values);
+  return std::vector<uint64_t>(v, v + comm.nRanks);
+}
+
+uint64_t Total(const std::vector<uint64_t>& counts) {
+  uint64_t sum = 0;
+  for (uint64_t c : counts) sum += c;
+  return sum;
+}
+
 // Queues `step` on `stream`: it runs when the stream reaches it. A failure fails the stream (as a
 // failed kernel does) and becomes the communicator's asynchronous error; later steps then fail
 // at once.
@@ -144,6 +156,16 @@ HcclResult Enqueue(const char* api, const std::shared_ptr<Comm>& comm, aclrtStre
   if (HcclResult checked = (expr); checked != HCCL_SUCCESS) \
   return checked
 
+// The point-to-point calls between HcclGroupStart and HcclGroupEnd of this thread, by communicator
+// and stream: each set becomes one step, as HcclBatchSendRecv's items (so a rank may send and
+// receive in any order within the group without a deadlock).
+struct GroupedTransfers {
+  HcclComm comm;
+  aclrtStream stream;
+  std::vector<HcclSendRecvItem> items;
+};
+thread_local int gGroupDepth = 0;
+thread_local std::vector<GroupedTransfers> gGrouped;
 
 HcclResult QueueTransfers(const char* api, HcclComm handle, HcclCMDType cmd, std::vector<HcclSendRecvItem> items,
                           aclrtStream stream) {
@@ -160,6 +182,16 @@ HcclResult QueueTransfers(const char* api, HcclComm handle, HcclCMDType cmd, std
     if (it.remoteRank == comm->rank) {
       return Raise(HCCL_E_PARA, StrFormat("%s: rank %u cannot exchange with itself", api, comm->rank));
     }
+  }
+  if (gGroupDepth > 0) {  // HcclGroupEnd queues them, with the group's other transfers on this comm and stream
+    for (GroupedTransfers& g : gGrouped) {
+      if (g.comm == handle && g.stream == stream) {
+        g.items.insert(g.items.end(), items.begin(), items.end());
+        return HCCL_SUCCESS;
+      }
+    }
+    gGrouped.push_back({handle, stream, std::move(items)});
+    return HCCL_SUCCESS;
   }
   return Enqueue(api, comm, stream, [=](Comm& c, StepFailure* f) {
     return ascendc_sim::hccl::RunSendRecv(c, cmd, items.data(), static_cast<uint32_t>(items.size()), f);
@@ -245,9 +277,10 @@ HcclResult HcclCommDestroy(HcclComm handle) {
     comm = std::move(it->second);
     gComms.erase(it);
   }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                               std::chrono::duration<double>(comm->execTimeoutSeconds));
-  while (comm->queued.load() > 0 && std::chrono::steady_clock::now() < deadline) {
+  using Clock = std::chrono::steady_clock;
+  const std::chrono::duration<double> timeout(comm->execTimeoutSeconds);
+  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(timeout);
+  while (comm->queued.load() > 0 && Clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   return HCCL_SUCCESS;
@@ -378,12 +411,35 @@ HcclResult HcclReduceScatter(void* sendBuf, void* recvBuf, uint64_t recvCount, H
     return ascendc_sim::hccl::RunReduceScatter(c, sendBuf, recvBuf, recvCount, dataType, op, f);
   });
 }
-HcclResult HcclReduceScatterV(void*, const void*, const void*, void*, uint64_t, HcclDataType, HcclReduceOp, HcclComm,
-                              aclrtStream) {
-  return Unsupported(__func__);
+HcclResult HcclReduceScatterV(void* sendBuf, const void* sendCounts, const void* sendDispls, void* recvBuf,
+                              uint64_t recvCount, HcclDataType dataType, HcclReduceOp op, HcclComm handle,
+                              aclrtStream stream) {
+  const char* api = "HcclReduceScatterV";
+  FIND_COMM(api, handle, comm);
+  CHECK(CheckReduction(api, dataType, op));
+  if (sendCounts == nullptr || sendDispls == nullptr) {
+    return Raise(HCCL_E_PTR, StrFormat("%s: %s is null", api, sendCounts == nullptr ? "sendCounts" : "sendDispls"));
+  }
+  std::vector<uint64_t> counts = RankArray(*comm, sendCounts), displs = RankArray(*comm, sendDispls);
+  CHECK(CheckBuffer(api, "sendBuf", sendBuf, Total(counts)));
+  CHECK(CheckBuffer(api, "recvBuf", recvBuf, recvCount));
+  return Enqueue(api, comm, stream, [=](Comm& c, StepFailure* f) {
+    return ascendc_sim::hccl::RunReduceScatterV(c, sendBuf, counts.data(), displs.data(), recvBuf, recvCount,
+                                                dataType, op, f);
+  });
 }
-HcclResult HcclScatter(void*, void*, uint64_t, HcclDataType, uint32_t, HcclComm, aclrtStream) {
-  return Unsupported(__func__);
+
+HcclResult HcclScatter(void* sendBuf, void* recvBuf, uint64_t recvCount, HcclDataType dataType, uint32_t root,
+                       HcclComm handle, aclrtStream stream) {
+  const char* api = "HcclScatter";
+  FIND_COMM(api, handle, comm);
+  CHECK(CheckType(api, "dataType", dataType));
+  CHECK(CheckRoot(api, *comm, root));
+  if (comm->rank == root) CHECK(CheckBuffer(api, "sendBuf", sendBuf, recvCount));
+  CHECK(CheckBuffer(api, "recvBuf", recvBuf, recvCount));
+  return Enqueue(api, comm, stream, [=](Comm& c, StepFailure* f) {
+    return ascendc_sim::hccl::RunScatter(c, sendBuf, recvBuf, recvCount, dataType, root, f);
+  });
 }
 
 HcclResult HcclAllGather(void* sendBuf, void* recvBuf, uint64_t sendCount, HcclDataType dataType, HcclComm handle,
@@ -397,8 +453,21 @@ HcclResult HcclAllGather(void* sendBuf, void* recvBuf, uint64_t sendCount, HcclD
     return ascendc_sim::hccl::RunAllGather(c, sendBuf, recvBuf, sendCount, dataType, f);
   });
 }
-HcclResult HcclAllGatherV(void*, uint64_t, void*, const void*, const void*, HcclDataType, HcclComm, aclrtStream) {
-  return Unsupported(__func__);
+HcclResult HcclAllGatherV(void* sendBuf, uint64_t sendCount, void* recvBuf, const void* recvCounts,
+                          const void* recvDispls, HcclDataType dataType, HcclComm handle, aclrtStream stream) {
+  const char* api = "HcclAllGatherV";
+  FIND_COMM(api, handle, comm);
+  CHECK(CheckType(api, "dataType", dataType));
+  if (recvCounts == nullptr || recvDispls == nullptr) {
+    return Raise(HCCL_E_PTR, StrFormat("%s: %s is null", api, recvCounts == nullptr ? "recvCounts" : "recvDispls"));
+  }
+  std::vector<uint64_t> counts = RankArray(*comm, recvCounts), displs = RankArray(*comm, recvDispls);
+  CHECK(CheckBuffer(api, "sendBuf", sendBuf, sendCount));
+  CHECK(CheckBuffer(api, "recvBuf", recvBuf, Total(counts)));
+  return Enqueue(api, comm, stream, [=](Comm& c, StepFailure* f) {
+    return ascendc_sim::hccl::RunAllGatherV(c, sendBuf, sendCount, recvBuf, counts.data(), displs.data(), dataType,
+                                            f);
+  });
 }
 
 HcclResult HcclAlltoAll(const void* sendBuf, uint64_t sendCount, HcclDataType sendType, const void* recvBuf,
@@ -441,18 +510,9 @@ HcclResult HcclAlltoAllV(const void* sendBuf, const void* sendCounts, const void
   if (sendCounts == nullptr || sdispls == nullptr || recvCounts == nullptr || rdispls == nullptr) {
     return Raise(HCCL_E_PTR, StrFormat("%s: a count or displacement array is null", api));
   }
-  // The arrays are the caller's: copied now, read when the stream runs the step.
-  const uint32_t n = comm->nRanks;
-  auto copy = [n](const void* p) {
-    const auto* v = static_cast<const uint64_t*>(p);
-    return std::vector<uint64_t>(v, v + n);
-  };
-  std::vector<uint64_t> sc = copy(sendCounts), sd = copy(sdispls), rc = copy(recvCounts), rd = copy(rdispls);
-  uint64_t sent = 0, received = 0;
-  for (uint32_t p = 0; p < n; ++p) {
-    sent += sc[p];
-    received += rc[p];
-  }
+  std::vector<uint64_t> sc = RankArray(*comm, sendCounts), sd = RankArray(*comm, sdispls);
+  std::vector<uint64_t> rc = RankArray(*comm, recvCounts), rd = RankArray(*comm, rdispls);
+  const uint64_t sent = Total(sc), received = Total(rc);
   CHECK(CheckBuffer(api, "sendBuf", sendBuf, sent));
   CHECK(CheckBuffer(api, "recvBuf", recvBuf, received));
   void* recv = const_cast<void*>(recvBuf);
@@ -461,8 +521,37 @@ HcclResult HcclAlltoAllV(const void* sendBuf, const void* sendCounts, const void
                                            rd.data(), sendType, f);
   });
 }
-HcclResult HcclAlltoAllVC(const void*, const void*, HcclDataType, const void*, HcclDataType, HcclComm, aclrtStream) {
-  return Unsupported(__func__);
+// sendCountMatrix[i * nRanks + j]: what rank i sends rank j; each block follows the previous one.
+HcclResult HcclAlltoAllVC(const void* sendBuf, const void* sendCountMatrix, HcclDataType sendType,
+                          const void* recvBuf, HcclDataType recvType, HcclComm handle, aclrtStream stream) {
+  const char* api = "HcclAlltoAllVC";
+  FIND_COMM(api, handle, comm);
+  CHECK(CheckType(api, "sendType", sendType));
+  CHECK(CheckType(api, "recvType", recvType));
+  if (sendType != recvType) {
+    return Raise(HCCL_E_PARA, StrFormat("%s: sendType %s and recvType %s differ", api,
+                                        ascendc_sim::hccl::DataTypeName(sendType),
+                                        ascendc_sim::hccl::DataTypeName(recvType)));
+  }
+  if (sendCountMatrix == nullptr) return Raise(HCCL_E_PTR, StrFormat("%s: sendCountMatrix is null", api));
+  const uint32_t n = comm->nRanks, r = comm->rank;
+  const auto* matrix = static_cast<const uint64_t*>(sendCountMatrix);
+  std::vector<uint64_t> sc(n), sd(n), rc(n), rd(n);
+  for (uint32_t p = 0; p < n; ++p) {
+    sc[p] = matrix[r * n + p];
+    rc[p] = matrix[p * n + r];
+    if (p > 0) {
+      sd[p] = sd[p - 1] + sc[p - 1];
+      rd[p] = rd[p - 1] + rc[p - 1];
+    }
+  }
+  CHECK(CheckBuffer(api, "sendBuf", sendBuf, Total(sc)));
+  CHECK(CheckBuffer(api, "recvBuf", recvBuf, Total(rc)));
+  void* recv = const_cast<void*>(recvBuf);
+  return Enqueue(api, comm, stream, [=](Comm& c, StepFailure* f) {
+    return ascendc_sim::hccl::RunAlltoAllV(c, HCCL_CMD_ALLTOALLVC, sendBuf, sc.data(), sd.data(), recv, rc.data(),
+                                           rd.data(), sendType, f);
+  });
 }
 
 HcclResult HcclBarrier(HcclComm handle, aclrtStream stream) {
@@ -486,8 +575,24 @@ HcclResult HcclBatchSendRecv(HcclSendRecvItem* sendRecvInfo, uint32_t itemNum, H
   return QueueTransfers("HcclBatchSendRecv", comm, HCCL_CMD_BATCH_SEND_RECV,
                         std::vector<HcclSendRecvItem>(sendRecvInfo, sendRecvInfo + itemNum), stream);
 }
-HcclResult HcclGroupStart(void) { return Unsupported(__func__); }
-HcclResult HcclGroupEnd(void) { return Unsupported(__func__); }
+// Groups point-to-point calls (collectives inside a group are queued when called).
+HcclResult HcclGroupStart(void) {
+  ++gGroupDepth;
+  return HCCL_SUCCESS;
+}
+HcclResult HcclGroupEnd(void) {
+  if (gGroupDepth == 0) return Raise(HCCL_E_PARA, "HcclGroupEnd: no HcclGroupStart before it");
+  if (--gGroupDepth > 0) return HCCL_SUCCESS;
+  std::vector<GroupedTransfers> grouped;
+  grouped.swap(gGrouped);
+  HcclResult first = HCCL_SUCCESS;
+  for (GroupedTransfers& g : grouped) {
+    const HcclResult rc =
+        QueueTransfers("HcclGroupEnd", g.comm, HCCL_CMD_BATCH_SEND_RECV, std::move(g.items), g.stream);
+    if (first == HCCL_SUCCESS) first = rc;
+  }
+  return first;
+}
 
 // ---- communicator memory
 HcclResult HcclCommSetMemoryRange(HcclComm, void*, size_t, size_t, uint64_t) { return Unsupported(__func__); }

@@ -78,7 +78,8 @@ struct SegmentHeader {
   uint64_t magic;
   uint32_t nRanks;
   uint32_t pid;
-  char pad[112];
+  std::atomic<uint32_t> closed;  // the owner destroyed its communicator
+  char pad[108];
 };
 static_assert(sizeof(SegmentHeader) == 128, "rings start on a cache line");
 
@@ -444,6 +445,7 @@ Status Join(uint32_t nRanks, const RootInfoWire& info, uint32_t rank, Comm& comm
       return s;
     }
     comm.mappings.push_back(own);
+    comm.closed = &static_cast<SegmentHeader*>(own.base)->closed;
   }
   Fd listener;
   Hello mine{};
@@ -498,7 +500,8 @@ Status Join(uint32_t nRanks, const RootInfoWire& info, uint32_t rank, Comm& comm
       if (!s.ok()) return s;
       comm.mappings.push_back(theirs);
       comm.links[p] = MakeRingLink(SegmentRing(theirs.base, rank), SegmentRing(own.base, p),
-                                   peer.pid == pid ? 0 : static_cast<pid_t>(peer.pid), p);
+                                   peer.pid == pid ? 0 : static_cast<pid_t>(peer.pid),
+                                   &static_cast<SegmentHeader*>(theirs.base)->closed, p);
     } else if (p < rank) {
       Fd fd;
       Status s = Connect(peer.ip, peer.port, deadline, StrFormat("rank %u", p).c_str(), &fd);
@@ -531,6 +534,7 @@ double ExecTimeoutSeconds() { return EnvSeconds("HCCL_EXEC_TIMEOUT", 1800); }
 double ConnectTimeoutSeconds() { return EnvSeconds("HCCL_CONNECT_TIMEOUT", 120); }
 
 Comm::~Comm() {
+  if (closed != nullptr) closed->store(1, std::memory_order_release);
   links.clear();  // closes the TCP links
   for (const Mapping& m : mappings) munmap(m.base, m.bytes);
 }
@@ -604,12 +608,14 @@ HcclResult JoinRootInfo(uint32_t nRanks, const HcclRootInfo& info, uint32_t rank
 HcclResult MakeLocalComms(uint32_t n, const int32_t* devices, std::vector<std::shared_ptr<Comm>>* out) {
   static std::atomic<uint64_t> groups{0};
   const size_t ringStride = sizeof(RingHeader) + kRingBytes;
-  void* memory = aligned_alloc(64, n * n * ringStride);
+  const size_t bytes = n * n * ringStride + n * sizeof(std::atomic<uint32_t>);
+  void* memory = aligned_alloc(64, (bytes + 63) / 64 * 64);
   if (memory == nullptr) {
     SetRecentError("HcclCommInitAll: cannot allocate the rings between the devices");
     return HCCL_E_MEMORY;
   }
-  memset(memory, 0, n * n * ringStride);  // ring (from, to) at index from * n + to
+  memset(memory, 0, bytes);  // ring (from, to) at index from * n + to, then each rank's closed flag
+  auto* closedFlags = reinterpret_cast<std::atomic<uint32_t>*>(static_cast<uint8_t*>(memory) + n * n * ringStride);
   std::shared_ptr<void> rings(memory, free);
   auto ring = [&](uint32_t from, uint32_t to) {
     auto* at = static_cast<uint8_t*>(memory) + (from * n + to) * ringStride;
@@ -626,9 +632,10 @@ HcclResult MakeLocalComms(uint32_t n, const int32_t* devices, std::vector<std::s
     comm->name = name;
     comm->execTimeoutSeconds = ExecTimeoutSeconds();
     comm->localRings = rings;
+    comm->closed = &closedFlags[r];
     comm->links.resize(n);
     for (uint32_t p = 0; p < n; ++p) {
-      if (p != r) comm->links[p] = MakeRingLink(ring(r, p), ring(p, r), 0, p);
+      if (p != r) comm->links[p] = MakeRingLink(ring(r, p), ring(p, r), 0, &closedFlags[p], p);
     }
     out->push_back(std::move(comm));
   }

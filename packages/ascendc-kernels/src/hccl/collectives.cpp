@@ -39,8 +39,12 @@ const char* CommandName(uint32_t cmd) {
     case HCCL_CMD_REDUCE_SCATTER: return "HcclReduceScatter";
     case HCCL_CMD_ALLTOALLV: return "HcclAlltoAllV";
     case HCCL_CMD_ALLTOALL: return "HcclAlltoAll";
+    case HCCL_CMD_ALLTOALLVC: return "HcclAlltoAllVC";
     case HCCL_CMD_BATCH_SEND_RECV: return "HcclBatchSendRecv";
     case HCCL_CMD_BARRIER: return "HcclBarrier";
+    case HCCL_CMD_ALLGATHER_V: return "HcclAllGatherV";
+    case HCCL_CMD_REDUCE_SCATTER_V: return "HcclReduceScatterV";
+    case HCCL_CMD_SCATTER: return "HcclScatter";
     default: return "an unknown call";
   }
 }
@@ -92,7 +96,8 @@ bool Compare(const Comm& c, uint32_t peer, const StepHeader& mine, const StepHea
                                    static_cast<unsigned long long>(theirs.sendCount), r,
                                    static_cast<unsigned long long>(mine.recvCount)));
     }
-    if (mine.cmd == HCCL_CMD_ALLTOALLV) {
+    if (mine.cmd == HCCL_CMD_ALLTOALLV || mine.cmd == HCCL_CMD_ALLTOALLVC || mine.cmd == HCCL_CMD_ALLGATHER_V ||
+        mine.cmd == HCCL_CMD_REDUCE_SCATTER_V) {
       return Mismatch(f, StrFormat("rank %u sends %llu elements to this rank (%u), which expects %llu; "
                                    "this rank sends it %llu, it expects %llu",
                                    peer, static_cast<unsigned long long>(theirs.sendCount), r,
@@ -437,6 +442,83 @@ bool RunAlltoAllV(Comm& c, HcclCMDType cmd, const void* send, const uint64_t* se
   }
   memmove(out + rdispls[r] * es, in + sdispls[r] * es, sendCounts[r] * es);
   return Run(c, sends, recvs, deadline, f);
+}
+
+bool RunAllGatherV(Comm& c, const void* send, uint64_t sendCount, void* recv, const uint64_t* recvCounts,
+                   const uint64_t* recvDispls, HcclDataType dt, StepFailure* f) {
+  const auto deadline = Deadline(c);
+  const uint32_t n = c.nRanks, r = c.rank;
+  std::vector<StepHeader> mine(n);
+  for (uint32_t p = 0; p < n; ++p) {
+    mine[p] = Header(HCCL_CMD_ALLGATHER_V, sendCount, dt);
+    mine[p].recvCount = recvCounts[p];
+  }
+  if (!Agree(c, mine, deadline, f)) return false;
+  if (sendCount != recvCounts[r]) {
+    return Mismatch(f, StrFormat("this rank (%u) sends %llu elements but expects %llu of its own", r,
+                                 static_cast<unsigned long long>(sendCount),
+                                 static_cast<unsigned long long>(recvCounts[r])));
+  }
+  const size_t es = DataTypeBytes(dt);
+  uint8_t* out = Bytes(recv);
+  std::vector<Transfer> sends, recvs;
+  for (uint32_t p = 0; p < n; ++p) {
+    if (p == r) continue;
+    sends.push_back({p, Bytes(send), sendCount * es});
+    recvs.push_back({p, out + recvDispls[p] * es, recvCounts[p] * es});
+  }
+  if (!Run(c, sends, recvs, deadline, f)) return false;
+  memmove(out + recvDispls[r] * es, send, sendCount * es);
+  return true;
+}
+
+bool RunReduceScatterV(Comm& c, const void* send, const uint64_t* sendCounts, const uint64_t* sendDispls, void* recv,
+                       uint64_t recvCount, HcclDataType dt, HcclReduceOp op, StepFailure* f) {
+  const auto deadline = Deadline(c);
+  const uint32_t n = c.nRanks, r = c.rank;
+  std::vector<StepHeader> mine(n);
+  for (uint32_t p = 0; p < n; ++p) {
+    mine[p] = Header(HCCL_CMD_REDUCE_SCATTER_V, recvCount, dt, op);
+    mine[p].sendCount = sendCounts[p];
+  }
+  if (!Agree(c, mine, deadline, f)) return false;
+  if (sendCounts[r] != recvCount) {
+    return Mismatch(f, StrFormat("this rank (%u) sends itself %llu elements but expects %llu", r,
+                                 static_cast<unsigned long long>(sendCounts[r]),
+                                 static_cast<unsigned long long>(recvCount)));
+  }
+  const size_t es = DataTypeBytes(dt), chunk = recvCount * es;
+  const uint8_t* in = Bytes(send);
+  std::vector<uint8_t> all(n * chunk);
+  std::vector<Transfer> sends, recvs;
+  for (uint32_t p = 0; p < n; ++p) {
+    if (p == r) continue;
+    sends.push_back({p, Bytes(in + sendDispls[p] * es), sendCounts[p] * es});
+    recvs.push_back({p, all.data() + p * chunk, chunk});
+  }
+  memcpy(all.data() + r * chunk, in + sendDispls[r] * es, chunk);
+  if (!Run(c, sends, recvs, deadline, f)) return false;
+  ReduceSlots(Bytes(recv), all.data(), n, recvCount, es, dt, op);
+  return true;
+}
+
+bool RunScatter(Comm& c, const void* send, void* recv, uint64_t recvCount, HcclDataType dt, uint32_t root,
+                StepFailure* f) {
+  const auto deadline = Deadline(c);
+  if (!Agree(c, Header(HCCL_CMD_SCATTER, recvCount, dt, HCCL_REDUCE_SUM, root), deadline, f)) return false;
+  const uint32_t n = c.nRanks, r = c.rank;
+  const size_t chunk = recvCount * DataTypeBytes(dt);
+  std::vector<Transfer> sends, recvs;
+  if (r != root) {
+    recvs.push_back({root, Bytes(recv), chunk});
+    return Run(c, sends, recvs, deadline, f);
+  }
+  for (uint32_t p = 0; p < n; ++p) {
+    if (p != r) sends.push_back({p, Bytes(send) + p * chunk, chunk});
+  }
+  if (!Run(c, sends, recvs, deadline, f)) return false;
+  memmove(recv, Bytes(send) + r * chunk, chunk);
+  return true;
 }
 
 bool RunBarrier(Comm& c, StepFailure* f) {

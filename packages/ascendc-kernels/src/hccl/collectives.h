@@ -37,6 +37,15 @@ bool RunReduceScatter(Comm& c, const void* send, void* recv, uint64_t recvCount,
 // Counts and displacements in elements, one per rank.
 bool RunAlltoAllV(Comm& c, HcclCMDType cmd, const void* send, const uint64_t* sendCounts, const uint64_t* sdispls,
                   void* recv, const uint64_t* recvCounts, const uint64_t* rdispls, HcclDataType dt, StepFailure* f);
+// Uneven variants, direct: rank p's block of the gather at recvDispls[p]; rank p reduces the
+// blocks at sendDispls[p] of every rank.
+bool RunAllGatherV(Comm& c, const void* send, uint64_t sendCount, void* recv, const uint64_t* recvCounts,
+                   const uint64_t* recvDispls, HcclDataType dt, StepFailure* f);
+bool RunReduceScatterV(Comm& c, const void* send, const uint64_t* sendCounts, const uint64_t* sendDispls, void* recv,
+                       uint64_t recvCount, HcclDataType dt, HcclReduceOp op, StepFailure* f);
+// The root's block p (recvCount elements at p * recvCount) to rank p.
+bool RunScatter(Comm& c, const void* send, void* recv, uint64_t recvCount, HcclDataType dt, uint32_t root,
+                StepFailure* f);
 bool RunBarrier(Comm& c, StepFailure* f);
 // Point to point: each item a send or a receive of `count` elements with `remoteRank`.
 bool RunSendRecv(Comm& c, HcclCMDType cmd, const HcclSendRecvItem* items, uint32_t n, StepFailure* f);

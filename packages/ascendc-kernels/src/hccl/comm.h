@@ -33,6 +33,7 @@ struct Comm {
   std::vector<std::unique_ptr<Link>> links;  // by peer rank; null for this rank
   std::vector<Mapping> mappings;
   std::shared_ptr<void> localRings;  // the rings of communicators made together by HcclCommInitAll
+  std::atomic<uint32_t>* closed = nullptr;  // what peers linked by rings watch; set on destruction
 
   std::mutex runMu;  // one step of this communicator at a time
   std::atomic<int> queued{0};

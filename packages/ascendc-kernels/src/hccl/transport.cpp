@@ -62,10 +62,15 @@ namespace {
 
 class RingLink final : public Link {
  public:
-  RingLink(Ring out, Ring in, pid_t peerPid, uint32_t peer) : out_(out), in_(in), peerPid_(peerPid), peer_(peer) {}
+  RingLink(Ring out, Ring in, pid_t peerPid, const std::atomic<uint32_t>* peerClosed, uint32_t peer)
+      : out_(out), in_(in), peerPid_(peerPid), peerClosed_(peerClosed), peer_(peer) {}
   ssize_t TrySend(const uint8_t* data, size_t n, std::string*) override { return out_.Write(data, n); }
   ssize_t TryRecv(uint8_t* data, size_t n, std::string*) override { return in_.Read(data, n); }
   bool PeerGone(std::string* why) override {
+    if (peerClosed_ != nullptr && peerClosed_->load(std::memory_order_acquire) != 0) {
+      *why = StrFormat("rank %u destroyed its communicator", peer_);
+      return true;
+    }
     if (!ProcessGone(peerPid_)) return false;
     *why = StrFormat("rank %u (process %d) exited", peer_, static_cast<int>(peerPid_));
     return true;
@@ -75,6 +80,7 @@ class RingLink final : public Link {
  private:
   Ring out_, in_;
   pid_t peerPid_;
+  const std::atomic<uint32_t>* peerClosed_;
   uint32_t peer_;
 };
 
@@ -140,8 +146,9 @@ bool AllDone(const std::vector<Transfer>& transfers) {
 
 }  // namespace
 
-std::unique_ptr<Link> MakeRingLink(Ring out, Ring in, pid_t peerPid, uint32_t peer) {
-  return std::make_unique<RingLink>(out, in, peerPid, peer);
+std::unique_ptr<Link> MakeRingLink(Ring out, Ring in, pid_t peerPid, const std::atomic<uint32_t>* peerClosed,
+                                   uint32_t peer) {
+  return std::make_unique<RingLink>(out, in, peerPid, peerClosed, peer);
 }
 
 std::unique_ptr<Link> MakeTcpLink(int fd, uint32_t peer) { return std::make_unique<TcpLink>(fd, peer); }
@@ -161,12 +168,13 @@ bool Exchange(std::vector<std::unique_ptr<Link>>& links, std::vector<Transfer>& 
       continue;
     }
     ++idle;
-    // Spin briefly (a peer usually answers within microseconds), then yield, then sleep.
+    // Spin briefly (a peer usually answers within microseconds), then yield, then sleep longer
+    // the longer the peer keeps this rank waiting (a few seconds in: 1 ms at a time).
     if (idle < 200) continue;
     if (idle < 2000) {
       sched_yield();
     } else {
-      std::this_thread::sleep_for(std::chrono::microseconds(idle < 20000 ? 20 : 200));
+      std::this_thread::sleep_for(std::chrono::microseconds(idle < 20000 ? 20 : idle < 40000 ? 200 : 1000));
     }
     const auto now = Clock::now();
     if (now < nextCheck) continue;

@@ -57,8 +57,10 @@ class Link {
   virtual const char* kind() const = 0;
 };
 
-// Rings in memory both ranks map; `peerPid` (0: same process) tells when the peer is gone.
-std::unique_ptr<Link> MakeRingLink(Ring out, Ring in, pid_t peerPid, uint32_t peer);
+// Rings in memory both ranks map; `peerPid` (0: same process) and the peer's `peerClosed` flag
+// (set when it destroys its communicator) tell when the peer is gone.
+std::unique_ptr<Link> MakeRingLink(Ring out, Ring in, pid_t peerPid, const std::atomic<uint32_t>* peerClosed,
+                                   uint32_t peer);
 // A connected TCP socket (owned, closed with the link).
 std::unique_ptr<Link> MakeTcpLink(int fd, uint32_t peer);
 
