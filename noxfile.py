@@ -599,6 +599,8 @@ BENCHES = (
     ("npu_ops_speed.py",),
     ("npu_conv_pool_speed.py",),
     ("npu_families_speed.py",),
+    # --- collectives ---
+    ("hccl_allreduce_speed.py",),
 )
 
 
@@ -857,6 +859,25 @@ def sanitize(session: nox.Session) -> None:
         session.run(str(py), "-m", "pytest", "-q", "-p", "no:cacheprovider", "--capture=sys", *pytest_args(rest),
                     str(PACKAGES / "ascendc-kernels" / "tests"), str(PACKAGES / "opplugin-runtime" / "tests"),
                     external=True, env=test_env)
+
+
+# --- distributed training ---
+DISTRIBUTED_RUNS = (("mlp", "ddp"), ("transformer", "ddp"), ("mlp", "fsdp"), ("transformer", "fsdp"))
+
+
+@nox.session(venv_backend="none")
+def distributed(session: nox.Session) -> None:
+    """Train the example models with DDP and FSDP2 on 2 npu ranks through `torchrun` and the hccl
+    backend (after build): each step's loss next to one process on the CPU."""
+    labels, rest = split_posargs(session)
+    for label in labels:
+        ensure_venv(session, label)
+        for model, how in DISTRIBUTED_RUNS:
+            if rest and model not in rest and how not in rest:
+                continue
+            session.log(f"examples/distributed_train.py --model {model} --wrap {how} ({label}, 2 ranks)")
+            run_in_venv(session, label, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2",
+                        str(ROOT / "examples" / "distributed_train.py"), "--model", model, "--wrap", how)
 
 
 # --- models / examples ---

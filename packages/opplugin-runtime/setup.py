@@ -367,7 +367,7 @@ extension = cpp_extension.CppExtension(
     sources=sources(GEN_DIR),
     include_dirs=[str(CSRC), str(GEN_DIR), ACL_INCLUDE, *map(str, KINETO_INCLUDE)],
     library_dirs=[ACL_LIBRARY],
-    libraries=["ascendcl"],
+    libraries=["ascendcl", "hccl"],
     # -O1 under the sanitizers (their usual level): a quicker build, and stack traces that follow the source.
     extra_compile_args={"cxx": ["-O1" if SANITIZE else "-O2", "-Wall", "-Wno-unused-function", *SANITIZE_FLAGS]},
     extra_link_args=["-Wl,-rpath,$ORIGIN/../ascendc_kernels/lib", "-ldl", *SANITIZE_FLAGS],

@@ -727,3 +727,202 @@ def philox_blocks(n: int, seed: int, offset: int) -> np.ndarray:
                         np.full(n, offset & 0xFFFFFFFF, dtype=np.uint64),
                         np.full(n, (offset >> 32) & 0xFFFFFFFF, dtype=np.uint64)], axis=1)
     return philox4x32_10(counter, (seed & 0xFFFFFFFF, (seed >> 32) & 0xFFFFFFFF))
+
+
+# ---- HCCL (libhccl.so, hccl/hccl.h): bindings and ranks in separate processes ----
+HCCL_SUCCESS = 0
+HCCL_E_PARA = 1
+HCCL_E_PTR = 2
+HCCL_E_NOT_SUPPORT = 5
+HCCL_E_TIMEOUT = 9
+HCCL_E_REMOTE = 21
+HCCL_REDUCE_SUM, HCCL_REDUCE_PROD, HCCL_REDUCE_MAX, HCCL_REDUCE_MIN = 0, 1, 2, 3
+HCCL_SEND, HCCL_RECV = 0, 1
+HCCL_ROOT_INFO_BYTES = 4108
+COMM_NAME_MAX_LENGTH = 128
+ACL_ERROR_RT_LINK_ERROR = 507056  # what a stream reports after a failed collective
+
+# HcclDataType values and the numpy dtype that holds each (bfloat16 as uint16 bits).
+HCCL_TYPES = {
+    "int8": (0, np.int8), "int16": (1, np.int16), "int32": (2, np.int32), "float16": (3, np.float16),
+    "float32": (4, np.float32), "int64": (5, np.int64), "uint64": (6, np.uint64), "uint8": (7, np.uint8),
+    "uint16": (8, np.uint16), "uint32": (9, np.uint32), "float64": (10, np.float64), "bfloat16": (11, np.uint16),
+}
+HCCL_DATA_TYPE_FP8E4M3 = 15
+
+
+class HcclSendRecvItem(ctypes.Structure):
+    _fields_ = [("sendRecvType", ctypes.c_int), ("buf", _vp), ("count", _u64), ("dataType", ctypes.c_int),
+                ("remoteRank", _u32)]
+
+
+_c_int = ctypes.c_int
+_HCCL_PROTOTYPES = {
+    "HcclGetRootInfo": [_vp],
+    "HcclCommInitRootInfo": [_u32, _vp, _u32, _pp],
+    "HcclCommInitAll": [_u32, ctypes.POINTER(_i32), _pp],
+    "HcclCommDestroy": [_vp],
+    "HcclGetRankSize": [_vp, ctypes.POINTER(_u32)],
+    "HcclGetRankId": [_vp, ctypes.POINTER(_u32)],
+    "HcclGetCommName": [_vp, ctypes.c_char_p],
+    "HcclGetCommAsyncError": [_vp, ctypes.POINTER(_c_int)],
+    "HcclAllReduce": [_vp, _vp, _u64, _c_int, _c_int, _vp, _vp],
+    "HcclBroadcast": [_vp, _u64, _c_int, _u32, _vp, _vp],
+    "HcclReduce": [_vp, _vp, _u64, _c_int, _c_int, _u32, _vp, _vp],
+    "HcclReduceScatter": [_vp, _vp, _u64, _c_int, _c_int, _vp, _vp],
+    "HcclAllGather": [_vp, _vp, _u64, _c_int, _vp, _vp],
+    "HcclAlltoAll": [_vp, _u64, _c_int, _vp, _u64, _c_int, _vp, _vp],
+    "HcclAlltoAllV": [_vp, _vp, _vp, _c_int, _vp, _vp, _vp, _c_int, _vp, _vp],
+    "HcclBarrier": [_vp, _vp],
+    "HcclAllGatherV": [_vp, _u64, _vp, _vp, _vp, _c_int, _vp, _vp],
+    "HcclReduceScatterV": [_vp, _vp, _vp, _vp, _u64, _c_int, _c_int, _vp, _vp],
+    "HcclScatter": [_vp, _vp, _u64, _c_int, _u32, _vp, _vp],
+    "HcclAlltoAllVC": [_vp, _vp, _c_int, _vp, _c_int, _vp, _vp],
+    "HcclGroupStart": [],
+    "HcclGroupEnd": [],
+    "HcclSend": [_vp, _u64, _c_int, _u32, _vp, _vp],
+    "HcclRecv": [_vp, _u64, _c_int, _u32, _vp, _vp],
+    "HcclBatchSendRecv": [ctypes.POINTER(HcclSendRecvItem), _u32, _vp, _vp],
+}
+_HCCL: Optional[ctypes.CDLL] = None
+
+
+def load_hccl() -> ctypes.CDLL:
+    """libhccl.so with the prototypes of the functions the tests call (loaded once per process)."""
+    global _HCCL
+    if _HCCL is None:
+        load()
+        lib = ctypes.CDLL(library_path("hccl"))
+        for name, argtypes in _HCCL_PROTOTYPES.items():
+            fn = getattr(lib, name)
+            fn.restype, fn.argtypes = ctypes.c_int, argtypes
+        _HCCL = lib
+    return _HCCL
+
+
+def hccl_check(rc: int, what: str) -> None:
+    if rc != HCCL_SUCCESS:
+        raise AclError(rc, recent_error(), what)
+
+
+def new_stream(device: int) -> int:
+    """A stream on `device` (which becomes the calling thread's current device)."""
+    check(load().aclrtSetDevice(device), "aclrtSetDevice")
+    handle = ctypes.c_void_p()
+    check(load().aclrtCreateStream(ctypes.byref(handle)), "aclrtCreateStream")
+    return handle.value
+
+
+class Rank:
+    """One rank of a communicator: its id, the group's size, its comm, device and stream."""
+
+    def __init__(self, rank: int, size: int, comm: int, device: int, stream: int) -> None:
+        self.rank, self.size, self.comm, self.device, self.stream = rank, size, comm, device, stream
+
+    def name(self) -> str:
+        buf = ctypes.create_string_buffer(COMM_NAME_MAX_LENGTH)
+        hccl_check(load_hccl().HcclGetCommName(self.comm, buf), "HcclGetCommName")
+        return buf.value.decode()
+
+    def async_error(self) -> int:
+        code = ctypes.c_int(-1)
+        hccl_check(load_hccl().HcclGetCommAsyncError(self.comm, ctypes.byref(code)), "HcclGetCommAsyncError")
+        return code.value
+
+    def synchronize(self) -> tuple[int, str]:
+        """aclrtSynchronizeStream's status and, on failure, its message."""
+        rc = load().aclrtSynchronizeStream(self.stream)
+        return rc, recent_error() if rc else ""
+
+
+def _rank_main(rank: int, size: int, scenario: Any, args: tuple, env: dict, roots: Any, results: Any,
+               form: str) -> None:
+    import os
+    import traceback
+
+    os.environ.update(env)
+    try:
+        libs = load()
+        check(libs.aclInit(None), "aclInit")
+        hccl = load_hccl()
+        if form == "root_info":
+            device = rank % 2
+            stream = new_stream(device)
+            info = ctypes.create_string_buffer(HCCL_ROOT_INFO_BYTES)
+            if rank == 0:
+                hccl_check(hccl.HcclGetRootInfo(info), "HcclGetRootInfo")
+                for _ in range(size - 1):
+                    roots.put(info.raw)
+            else:
+                ctypes.memmove(info, roots.get(timeout=30), HCCL_ROOT_INFO_BYTES)
+            comm = ctypes.c_void_p()
+            hccl_check(hccl.HcclCommInitRootInfo(size, info, rank, ctypes.byref(comm)), "HcclCommInitRootInfo")
+            ranks = [Rank(rank, size, comm.value, device, stream)]
+        else:  # the devices of this process (HcclCommInitAll)
+            devices = (_i32 * size)(*range(size))
+            comms = (ctypes.c_void_p * size)()
+            hccl_check(hccl.HcclCommInitAll(size, devices, comms), "HcclCommInitAll")
+            ranks = [Rank(r, size, comms[r], r, new_stream(r)) for r in range(size)]
+        result = ("ok", scenario(ranks, *args))
+        for r in ranks:
+            if r.comm is not None:  # None: the scenario destroyed it
+                hccl_check(hccl.HcclCommDestroy(r.comm), "HcclCommDestroy")
+    except BaseException:
+        result = ("error", traceback.format_exc())
+    results.put((rank, result))
+
+
+def run_ranks(size: int, scenario: Any, *args: Any, env: Optional[dict] = None, timeout: float = 60.0,
+              form: str = "root_info") -> list:
+    """Runs `scenario(ranks, *args)` on each rank of a communicator of `size` ranks and returns what
+    each returned (None for a rank whose process ended without answering).
+
+    form "root_info": one process per rank (multiprocessing, spawn), rank 0's root info handed to
+    the others through a queue, `ranks` the process's one Rank. form "devices": one process whose
+    devices are the ranks (HcclCommInitAll), `ranks` all of them; the result is then a list of one.
+    Each communicator is destroyed after the scenario unless it set the Rank's `comm` to None.
+    Every wait is bounded: processes still running at `timeout` are killed and reported.
+    """
+    import multiprocessing
+    import queue
+    import time
+
+    ctx = multiprocessing.get_context("spawn")
+    env = {"ASCEND_SIM_DEVICE_COUNT": str(max(size, 2)), **(env or {})}
+    roots, results = ctx.Queue(), ctx.Queue()
+    count = size if form == "root_info" else 1
+    procs = [ctx.Process(target=_rank_main, args=(r, size, scenario, args, env, roots, results, form), daemon=True)
+             for r in range(count)]
+    for p in procs:
+        p.start()
+    answers: dict = {}
+    deadline = time.monotonic() + timeout
+    try:
+        while len(answers) < count and time.monotonic() < deadline:
+            try:
+                rank, answer = results.get(timeout=0.1)
+                answers[rank] = answer
+            except queue.Empty:
+                if not any(p.is_alive() for p in procs):
+                    try:  # what the last of them put before exiting
+                        while True:
+                            rank, answer = results.get(timeout=0.5)
+                            answers[rank] = answer
+                    except queue.Empty:
+                        break
+    finally:
+        stragglers = []
+        for r, p in enumerate(procs):
+            p.join(timeout=max(0.1, deadline - time.monotonic()))
+            if p.is_alive():
+                stragglers.append(r)
+                p.kill()
+                p.join(5)
+    assert not stragglers, f"ranks {stragglers} still ran after {timeout} s and were killed"
+    out = []
+    for r in range(count):
+        answer = answers.get(r)
+        if answer is not None and answer[0] == "error":
+            raise AssertionError(f"rank {r} failed:\n{answer[1]}")
+        out.append(None if answer is None else answer[1])
+    return out

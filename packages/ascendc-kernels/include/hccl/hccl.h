@@ -1,8 +1,9 @@
 // HCCL, the toolkit's collective communication library (libhccl.so): communicators, collectives,
 // point-to-point transfers and communicator memory. The declarations are CANN's (hccl.h).
 //
-// Collectives are not simulated yet: every function of the simulator's libhccl returns
-// HCCL_E_NOT_SUPPORT and names itself in aclGetRecentErrMsg() (HcclGetErrorString excepted).
+// The simulator's libhccl forms communicators and runs the collectives and point-to-point
+// transfers on streams (see the package README, "Collectives"); the functions it does not
+// simulate return HCCL_E_NOT_SUPPORT and name themselves in aclGetRecentErrMsg().
 #ifndef ASCENDC_SIM_HCCL_H
 #define ASCENDC_SIM_HCCL_H
 

@@ -18,7 +18,7 @@ typedef enum {
   HCCL_E_PTR = 2,
   HCCL_E_MEMORY = 3,
   HCCL_E_INTERNAL = 4,
-  HCCL_E_NOT_SUPPORT = 5,  // what every entry point of the simulator's libhccl returns
+  HCCL_E_NOT_SUPPORT = 5,  // what the functions the simulator's libhccl does not simulate return
   HCCL_E_NOT_FOUND = 6,
   HCCL_E_UNAVAIL = 7,
   HCCL_E_SYSCALL = 8,

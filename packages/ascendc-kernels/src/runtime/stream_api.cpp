@@ -1,9 +1,11 @@
 // aclrt*Stream entry points and aclrtLaunchCallback.
 #include <memory>
+#include <utility>
 
 #include "acl/acl_rt.h"
 #include "common/error.h"
 #include "runtime/device.h"
+#include "runtime/host_work.h"
 #include "runtime/stream.h"
 
 namespace ascendc_sim {
@@ -22,6 +24,15 @@ class CallbackTask final : public Task {
   void* userData_;
 };
 
+class HostWorkTask final : public Task {
+ public:
+  explicit HostWorkTask(HostWork work) : work_(std::move(work)) {}
+  aclError Run(Stream&, std::string* message) override { return work_(message); }
+
+ private:
+  HostWork work_;
+};
+
 // Runs what is queued on the stream, then stops its worker and removes it.
 aclError DestroyStream(aclrtStream stream, const char* api) {
   if (stream == nullptr) return RaiseError(ACL_ERROR_INVALID_PARAM, "%s: the default stream (null) cannot be destroyed", api);
@@ -36,6 +47,14 @@ aclError DestroyStream(aclrtStream stream, const char* api) {
 }
 
 }  // namespace
+
+aclError SubmitHostWork(aclrtStream stream, const char* api, HostWork work) {
+  Stream* s = nullptr;
+  aclError rc = ResolveStream(stream, api, &s);
+  if (rc != ACL_SUCCESS) return rc;
+  return s->Submit(std::make_unique<HostWorkTask>(std::move(work)));
+}
+
 }  // namespace ascendc_sim
 
 using ascendc_sim::RaiseError;

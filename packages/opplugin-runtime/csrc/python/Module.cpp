@@ -23,6 +23,7 @@ namespace py = pybind11;
 
 void InitTraceBindings(py::module& m);  // TraceBindings.cpp
 void InitHostMemoryBindings(py::module& m);  // HostMemoryBindings.cpp
+void InitDistributedBindings(py::module& m);  // DistributedBindings.cpp
 
 namespace {
 
@@ -114,6 +115,7 @@ const char* FallbackModeName(at_npu::native::FallbackMode mode) {
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   InitTraceBindings(m);
   InitHostMemoryBindings(m);
+  InitDistributedBindings(m);
   m.doc() = "opplugin_runtime._C: the npu runtime (simulated CANN device) behind torch.npu";
 
   m.attr("torch_version_major") = TORCH_VERSION_MAJOR;

@@ -22,6 +22,11 @@ from ._backend import register_backend  # noqa: E402
 
 register_backend(npu)
 
+# torch.distributed's "hccl" backend (ProcessGroupHCCL) for npu tensors.
+from . import distributed  # noqa: E402
+
+distributed.register()
+
 # On torch 2.1, pin_memory() / is_pinned() / DataLoader(pin_memory=True) without a device pin for the npu.
 from .npu import pin_memory_default  # noqa: E402
 
@@ -42,4 +47,4 @@ from . import custom_ops  # noqa: E402
 from .custom_ops import *  # noqa: E402, F403
 
 __version__ = "0.1.0"
-__all__ = ["__version__", "custom_ops", "npu", *custom_ops.__all__]
+__all__ = ["__version__", "custom_ops", "distributed", "npu", *custom_ops.__all__]
