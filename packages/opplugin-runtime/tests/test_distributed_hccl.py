@@ -85,6 +85,36 @@ def test_init_without_a_backend_uses_hccl_for_npu_tensors():
         assert "default backend ok" in r.stdout, r.stdout
 
 
+def test_groups_made_with_new_group():
+    for rank, r in enumerate(run_job("subgroups", 3)):
+        assert r.returncode == 0, f"rank {rank} failed:\n{r.stderr[-4000:]}"
+        assert "subgroups ok" in r.stdout
+
+
+def test_torchrun_ends_a_job_whose_rank_failed_and_leaves_no_process():
+    """A rank that raises ends the whole torchrun job with a failure naming it, within the
+    timeout, and no rank of it keeps running."""
+    start = time.monotonic()
+    env = {**os.environ, "ASCEND_SIM_DEVICE_COUNT": "2", "HCCL_EXEC_TIMEOUT": "20"}
+    command = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2",
+               str(WORKER), "dies_mid_job"]
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=JOB_TIMEOUT)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, 9)
+            proc.communicate()
+    assert proc.returncode != 0, out
+    assert "fails on purpose" in err, err[-4000:]
+    assert "the job went on" not in out
+    assert time.monotonic() - start < 120
+    # Every process of the job's session is gone.
+    left = subprocess.run(["pgrep", "-s", str(proc.pid)], capture_output=True, text=True)
+    assert left.stdout.strip() == "", f"still running: {left.stdout}"
+
+
 def test_collectives_follow_the_current_stream():
     for rank, r in enumerate(run_job("stream_order", 2)):
         assert r.returncode == 0, f"rank {rank} failed:\n{r.stderr[-4000:]}"

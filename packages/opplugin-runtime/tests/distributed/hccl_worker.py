@@ -182,6 +182,38 @@ def default_backend() -> None:
     print(f"default backend ok: {config}")
 
 
+def subgroups() -> None:
+    """Groups made with new_group: one of the even ranks, one of all ranks in reverse order; a rank
+    outside a group takes no part in its collectives."""
+    dev = torch.device("npu", RANK % torch.npu.device_count())
+    evens = list(range(0, WORLD, 2))
+    even_group = dist.new_group(evens, backend="hccl")
+    everyone = dist.new_group(list(reversed(range(WORLD))), backend="hccl")
+    t = torch.full((6,), float(RANK + 1), device=dev)
+    if RANK in evens:
+        dist.all_reduce(t, group=even_group)
+        check("all_reduce in the even ranks' group", t, torch.full((6,), float(sum(r + 1 for r in evens))))
+    u = torch.full((6,), float(RANK), device=dev)
+    dist.broadcast(u, src=WORLD - 1, group=everyone)
+    check("broadcast in a group of all ranks", u, torch.full((6,), float(WORLD - 1)))
+    dist.barrier()
+    print("subgroups ok")
+
+
+def dies_mid_job() -> None:
+    """Run under torchrun: the last rank fails after its first all_reduce; torchrun must end the job."""
+    dev = torch.device("npu", RANK % torch.npu.device_count())
+    t = torch.ones(1024, device=dev)
+    dist.all_reduce(t)
+    torch.npu.synchronize()
+    if RANK == WORLD - 1:
+        raise RuntimeError(f"rank {RANK} fails on purpose")
+    for _ in range(1000):
+        dist.all_reduce(t)
+        torch.npu.synchronize()
+    print("the job went on without its failed rank")
+
+
 def main() -> None:
     scenario = sys.argv[1]
     timeout = timedelta(seconds=float(os.environ.get("HCCL_TEST_TIMEOUT", "60")))
@@ -191,7 +223,8 @@ def main() -> None:
     if backend is not None:
         assert dist.get_backend() == "hccl", dist.get_backend()
     {"collectives": collectives, "stream_order": stream_order, "peer_dies": peer_dies,
-     "mismatch": mismatch, "default_backend": default_backend}[scenario]()
+     "mismatch": mismatch, "default_backend": default_backend,
+     "subgroups": subgroups, "dies_mid_job": dies_mid_job}[scenario]()
     dist.destroy_process_group()
 
 
