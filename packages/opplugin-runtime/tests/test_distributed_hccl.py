@@ -110,9 +110,28 @@ def test_torchrun_ends_a_job_whose_rank_failed_and_leaves_no_process():
     assert "fails on purpose" in err, err[-4000:]
     assert "the job went on" not in out
     assert time.monotonic() - start < 120
-    # Every process of the job's session is gone.
-    left = subprocess.run(["pgrep", "-s", str(proc.pid)], capture_output=True, text=True)
-    assert left.stdout.strip() == "", f"still running: {left.stdout}"
+    # Every process of the job's session is gone (read from /proc: pgrep under the sanitizers'
+    # LD_PRELOAD can deadlock).
+    deadline = time.monotonic() + 30
+    while (left := session_members(proc.pid)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not left, f"still running in the job's session: {left}"
+
+
+def session_members(session: int) -> list[int]:
+    """The pids whose session id is `session` (field 6 of /proc/<pid>/stat)."""
+    members = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile
+        if int(fields[3]) == session and fields[0] != "Z":
+            members.append(int(entry))
+    return members
 
 
 def test_collectives_follow_the_current_stream():
