@@ -70,7 +70,10 @@ def case_list(size: int) -> list[tuple]:
               ("allreduce", "int8", "prod", 300_000), ("reduce", "float32", "sum", 100_000),
               ("reducescatter", "float32", "min", 40_000), ("allgather", "float32", None, 40_000),
               ("broadcast", "float32", None, 200_000), ("alltoall", "int64", None, 30_000),
-              ("sendrecv", "float32", None, 300_000), ("barrier", "int8", None, 0)]
+              ("sendrecv", "float32", None, 300_000), ("barrier", "int8", None, 0),
+              # In place, as torch's process groups call them: the result over the input.
+              ("allreduce in place", "float32", "sum", 100_003), ("allreduce in place", "bfloat16", "min", 3),
+              ("allgather in place", "float32", None, 40_000), ("allgather in place", "int32", None, 5)]
     return cases
 
 
@@ -124,6 +127,7 @@ def expected(case: tuple, size: int, rank: int) -> np.ndarray | None:
     """What `rank` holds after the case (None: nothing to compare)."""
     name, type_name, op, count = case
     inputs = [to_values(case_input(case, size, r), type_name) for r in range(size)]
+    name = name.removesuffix(" in place")
     if name in ("allreduce", "reduce", "reducescatter"):
         reduced = functools.reduce(NUMPY_REDUCTIONS[op], inputs)
         if name == "reduce":
@@ -161,6 +165,8 @@ def expected(case: tuple, size: int, rank: int) -> np.ndarray | None:
 
 def output_length(case: tuple, size: int) -> int:
     name, _, _, count = case
+    if name.startswith("allgather "):
+        return size * count
     if name == "allgather":
         return size * count
     if name == "alltoall":
@@ -195,6 +201,14 @@ def issue(rank: sim.Rank, case: tuple, keep: list) -> sim.DeviceArray | None:
     red = REDUCTIONS.get(op, 0)
     if name == "allreduce":
         rc = hccl.HcclAllReduce(xp, out.ptr, count, code, red, comm, stream)
+    elif name == "allreduce in place":
+        out.upload(case_input(case, size, r).view(np.uint8))
+        rc = hccl.HcclAllReduce(out.ptr, out.ptr, count, code, red, comm, stream)
+    elif name == "allgather in place":  # this rank's block of the output is the input
+        start = np.zeros(length, sim.HCCL_TYPES[type_name][1])
+        start[r * count:(r + 1) * count] = case_input(case, size, r)
+        out.upload(start.view(np.uint8))
+        rc = hccl.HcclAllGather(out.ptr + r * count * start.itemsize, out.ptr, count, code, comm, stream)
     elif name == "reduce":
         rc = hccl.HcclReduce(xp, out.ptr, count, code, red, size - 1, comm, stream)
     elif name == "reducescatter":
@@ -289,18 +303,39 @@ def check_every_case(size: int, runs: list[dict]) -> None:
     assert segments_of(answers[0]["name"]) == []  # nothing of the job left behind
 
 
+@pytest.mark.parametrize("peer_read", ["1", "0"], ids=["reading-peers", "rings-only"])
 @pytest.mark.parametrize("size", [2, 3])
-def test_every_collective_between_processes_through_shared_memory(size: int):
-    check_every_case(size, sim.run_ranks(size, run_every_case, timeout=120))
+def test_every_collective_between_processes_through_shared_memory(size: int, peer_read: str):
+    env = {"ASCEND_SIM_HCCL_PEER_READ": peer_read}
+    check_every_case(size, sim.run_ranks(size, run_every_case, env=env, timeout=120))
 
 
 def test_every_collective_between_processes_over_tcp():
     check_every_case(3, sim.run_ranks(3, run_every_case, env={"ASCEND_SIM_HCCL_TRANSPORT": "tcp"}, timeout=120))
 
 
+@pytest.mark.parametrize("peer_read", ["1", "0"], ids=["reading-peers", "rings-only"])
 @pytest.mark.parametrize("size", [2, 3])
-def test_every_collective_between_the_devices_of_one_process(size: int):
-    check_every_case(size, sim.run_ranks(size, run_every_case, form="devices", timeout=120))
+def test_every_collective_between_the_devices_of_one_process(size: int, peer_read: str):
+    env = {"ASCEND_SIM_HCCL_PEER_READ": peer_read}
+    check_every_case(size, sim.run_ranks(size, run_every_case, env=env, form="devices", timeout=120))
+
+
+def formed(ranks: list[sim.Rank]) -> str:
+    return ranks[0].name()
+
+
+@pytest.mark.parametrize(("form", "env", "says"), [
+    ("root_info", {}, "rank 1 by shared memory; large collectives read the peers' buffers directly"),
+    ("root_info", {"ASCEND_SIM_HCCL_PEER_READ": "0"}, "rank 1 by shared memory; all data moves through the links"),
+    ("root_info", {"ASCEND_SIM_HCCL_TRANSPORT": "tcp"}, "rank 1 by tcp; all data moves through the links"),
+    ("devices", {}, "rank 1 by memory; large collectives read the peers' buffers directly"),
+], ids=["processes", "processes-rings-only", "tcp", "devices"])
+def test_the_log_says_how_ranks_reach_each_other(capfd, form: str, env: dict, says: str):
+    """CANN's application log at INFO (ASCEND_GLOBAL_LOG_LEVEL=1) has one line per rank on its links."""
+    name = sim.run_ranks(2, formed, env={"ASCEND_GLOBAL_LOG_LEVEL": "1", **env}, form=form, timeout=60)[0]
+    lines = [line for line in capfd.readouterr().err.splitlines() if name in line]
+    assert any(f"rank 0 of 2 ({name}): {says}" in line for line in lines), lines
 
 
 # ---- stream order ----
@@ -341,14 +376,14 @@ def test_a_collective_runs_in_stream_order_and_returns_at_once():
 
 
 # ---- failures ----
-def one_rank_exits(ranks: list[sim.Rank]) -> dict | None:
+def one_rank_exits(ranks: list[sim.Rank], count: int = 64) -> dict | None:
     (r,) = ranks
     if r.rank == r.size - 1:
         os._exit(0)
     hccl = sim.load_hccl()
-    x = sim.DeviceArray.from_numpy(np.ones(64, np.float32), device=r.device)
+    x = sim.DeviceArray.from_numpy(np.ones(count, np.float32), device=r.device)
     start = time.monotonic()
-    sim.hccl_check(hccl.HcclAllReduce(x.ptr, x.ptr, 64, sim.HCCL_TYPES["float32"][0], sim.HCCL_REDUCE_SUM, r.comm,
+    sim.hccl_check(hccl.HcclAllReduce(x.ptr, x.ptr, count, sim.HCCL_TYPES["float32"][0], sim.HCCL_REDUCE_SUM, r.comm,
                                       r.stream), "HcclAllReduce")
     rc, message = r.synchronize()
     failed_after = time.monotonic() - start
@@ -358,10 +393,11 @@ def one_rank_exits(ranks: list[sim.Rank]) -> dict | None:
             "name": r.name()}
 
 
-@pytest.mark.parametrize("transport", ["shm", "tcp"])
-def test_a_rank_that_exits_fails_the_others_within_the_timeout(transport: str):
+@pytest.mark.parametrize(("transport", "count"), [("shm", 64), ("tcp", 64), ("shm", 1 << 20)],
+                         ids=["shm", "tcp", "shm-reading-peers"])
+def test_a_rank_that_exits_fails_the_others_within_the_timeout(transport: str, count: int):
     env = {"HCCL_EXEC_TIMEOUT": "3", "ASCEND_SIM_HCCL_TRANSPORT": transport}
-    answers = sim.run_ranks(3, one_rank_exits, env=env, timeout=60)
+    answers = sim.run_ranks(3, one_rank_exits, count, env=env, timeout=60)
     assert answers[2] is None
     for rank, answer in enumerate(answers[:2]):
         assert answer["rc"] == sim.ACL_ERROR_RT_LINK_ERROR, answer
@@ -552,6 +588,15 @@ def test_an_unknown_transport_is_refused(hccl, monkeypatch):
     comm = ctypes.c_void_p()
     assert hccl.HcclCommInitRootInfo(2, info, 0, ctypes.byref(comm)) == sim.HCCL_E_PARA
     assert sim.recent_error().endswith("ASCEND_SIM_HCCL_TRANSPORT=rdma is neither shm nor tcp"), sim.recent_error()
+
+
+def test_an_unknown_peer_read_setting_is_refused(hccl, monkeypatch):
+    monkeypatch.setenv("ASCEND_SIM_HCCL_PEER_READ", "yes")
+    info = ctypes.create_string_buffer(sim.HCCL_ROOT_INFO_BYTES)
+    sim.hccl_check(hccl.HcclGetRootInfo(info), "HcclGetRootInfo")
+    comm = ctypes.c_void_p()
+    assert hccl.HcclCommInitRootInfo(2, info, 0, ctypes.byref(comm)) == sim.HCCL_E_PARA
+    assert sim.recent_error().endswith("ASCEND_SIM_HCCL_PEER_READ=yes is neither 0 nor 1"), sim.recent_error()
 
 
 # ---- the header and what is left unsimulated ----

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -27,6 +28,7 @@
 #include <random>
 #include <thread>
 
+#include "acl/acl_base.h"
 #include "acl/acl_rt.h"
 #include "common/error.h"
 #include "hccl/comm.h"
@@ -66,6 +68,7 @@ struct Hello {
   uint8_t hasSegment;
   uint8_t reserved;
   char host[kHostIdBytes];
+  uint64_t segmentAddress;  // where the rank mapped its segment: a peer's reads start there
 };
 
 struct LinkHello {
@@ -366,6 +369,43 @@ Status ForceTcp(bool* tcp) {
   return Fail(HCCL_E_PARA, StrFormat("ASCEND_SIM_HCCL_TRANSPORT=%s is neither shm nor tcp", v));
 }
 
+// ASCEND_SIM_HCCL_PEER_READ: "1" (the default: ranks of one host read each other's buffers
+// directly when the system lets them) or "0" (they move all data through the rings).
+Status PeerReadsWanted(bool* wanted) {
+  const char* v = getenv("ASCEND_SIM_HCCL_PEER_READ");
+  *wanted = v == nullptr || *v == '\0' || strcmp(v, "1") == 0;
+  if (*wanted || strcmp(v, "0") == 0) return {};
+  return Fail(HCCL_E_PARA, StrFormat("ASCEND_SIM_HCCL_PEER_READ=%s is neither 0 nor 1", v));
+}
+
+// Under Yama's ptrace_scope 1 (many distributions' default) a process may read only the memory of
+// its descendants; a rank lets the other processes of its user read its memory, as the
+// shared-memory transports of MPI libraries do. Other scopes are left alone (2 and 3 refuse; the
+// rings then carry the data).
+void LetPeersReadThisProcess() {
+  FILE* f = fopen("/proc/sys/kernel/yama/ptrace_scope", "r");
+  if (f == nullptr) return;
+  const int scope = fgetc(f);
+  fclose(f);
+  if (scope == '1') prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+}
+
+// Whether this rank reads every peer's memory: all peers linked by shared memory, and a probe of
+// each peer's segment header through Link::ReadPeer finds the header there.
+bool CanReadPeers(const Comm& comm, const std::vector<Hello>& table) {
+  for (uint32_t p = 0; p < comm.links.size(); ++p) {
+    if (p == comm.rank) continue;
+    uint64_t magic = 0;
+    std::string error;
+    if (table[p].segmentAddress == 0 ||
+        !comm.links[p]->ReadPeer(reinterpret_cast<uint8_t*>(&magic), table[p].segmentAddress, sizeof(magic), &error) ||
+        magic != kSegmentMagic) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // Rank 0: every other rank's hello, then the table to all of them.
 Status GatherAtRoot(int listener, const RootInfoWire& info, std::vector<Hello>& table, std::vector<Fd>& control,
                     Clock::time_point deadline) {
@@ -401,29 +441,38 @@ Status GatherAtRoot(int listener, const RootInfoWire& info, std::vector<Hello>& 
   return {};
 }
 
-// Everyone reached `phase`: the ranks tell rank 0, rank 0 tells them.
-Status RoundTrip(uint32_t rank, std::vector<Fd>& control, Clock::time_point deadline) {
-  uint8_t byte = 1;
+// Everyone reached this point: the ranks tell rank 0, rank 0 tells them. `*all` goes in as this
+// rank's vote and comes out as whether every rank voted yes.
+Status RoundTrip(uint32_t rank, std::vector<Fd>& control, Clock::time_point deadline, bool* all) {
+  uint8_t byte = *all ? 1 : 0;
   if (rank != 0) {
     Status s = SendAll(control[0].get(), &byte, 1, deadline, "ready");
-    return s.ok() ? RecvAll(control[0].get(), &byte, 1, deadline, "rank 0's go-ahead") : s;
+    if (s.ok()) s = RecvAll(control[0].get(), &byte, 1, deadline, "rank 0's go-ahead");
+    *all = byte != 0;
+    return s;
   }
   for (uint32_t r = 1; r < control.size(); ++r) {
-    Status s = RecvAll(control[r].get(), &byte, 1, deadline, StrFormat("rank %u to link up", r).c_str());
+    uint8_t vote = 0;
+    Status s = RecvAll(control[r].get(), &vote, 1, deadline, StrFormat("rank %u to link up", r).c_str());
     if (!s.ok()) return s;
+    byte &= vote;
   }
   for (uint32_t r = 1; r < control.size(); ++r) {
     Status s = SendAll(control[r].get(), &byte, 1, deadline, "the go-ahead");
     if (!s.ok()) return s;
   }
+  *all = byte != 0;
   return {};
 }
 
 Status Join(uint32_t nRanks, const RootInfoWire& info, uint32_t rank, Comm& comm) {
   const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                            std::chrono::duration<double>(ConnectTimeoutSeconds()));
-  bool forceTcp = false;
+  bool forceTcp = false, peerReads = false;
   if (Status s = ForceTcp(&forceTcp); !s.ok()) return s;
+  if (Status s = PeerReadsWanted(&peerReads); !s.ok()) return s;
+  if (forceTcp) peerReads = false;
+  if (peerReads) LetPeersReadThisProcess();
   const uint32_t pid = static_cast<uint32_t>(getpid());
   comm.links.resize(nRanks);
 
@@ -455,6 +504,7 @@ Status Join(uint32_t nRanks, const RootInfoWire& info, uint32_t rank, Comm& comm
   mine.pid = pid;
   mine.jobId = info.jobId;
   mine.hasSegment = own.base != nullptr;
+  mine.segmentAddress = reinterpret_cast<uintptr_t>(own.base);
   snprintf(mine.host, sizeof(mine.host), "%s", HostId().c_str());
   if (nRanks > 1) {
     Status s = Listen(&listener, &mine.port);
@@ -524,8 +574,27 @@ Status Join(uint32_t nRanks, const RootInfoWire& info, uint32_t rank, Comm& comm
     }
     comm.links[hello.rank] = MakeTcpLink(fd.Release(), hello.rank);
   }
-  // Every peer mapped this rank's segment: it may go.
-  return nRanks > 1 ? RoundTrip(rank, control, deadline) : Status{};
+  // Every peer mapped this rank's segment: it may go. The same round trip settles whether all
+  // ranks read each other's buffers.
+  if (nRanks == 1) return {};
+  peerReads = peerReads && CanReadPeers(comm, table);
+  Status s = RoundTrip(rank, control, deadline, &peerReads);
+  comm.peerReads = peerReads;
+  return s;
+}
+
+// One INFO line of CANN's application log (ASCEND_GLOBAL_LOG_LEVEL=1) saying how `comm` reaches
+// its peers.
+void LogLinks(const Comm& comm, const char* call) {
+  std::string links;
+  for (uint32_t p = 0; p < comm.links.size(); ++p) {
+    if (p == comm.rank) continue;
+    links += StrFormat("%srank %u by %s", links.empty() ? "" : ", ", p, comm.links[p]->kind());
+  }
+  aclAppLog(ACL_INFO, call, __FILE__, __LINE__, "rank %u of %u (%s): %s; %s", comm.rank, comm.nRanks,
+            comm.name.c_str(), links.empty() ? "no peers" : links.c_str(),
+            comm.peerReads ? "large collectives read the peers' buffers directly"
+                           : "all data moves through the links");
 }
 
 }  // namespace
@@ -601,6 +670,7 @@ HcclResult JoinRootInfo(uint32_t nRanks, const HcclRootInfo& info, uint32_t rank
                              s.message.c_str()));
     return s.code;
   }
+  LogLinks(*comm, "HcclCommInitRootInfo");
   *out = std::move(comm);
   return HCCL_SUCCESS;
 }
@@ -623,6 +693,11 @@ HcclResult MakeLocalComms(uint32_t n, const int32_t* devices, std::vector<std::s
   };
   const std::string name = StrFormat("hccl_sim_%d_local_%llu", static_cast<int>(getpid()),
                                      static_cast<unsigned long long>(groups.fetch_add(1)));
+  bool peerReads = false;
+  if (Status s = PeerReadsWanted(&peerReads); !s.ok()) {
+    SetRecentError("HcclCommInitAll: " + s.message);
+    return s.code;
+  }
   out->clear();
   for (uint32_t r = 0; r < n; ++r) {
     auto comm = std::make_shared<Comm>();
@@ -632,11 +707,13 @@ HcclResult MakeLocalComms(uint32_t n, const int32_t* devices, std::vector<std::s
     comm->name = name;
     comm->execTimeoutSeconds = ExecTimeoutSeconds();
     comm->localRings = rings;
+    comm->peerReads = peerReads;
     comm->closed = &closedFlags[r];
     comm->links.resize(n);
     for (uint32_t p = 0; p < n; ++p) {
       if (p != r) comm->links[p] = MakeRingLink(ring(r, p), ring(p, r), 0, &closedFlags[p], p);
     }
+    LogLinks(*comm, "HcclCommInitAll");
     out->push_back(std::move(comm));
   }
   return HCCL_SUCCESS;

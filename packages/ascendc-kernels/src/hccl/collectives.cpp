@@ -15,6 +15,11 @@ namespace {
 
 constexpr uint32_t kHeaderMagic = 0x48535450u;
 constexpr size_t kChainChunkBytes = 256 * 1024;
+// Peer reads: what a reduction reads from each rank at a time (a piece and its partial result
+// stay in the core's L2 cache while they are combined), and what a copy reads at a time (a
+// deadline check between pieces).
+constexpr size_t kReducePieceBytes = 128 * 1024;
+constexpr size_t kCopyPieceBytes = 4 * 1024 * 1024;
 
 // What a rank says to a peer before a step.
 struct StepHeader {
@@ -26,6 +31,8 @@ struct StepHeader {
   int32_t op;
   uint32_t root;
   uint32_t reserved;
+  uint64_t sendAddress;  // the rank's buffers, for peers that read them directly (Comm::peerReads)
+  uint64_t recvAddress;
 };
 
 const char* CommandName(uint32_t cmd) {
@@ -51,7 +58,18 @@ const char* CommandName(uint32_t cmd) {
 
 StepHeader Header(HcclCMDType cmd, uint64_t count, HcclDataType dt, HcclReduceOp op = HCCL_REDUCE_SUM,
                   uint32_t root = 0) {
-  return StepHeader{kHeaderMagic, static_cast<uint32_t>(cmd), count, count, dt, op, root, 0};
+  return StepHeader{kHeaderMagic, static_cast<uint32_t>(cmd), count, count, dt, op, root, 0, 0, 0};
+}
+
+uint64_t Address(const void* p) { return reinterpret_cast<uintptr_t>(p); }
+
+// A step's header with the buffers peers may read.
+StepHeader Header(HcclCMDType cmd, uint64_t count, HcclDataType dt, HcclReduceOp op, uint32_t root, const void* send,
+                  const void* recv) {
+  StepHeader h = Header(cmd, count, dt, op, root);
+  h.sendAddress = Address(send);
+  h.recvAddress = Address(recv);
+  return h;
 }
 
 Clock::time_point Deadline(const Comm& c) {
@@ -120,8 +138,10 @@ bool Compare(const Comm& c, uint32_t peer, const StepHeader& mine, const StepHea
   return true;
 }
 
-// Every rank tells every other what it is about to do (mine[p] to peer p) and checks their answers.
-bool Agree(Comm& c, const std::vector<StepHeader>& mine, Clock::time_point deadline, StepFailure* f) {
+// Every rank tells every other what it is about to do (mine[p] to peer p) and checks their answers
+// (kept in `*heard`, by rank, when given).
+bool Agree(Comm& c, const std::vector<StepHeader>& mine, Clock::time_point deadline, StepFailure* f,
+           std::vector<StepHeader>* heard = nullptr) {
   std::vector<StepHeader> theirs(c.nRanks);
   std::vector<Transfer> sends, recvs;
   for (uint32_t p = 0; p < c.nRanks; ++p) {
@@ -133,11 +153,13 @@ bool Agree(Comm& c, const std::vector<StepHeader>& mine, Clock::time_point deadl
   for (uint32_t p = 0; p < c.nRanks; ++p) {
     if (p != c.rank && !Compare(c, p, mine[p], theirs[p], f)) return false;
   }
+  if (heard != nullptr) *heard = std::move(theirs);
   return true;
 }
 
-bool Agree(Comm& c, const StepHeader& header, Clock::time_point deadline, StepFailure* f) {
-  return Agree(c, std::vector<StepHeader>(c.nRanks, header), deadline, f);
+bool Agree(Comm& c, const StepHeader& header, Clock::time_point deadline, StepFailure* f,
+           std::vector<StepHeader>* heard = nullptr) {
+  return Agree(c, std::vector<StepHeader>(c.nRanks, header), deadline, f, heard);
 }
 
 // The peer's header of the transfer that meets this rank's, as this rank's kind (`cmd`) for Compare.
@@ -203,6 +225,83 @@ void ReduceSlots(uint8_t* out, const uint8_t* all, uint32_t n, uint64_t count, s
                  HcclReduceOp op) {
   memcpy(out, all, count * es);
   for (uint32_t p = 1; p < n; ++p) ReduceInto(out, all + p * count * es, count, dt, op);
+}
+
+// ---- Peer reads (Comm::peerReads): each rank reads what it needs from its peers' buffers, whose
+// addresses came with the step's headers; handshakes say when buffers are ready or free. ----
+
+bool PastDeadline(const Comm& c, Clock::time_point deadline, const char* doing, StepFailure* f) {
+  if (Clock::now() < deadline) return false;
+  f->code = HCCL_E_TIMEOUT;
+  f->message = StrFormat("timed out after %g s (HCCL_EXEC_TIMEOUT) %s", c.execTimeoutSeconds, doing);
+  return true;
+}
+
+bool ReadFrom(Comm& c, uint32_t peer, uint8_t* dst, uint64_t remote, size_t bytes, StepFailure* f) {
+  std::string error;
+  if (c.links[peer]->ReadPeer(dst, remote, bytes, &error)) return true;
+  f->code = HCCL_E_REMOTE;
+  f->message = error;
+  return false;
+}
+
+// Every rank tells every other that it reached this point of the step (its result is there to be
+// read; it no longer reads theirs).
+bool Handshake(Comm& c, Clock::time_point deadline, StepFailure* f) {
+  std::vector<uint64_t> out(c.nRanks, kHeaderMagic), in(c.nRanks);
+  std::vector<Transfer> sends, recvs;
+  for (uint32_t p = 0; p < c.nRanks; ++p) {
+    if (p == c.rank) continue;
+    sends.push_back({p, reinterpret_cast<uint8_t*>(&out[p]), sizeof(uint64_t)});
+    recvs.push_back({p, reinterpret_cast<uint8_t*>(&in[p]), sizeof(uint64_t)});
+  }
+  return Run(c, sends, recvs, deadline, f);
+}
+
+// out[0, count) = slot 0 (op) slot 1 (op) ... in rank order, where slot p is the `count` elements at
+// byte `offset` of rank p's buffer at `addresses[p]` (this rank's own at `local`): the same bits
+// as the direct algorithm's, on every rank.
+bool PeerReduce(Comm& c, const std::vector<uint64_t>& addresses, const uint8_t* local, uint64_t offset, uint8_t* out,
+                uint64_t count, size_t es, HcclDataType dt, HcclReduceOp op, Clock::time_point deadline,
+                StepFailure* f) {
+  const uint64_t pieceCount = std::max<uint64_t>(1, kReducePieceBytes / es);
+  std::vector<uint8_t> acc(pieceCount * es), theirs(pieceCount * es);
+  for (uint64_t at = 0; at < count; at += pieceCount) {
+    const uint64_t k = std::min(pieceCount, count - at);
+    const size_t bytes = k * es, from = offset + at * es;
+    for (uint32_t p = 0; p < c.nRanks; ++p) {
+      const uint8_t* slot = local + from;
+      if (p != c.rank) {
+        uint8_t* into = p == 0 ? acc.data() : theirs.data();
+        if (!ReadFrom(c, p, into, addresses[p] + from, bytes, f)) return false;
+        slot = into;
+      }
+      if (p == 0) {
+        if (slot != acc.data()) memcpy(acc.data(), slot, bytes);
+      } else {
+        ReduceInto(acc.data(), slot, k, dt, op);
+      }
+    }
+    memcpy(out + at * es, acc.data(), bytes);
+    if (PastDeadline(c, deadline, "reducing the peers' buffers", f)) return false;
+  }
+  return true;
+}
+
+// `bytes` at `remote` in `peer`'s buffer into `dst`.
+bool PeerCopy(Comm& c, uint32_t peer, uint8_t* dst, uint64_t remote, size_t bytes, Clock::time_point deadline,
+              StepFailure* f) {
+  for (size_t at = 0; at < bytes; at += kCopyPieceBytes) {
+    if (!ReadFrom(c, peer, dst + at, remote + at, std::min(kCopyPieceBytes, bytes - at), f)) return false;
+    if (PastDeadline(c, deadline, StrFormat("reading rank %u's buffer", peer).c_str(), f)) return false;
+  }
+  return true;
+}
+
+std::vector<uint64_t> SendAddresses(const std::vector<StepHeader>& heard) {
+  std::vector<uint64_t> a(heard.size());
+  for (size_t p = 0; p < heard.size(); ++p) a[p] = heard[p].sendAddress;
+  return a;
 }
 
 }  // namespace
@@ -274,8 +373,9 @@ bool Reducible(HcclDataType dt) {
 bool RunAllReduce(Comm& c, const void* send, void* recv, uint64_t count, HcclDataType dt, HcclReduceOp op,
                   StepFailure* f) {
   const auto deadline = Deadline(c);
-  if (!Agree(c, Header(HCCL_CMD_ALLREDUCE, count, dt, op), deadline, f)) return false;
-  const uint32_t n = c.nRanks;
+  std::vector<StepHeader> heard;
+  if (!Agree(c, Header(HCCL_CMD_ALLREDUCE, count, dt, op, 0, send, recv), deadline, f, &heard)) return false;
+  const uint32_t n = c.nRanks, r = c.rank;
   const size_t es = DataTypeBytes(dt), bytes = count * es;
   if (n == 1 || bytes <= kDirectBytes || count < n) {
     std::vector<uint8_t> all(n * bytes);
@@ -283,8 +383,23 @@ bool RunAllReduce(Comm& c, const void* send, void* recv, uint64_t count, HcclDat
     ReduceSlots(Bytes(recv), all.data(), n, count, es, dt, op);
     return true;
   }
-  if (recv != send) memmove(recv, send, bytes);
   const std::vector<uint64_t> b = EvenBounds(count, n);
+  if (c.peerReads) {  // rank r reduces chunk r from everyone's input, then reads every other chunk
+    uint8_t* out = Bytes(recv);
+    if (!PeerReduce(c, SendAddresses(heard), Bytes(send), b[r] * es, out + b[r] * es, b[r + 1] - b[r], es, dt, op,
+                    deadline, f) ||
+        !Handshake(c, deadline, f)) {
+      return false;
+    }
+    for (uint32_t p = 0; p < n; ++p) {
+      if (p != r && !PeerCopy(c, p, out + b[p] * es, heard[p].recvAddress + b[p] * es, (b[p + 1] - b[p]) * es,
+                              deadline, f)) {
+        return false;
+      }
+    }
+    return Handshake(c, deadline, f);
+  }
+  if (recv != send) memmove(recv, send, bytes);
   return RingReduceScatter(c, Bytes(recv), b, es, dt, op, deadline, f) &&
          RingAllGather(c, Bytes(recv), b, es, deadline, f);
 }
@@ -292,10 +407,15 @@ bool RunAllReduce(Comm& c, const void* send, void* recv, uint64_t count, HcclDat
 bool RunReduceScatter(Comm& c, const void* send, void* recv, uint64_t recvCount, HcclDataType dt, HcclReduceOp op,
                       StepFailure* f) {
   const auto deadline = Deadline(c);
-  if (!Agree(c, Header(HCCL_CMD_REDUCE_SCATTER, recvCount, dt, op), deadline, f)) return false;
+  std::vector<StepHeader> heard;
+  if (!Agree(c, Header(HCCL_CMD_REDUCE_SCATTER, recvCount, dt, op, 0, send, recv), deadline, f, &heard)) return false;
   const uint32_t n = c.nRanks, r = c.rank;
   const size_t es = DataTypeBytes(dt), chunk = recvCount * es;
   const uint8_t* in = Bytes(send);
+  if (n > 1 && chunk * n > kDirectBytes && c.peerReads) {
+    return PeerReduce(c, SendAddresses(heard), in, r * chunk, Bytes(recv), recvCount, es, dt, op, deadline, f) &&
+           Handshake(c, deadline, f);
+  }
   if (n == 1 || chunk * n <= kDirectBytes) {
     std::vector<uint8_t> all(n * chunk);
     std::vector<Transfer> sends, recvs;
@@ -319,12 +439,21 @@ bool RunReduceScatter(Comm& c, const void* send, void* recv, uint64_t recvCount,
 
 bool RunAllGather(Comm& c, const void* send, void* recv, uint64_t sendCount, HcclDataType dt, StepFailure* f) {
   const auto deadline = Deadline(c);
-  if (!Agree(c, Header(HCCL_CMD_ALLGATHER, sendCount, dt), deadline, f)) return false;
+  std::vector<StepHeader> heard;
+  if (!Agree(c, Header(HCCL_CMD_ALLGATHER, sendCount, dt, HCCL_REDUCE_SUM, 0, send, recv), deadline, f, &heard)) {
+    return false;
+  }
   const uint32_t n = c.nRanks, r = c.rank;
   const size_t es = DataTypeBytes(dt), chunk = sendCount * es;
   uint8_t* out = Bytes(recv);
   if (n == 1 || chunk * n <= kDirectBytes) return DirectGather(c, Bytes(send), chunk, out, deadline, f);
   memmove(out + r * chunk, send, chunk);
+  if (c.peerReads) {
+    for (uint32_t p = 0; p < n; ++p) {
+      if (p != r && !PeerCopy(c, p, out + p * chunk, heard[p].sendAddress, chunk, deadline, f)) return false;
+    }
+    return Handshake(c, deadline, f);
+  }
   std::vector<uint64_t> b(n + 1);
   for (uint32_t i = 0; i <= n; ++i) b[i] = sendCount * i;
   return RingAllGather(c, out, b, es, deadline, f);
@@ -332,10 +461,17 @@ bool RunAllGather(Comm& c, const void* send, void* recv, uint64_t sendCount, Hcc
 
 bool RunBroadcast(Comm& c, void* buf, uint64_t count, HcclDataType dt, uint32_t root, StepFailure* f) {
   const auto deadline = Deadline(c);
-  if (!Agree(c, Header(HCCL_CMD_BROADCAST, count, dt, HCCL_REDUCE_SUM, root), deadline, f)) return false;
+  std::vector<StepHeader> heard;
+  if (!Agree(c, Header(HCCL_CMD_BROADCAST, count, dt, HCCL_REDUCE_SUM, root, buf, buf), deadline, f, &heard)) {
+    return false;
+  }
   const uint32_t n = c.nRanks, r = c.rank;
   const size_t bytes = count * DataTypeBytes(dt);
   uint8_t* data = Bytes(buf);
+  if (n > 1 && bytes > kDirectBytes && c.peerReads) {  // everyone reads the root's buffer
+    if (r != root && !PeerCopy(c, root, data, heard[root].sendAddress, bytes, deadline, f)) return false;
+    return Handshake(c, deadline, f);
+  }
   std::vector<Transfer> sends, recvs;
   if (n <= 2 || bytes <= kDirectBytes) {  // root to everyone
     for (uint32_t p = 0; p < n; ++p) {

@@ -3,7 +3,9 @@
 // data type, reduction, root): ranks that disagree fail with both values instead of exchanging
 // garbage. Algorithms by size, as collective libraries choose them: below kDirectBytes every rank
 // exchanges with every other directly (reductions then run in rank order, so every rank gets the
-// same bits); above it a ring (reduce-scatter, all-gather) or a chain for broadcast.
+// same bits); above it, when the ranks read each other's memory (Comm::peerReads), each rank reads
+// from its peers' buffers what it reduces or gathers; else a ring (reduce-scatter, all-gather) or a
+// chain for broadcast.
 #ifndef ASCENDC_SIM_HCCL_COLLECTIVES_H
 #define ASCENDC_SIM_HCCL_COLLECTIVES_H
 

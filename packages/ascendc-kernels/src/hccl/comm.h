@@ -31,6 +31,9 @@ struct Comm {
   std::string name;
   double execTimeoutSeconds = 1800;
   std::vector<std::unique_ptr<Link>> links;  // by peer rank; null for this rank
+  // Whether every rank reads every peer's buffers directly (Link::ReadPeer), decided together at
+  // init so that all ranks run the same algorithm.
+  bool peerReads = false;
   std::vector<Mapping> mappings;
   std::shared_ptr<void> localRings;  // the rings of communicators made together by HcclCommInitAll
   std::atomic<uint32_t>* closed = nullptr;  // what peers linked by rings watch; set on destruction

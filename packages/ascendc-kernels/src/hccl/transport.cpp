@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -58,6 +59,11 @@ bool ProcessGone(pid_t pid) {
   return close != nullptr && close[1] == ' ' && (close[2] == 'Z' || close[2] == 'X');
 }
 
+bool Link::ReadPeer(uint8_t*, uint64_t, size_t, std::string* error) {
+  *error = StrFormat("a %s link cannot read its peer's memory", kind());
+  return false;
+}
+
 namespace {
 
 class RingLink final : public Link {
@@ -76,6 +82,31 @@ class RingLink final : public Link {
     return true;
   }
   const char* kind() const override { return peerPid_ == 0 ? "memory" : "shared memory"; }
+  // A peer in this process: a plain copy; in another process of this host: the kernel copies
+  // straight from its pages (cross-memory attach), with no stop in a shared segment.
+  bool ReadPeer(uint8_t* dst, uint64_t remote, size_t n, std::string* error) override {
+    if (peerPid_ == 0) {
+      memcpy(dst, reinterpret_cast<const void*>(static_cast<uintptr_t>(remote)), n);
+      return true;
+    }
+    while (n > 0) {
+      iovec local{dst, n};
+      iovec from{reinterpret_cast<void*>(static_cast<uintptr_t>(remote)), n};
+      const ssize_t k = process_vm_readv(peerPid_, &local, 1, &from, 1, 0);
+      if (k < 0 && errno == EINTR) continue;
+      if (k <= 0) {
+        *error = ProcessGone(peerPid_)
+                     ? StrFormat("rank %u (process %d) exited", peer_, static_cast<int>(peerPid_))
+                     : StrFormat("reading the memory of rank %u (process %d) failed (%s)", peer_,
+                                 static_cast<int>(peerPid_), k < 0 ? strerror(errno) : "nothing read");
+        return false;
+      }
+      dst += k;
+      remote += static_cast<uint64_t>(k);
+      n -= static_cast<size_t>(k);
+    }
+    return true;
+  }
 
  private:
   Ring out_, in_;

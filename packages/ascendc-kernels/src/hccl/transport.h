@@ -54,6 +54,10 @@ class Link {
   virtual ssize_t TryRecv(uint8_t* data, size_t n, std::string* error) = 0;
   // Whether the peer can no longer answer (its process exited), and why.
   virtual bool PeerGone(std::string* why) = 0;
+  // Copies `n` bytes at `remote`, an address in the peer's process, into `dst`: one device
+  // reading another's memory directly, as devices of one host do. False, with `*error` set, when
+  // the link cannot (then only its byte streams carry data) or the peer's memory is gone.
+  virtual bool ReadPeer(uint8_t* dst, uint64_t remote, size_t n, std::string* error);
   virtual const char* kind() const = 0;
 };
 
@@ -61,7 +65,7 @@ class Link {
 // (set when it destroys its communicator) tell when the peer is gone.
 std::unique_ptr<Link> MakeRingLink(Ring out, Ring in, pid_t peerPid, const std::atomic<uint32_t>* peerClosed,
                                    uint32_t peer);
-// A connected TCP socket (owned, closed with the link).
+// A connected TCP socket (owned, closed with the link). It cannot read the peer's memory.
 std::unique_ptr<Link> MakeTcpLink(int fd, uint32_t peer);
 
 // One transfer of a step: `bytes` to or from `peer`. Transfers with one peer run in list order.
