@@ -761,6 +761,7 @@ _HCCL_PROTOTYPES = {
     "HcclGetRootInfo": [_vp],
     "HcclCommInitRootInfo": [_u32, _vp, _u32, _pp],
     "HcclCommInitAll": [_u32, ctypes.POINTER(_i32), _pp],
+    "HcclCommInitClusterInfo": [ctypes.c_char_p, _u32, _pp],
     "HcclCommDestroy": [_vp],
     "HcclGetRankSize": [_vp, ctypes.POINTER(_u32)],
     "HcclGetRankId": [_vp, ctypes.POINTER(_u32)],
@@ -858,6 +859,13 @@ def _rank_main(rank: int, size: int, scenario: Any, args: tuple, env: dict, root
             comm = ctypes.c_void_p()
             hccl_check(hccl.HcclCommInitRootInfo(size, info, rank, ctypes.byref(comm)), "HcclCommInitRootInfo")
             ranks = [Rank(rank, size, comm.value, device, stream)]
+        elif form == "rank_table":  # the table's path in RANK_TABLE_FILE, as torch_npu reads it
+            device = rank % 2
+            stream = new_stream(device)
+            comm = ctypes.c_void_p()
+            hccl_check(hccl.HcclCommInitClusterInfo(os.environ["RANK_TABLE_FILE"].encode(), rank, ctypes.byref(comm)),
+                       "HcclCommInitClusterInfo")
+            ranks = [Rank(rank, size, comm.value, device, stream)]
         else:  # the devices of this process (HcclCommInitAll)
             devices = (_i32 * size)(*range(size))
             comms = (ctypes.c_void_p * size)()
@@ -878,7 +886,8 @@ def run_ranks(size: int, scenario: Any, *args: Any, env: Optional[dict] = None, 
     each returned (None for a rank whose process ended without answering).
 
     form "root_info": one process per rank (multiprocessing, spawn), rank 0's root info handed to
-    the others through a queue, `ranks` the process's one Rank. form "devices": one process whose
+    the others through a queue, `ranks` the process's one Rank. form "rank_table": the same, each
+    process joining through the rank table in env's RANK_TABLE_FILE. form "devices": one process whose
     devices are the ranks (HcclCommInitAll), `ranks` all of them; the result is then a list of one.
     Each communicator is destroyed after the scenario unless it set the Rank's `comm` to None.
     Every wait is bounded: processes still running at `timeout` are killed and reported.
@@ -890,7 +899,7 @@ def run_ranks(size: int, scenario: Any, *args: Any, env: Optional[dict] = None, 
     ctx = multiprocessing.get_context("spawn")
     env = {"ASCEND_SIM_DEVICE_COUNT": str(max(size, 2)), **(env or {})}
     roots, results = ctx.Queue(), ctx.Queue()
-    count = size if form == "root_info" else 1
+    count = 1 if form == "devices" else size
     procs = [ctx.Process(target=_rank_main, args=(r, size, scenario, args, env, roots, results, form), daemon=True)
              for r in range(count)]
     for p in procs:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import json
 import os
 import re
 import shutil
@@ -27,6 +28,7 @@ REDUCTIONS = {"sum": sim.HCCL_REDUCE_SUM, "prod": sim.HCCL_REDUCE_PROD, "max": s
 NUMPY_REDUCTIONS = {"sum": np.add, "prod": np.multiply, "max": np.maximum, "min": np.minimum}
 SIMULATED = {
     "HcclGetRootInfo", "HcclCommInitRootInfo", "HcclCommInitRootInfoConfig", "HcclCommInitAll", "HcclCommDestroy",
+    "HcclCommInitClusterInfo", "HcclCommInitClusterInfoConfig",
     "HcclGetRankSize", "HcclGetRankId", "HcclGetCommName", "HcclGetCommAsyncError", "HcclGetErrorString",
     "HcclAllReduce", "HcclBroadcast", "HcclReduce", "HcclReduceScatter", "HcclAllGather", "HcclAlltoAll",
     "HcclAlltoAllV", "HcclBarrier", "HcclSend", "HcclRecv", "HcclBatchSendRecv", "HcclAllGatherV",
@@ -590,6 +592,77 @@ def test_an_unknown_transport_is_refused(hccl, monkeypatch):
     assert sim.recent_error().endswith("ASCEND_SIM_HCCL_TRANSPORT=rdma is neither shm nor tcp"), sim.recent_error()
 
 
+# ---- communicators from a rank table (HcclCommInitClusterInfo) ----
+def rank_table(servers: dict[str, list[tuple[int, int]]], **extra) -> dict:
+    """CANN's rank table (version 1.0): per server, its (device id, rank id) pairs, numbers as strings."""
+    return {"status": "completed", "version": "1.0", "server_count": str(len(servers)), **extra,
+            "server_list": [{"server_id": server, "device": [
+                {"device_id": str(d), "device_ip": f"192.168.100.{10 + r}", "rank_id": str(r)} for d, r in devices]}
+                for server, devices in servers.items()]}
+
+
+def free_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def all_reduce_of_ranks(ranks: list[sim.Rank], count: int) -> dict:
+    (r,) = ranks
+    x = sim.DeviceArray.from_numpy(np.full(count, r.rank + 1, np.float32), device=r.device)
+    sim.hccl_check(sim.load_hccl().HcclAllReduce(x.ptr, x.ptr, count, sim.HCCL_TYPES["float32"][0],
+                                                 sim.HCCL_REDUCE_SUM, r.comm, r.stream), "HcclAllReduce")
+    rc, message = r.synchronize()
+    return {"rc": rc, "message": message, "sum": x.to_numpy(), "name": r.name()}
+
+
+@pytest.mark.parametrize("size", [2, 3])
+def test_ranks_form_a_communicator_from_a_rank_table(tmp_path, size: int):
+    """The table's ranks, numbers written as CANN's tools write them, on one server: every rank
+    reaches rank 0 on HCCL_IF_BASE_PORT and the collectives run (a small and a large all-reduce)."""
+    path = tmp_path / "rank_table.json"
+    path.write_text(json.dumps(rank_table({"127.0.0.1": [(r % 2, r) for r in range(size)]}), indent=2))
+    env = {"RANK_TABLE_FILE": str(path), "HCCL_IF_BASE_PORT": str(free_port())}
+    for count in (5, 1 << 18):
+        answers = sim.run_ranks(size, all_reduce_of_ranks, count, env=env, form="rank_table", timeout=60)
+        for a in answers:
+            assert (a["rc"], a["message"]) == (0, ""), a
+            assert np.array_equal(a["sum"], np.full(count, size * (size + 1) / 2, np.float32))
+        assert len({a["name"] for a in answers}) == 1
+
+
+@pytest.mark.parametrize(("table", "says"), [
+    ('{"status": "completed", "server_list": [\n  {"server_id": "127.0.0.1", "device": [\n'
+     '    {"device_id": "0", "rank_id": "0"},\n    {"device_id": "1", "rank_id": "zero"}]}]}',
+     r"rank_table.json:4: \"rank_id\" must be a whole number, not \"zero\""),
+    ('{"server_list": [{"server_id": "127.0.0.1", "device": [{"device_id": "0", "rank_id": "0"},\n'
+     '{"device_id": "1", "rank_id": "0"}]}]}', r"rank_table.json:2: rank 0 is given twice \(also on line 1\)"),
+    ('{"server_list": [{"server_id": "127.0.0.1", "device": [{"device_id": "0", "rank_id": "1"}]}]}',
+     r"rank_table.json:1: no device holds rank 0"),
+    ('{"server_list": [{"server_id": "node-a", "device": [{"device_id": "0", "rank_id": "0"}]}]}',
+     r"rank_table.json:1: server \"node-a\": \"node-a\" is not an IPv4 address"),
+    ('{"status": "initializing", "server_list": []}', r"rank_table.json:1: \"status\" is \"initializing\""),
+    ('{"server_list": [\n\n  {"server_id" "127.0.0.1"}]}', r"rank_table.json:3: expected ':' after \"server_id\""),
+    ('{"server_list": [{"server_id": "127.0.0.1", "device": [{"device_id": "0", "rank_id": "0"}]}]}',
+     r"rank 3 is not in the rank table .*rank_table.json \(ranks 0 to 0\)"),
+], ids=["bad-number", "rank-twice", "rank-missing", "not-an-address", "incomplete", "bad-json", "rank-outside"])
+def test_a_wrong_rank_table_is_refused_naming_the_file_and_line(hccl, tmp_path, table: str, says: str):
+    path = tmp_path / "rank_table.json"
+    path.write_text(table)
+    comm = ctypes.c_void_p()
+    assert hccl.HcclCommInitClusterInfo(str(path).encode(), 3, ctypes.byref(comm)) == sim.HCCL_E_PARA
+    assert re.search("^HcclCommInitClusterInfo: .*" + says, sim.recent_error()), sim.recent_error()
+
+
+def test_a_missing_rank_table_is_refused(hccl, tmp_path):
+    comm = ctypes.c_void_p()
+    missing = tmp_path / "none.json"
+    assert hccl.HcclCommInitClusterInfo(str(missing).encode(), 0, ctypes.byref(comm)) == sim.HCCL_E_PARA
+    assert sim.recent_error() == (f"HcclCommInitClusterInfo: cannot open the rank table {missing} "
+                                  "(No such file or directory)")
+
+
 def test_an_unknown_peer_read_setting_is_refused(hccl, monkeypatch):
     monkeypatch.setenv("ASCEND_SIM_HCCL_PEER_READ", "yes")
     info = ctypes.create_string_buffer(sim.HCCL_ROOT_INFO_BYTES)
@@ -646,7 +719,7 @@ NOT_SIMULATED = sorted(name for name, (returns, _) in declared_functions().items
 def test_what_is_left_unsimulated():
     assert NOT_SIMULATED == sorted([
         "HcclCommActivateCommMemory", "HcclCommDeactivateCommMemory",
-        "HcclCommDeregister", "HcclCommExchangeMem", "HcclCommInitClusterInfo", "HcclCommInitClusterInfoConfig",
+        "HcclCommDeregister", "HcclCommExchangeMem",
         "HcclCommInitRootInfoScalable", "HcclCommRegister", "HcclCommResume", "HcclCommSetMemoryRange",
         "HcclCommSuspend", "HcclCommUnsetMemoryRange", "HcclCommWorkingDevNicSet", "HcclCreateSubCommConfig",
         "HcclGetCommConfig", "HcclGetConfig", "HcclGetRootInfoScalable",

@@ -5,6 +5,7 @@ reduction, on 2 and 3 ranks; every job is bounded in time and leaves no process 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
@@ -89,6 +90,39 @@ def test_groups_made_with_new_group():
     for rank, r in enumerate(run_job("subgroups", 3)):
         assert r.returncode == 0, f"rank {rank} failed:\n{r.stderr[-4000:]}"
         assert "subgroups ok" in r.stdout
+
+
+def write_rank_table(path: Path, world: int) -> Path:
+    """CANN's rank table (version 1.0) of `world` devices on this host."""
+    devices = [{"device_id": str(r), "device_ip": f"192.168.100.{10 + r}", "rank_id": str(r)} for r in range(world)]
+    path.write_text(json.dumps({"status": "completed", "version": "1.0", "server_count": "1",
+                                "server_list": [{"server_id": "127.0.0.1", "device": devices}]}))
+    return path
+
+
+@pytest.mark.parametrize("world", [2, 3])
+def test_the_default_group_forms_from_rank_table_file(tmp_path, world):
+    """With RANK_TABLE_FILE, as in torch_npu, the default group's communicator comes from the rank
+    table (HcclCommInitClusterInfo, which logs at INFO); groups made later from a root info."""
+    env = {"RANK_TABLE_FILE": str(write_rank_table(tmp_path / "rank_table.json", world)),
+           "HCCL_IF_BASE_PORT": str(free_port()), "ASCEND_GLOBAL_LOG_LEVEL": "1"}
+    for rank, r in enumerate(run_job("from_rank_table", world, env)):
+        assert r.returncode == 0, f"rank {rank} failed:\n{r.stderr[-4000:]}"
+        assert "rank table ok" in r.stdout
+        joined = [line for line in r.stderr.splitlines() if "HcclCommInitClusterInfo" in line]
+        assert len(joined) == 1 and f"rank {rank} of {world} (hccl_sim_" in joined[0], r.stderr[-4000:]
+        assert ("HcclCommInitRootInfo" in r.stderr) == (rank < 2)  # the later group's, of ranks 0 and 1
+
+
+def test_a_rank_table_that_does_not_serve_falls_back_to_the_root_info(tmp_path):
+    """A table of another size: every rank warns, naming the file and why, and the group forms from
+    the root info in the store."""
+    table = write_rank_table(tmp_path / "rank_table.json", 3)
+    env = {"RANK_TABLE_FILE": str(table), "HCCL_IF_BASE_PORT": str(free_port()), "HCCL_CONNECT_TIMEOUT": "2"}
+    for rank, r in enumerate(run_job("from_rank_table", 2, env)):
+        assert r.returncode == 0, f"rank {rank} failed:\n{r.stderr[-4000:]}"
+        assert "rank table ok" in r.stdout
+        assert f"the communicator was not made from RANK_TABLE_FILE={table}" in r.stderr, r.stderr[-4000:]
 
 
 def test_torchrun_ends_a_job_whose_rank_failed_and_leaves_no_process():

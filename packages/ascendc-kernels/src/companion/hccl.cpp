@@ -231,9 +231,18 @@ HcclResult HcclCommInitRootInfoScalable(uint32_t, uint32_t, const HcclRootInfo*,
                                         const HcclCommConfig*, HcclComm*) {
   return Unsupported(__func__);
 }
-HcclResult HcclCommInitClusterInfo(const char*, uint32_t, HcclComm*) { return Unsupported(__func__); }
-HcclResult HcclCommInitClusterInfoConfig(const char*, uint32_t, HcclCommConfig*, HcclComm*) {
-  return Unsupported(__func__);
+HcclResult HcclCommInitClusterInfo(const char* clusterInfo, uint32_t rank, HcclComm* comm) {
+  if (clusterInfo == nullptr) return Raise(HCCL_E_PTR, "HcclCommInitClusterInfo: clusterInfo is null");
+  if (comm == nullptr) return Raise(HCCL_E_PTR, "HcclCommInitClusterInfo: comm is null");
+  std::shared_ptr<Comm> made;
+  HcclResult rc = ascendc_sim::hccl::JoinClusterInfo(clusterInfo, rank, &made);
+  if (rc != HCCL_SUCCESS) return rc;
+  *comm = Register(std::move(made));
+  return HCCL_SUCCESS;
+}
+// As for HcclCommInitRootInfoConfig, the configuration's fields are not read.
+HcclResult HcclCommInitClusterInfoConfig(const char* clusterInfo, uint32_t rank, HcclCommConfig*, HcclComm* comm) {
+  return HcclCommInitClusterInfo(clusterInfo, rank, comm);
 }
 
 HcclResult HcclCommInitAll(uint32_t ndev, int32_t* devices, HcclComm* comms) {

@@ -32,6 +32,7 @@
 #include "acl/acl_rt.h"
 #include "common/error.h"
 #include "hccl/comm.h"
+#include "hccl/rank_table.h"
 
 namespace ascendc_sim {
 namespace hccl {
@@ -221,6 +222,7 @@ Status RecvAll(int fd, void* data, size_t n, Clock::time_point deadline, const c
   return {};
 }
 
+// Listens on `*port` (network order; 0: a port the system picks, written back).
 Status Listen(Fd* out, uint16_t* port) {
   Fd fd(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
   if (fd.get() < 0) return Fail(HCCL_E_SYSCALL, StrFormat("socket failed (%s)", strerror(errno)));
@@ -229,9 +231,13 @@ Status Listen(Fd* out, uint16_t* port) {
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_addr.s_addr = htonl(INADDR_ANY);
+  addr.sin_port = *port;
   socklen_t len = sizeof(addr);
   if (bind(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 || listen(fd.get(), 256) != 0 ||
       getsockname(fd.get(), reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+    if (*port != 0) {
+      return Fail(HCCL_E_TCP_CONNECT, StrFormat("cannot listen on TCP port %u (%s)", ntohs(*port), strerror(errno)));
+    }
     return Fail(HCCL_E_SYSCALL, StrFormat("cannot listen on a TCP port (%s)", strerror(errno)));
   }
   *port = addr.sin_port;
@@ -643,13 +649,11 @@ HcclResult MakeRootInfo(HcclRootInfo* info) {
   return HCCL_SUCCESS;
 }
 
-HcclResult JoinRootInfo(uint32_t nRanks, const HcclRootInfo& info, uint32_t rank, std::shared_ptr<Comm>* out) {
-  RootInfoWire wire;
-  memcpy(&wire, info.internal, sizeof(wire));
-  if (memcmp(wire.magic, kRootMagic, sizeof(kRootMagic)) != 0) {
-    SetRecentError("HcclCommInitRootInfo: rootInfo was not made by HcclGetRootInfo");
-    return HCCL_E_PARA;
-  }
+namespace {
+
+// Joins the job `wire` describes as `rank` of `nRanks`; `call` names the entry point in messages.
+HcclResult JoinJob(uint32_t nRanks, const RootInfoWire& wire, uint32_t rank, const char* call,
+                   std::shared_ptr<Comm>* out) {
   auto comm = std::make_shared<Comm>();
   comm->rank = rank;
   comm->nRanks = nRanks;
@@ -666,13 +670,81 @@ HcclResult JoinRootInfo(uint32_t nRanks, const HcclRootInfo& info, uint32_t rank
     }
   }
   if (!s.ok()) {
-    SetRecentError(StrFormat("HcclCommInitRootInfo: rank %u of %u (job %s): %s", rank, nRanks, comm->name.c_str(),
+    SetRecentError(StrFormat("%s: rank %u of %u (job %s): %s", call, rank, nRanks, comm->name.c_str(),
                              s.message.c_str()));
     return s.code;
   }
-  LogLinks(*comm, "HcclCommInitRootInfo");
+  LogLinks(*comm, call);
   *out = std::move(comm);
   return HCCL_SUCCESS;
+}
+
+// HCCL_IF_BASE_PORT (CANN's default 60000), network order; 0 with `*error` set when it is not a port
+// CANN accepts ([1024, 65520]).
+uint16_t BasePort(std::string* error) {
+  const char* v = getenv("HCCL_IF_BASE_PORT");
+  if (v == nullptr || *v == '\0') return htons(60000);
+  char* end = nullptr;
+  const long port = strtol(v, &end, 10);
+  if (*end != '\0' || port < 1024 || port > 65520) {
+    *error = StrFormat("HCCL_IF_BASE_PORT=%s is not a port in [1024, 65520]", v);
+    return 0;
+  }
+  return htons(static_cast<uint16_t>(port));
+}
+
+}  // namespace
+
+HcclResult JoinRootInfo(uint32_t nRanks, const HcclRootInfo& info, uint32_t rank, std::shared_ptr<Comm>* out) {
+  RootInfoWire wire;
+  memcpy(&wire, info.internal, sizeof(wire));
+  if (memcmp(wire.magic, kRootMagic, sizeof(kRootMagic)) != 0) {
+    SetRecentError("HcclCommInitRootInfo: rootInfo was not made by HcclGetRootInfo");
+    return HCCL_E_PARA;
+  }
+  return JoinJob(nRanks, wire, rank, "HcclCommInitRootInfo", out);
+}
+
+HcclResult JoinClusterInfo(const char* rankTable, uint32_t rank, std::shared_ptr<Comm>* out) {
+  static constexpr const char* kCall = "HcclCommInitClusterInfo";
+  RankTable table;
+  std::string error;
+  if (!ReadRankTable(rankTable, &table, &error)) {
+    SetRecentError(StrFormat("%s: %s", kCall, error.c_str()));
+    return HCCL_E_PARA;
+  }
+  const uint32_t nRanks = static_cast<uint32_t>(table.ranks.size());
+  if (rank >= nRanks) {
+    SetRecentError(StrFormat("%s: rank %u is not in the rank table %s (ranks 0 to %u)", kCall, rank, rankTable,
+                             nRanks - 1));
+    return HCCL_E_PARA;
+  }
+  RootInfoWire wire{};
+  memcpy(wire.magic, kRootMagic, sizeof(kRootMagic));
+  wire.jobId = table.digest;
+  wire.ip = table.ranks[0].address;
+  wire.port = BasePort(&error);
+  if (wire.port == 0) {
+    SetRecentError(StrFormat("%s: %s", kCall, error.c_str()));
+    return HCCL_E_PARA;
+  }
+  if (rank == 0) {  // rank 0 gathers the others at its server's address, on HCCL_IF_BASE_PORT
+    Fd listener;
+    uint16_t port = wire.port;
+    Status s = nRanks > 1 ? Listen(&listener, &port) : Status{};
+    if (!s.ok()) {
+      SetRecentError(StrFormat("%s: rank 0 of %u (table %s): %s (HCCL_IF_BASE_PORT)", kCall, nRanks, rankTable,
+                               s.message.c_str()));
+      return s.code;
+    }
+    std::lock_guard<std::mutex> lock(gRootMu);
+    if (gRootListeners.count(wire.jobId) != 0) {
+      SetRecentError(StrFormat("%s: this process joins the job of %s already", kCall, rankTable));
+      return HCCL_E_PARA;
+    }
+    gRootListeners[wire.jobId] = nRanks > 1 ? listener.Release() : -1;
+  }
+  return JoinJob(nRanks, wire, rank, kCall, out);
 }
 
 HcclResult MakeLocalComms(uint32_t n, const int32_t* devices, std::vector<std::shared_ptr<Comm>>* out) {

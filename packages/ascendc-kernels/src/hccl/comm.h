@@ -58,6 +58,9 @@ double ConnectTimeoutSeconds();
 HcclResult MakeRootInfo(HcclRootInfo* info);
 // Joins the communicator `info` describes; blocks until all ranks joined or the connect timeout.
 HcclResult JoinRootInfo(uint32_t nRanks, const HcclRootInfo& info, uint32_t rank, std::shared_ptr<Comm>* out);
+// Joins the job a rank table (CANN's cluster information file) describes, as `rank`: rank 0
+// listens at its server's address on HCCL_IF_BASE_PORT, the others connect to it there.
+HcclResult JoinClusterInfo(const char* rankTable, uint32_t rank, std::shared_ptr<Comm>* out);
 // Communicators of `devices` of this process, linked through plain memory.
 HcclResult MakeLocalComms(uint32_t n, const int32_t* devices, std::vector<std::shared_ptr<Comm>>* out);
 

@@ -21,12 +21,13 @@ void BindProcessGroupHCCL(py::module& c10d) {
   auto cls = py::class_<ProcessGroupHCCL, c10d::Backend, c10::intrusive_ptr<ProcessGroupHCCL>>(c10d,
                                                                                                 "ProcessGroupHCCL");
   cls.def(py::init([](const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
-                      std::chrono::milliseconds timeout) {
-            return c10::make_intrusive<ProcessGroupHCCL>(store, rank, size,
-                                                          c10::make_intrusive<ProcessGroupHCCL::Options>(timeout));
+                      std::chrono::milliseconds timeout, std::string rankTableFile) {
+            auto options = c10::make_intrusive<ProcessGroupHCCL::Options>(timeout);
+            options->rankTableFile = std::move(rankTableFile);
+            return c10::make_intrusive<ProcessGroupHCCL>(store, rank, size, options);
           }),
           py::arg("store"), py::arg("rank"), py::arg("size"), py::arg("timeout") = ::kBackendDefaultTimeout,
-          py::call_guard<py::gil_scoped_release>());
+          py::arg("rank_table_file") = "", py::call_guard<py::gil_scoped_release>());
 }
 
 }  // namespace

@@ -11,6 +11,7 @@ libhccl.so) on a communication stream per device. Registering it makes
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 from typing import Any
 
@@ -22,7 +23,17 @@ BACKEND = "hccl"
 def _create_process_group_hccl(store: Any, rank: int, size: int, timeout: timedelta) -> Any:
     from . import _C
 
-    return _C._distributed_c10d.ProcessGroupHCCL(store, rank, size, timeout)
+    return _C._distributed_c10d.ProcessGroupHCCL(store, rank, size, timeout, _rank_table_file())
+
+
+def _rank_table_file() -> str:
+    """RANK_TABLE_FILE when the group being made is the default one and the file is readable: its
+    communicator then comes from the rank table (HcclCommInitClusterInfo), as in torch_npu. Groups
+    made later (``new_group``) form theirs from a root info in the store."""
+    path = os.environ.get("RANK_TABLE_FILE", "")
+    if not path or dist.is_initialized() or not os.access(path, os.R_OK):
+        return ""
+    return path
 
 
 def is_hccl_available() -> bool:

@@ -200,6 +200,23 @@ def subgroups() -> None:
     print("subgroups ok")
 
 
+def from_rank_table() -> None:
+    """The default group's communicator from RANK_TABLE_FILE (when it serves): collectives of the
+    default group and of a group made later (from a root info) both run."""
+    dev = torch.device("npu", RANK % torch.npu.device_count())
+    for n in (7, 1 << 18):
+        t = torch.full((n,), float(RANK + 1), device=dev)
+        dist.all_reduce(t)
+        check(f"all_reduce of {n}", t, torch.full((n,), float(sum(range(1, WORLD + 1)))))
+    pair = dist.new_group([0, 1], backend="hccl")
+    if RANK < 2:
+        u = torch.full((5,), float(RANK), device=dev)
+        dist.broadcast(u, src=1, group=pair)
+        check("broadcast in a later group", u, torch.full((5,), 1.0))
+    dist.barrier()
+    print("rank table ok")
+
+
 def dies_mid_job() -> None:
     """Run under torchrun: the last rank fails after its first all_reduce; torchrun must end the job."""
     dev = torch.device("npu", RANK % torch.npu.device_count())
@@ -224,7 +241,7 @@ def main() -> None:
         assert dist.get_backend() == "hccl", dist.get_backend()
     {"collectives": collectives, "stream_order": stream_order, "peer_dies": peer_dies,
      "mismatch": mismatch, "default_backend": default_backend,
-     "subgroups": subgroups, "dies_mid_job": dies_mid_job}[scenario]()
+     "subgroups": subgroups, "dies_mid_job": dies_mid_job, "from_rank_table": from_rank_table}[scenario]()
     dist.destroy_process_group()
 
 

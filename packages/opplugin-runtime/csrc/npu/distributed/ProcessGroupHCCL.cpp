@@ -169,6 +169,40 @@ HcclComm ProcessGroupHCCL::Communicator(c10::Device device) {
   auto found = comms_.find(device.index());
   if (found != comms_.end()) return found->second;
   c10_npu::NPUGuard guard(device);
+  HcclComm comm = nullptr;
+  if (!options_->rankTableFile.empty() && comms_.empty()) {
+    comm = FromRankTable();
+  }
+  if (comm == nullptr) comm = FromRootInfo();
+  comms_.emplace(device.index(), comm);
+  streams_.emplace(device.index(), c10_npu::getStreamFromPool(false, device.index()));
+  return comm;
+}
+
+HcclComm ProcessGroupHCCL::FromRankTable() {
+  const std::string& path = options_->rankTableFile;
+  HcclComm comm = nullptr;
+  const HcclResult rc = HcclCommInitClusterInfo(path.c_str(), static_cast<uint32_t>(rank_), &comm);
+  uint32_t ranks = 0;
+  if (rc == HCCL_SUCCESS && HcclGetRankSize(comm, &ranks) == HCCL_SUCCESS && ranks == static_cast<uint32_t>(size_)) {
+    return comm;
+  }
+  // As torch_npu does, a table that does not serve falls back to the root info (every rank of
+  // the group reads the same table, so every rank falls back).
+  std::string why;
+  if (rc != HCCL_SUCCESS) {
+    const char* detail = aclGetRecentErrMsg();
+    why = std::string(HcclGetErrorString(rc)) + (detail != nullptr && detail[0] != '\0' ? std::string(": ") + detail : "");
+  } else {
+    why = "the table has " + std::to_string(ranks) + " ranks, the group " + std::to_string(size_);
+    HcclCommDestroy(comm);
+  }
+  TORCH_WARN("ProcessGroupHCCL: the communicator was not made from RANK_TABLE_FILE=", path, " (", why,
+             "); the group's root info is used instead");
+  return nullptr;
+}
+
+HcclComm ProcessGroupHCCL::FromRootInfo() {
   const std::string key = "hccl_root_info_" + std::to_string(commCount_++);
   HcclRootInfo root{};
   if (rank_ == 0) {
@@ -184,8 +218,6 @@ HcclComm ProcessGroupHCCL::Communicator(c10::Device device) {
   HcclComm comm = nullptr;
   CheckHccl(HcclCommInitRootInfo(static_cast<uint32_t>(size_), &root, static_cast<uint32_t>(rank_), &comm),
             "HcclCommInitRootInfo", "init");
-  comms_.emplace(device.index(), comm);
-  streams_.emplace(device.index(), c10_npu::getStreamFromPool(false, device.index()));
   return comm;
 }
 

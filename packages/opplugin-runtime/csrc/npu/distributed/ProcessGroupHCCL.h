@@ -27,6 +27,10 @@ class ProcessGroupHCCL : public c10d::Backend {
   struct Options : c10d::Backend::Options {
     explicit Options(std::chrono::milliseconds timeout = kBackendDefaultTimeout)
         : c10d::Backend::Options("hccl", timeout) {}
+    // The job's rank table (RANK_TABLE_FILE, read by the default group only): its communicator is
+    // then made by HcclCommInitClusterInfo, as torch_npu does; empty: from a root info the group's
+    // rank 0 puts in the store.
+    std::string rankTableFile;
   };
 
   // One collective (or a coalesced run of them) on one device's communication stream.
@@ -114,8 +118,13 @@ class ProcessGroupHCCL : public c10d::Backend {
   // What runs on the communication stream after the launch (copies out of a staging buffer, AVG's division).
   using After = std::function<void()>;
 
-  // The communicator of `device` (created on first use: rank 0's root info goes through the store).
+  // The communicator of `device` (created on first use: from the rank table, else rank 0's root
+  // info goes through the store).
   HcclComm Communicator(c10::Device device);
+  // The default group's communicator from Options::rankTableFile; null (with a warning) when the
+  // table does not serve.
+  HcclComm FromRankTable();
+  HcclComm FromRootInfo();
   c10_npu::NPUStream CommStream(c10::Device device);
 
   // Runs `launch` on the device's communication stream after the current stream's queued work;
