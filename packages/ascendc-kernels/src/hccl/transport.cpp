@@ -187,49 +187,58 @@ std::unique_ptr<Link> MakeTcpLink(int fd, uint32_t peer) { return std::make_uniq
 bool Exchange(std::vector<std::unique_ptr<Link>>& links, std::vector<Transfer>& sends, std::vector<Transfer>& recvs,
               Clock::time_point deadline, double timeoutSeconds, StepFailure* failure) {
   std::vector<uint8_t> busyPeer(links.size());
+  auto pass = [&](bool* moved) {
+    return Progress(links, sends, true, busyPeer, moved, failure) &&
+           Progress(links, recvs, false, busyPeer, moved, failure);
+  };
   uint64_t idle = 0;
   auto nextCheck = Clock::now() + std::chrono::milliseconds(20);
   while (true) {
     bool moved = false;
-    if (!Progress(links, sends, true, busyPeer, &moved, failure)) return false;
-    if (!Progress(links, recvs, false, busyPeer, &moved, failure)) return false;
+    if (!pass(&moved)) return false;
     if (AllDone(sends) && AllDone(recvs)) return true;
     if (moved) {
       idle = 0;
       continue;
     }
-    ++idle;
-    // Spin briefly (a peer usually answers within microseconds), then yield, then sleep longer
-    // the longer the peer keeps this rank waiting (a few seconds in: 1 ms at a time).
-    if (idle < 200) continue;
-    if (idle < 2000) {
-      sched_yield();
-    } else {
-      std::this_thread::sleep_for(std::chrono::microseconds(idle < 20000 ? 20 : idle < 40000 ? 200 : 1000));
-    }
     const auto now = Clock::now();
-    if (now < nextCheck) continue;
-    nextCheck = now + std::chrono::milliseconds(20);
-    for (const std::vector<Transfer>* list : {&sends, &recvs}) {
-      for (const Transfer& t : *list) {
-        std::string why;
-        if (t.done != t.bytes && links[t.peer]->PeerGone(&why)) {
+    if (now >= nextCheck) {
+      nextCheck = now + std::chrono::milliseconds(20);
+      for (const std::vector<Transfer>* list : {&sends, &recvs}) {
+        for (const Transfer& t : *list) {
+          std::string why;
+          if (t.done == t.bytes || !links[t.peer]->PeerGone(&why)) continue;
+          // What a peer wrote before it went is there to read (it set its flag or exited after):
+          // it is gone for this step only if that does not finish the transfer.
+          bool drained = false;
+          if (!pass(&drained)) return false;
+          if (t.done == t.bytes) continue;
           failure->code = HCCL_E_REMOTE;
           failure->message = why;
           return false;
         }
       }
-    }
-    if (now >= deadline) {
-      for (const std::vector<Transfer>* list : {&sends, &recvs}) {
-        for (const Transfer& t : *list) {
-          if (t.done == t.bytes) continue;
-          failure->code = HCCL_E_TIMEOUT;
-          failure->message = StrFormat("timed out after %g s (HCCL_EXEC_TIMEOUT) %s rank %u", timeoutSeconds,
-                                       list == &sends ? "sending to" : "waiting for", t.peer);
-          return false;
+      if (AllDone(sends) && AllDone(recvs)) return true;
+      if (now >= deadline) {
+        for (const std::vector<Transfer>* list : {&sends, &recvs}) {
+          for (const Transfer& t : *list) {
+            if (t.done == t.bytes) continue;
+            failure->code = HCCL_E_TIMEOUT;
+            failure->message = StrFormat("timed out after %g s (HCCL_EXEC_TIMEOUT) %s rank %u", timeoutSeconds,
+                                         list == &sends ? "sending to" : "waiting for", t.peer);
+            return false;
+          }
         }
       }
+    }
+    // Spin briefly (a peer usually answers within microseconds), then yield, then sleep longer
+    // the longer the peer keeps this rank waiting (a few seconds in: 1 ms at a time).
+    ++idle;
+    if (idle < 200) continue;
+    if (idle < 2000) {
+      sched_yield();
+    } else {
+      std::this_thread::sleep_for(std::chrono::microseconds(idle < 20000 ? 20 : idle < 40000 ? 200 : 1000));
     }
   }
 }
