@@ -81,6 +81,23 @@ def test_npu_amp_autocast_is_torch_autocast_for_npu():
     assert (a @ b).dtype == torch.float32
 
 
+def test_amp_imports_find_one_module(run_python):
+    """`import torch.npu.amp`, `from torch.npu.amp import ...` and torch_npu's spelling give the loaded module,
+    never a second copy with classes of its own."""
+    result = run_python("""
+        import torch, opplugin_runtime
+        import torch.npu.amp as by_path
+        from torch.npu.amp import GradScaler, autocast
+        import torch_npu
+        from torch_npu.npu.amp import GradScaler as upstream_scaler
+        amp = opplugin_runtime.npu.amp
+        assert by_path is amp and torch.npu.amp is amp, (by_path, torch.npu.amp, amp)
+        assert GradScaler is amp.GradScaler is upstream_scaler and autocast is amp.autocast
+        print("ok")
+    """)
+    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr[-2000:]
+
+
 def test_unsupported_dtype_disables_autocast_with_a_warning():
     a = _rand(4, 4).npu()
     with warnings.catch_warnings(record=True) as caught:
