@@ -15,7 +15,7 @@ from ..autocast_utils import get_autocast_dtype, is_autocast_enabled
 __all__ = ["autocast", "custom_bwd", "custom_fwd"]
 
 
-class autocast(torch.amp.autocast_mode.autocast):  # noqa: N801 (torch's and torch_npu's name)
+class autocast(torch.amp.autocast_mode.autocast):
     """``torch.npu.amp.autocast(enabled, dtype, cache_enabled)`` is ``torch.autocast("npu", dtype=dtype,
     enabled=enabled, cache_enabled=cache_enabled)``; float16 by default, as torch_npu's."""
 
