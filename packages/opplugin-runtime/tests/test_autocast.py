@@ -154,6 +154,9 @@ def test_lower_precision_ops_run_in_the_autocast_dtype(no_fallback, dtype, name,
 @pytest.mark.parametrize(("name", "fn", "shapes"), FP32, ids=[c[0] for c in FP32])
 def test_float32_ops_run_in_float32_from_lower_precision_inputs(no_fallback, dtype, name, fn, shapes):
     """The inputs come from a lower-precision op (as in a model); the op itself computes and returns float32."""
+    if name == "bce_with_logits" and not torch._C._dispatch_has_kernel_for_dispatch_key("aten::mul.out", "PrivateUse1"):
+        pytest.skip("this torch's binary_cross_entropy_with_logits calls mul.out, which has no npu kernel in this "
+                    "label (yaml: mul.out from v2.5)")
     # The inputs are made on the CPU, in range for the op (log and rsqrt: positive; bce's targets: in [0, 1]).
     cpu = [(t.abs() + 0.5 if name in ("log", "rsqrt") else t).to(dtype) for t in _inputs(shapes)]
     if name == "bce_with_logits":

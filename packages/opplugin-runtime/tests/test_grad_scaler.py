@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -272,27 +273,33 @@ STEPS = 20
 # Per-step loss of the MLP (20 SGD steps) under npu autocast vs CPU autocast in the same dtype, relative. Both
 # round the matmuls' inputs and outputs to the dtype and differ in summation order and in where CPU's autocast
 # lists differ from torch_npu's; measured: at most 7e-5 (float16) and 6e-4 (bfloat16). The tolerance is 3x that.
+# Where CPU autocast does not take the dtype (float16 on torch 2.1) the reference is the CPU's float32 loop:
+# measured 8e-5 from the npu's float16 loop, tolerance 3e-4.
 AMP_TOLERANCE = {torch.float16: 2e-4, torch.bfloat16: 2e-3}
+FLOAT32_REFERENCE_TOLERANCE = {torch.float16: 3e-4}
 
 
 def _cpu_autocast_supports(dtype: torch.dtype) -> bool:
-    try:
-        with torch.autocast("cpu", dtype=dtype):
-            pass
-    except RuntimeError:
-        return False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch 2.1 warns before it raises
+        try:
+            with torch.autocast("cpu", dtype=dtype):
+                pass
+        except RuntimeError:
+            return False
     return True
 
 
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16], ids=str)
 def test_mlp_trains_under_autocast_and_grad_scaler_like_cpu(dtype):
-    if not _cpu_autocast_supports(dtype):
-        pytest.skip(f"this torch's CPU autocast does not take {dtype} (torch 2.1: bfloat16 only): no CPU reference")
+    cpu_amp = _cpu_autocast_supports(dtype)
+    if not cpu_amp and dtype not in FLOAT32_REFERENCE_TOLERANCE:
+        pytest.fail(f"no CPU reference for {dtype}")
     m = _models()
     task = m.TASKS["mlp"]
     cpu_model, npu_model = m.same_start(task)
     batches = task.data(STEPS)
-    cpu = m.train(cpu_model, "sgd", batches, task.loss, "cpu", amp=dtype)
+    cpu = m.train(cpu_model, "sgd", batches, task.loss, "cpu", amp=dtype if cpu_amp else None)
     torch.npu.set_fallback_mode("error")
     try:
         torch.npu.reset_path_ledger()
@@ -304,7 +311,7 @@ def test_mlp_trains_under_autocast_and_grad_scaler_like_cpu(dtype):
     assert ledger["_amp_update_scale_"]["op_api"] == STEPS
     assert ledger["mm"]["op_api"] + ledger.get("addmm", {}).get("op_api", 0) >= STEPS
     torch.testing.assert_close(torch.tensor(npu, dtype=torch.float64), torch.tensor(cpu, dtype=torch.float64),
-                               rtol=AMP_TOLERANCE[dtype], atol=0.0)
+                               rtol=AMP_TOLERANCE[dtype] if cpu_amp else FLOAT32_REFERENCE_TOLERANCE[dtype], atol=0.0)
     assert npu[-1] < npu[0], npu
     with torch.autocast("npu", dtype=dtype):
         assert npu_model(batches[0][0].npu()).dtype == dtype  # the loop's forward ran in the lower precision
