@@ -20,6 +20,7 @@ import argparse
 import statistics
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import opplugin_runtime  # noqa: F401  (registers torch.npu)
@@ -32,11 +33,13 @@ PRECISIONS = {"fp32": None, "fp16": torch.float16, "bf16": torch.bfloat16}
 
 
 def cpu_autocast_takes(dtype: torch.dtype) -> bool:
-    try:
-        with torch.autocast("cpu", dtype=dtype):
-            pass
-    except RuntimeError:
-        return False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch 2.1 warns, then raises
+        try:
+            with torch.autocast("cpu", dtype=dtype):
+                pass
+        except RuntimeError:
+            return False
     return True
 
 
