@@ -298,3 +298,25 @@ def test_custom_fwd_and_bwd_aliases_are_deprecated_and_follow_autocast():
     assert y.grad_fn.backward_autocast is False  # backward runs under the forward's autocast state
     assert x.grad.dtype == torch.float32
     torch.testing.assert_close(x.grad.cpu(), 2 * x.detach().cpu().half().float(), rtol=1e-3, atol=1e-3)
+
+
+# The ops of CUDA's autocast lists that torch_npu's leave out (by name; the Dimname overloads and _cudnn_rnn exist
+# only in some torch releases).
+NOT_IN_TORCH_NPU_LISTS = {"linalg_vecdot", "rms_norm", "vdot", "_cudnn_rnn"}
+
+
+def _left_out_by_torch_npu(op: str) -> bool:
+    name, _, overload = op.removeprefix("aten::").partition(".")
+    return name in NOT_IN_TORCH_NPU_LISTS or "upsample" in name or "dimname" in overload.lower() or \
+        overload.startswith("names_")
+
+
+def test_the_registered_policies_are_torch_npus_lists():
+    """Every aten op with an AutocastPrivateUse1 kernel, against CUDA's: the same ops but those torch_npu leaves
+    out. (Which policy each op gets is checked by the dtype tests above.)"""
+    names = torch._C._dispatch_get_all_op_names()
+    npu = {n for n in names if torch._C._dispatch_has_kernel_for_dispatch_key(n, "AutocastPrivateUse1")}
+    cuda = {n for n in names if torch._C._dispatch_has_kernel_for_dispatch_key(n, "AutocastCUDA")}
+    assert npu == {op for op in cuda if not _left_out_by_torch_npu(op)}, (sorted(npu - cuda), sorted(cuda - npu))
+    assert {"aten::mm", "aten::conv2d", "aten::softmax.int", "aten::norm.Scalar", "aten::addcmul",
+            "aten::binary_cross_entropy"} <= npu

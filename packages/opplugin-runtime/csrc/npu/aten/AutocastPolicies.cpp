@@ -1,10 +1,9 @@
 // torch.autocast("npu"): the AutocastPrivateUse1 kernels, with torch_npu's op lists.
 //
-// torch_npu's lists are CUDA's with these differences: lower precision also takes
-// cudnn_convolution and cudnn_convolution_transpose and leaves out linalg_vecdot; float32
-// leaves out rms_norm and the upsample_* ops (they run in the input's dtype); promote leaves out
-// vdot. binary_cross_entropy is refused, as on CUDA. Every other op falls through to the npu
-// kernels in whatever dtype its inputs have. The thread-local state (enabled, dtype) is
+// torch_npu's lists are CUDA's without linalg_vecdot (lower precision), rms_norm and the upsample_*
+// ops (float32: on npu they run in the input's dtype), vdot (promote), and, on torch releases that
+// have them, the Dimname overloads and _cudnn_rnn. binary_cross_entropy is refused, as on CUDA.
+// Every other op falls through to the npu kernels in whatever dtype its inputs have. The thread-local state (enabled, dtype) is
 // at::autocast's, bound as torch.npu.is_autocast_enabled/set_autocast_enabled/get_autocast_dtype/
 // set_autocast_dtype.
 #include "npu/aten/Autocast.h"
