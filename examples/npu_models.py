@@ -142,10 +142,22 @@ OPTIMIZERS: dict[str, Callable[[list[nn.Parameter]], torch.optim.Optimizer]] = {
 }
 
 
+def make_grad_scaler(device: str) -> torch.amp.GradScaler | None:
+    """A GradScaler for `device` (torch.amp's; torch.npu.amp's on torch 2.1, which has it only for
+    CUDA), or None where this torch has none (CPU on torch 2.1)."""
+    if hasattr(torch.amp, "GradScaler"):
+        return torch.amp.GradScaler(device)
+    if device == "npu":
+        return torch.npu.amp.GradScaler()
+    return None
+
+
 def train(model: nn.Module, optimizer: str, batches: list[tuple[torch.Tensor, torch.Tensor]],
           loss_fn: Callable[[torch.Tensor, torch.Tensor], torch.Tensor], device: str, dropout: bool = False,
-          log: Callable[[int, float], None] | None = None) -> list[float]:
-    """Trains `model` (moved to `device`) one step per batch; returns the loss of each step."""
+          log: Callable[[int, float], None] | None = None, amp: torch.dtype | None = None) -> list[float]:
+    """Trains `model` (moved to `device`) one step per batch; returns the loss of each step.
+    `amp` (float16 or bfloat16): forward and loss under torch.autocast(device, amp), backward and
+    step through a GradScaler (none on CPU with torch 2.1)."""
     model = model.to(device)
     model.train()
     if not dropout:
@@ -153,13 +165,20 @@ def train(model: nn.Module, optimizer: str, batches: list[tuple[torch.Tensor, to
             if isinstance(module, nn.Dropout):
                 module.eval()
     opt = OPTIMIZERS[optimizer](list(model.parameters()))
+    scaler = make_grad_scaler(device) if amp is not None else None
     losses = []
     for step, (x, y) in enumerate(batches):
         x, y = x.to(device), y.to(device)
         opt.zero_grad()
-        loss = loss_fn(model(x), y)
-        loss.backward()
-        opt.step()
+        with torch.autocast(device, dtype=amp, enabled=amp is not None):
+            loss = loss_fn(model(x), y)
+        if scaler is not None:
+            scaler.scale(loss).backward()
+            scaler.step(opt)
+            scaler.update()
+        else:
+            loss.backward()
+            opt.step()
         losses.append(loss.item())
         if log is not None:
             log(step, losses[-1])
@@ -186,8 +205,9 @@ def ledger_summary(ledger: dict[str, dict[str, int]]) -> str:
     return "\n".join(lines) or "  (no npu op ran)"
 
 
-def run_example(model: str, optimizer: str, steps: int = 20) -> None:
-    """Trains `model` on npu, printing each step's loss next to the CPU's, then the path ledger."""
+def run_example(model: str, optimizer: str, steps: int = 20, amp: torch.dtype | None = None) -> None:
+    """Trains `model` on npu, printing each step's loss next to the CPU's, then the path ledger.
+    `amp`: both runs under autocast in that dtype with a GradScaler (see `train`)."""
     import opplugin_runtime  # noqa: F401  registers the npu device
 
     task = TASKS[model]
@@ -198,12 +218,13 @@ def run_example(model: str, optimizer: str, steps: int = 20) -> None:
         return
     cpu_model, npu_model = same_start(task)
     batches = task.data(steps)
-    cpu = train(cpu_model, optimizer, batches, task.loss, "cpu")
+    cpu = train(cpu_model, optimizer, batches, task.loss, "cpu", amp=amp)
     torch.npu.set_fallback_mode("silent")  # counted in the ledger below instead of warned
     torch.npu.reset_path_ledger()
-    print(f"{model} with {optimizer}, {steps} steps on {torch.npu.get_device_name(0)} (dropout in eval mode: "
-          "the npu and CPU generators draw different masks)")
-    train(npu_model, optimizer, batches, task.loss, "npu",
+    precision = f", autocast {str(amp).replace('torch.', '')} with a GradScaler" if amp is not None else ""
+    print(f"{model} with {optimizer}, {steps} steps on {torch.npu.get_device_name(0)}{precision} (dropout in eval "
+          "mode: the npu and CPU generators draw different masks)")
+    train(npu_model, optimizer, batches, task.loss, "npu", amp=amp,
           log=lambda step, loss: print(f"step {step:2d}  loss npu {loss:.6f}  cpu {cpu[step]:.6f}  "
                                        f"diff {abs(loss - cpu[step]):.2e}"))
     print("path ledger:")

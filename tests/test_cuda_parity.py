@@ -61,7 +61,6 @@ MISSING: dict[str, str] = {
     "gds": "GPUDirect Storage (cuFile)",
     "GreenContext": "CUDA green contexts (SM partitions)",
     "green_contexts": "CUDA green contexts (SM partitions)",
-    "amp": "torch.npu.amp autocast is not provided; torch.autocast(device_type='npu') is torch's own",
     "ExternalStream": "npu streams come from the runtime's pool; an aclrtStream made elsewhere cannot be wrapped",
     "get_stream_from_external": "npu streams come from the runtime's pool; an aclrtStream made elsewhere cannot "
     "be wrapped",

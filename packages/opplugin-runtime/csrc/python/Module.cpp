@@ -24,6 +24,7 @@ namespace py = pybind11;
 void InitTraceBindings(py::module& m);  // TraceBindings.cpp
 void InitHostMemoryBindings(py::module& m);  // HostMemoryBindings.cpp
 void InitDistributedBindings(py::module& m);  // DistributedBindings.cpp
+void InitAutocastBindings(py::module& m);  // AutocastBindings.cpp
 
 namespace {
 
@@ -116,6 +117,7 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   InitTraceBindings(m);
   InitHostMemoryBindings(m);
   InitDistributedBindings(m);
+  InitAutocastBindings(m);
   m.doc() = "opplugin_runtime._C: the npu runtime (simulated CANN device) behind torch.npu";
 
   m.attr("torch_version_major") = TORCH_VERSION_MAJOR;

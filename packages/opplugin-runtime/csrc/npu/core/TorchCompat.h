@@ -28,6 +28,10 @@
 //   NPU_HAS_UNSIGNED_SCALAR_TYPES  ScalarType::UInt16/UInt32/UInt64
 //   NPU_HAS_FLOAT8_E8M0            ScalarType::Float8_e8m0fnu (added in torch 2.7)
 //   NPU_HAS_DIMNAME                at::Dimname / named tensors (removed in 2.13)
+//   NPU_AUTOCAST_BY_DEVICE_TYPE    at::autocast's state functions take a DeviceType
+//                                  (is_autocast_enabled(kPrivateUse1), from 2.4); before, each
+//                                  backend had its own (is_privateuseone_enabled). npu/aten/
+//                                  AutocastPolicies.cpp checks the switch against the header.
 //   NPU_HAS_PRIVATEUSE1_PROFILER   torch::profiler::impl::PrivateUse1ProfilerRegistry and kineto's
 //                                  headers (REGISTER_PRIVATEUSE1_PROFILER of a libkineto::IActivityProfiler),
 //                                  used for device activity in torch.profiler (npu/observe/
@@ -108,6 +112,12 @@
 #else
 #define NPU_PAD_EVERY_OUTPUT_DIM_NONEMPTY 0
 #define NPU_ARANGE_LONG_SIZE_IN_DOUBLE 0
+#endif
+
+#if VERSION_BETWEEN(V2R4, VERSION_NEWEST)
+#define NPU_AUTOCAST_BY_DEVICE_TYPE 1
+#else
+#define NPU_AUTOCAST_BY_DEVICE_TYPE 0
 #endif
 
 #if VERSION_BETWEEN(V2R1, V2R12)

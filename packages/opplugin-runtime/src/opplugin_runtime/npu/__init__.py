@@ -146,6 +146,19 @@ from .utils import get_cann_version, get_soc_version  # noqa: E402
 
 __all__ += ["get_cann_version", "get_soc_version", "utils"]
 
+# Mixed precision: the autocast state of torch.autocast("npu") and torch.npu.amp.
+from . import amp  # noqa: E402
+from .autocast_utils import (  # noqa: E402
+    get_amp_supported_dtype,
+    get_autocast_dtype,
+    is_autocast_enabled,
+    set_autocast_dtype,
+    set_autocast_enabled,
+)
+
+__all__ += ["amp", "get_amp_supported_dtype", "get_autocast_dtype", "is_autocast_enabled", "set_autocast_dtype",
+            "set_autocast_enabled"]
+
 # The torch.cuda names of the device, allocator and memory-history API (see the README's list).
 __all__ += [
     "MemPool",
