@@ -69,8 +69,8 @@ def build_kernels(out_dir: Path) -> ctypes.CDLL:
         fn.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
                        ctypes.c_uint64, ctypes.c_void_p]
         fn.restype = ctypes.c_int
-    lib.bench_copy_through_launch.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
-                                              ctypes.c_uint64, ctypes.c_void_p]
+    lib.bench_copy_through_launch.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
+                                              ctypes.c_void_p, ctypes.c_uint64, ctypes.c_void_p]
     lib.bench_copy_through_launch.restype = ctypes.c_int
     return lib
 
@@ -235,7 +235,7 @@ def copy_through_floor(libs: sim.Libraries, kernels: ctypes.CDLL, stream: int, r
         args = (d0.tensor(), d1.tensor(), sim.Scalar(1.0), y_add.tensor())
         c0, c1 = torch.from_numpy(x0).reshape(FAMILIES_SHAPE), torch.from_numpy(x1).reshape(FAMILIES_SHAPE)
 
-        def copy_through(arity: int) -> None:
+        def copy_through(arity: int, acl_type=acl_type, d0=d0, d1=d1, y_copy=y_copy) -> None:
             sim.check(kernels.bench_copy_through_launch(arity, acl_type, d0.ptr, d1.ptr, y_copy.ptr, n, stream))
             sim.check(libs.aclrtSynchronizeStream(stream))
 

@@ -68,8 +68,8 @@ def rank_main(repeat: int) -> None:
         n = mib * (1 << 20) // 4
         on_npu = torch.ones(n, device=device)
         on_cpu = torch.ones(n)
-        t_hccl = timed(lambda: dist.all_reduce(on_npu), torch.npu.synchronize)
-        t_gloo = timed(lambda: dist.all_reduce(on_cpu, group=gloo), lambda: None)
+        t_hccl = timed(lambda t=on_npu: dist.all_reduce(t), torch.npu.synchronize)
+        t_gloo = timed(lambda t=on_cpu: dist.all_reduce(t, group=gloo), lambda: None)
         bus = mib * (1 << 20) * 2 * (world - 1) / world
         if rank == 0:
             ratio = t_gloo / t_hccl

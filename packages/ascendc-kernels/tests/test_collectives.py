@@ -440,7 +440,6 @@ def one_rank_destroys_its_communicator(ranks: list[sim.Rank]) -> dict | None:
         r.comm = None
         time.sleep(0.5)  # alive, its communicator gone
         return None
-    x = sim.DeviceArray.from_numpy(np.ones(64, np.float32), device=r.device)
     sim.hccl_check(sim.load_hccl().HcclBarrier(r.comm, r.stream), "HcclBarrier")
     start = time.monotonic()
     rc, message = r.synchronize()

@@ -42,7 +42,7 @@ def run_job(scenario: str, world: int, extra_env: dict[str, str] | None = None) 
                                       stderr=subprocess.PIPE, text=True))
     results = []
     try:
-        for rank, proc in enumerate(procs):
+        for proc in procs:
             out, err = proc.communicate(timeout=JOB_TIMEOUT)
             results.append(subprocess.CompletedProcess(proc.args, proc.returncode, out, err))
     except subprocess.TimeoutExpired:

@@ -10,9 +10,10 @@ import sys
 import time
 from datetime import timedelta
 
-import opplugin_runtime  # noqa: F401  (registers torch.npu and the hccl backend)
 import torch
 import torch.distributed as dist
+
+import opplugin_runtime  # noqa: F401  (registers torch.npu and the hccl backend)
 
 RANK = int(os.environ["RANK"])
 WORLD = int(os.environ["WORLD_SIZE"])
@@ -87,8 +88,8 @@ def collectives() -> None:
     x = torch.arange(WORLD * 4 * 3, dtype=torch.float32).view(WORLD * 4, 3) + 1000 * RANK
     out = torch.empty_like(x, device=dev)
     dist.all_to_all_single(out, x.to(dev))
-    want = torch.cat([(torch.arange(WORLD * 4 * 3, dtype=torch.float32).view(WORLD * 4, 3) + 1000 * r)[4 * RANK:4 * RANK + 4]
-                      for r in range(WORLD)])
+    sent = [torch.arange(WORLD * 4 * 3, dtype=torch.float32).view(WORLD * 4, 3) + 1000 * r for r in range(WORLD)]
+    want = torch.cat([x[4 * RANK:4 * RANK + 4] for x in sent])
     check("all_to_all_single equal", out, want)
     send = [(RANK + 1) * (d + 1) for d in range(WORLD)]
     recv = [(r + 1) * (RANK + 1) for r in range(WORLD)]
