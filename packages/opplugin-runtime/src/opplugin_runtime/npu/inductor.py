@@ -1,0 +1,515 @@
+"""torch.compile with Inductor on npu: the Dynamo device interface and the Inductor backend.
+
+Device memory of the simulated npu is host memory, so Inductor's C++ code generation
+(``CppScheduling``, vectorised) writes the kernels; they run as device work. Each kernel
+is compiled once (Inductor's own code cache, keyed by its source) into a module whose
+entry, instead of calling the kernel, packs the arguments and queues the kernel on the
+current npu stream through the simulator's launch entry point (``aclsimLaunchKernel``,
+reached through the runtime's ``NpuLaunchHostKernel``). The stream's worker runs it in
+order after earlier work on that stream; the host returns at once.
+
+A kernel runs as one block (one simulated core). Inductor's kernels are written for
+OpenMP worksharing, which blocks of a launch cannot take over; by default they are
+generated single-threaded (``torch._inductor.config.cpp.threads`` left at -1 means 1
+here), a value >= 2 makes the one block run the kernel's OpenMP loops on that many
+threads (bench/npu_compile_speed.py measures both).
+
+Buffers come from the npu caching allocator (``empty_strided`` on npu). A buffer freed by
+the generated code while a queued kernel still uses it goes back to its stream's pool,
+whose next user is queued on that same stream after the kernel: stream order keeps it
+alive, as for CUDA. Extern kernels (mm, convolution, ...) are the npu aten ops.
+
+Registration is lazy, so ``import torch`` does not pay for Dynamo: the Inductor backend
+through torch's privateuse1 lookup (``torch.npu.Scheduling``/``PythonWrapperCodegen``/
+``CppWrapperCodegen``), the Dynamo device interface when ``torch._dynamo.device_interface``
+is first imported (``install``).
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import os
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from . import _C
+
+_DEVICE = "npu"
+_INTERFACE_MODULE = "torch._dynamo.device_interface"
+#: Environment variable through which a kernel module receives the launcher's address at import.
+LAUNCHER_ENV = "_NPU_INDUCTOR_LAUNCH_HOST_KERNEL"
+
+
+def _has_device_interface_registry() -> bool:
+    # By file: importing or finding a torch._dynamo submodule would import Dynamo itself.
+    return (Path(torch.__file__).parent / "_dynamo" / "device_interface.py").is_file()
+
+
+def supported() -> tuple[bool, str]:
+    """Whether this torch's Dynamo and Inductor have what the npu backend registers with
+    (imports Inductor's code cache and wrapper modules)."""
+    if not _has_device_interface_registry():
+        return False, (f"torch {torch.__version__} has no Dynamo device interface registry "
+                       f"({_INTERFACE_MODULE}, added in torch 2.2)")
+    try:
+        from torch._inductor.codecache import CppPythonBindingsCodeCache  # noqa: F401
+        from torch._inductor.codegen.wrapper import PythonWrapperCodegen  # noqa: F401
+    except ImportError as error:
+        return False, (f"torch {torch.__version__}'s Inductor lacks what the npu backend subclasses "
+                       f"(CppPythonBindingsCodeCache, PythonWrapperCodegen): {error}")
+    return True, ""
+
+
+# --------------------------------------------------------------------------------------------
+# Dynamo device interface
+# --------------------------------------------------------------------------------------------
+
+def _make_device_interface() -> type:
+    from torch._dynamo.device_interface import DeviceInterface, caching_worker_device_properties
+
+    npu = torch.npu
+
+    class NpuInterface(DeviceInterface):
+        device = npu.device
+        Event = npu.Event
+        Stream = npu.Stream
+
+        class Worker:
+            @staticmethod
+            def set_device(device: int) -> None:
+                npu.set_device(device)
+
+            @staticmethod
+            def current_device() -> int:
+                return npu.current_device()
+
+            @staticmethod
+            def get_device_properties(device: Any = None) -> Any:
+                # In compile workers (no device there) the properties recorded by the parent.
+                index = torch.device(_DEVICE, npu.current_device()).index if device is None else (
+                    torch.device(device).index if not isinstance(device, int) else device)
+                key = f"{_DEVICE}:{index or 0}"
+                if key not in caching_worker_device_properties:
+                    caching_worker_device_properties[key] = npu.get_device_properties(index or 0)
+                return caching_worker_device_properties[key]
+
+        current_device = staticmethod(npu.current_device)
+        set_device = staticmethod(npu.set_device)
+        device_count = staticmethod(npu.device_count)
+        is_available = staticmethod(npu.is_available)
+        stream = staticmethod(npu.stream)
+        current_stream = staticmethod(npu.current_stream)
+        set_stream = staticmethod(npu.set_stream)
+        synchronize = staticmethod(npu.synchronize)
+        get_device_properties = staticmethod(npu.get_device_properties)
+        memory_allocated = staticmethod(npu.memory_allocated)
+
+        @staticmethod
+        def exchange_device(device: int) -> int:
+            previous = npu.current_device()
+            if device >= 0 and device != previous:
+                npu.set_device(device)
+            return previous
+
+        @staticmethod
+        def maybe_exchange_device(device: int) -> int:
+            return NpuInterface.exchange_device(device)
+
+        @staticmethod
+        def _set_stream_by_id(stream_id: int, device_index: int, device_type: int) -> None:
+            npu.set_stream(npu.Stream(stream_id=stream_id, device_index=device_index, device_type=device_type))
+
+        @staticmethod
+        def get_raw_stream(device_idx: int) -> int:
+            return npu.current_stream(device_idx).npu_stream
+
+        @staticmethod
+        def get_compute_capability(device: Any = None) -> str:
+            return ""  # no Triton: Inductor generates C++ for this device
+
+        @staticmethod
+        def is_bf16_supported(including_emulation: bool = False) -> bool:
+            return True
+
+        @staticmethod
+        def is_triton_capable(device: Any = None) -> bool:
+            return False
+
+    return NpuInterface
+
+
+def register_device_interface() -> None:
+    """Registers the npu device interface with Dynamo (imports torch._dynamo)."""
+    from torch._dynamo.device_interface import register_interface_for_device
+
+    interface = _make_device_interface()
+    register_interface_for_device(_DEVICE, interface)
+    for index in range(torch.npu.device_count()):
+        register_interface_for_device(f"{_DEVICE}:{index}", interface)
+
+
+class _RegisterOnImport(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Runs register_device_interface right after torch._dynamo.device_interface is imported."""
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        if fullname != _INTERFACE_MODULE:
+            return None
+        sys.meta_path.remove(self)  # find the real module with the other finders
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is None or spec.loader is None:
+            return spec
+        self._loader = spec.loader
+        spec.loader = self
+        return spec
+
+    def create_module(self, spec: Any) -> Any:
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module: Any) -> None:
+        self._loader.exec_module(module)
+        register_device_interface()
+
+
+def install() -> None:
+    """Makes torch.compile reach npu: the device interface now if Dynamo is loaded, else when it is."""
+    if not _has_device_interface_registry():
+        return
+    if _INTERFACE_MODULE in sys.modules:
+        register_device_interface()
+    elif not any(isinstance(finder, _RegisterOnImport) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _RegisterOnImport())
+
+
+# --------------------------------------------------------------------------------------------
+# Kernel modules: compiled by Inductor's code cache, their entry queues the kernel on a stream
+# --------------------------------------------------------------------------------------------
+
+# Appended to a kernel's source. The module's `kernel(name)` returns its launch entry bound to
+# the kernel's name; a call takes the kernel's arguments and the npu device index last.
+_LAUNCH_ENTRY = textwrap.dedent(
+    """
+    // The npu launch entry of kernel(): the module's {entry_func}(name) returns a callable
+    // that queues kernel(args...) on the current stream of an npu device (the last argument).
+    #define PY_SSIZE_T_CLEAN
+    #include <Python.h>
+    #include <cerrno>
+    #include <cstdint>
+    #include <cstdlib>
+    #include <new>
+    #include <stdexcept>
+    #include <tuple>
+    #include <type_traits>
+
+    namespace npu_launch {{
+    using BlockFn = void (*)(void*);
+    using Launcher = const char* (*)(const char* name, int device, uint32_t blockDim, BlockFn fn, void* ctx,
+                                     BlockFn destroy);
+    static void* (*tensor_data_ptr)(PyObject*) = nullptr;
+    static Launcher launcher = nullptr;
+
+    template <typename Pack> static void run_block(void* ctx) {{
+        std::apply([](auto... a) {{ kernel(a...); }}, *static_cast<Pack*>(ctx));
+    }}
+    template <typename Pack> static void destroy(void* ctx) {{ delete static_cast<Pack*>(ctx); }}
+
+    template <typename Pack> static PyObject* launch(PyObject* name, int device, Pack&& pack) {{
+        using Stored = std::decay_t<Pack>;
+        auto* ctx = new Stored(std::forward<Pack>(pack));
+        const char* error = launcher(PyUnicode_AsUTF8(name), device, 1u, &run_block<Stored>, ctx, &destroy<Stored>);
+        if (error != nullptr) {{
+            PyErr_SetString(PyExc_RuntimeError, error);
+            return nullptr;
+        }}
+        Py_RETURN_NONE;
+    }}
+
+    static uintptr_t address_from_env(const char* variable) {{
+        const char* text = std::getenv(variable);
+        if (text == nullptr) return 0;
+        char* end = nullptr;
+        errno = 0;
+        const unsigned long long value = std::strtoull(text, &end, 10);
+        return (errno != 0 || end == text) ? 0 : static_cast<uintptr_t>(value);
+    }}
+    }}  // namespace npu_launch
+
+    template <typename T> static inline T parse_arg(PyObject* args, Py_ssize_t n) {{
+        static_assert(std::is_pointer_v<T>, "a kernel argument is a pointer, an integer or a float");
+        PyObject* item = PyTuple_GET_ITEM(args, n);
+        if (item == Py_None) return nullptr;
+        return static_cast<T>(npu_launch::tensor_data_ptr(item));
+    }}
+    template <> inline int64_t parse_arg<int64_t>(PyObject* args, Py_ssize_t n) {{
+        const Py_ssize_t value = PyLong_AsSsize_t(PyTuple_GET_ITEM(args, n));
+        if (value == -1 && PyErr_Occurred()) throw std::runtime_error("expected an int argument");
+        return value;
+    }}
+    template <> inline uintptr_t parse_arg<uintptr_t>(PyObject* args, Py_ssize_t n) {{
+        void* value = PyLong_AsVoidPtr(PyTuple_GET_ITEM(args, n));
+        if (PyErr_Occurred()) throw std::runtime_error("expected an address argument");
+        return reinterpret_cast<uintptr_t>(value);
+    }}
+    template <> inline float parse_arg<float>(PyObject* args, Py_ssize_t n) {{
+        const double value = PyFloat_AsDouble(PyTuple_GET_ITEM(args, n));
+        if (value == -1.0 && PyErr_Occurred()) throw std::runtime_error("expected a float argument");
+        return static_cast<float>(value);
+    }}
+    template <> inline double parse_arg<double>(PyObject* args, Py_ssize_t n) {{
+        const double value = PyFloat_AsDouble(PyTuple_GET_ITEM(args, n));
+        if (value == -1.0 && PyErr_Occurred()) throw std::runtime_error("expected a float argument");
+        return value;
+    }}
+
+    static PyObject* launch_kernel(PyObject* self, PyObject* args) {{
+        try {{
+            if (!PyTuple_CheckExact(args) || PyTuple_GET_SIZE(args) != {arg_len} + 1) {{
+                PyErr_Format(PyExc_TypeError, "npu kernel %s takes {arg_len} arguments and the device index",
+                             PyUnicode_AsUTF8(self));
+                return nullptr;
+            }}
+            const long device = PyLong_AsLong(PyTuple_GET_ITEM(args, {arg_len}));
+            if (device == -1 && PyErr_Occurred()) return nullptr;
+            {call_entry_func}
+        }} catch (const std::bad_alloc&) {{
+            return PyErr_NoMemory();
+        }} catch (const std::exception& e) {{
+            PyErr_Format(PyExc_RuntimeError, "npu kernel %s: %s", PyUnicode_AsUTF8(self), e.what());
+            return nullptr;
+        }}
+    }}
+
+    static PyMethodDef launch_def = {{"launch", launch_kernel, METH_VARARGS, "queues the kernel on an npu stream"}};
+
+    static PyObject* bind(PyObject* module, PyObject* name) {{
+        if (!PyUnicode_Check(name)) {{
+            PyErr_SetString(PyExc_TypeError, "bind() takes the kernel's name");
+            return nullptr;
+        }}
+        return PyCFunction_NewEx(&launch_def, name, module);
+    }}
+
+    static PyMethodDef module_methods[] = {{
+        {{"{entry_func}", bind, METH_O, "the kernel's launch entry under a name"}},
+        {{nullptr, nullptr, 0, nullptr}}}};
+
+    static struct PyModuleDef kernel_module = {{PyModuleDef_HEAD_INIT, "{entry_func}", nullptr, -1, module_methods}};
+
+    PyMODINIT_FUNC PyInit_{entry_func}(void) {{
+        npu_launch::tensor_data_ptr = reinterpret_cast<void* (*)(PyObject*)>(
+            npu_launch::address_from_env("_TORCHINDUCTOR_PYOBJECT_TENSOR_DATA_PTR"));
+        npu_launch::launcher = reinterpret_cast<npu_launch::Launcher>(npu_launch::address_from_env("{launcher_env}"));
+        if (npu_launch::tensor_data_ptr == nullptr || npu_launch::launcher == nullptr) {{
+            PyErr_SetString(PyExc_RuntimeError,
+                            "an npu kernel module is loaded by opplugin_runtime.npu.inductor, which passes "
+                            "the tensor data pointer and launcher addresses");
+            return nullptr;
+        }}
+        return PyModule_Create(&kernel_module);
+    }}
+    """
+)
+
+_kernel_cache_class: type | None = None
+
+
+def _kernel_code_cache() -> type:
+    """Inductor's CppPythonBindingsCodeCache with the npu launch entry (made on first use)."""
+    global _kernel_cache_class
+    if _kernel_cache_class is not None:
+        return _kernel_cache_class
+    from torch._inductor.codecache import CppPythonBindingsCodeCache
+
+    class NpuKernelCodeCache(CppPythonBindingsCodeCache):
+        cache: dict[str, Any] = {}
+        _loaded_module_names: Any = type(CppPythonBindingsCodeCache._loaded_module_names)()
+        entry_function = "kernel"
+        call_entry_function = "return npu_launch::launch(self, static_cast<int>(device), std::make_tuple({}));"
+        extra_parse_arg = ""
+        suffix_template = _LAUNCH_ENTRY.replace("{launcher_env}", LAUNCHER_ENV)
+
+        @staticmethod
+        def cache_clear() -> None:
+            NpuKernelCodeCache.cache.clear()
+            for name in NpuKernelCodeCache._loaded_module_names:
+                sys.modules.pop(name, None)
+            NpuKernelCodeCache._loaded_module_names.clear()
+
+        @classmethod
+        def _load_library_inner(cls, path: str, key: str) -> Any:
+            os.environ[LAUNCHER_ENV] = str(_C.C._host_kernel_launcher())
+            module = super()._load_library_inner(path, key)
+            NpuKernelCodeCache._loaded_module_names.add(f"{key}.{cls.entry_function}")
+            return module
+
+    try:
+        from torch._inductor.utils import clear_on_fresh_cache
+
+        NpuKernelCodeCache = clear_on_fresh_cache(NpuKernelCodeCache)
+    except ImportError:  # older Inductor: its fresh-cache helper has no registry
+        pass
+    _kernel_cache_class = NpuKernelCodeCache
+    return NpuKernelCodeCache
+
+
+def host_kernel(async_compile: Any, name: str, argtypes: list[str], source: str) -> Any:
+    """What the generated wrapper calls to define an npu kernel: compiles `source` (in the
+    compile workers where Inductor uses them) and returns the launch entry bound to `name`,
+    or a future of it that ``async_compile.wait`` resolves."""
+    from torch._inductor.async_compile import get_compile_threads
+    from torch._inductor.codecache import LambdaFuture
+
+    cache = _kernel_code_cache()
+    if get_compile_threads() <= 1:
+        return cache.load_pybinding(argtypes, source)(name)
+    get_entry = cache.load_pybinding_async(argtypes, source, submit_fn=async_compile.submit)
+    return LambdaFuture(lambda: get_entry()(name))
+
+
+# --------------------------------------------------------------------------------------------
+# Inductor backend: C++ kernels (CppScheduling) and a Python wrapper that launches them
+# --------------------------------------------------------------------------------------------
+
+_CPP_KERNEL_DEFINITION = "async_compile.cpp_pybinding("
+_HOST_KERNEL_IMPORT = f"from {__name__} import host_kernel as npu_host_kernel"
+
+
+def _threads_for_npu_kernels() -> int:
+    """OpenMP threads an npu kernel is generated for: cpp.threads when set, else one."""
+    from torch._inductor import config
+
+    return config.cpp.threads if config.cpp.threads >= 1 else 1
+
+
+def _make_backend() -> dict[str, type]:
+    from torch._inductor import config
+    from torch._inductor.codegen.cpp import CppScheduling
+    from torch._inductor.codegen.wrapper import PythonWrapperCodegen, SubgraphPythonWrapperCodegen
+    from torch._inductor.virtualized import V
+
+    class NpuCppScheduling(CppScheduling):
+        """CppScheduling whose kernels the wrapper defines as npu host kernels."""
+
+        def _as_npu(self) -> Any:
+            return config.patch({"cpp.threads": _threads_for_npu_kernels()})
+
+        def codegen_node(self, node: Any) -> None:
+            with self._as_npu():
+                super().codegen_node(node)
+
+        def codegen_template(self, *args: Any, **kwargs: Any) -> Any:
+            with self._as_npu():
+                return super().codegen_template(*args, **kwargs)
+
+        def flush(self) -> None:
+            with self._as_npu():
+                super().flush()
+
+        def define_kernel(self, src_code: str, nodes: Any, kernel_args: Any = None) -> str:
+            wrapper = V.graph.wrapper_code
+            previous = getattr(wrapper, "_npu_defining_kernel", False)
+            wrapper._npu_defining_kernel = True
+            try:
+                return super().define_kernel(src_code, nodes, kernel_args)
+            finally:
+                wrapper._npu_defining_kernel = previous
+
+    class NpuWrapperMixin:
+        """Defines the C++ kernels of npu nodes as npu host kernels and calls them with the
+        device index; kernels of CPU nodes in the same graph stay CPU kernels."""
+
+        def write_header(self) -> None:
+            super().write_header()
+            self.imports.writeline(_HOST_KERNEL_IMPORT)
+
+        def define_kernel(self, kernel_name: str, kernel_body: str, metadata: str | None = None,
+                          gpu: bool = True, cpp_definition: str | None = None) -> None:
+            if getattr(self, "_npu_defining_kernel", False) and kernel_body.startswith(_CPP_KERNEL_DEFINITION):
+                kernel_body = (f"npu_host_kernel(async_compile, {kernel_name!r}, "
+                               + kernel_body[len(_CPP_KERNEL_DEFINITION):])
+            super().define_kernel(kernel_name, kernel_body, metadata=metadata, gpu=gpu,
+                                  cpp_definition=cpp_definition)
+
+        def _generate_kernel_call_helper(self, kernel_name: str, call_args: Any, *, device: Any = None,
+                                         triton: bool = True, **kwargs: Any) -> None:
+            device = device or V.graph.get_current_device_or_throw()
+            if device.type == _DEVICE and not triton:
+                index = device.index if device.index is not None else -1
+                self.writeline(self.wrap_kernel_call(kernel_name, [*call_args, str(index)]))
+                return
+            super()._generate_kernel_call_helper(kernel_name, call_args, device=device, triton=triton, **kwargs)
+
+    class NpuSubgraphPythonWrapperCodegen(NpuWrapperMixin, SubgraphPythonWrapperCodegen):
+        def write_header(self) -> None:
+            pass  # the parent's header has the import
+
+    class NpuPythonWrapperCodegen(NpuWrapperMixin, PythonWrapperCodegen):
+        @staticmethod
+        def create(is_subgraph: bool, subgraph_name: str | None, parent_wrapper: Any,
+                   partition_signatures: Any = None) -> Any:
+            if is_subgraph:
+                return NpuSubgraphPythonWrapperCodegen(subgraph_name, parent_wrapper, partition_signatures)
+            return NpuPythonWrapperCodegen()
+
+    class NpuCppWrapperCodegen:
+        """The C++ wrapper (cpp_wrapper=True, AOTInductor) has no npu kernel launch yet."""
+
+        @staticmethod
+        def create(*args: Any, **kwargs: Any) -> Any:
+            raise NotImplementedError(
+                "Inductor's C++ wrapper (torch._inductor.config.cpp_wrapper, AOTInductor) is not supported "
+                "on npu: its kernels would run on the host outside the npu stream; use the default Python "
+                "wrapper")
+
+    from torch._inductor.codegen.common import DeviceOpOverrides, register_device_op_overrides
+    from torch._inductor.codegen.wrapper_fxir import WrapperFxCodegen
+
+    class NpuDeviceOpOverrides(DeviceOpOverrides):
+        """What the Python wrapper writes for npu device and stream handling."""
+
+        def import_get_raw_stream_as(self, name: str) -> str:
+            return f"from {__name__} import raw_stream as {name}"
+
+        def set_device(self, device_idx: int) -> str:
+            return f"torch.npu.set_device({device_idx})"
+
+        def synchronize(self) -> str:
+            return "torch.npu.synchronize()"
+
+        def device_guard(self, device_idx: int) -> str:
+            return f"torch.npu.device({device_idx})"
+
+    register_device_op_overrides(_DEVICE, NpuDeviceOpOverrides())
+
+    return {
+        "Scheduling": NpuCppScheduling,
+        "PythonWrapperCodegen": NpuPythonWrapperCodegen,
+        "CppWrapperCodegen": NpuCppWrapperCodegen,
+        "WrapperFxCodegen": WrapperFxCodegen,
+    }
+
+
+_backend: dict[str, type] | None = None
+
+
+def raw_stream(device_index: int) -> int:
+    """The aclrtStream handle of the current stream of npu `device_index`."""
+    return torch.npu.current_stream(device_index).npu_stream
+
+#: The names torch's Inductor looks up on torch.npu to register the npu backend.
+BACKEND_ATTRIBUTES = ("Scheduling", "PythonWrapperCodegen", "CppWrapperCodegen", "WrapperFxCodegen")
+
+
+def backend_class(name: str) -> type:
+    """torch.npu.<name> for the BACKEND_ATTRIBUTES (imports Inductor on first use)."""
+    global _backend
+    ok, reason = supported()
+    if not ok:
+        raise AttributeError(f"torch.npu.{name}: {reason}")
+    if _backend is None:
+        _backend = _make_backend()
+    return _backend[name]
