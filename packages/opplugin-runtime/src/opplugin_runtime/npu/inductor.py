@@ -385,6 +385,58 @@ def _threads_for_npu_kernels() -> int:
     return config.cpp.threads if config.cpp.threads >= 1 else 1
 
 
+def _is_cpu_or_npu(original: Any) -> Any:
+    def is_cpu(self: Any) -> bool:
+        device = self.get_device()
+        return device is not None and device.type in ("cpu", _DEVICE)
+
+    return is_cpu
+
+
+def _cpp_backend_for_npu(original: Any) -> Any:
+    def get_current_backend(device_type: str | None = None) -> str:
+        if device_type is None:
+            from torch._inductor.virtualized import V
+
+            device_type = V.graph.get_current_device_or_throw().type
+        return "cpp" if device_type == _DEVICE else original(device_type)
+
+    return get_current_backend
+
+
+# Inductor tells its C++ (CPU) backend apart by the device being "cpu"; npu nodes are generated
+# by that backend too. (module, attribute, replacement given the original, why).
+_INDUCTOR_PATCHES = (
+    ("torch._inductor.scheduler", "BaseSchedulerNode.is_cpu", _is_cpu_or_npu,
+     "the scheduler skips loop reordering, reindexing and index inversion for C++ kernels by is_cpu()"),
+    ("torch._inductor.codegen.common", "get_current_backend", _cpp_backend_for_npu,
+     "the kernels' ops handler propagates dtypes the C++ way when the current backend is 'cpp'"),
+    ("torch._inductor.utils", "get_current_backend", _cpp_backend_for_npu,
+     "the same question asked from torch._inductor.utils"),
+)
+_PATCHED = "_npu_patched"
+
+
+def _apply_inductor_patches() -> None:
+    """Applies _INDUCTOR_PATCHES once; a target torch moved fails here, naming it."""
+    import importlib
+
+    for module_name, attribute, make, _why in _INDUCTOR_PATCHES:
+        owner: Any = importlib.import_module(module_name)
+        *path, name = attribute.split(".")
+        for part in path:
+            owner = getattr(owner, part, None)
+        original = getattr(owner, name, None) if owner is not None else None
+        if original is None:
+            raise RuntimeError(f"torch {torch.__version__}: {module_name}.{attribute} is gone; the npu Inductor "
+                               f"backend patches it because {_why}")
+        if getattr(original, _PATCHED, False):
+            continue
+        replacement = make(original)
+        setattr(replacement, _PATCHED, True)
+        setattr(owner, name, replacement)
+
+
 def _make_backend() -> dict[str, type]:
     from torch._inductor import config
     from torch._inductor.codegen.cpp import CppScheduling
@@ -484,6 +536,7 @@ def _make_backend() -> dict[str, type]:
             return f"torch.npu.device({device_idx})"
 
     register_device_op_overrides(_DEVICE, NpuDeviceOpOverrides())
+    _apply_inductor_patches()
 
     return {
         "Scheduling": NpuCppScheduling,
