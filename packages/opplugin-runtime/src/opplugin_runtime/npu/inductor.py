@@ -440,6 +440,7 @@ def _apply_inductor_patches() -> None:
 def _make_backend() -> dict[str, type]:
     from torch._inductor import config
     from torch._inductor.codegen.cpp import CppScheduling
+    from torch._inductor.codegen.cpp_wrapper_cpu import CppWrapperCpu
     from torch._inductor.codegen.wrapper import PythonWrapperCodegen, SubgraphPythonWrapperCodegen
     from torch._inductor.virtualized import V
 
@@ -507,8 +508,8 @@ def _make_backend() -> dict[str, type]:
                 return NpuSubgraphPythonWrapperCodegen(subgraph_name, parent_wrapper, partition_signatures)
             return NpuPythonWrapperCodegen()
 
-    class NpuCppWrapperCodegen:
-        """The C++ wrapper (cpp_wrapper=True, AOTInductor) has no npu kernel launch yet."""
+    class NpuCppWrapperCodegen(CppWrapperCpu):
+        """The C++ wrapper (cpp_wrapper=True, AOTInductor) has no npu kernel launch yet: refused."""
 
         @staticmethod
         def create(*args: Any, **kwargs: Any) -> Any:
