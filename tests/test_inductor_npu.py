@@ -267,11 +267,10 @@ def _copy(model: nn.Module) -> nn.Module:
 # ---------------------------------------------------------------------------------------------
 
 STEPS = 4
-# Relative tolerance of the losses and of the trained weights against the CPU: summation order
-# (matmul, BatchNorm's batch statistics, softmax, layer norm) differs, Adam amplifies small
-# gradients' rounding in the weights.
+# Relative tolerance of the losses and absolute tolerance of the trained weights against the CPU:
+# the summation order (matmul, BatchNorm's batch statistics, softmax, layer norm) differs.
 LOSS_RTOL = {"mlp": 1e-4, "cnn": 1e-3, "transformer": 1e-3, "resnet_block": 1e-3, "encoder": 1e-3}
-WEIGHT_ATOL = 2e-3
+WEIGHT_ATOL = 1e-4
 
 
 class ResNetBlock(nn.Module):
@@ -329,7 +328,9 @@ def _train(name: str, device: str, compiled: bool, dynamic: bool | None = None):
     for module in model.modules():  # the npu and CPU generators draw different dropout masks
         if isinstance(module, nn.Dropout):
             module.eval()
-    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    # SGD: Adam would turn the rounding noise of a gradient that is zero in exact arithmetic (a
+    # convolution bias before BatchNorm) into full lr-sized steps of either sign.
+    opt = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
     loss_of = lambda x, y: loss_fn(model(x), y)  # noqa: E731
     step = torch.compile(loss_of, fullgraph=True, dynamic=dynamic) if compiled else loss_of
     losses = []
