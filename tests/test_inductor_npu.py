@@ -172,6 +172,31 @@ def test_intermediate_buffers_freed_while_queued_stay_valid():
         torch.testing.assert_close(out.cpu(), f(x), rtol=1e-4, atol=1e-4)
 
 
+def test_failing_kernel_is_reported_at_the_next_synchronisation_naming_it():
+    def f(a, b):
+        return a // b + 1
+
+    a, b = torch.arange(10), torch.zeros(10, dtype=torch.long)
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        f(a, b)
+    y = torch.compile(f, fullgraph=True)(a.npu(), b.npu())  # queued: the host does not see it yet
+    with pytest.raises(RuntimeError, match=r"kernel 'cpp_fused_\w+' failed: .*ZeroDivisionError"):
+        y.cpu()
+    assert torch.equal(torch.ones(3, device="npu").cpu(), torch.ones(3))  # the stream is usable again
+
+
+def test_dropout_in_a_compiled_kernel():
+    def f(x):
+        return torch.nn.functional.dropout(x, 0.5, training=True) * 3
+
+    compiled = torch.compile(f, fullgraph=True)
+    x = torch.ones(20000, device="npu")
+    first, second = compiled(x).cpu(), compiled(x).cpu()
+    assert set(first.unique().tolist()) == {0.0, 6.0}
+    assert 0.45 < (first == 0).float().mean().item() < 0.55
+    assert not torch.equal(first, second)  # a new draw per call
+
+
 @pytest.mark.skipif(not opplugin_runtime._C.device_activity_available(),
                     reason="device activity needs torch's PrivateUse1 profiler registry, absent in this torch")
 def test_profiler_shows_the_generated_kernel_on_the_device():

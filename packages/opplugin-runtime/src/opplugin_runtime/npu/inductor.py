@@ -297,7 +297,8 @@ _LAUNCH_ENTRY = textwrap.dedent(
         {{"{entry_func}", bind, METH_O, "the kernel's launch entry under a name"}},
         {{nullptr, nullptr, 0, nullptr}}}};
 
-    static struct PyModuleDef kernel_module = {{PyModuleDef_HEAD_INIT, "{entry_func}", nullptr, -1, module_methods}};
+    static struct PyModuleDef kernel_module = {{PyModuleDef_HEAD_INIT, "{entry_func}", nullptr, -1, module_methods,
+                                                nullptr, nullptr, nullptr, nullptr}};
 
     PyMODINIT_FUNC PyInit_{entry_func}(void) {{
         npu_launch::tensor_data_ptr = reinterpret_cast<void* (*)(PyObject*)>(
