@@ -595,6 +595,7 @@ BENCHES = (
     ("opplugin_codegen_speed.py", "--yaml-dir", str(BUILD / "bench" / "yaml")),
     # --- models / examples ---
     ("npu_train_step.py",),
+    ("npu_compile_speed.py",),
     # --- operators through the whole runtime ---
     ("npu_ops_speed.py",),
     ("npu_conv_pool_speed.py",),
