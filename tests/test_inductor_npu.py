@@ -172,6 +172,24 @@ def test_intermediate_buffers_freed_while_queued_stay_valid():
         torch.testing.assert_close(out.cpu(), f(x), rtol=1e-4, atol=1e-4)
 
 
+def test_cpu_scalar_tensor_is_read_when_the_kernel_is_queued():
+    # A 0-dim CPU tensor may enter an npu kernel; the kernel runs later, on the stream, so it
+    # gets the tensor's value at the call (as eager would use it), not its address.
+    def f(x, scale, shift):
+        return x * scale + shift
+
+    compiled = torch.compile(f, fullgraph=True)
+    x = torch.randn(512)
+    scale, shift = torch.tensor(3.0), torch.tensor(2, dtype=torch.int64)
+    compiled(x.npu(), scale, shift)
+    xn = x.npu()
+    torch.npu._sleep(300_000_000)
+    y = compiled(xn, scale, shift)
+    scale.fill_(100.0)  # before the queued kernel ran
+    shift.fill_(-7)
+    torch.testing.assert_close(y.cpu(), x * 3.0 + 2)
+
+
 def test_failing_kernel_is_reported_at_the_next_synchronisation_naming_it():
     def f(a, b):
         return a // b + 1

@@ -200,6 +200,7 @@ _LAUNCH_ENTRY = textwrap.dedent(
     #include <cerrno>
     #include <cstdint>
     #include <cstdlib>
+    #include <cstring>
     #include <new>
     #include <stdexcept>
     #include <tuple>
@@ -212,20 +213,60 @@ _LAUNCH_ENTRY = textwrap.dedent(
     static void* (*tensor_data_ptr)(PyObject*) = nullptr;
     static Launcher launcher = nullptr;
 
-    template <typename Pack> static void run_block(void* ctx) {{
-        std::apply([](auto... a) {{ kernel(a...); }}, *static_cast<Pack*>(ctx));
-    }}
-    template <typename Pack> static void destroy(void* ctx) {{ delete static_cast<Pack*>(ctx); }}
+    // A launch's arguments, plus room for the values of 0-dim CPU tensors: those are passed
+    // as Python numbers and their pointer argument points into the pack (the CPU tensor itself
+    // may be freed before the kernel runs).
+    template <typename Args> struct Pack {{
+        int64_t scalars[{arg_len} + 1];
+        Args args;
+    }};
+    static int64_t* current_scalars = nullptr;  // the pack being filled (the GIL is held)
 
-    template <typename Pack> static PyObject* launch(PyObject* name, int device, Pack&& pack) {{
-        using Stored = std::decay_t<Pack>;
-        auto* ctx = new Stored(std::forward<Pack>(pack));
-        const char* error = launcher(PyUnicode_AsUTF8(name), device, 1u, &run_block<Stored>, ctx, &destroy<Stored>);
+    template <typename P> static void run_block(void* ctx) {{
+        std::apply([](auto... a) {{ kernel(a...); }}, static_cast<P*>(ctx)->args);
+    }}
+    template <typename P> static void destroy(void* ctx) {{ delete static_cast<P*>(ctx); }}
+
+    template <typename MakeArgs> static PyObject* launch(PyObject* name, int device, MakeArgs make_args) {{
+        using P = Pack<decltype(make_args())>;
+        auto* pack = new P();
+        current_scalars = pack->scalars;
+        try {{
+            pack->args = make_args();
+        }} catch (...) {{
+            delete pack;
+            throw;
+        }}
+        const char* error = launcher(PyUnicode_AsUTF8(name), device, 1u, &run_block<P>, pack, &destroy<P>);
         if (error != nullptr) {{
             PyErr_SetString(PyExc_RuntimeError, error);
             return nullptr;
         }}
         Py_RETURN_NONE;
+    }}
+
+    // The value of a Python number as the element type E of a pointer argument, stored in slot n.
+    template <typename E> static E* scalar_slot(PyObject* item, Py_ssize_t n) {{
+        static_assert(sizeof(E) <= sizeof(int64_t), "a scalar argument fits one slot");
+        E value{{}};
+        if constexpr (std::is_same_v<E, bool>) {{
+            value = PyObject_IsTrue(item) == 1;
+        }} else if constexpr (std::is_integral_v<E>) {{
+            const long long v = PyLong_AsLongLong(item);
+            if (v == -1 && PyErr_Occurred()) throw std::runtime_error("expected an int for a 0-dim tensor argument");
+            value = static_cast<E>(v);
+        }} else {{
+            const double v = PyFloat_AsDouble(item);
+            if (v == -1.0 && PyErr_Occurred()) throw std::runtime_error("expected a number for a 0-dim tensor argument");
+            if constexpr (std::is_same_v<E, double>) {{
+                value = v;
+            }} else {{
+                value = E(static_cast<float>(v));
+            }}
+        }}
+        E* slot = reinterpret_cast<E*>(&current_scalars[n]);
+        std::memcpy(static_cast<void*>(slot), &value, sizeof(E));
+        return slot;
     }}
 
     static uintptr_t address_from_env(const char* variable) {{
@@ -242,6 +283,9 @@ _LAUNCH_ENTRY = textwrap.dedent(
         static_assert(std::is_pointer_v<T>, "a kernel argument is a pointer, an integer or a float");
         PyObject* item = PyTuple_GET_ITEM(args, n);
         if (item == Py_None) return nullptr;
+        if (PyFloat_Check(item) || PyLong_Check(item)) {{  // PyLong_Check: bool too
+            return npu_launch::scalar_slot<std::remove_cv_t<std::remove_pointer_t<T>>>(item, n);
+        }}
         return static_cast<T>(npu_launch::tensor_data_ptr(item));
     }}
     template <> inline int64_t parse_arg<int64_t>(PyObject* args, Py_ssize_t n) {{
@@ -329,7 +373,8 @@ def _kernel_code_cache() -> type:
         cache: dict[str, Any] = {}
         _loaded_module_names: Any = type(CppPythonBindingsCodeCache._loaded_module_names)()
         entry_function = "kernel"
-        call_entry_function = "return npu_launch::launch(self, static_cast<int>(device), std::make_tuple({}));"
+        call_entry_function = ("return npu_launch::launch(self, static_cast<int>(device), "
+                               "[&] {{ return std::make_tuple({}); }});")
         extra_parse_arg = ""
         suffix_template = _LAUNCH_ENTRY.replace("{launcher_env}", LAUNCHER_ENV)
 
@@ -488,12 +533,27 @@ def _make_backend() -> dict[str, type]:
             super().define_kernel(kernel_name, kernel_body, metadata=metadata, gpu=gpu,
                                   cpp_definition=cpp_definition)
 
+        @staticmethod
+        def _npu_kernel_argument(kernel_name: str, arg: Any) -> Any:
+            """A CPU tensor read by an npu kernel is passed by value (0-dim: Inductor lets those
+            into device kernels), never by address: the kernel runs later, the tensor may be gone."""
+            buffer = V.graph.try_get_buffer(arg) if isinstance(arg, str) else None
+            get_device = getattr(buffer, "get_device", None)
+            device = get_device() if get_device is not None else None
+            if device is None or device.type != "cpu":
+                return arg
+            if list(buffer.get_size()) != []:
+                raise RuntimeError(f"npu kernel {kernel_name} reads the CPU tensor {arg} of shape "
+                                   f"{list(buffer.get_size())}; only 0-dim CPU tensors can be passed to npu kernels")
+            return f"{arg}.item()"
+
         def _generate_kernel_call_helper(self, kernel_name: str, call_args: Any, *, device: Any = None,
                                          triton: bool = True, **kwargs: Any) -> None:
             device = device or V.graph.get_current_device_or_throw()
             if device.type == _DEVICE and not triton:
                 index = device.index if device.index is not None else -1
-                self.writeline(self.wrap_kernel_call(kernel_name, [*call_args, str(index)]))
+                args = [self._npu_kernel_argument(kernel_name, arg) for arg in call_args]
+                self.writeline(self.wrap_kernel_call(kernel_name, [*args, str(index)]))
                 return
             super()._generate_kernel_call_helper(kernel_name, call_args, device=device, triton=triton, **kwargs)
 
