@@ -80,11 +80,24 @@ def test_backend_is_registered_for_npu():
     assert get_scheduling_for_device("npu") is torch.npu.Scheduling
 
 
-def test_cpp_wrapper_is_refused_with_a_clear_error():
+@pytest.mark.slow
+def test_cpp_wrapper_launches_kernels_on_the_stream():
+    # The C++ wrapper (what AOTInductor generates too): extern kernels through the npu C shim,
+    # C++ kernels queued on the stream. Compiling a wrapper with torch's headers takes minutes.
     from torch._inductor import config
 
-    with config.patch(cpp_wrapper=True), pytest.raises(Exception, match="C\\+\\+ wrapper .* not supported on npu"):
-        torch.compile(lambda x: x + 1)(torch.ones(4, device="npu"))
+    def f(x, w):
+        return (x @ w).relu() + 1
+
+    x, w = torch.randn(4, 8), torch.randn(8, 3)
+    with config.patch(cpp_wrapper=True):
+        compiled = torch.compile(f, fullgraph=True)
+        compiled(x.npu(), w.npu())
+        xn, wn = x.npu(), w.npu()
+        torch.npu._sleep(300_000_000)
+        y = compiled(xn, wn)
+        assert not torch.npu.current_stream().query()
+    torch.testing.assert_close(y.cpu(), f(x, w))
 
 
 # ---------------------------------------------------------------------------------------------

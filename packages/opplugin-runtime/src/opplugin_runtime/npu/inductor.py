@@ -450,8 +450,38 @@ def _cpp_backend_for_npu(original: Any) -> Any:
     return get_current_backend
 
 
+def _npu_aten_device(original: dict) -> dict:
+    original[_DEVICE] = "at::kPrivateUse1"  # in place: importers hold this dict
+    return original
+
+
+def _npu_build_options(original: Any) -> Any:
+    def get_cpp_torch_device_options(device_type: str, *args: Any, **kwargs: Any) -> Any:
+        options = original(device_type, *args, **kwargs)
+        if device_type != _DEVICE:
+            return options
+        definitions, include_dirs, cflags, ldflags, libraries_dirs, libraries, passthrough = options
+        from opplugin_runtime import cpp_extension
+
+        runtime = cpp_extension.runtime_library()
+        include_dirs = [*include_dirs, *cpp_extension.include_paths()]
+        passthrough = [*passthrough, str(runtime), f"-Wl,-rpath,{runtime.parent}"]
+        return definitions, include_dirs, cflags, ldflags, libraries_dirs, libraries, passthrough
+
+    return get_cpp_torch_device_options
+
+
+def _npu_headers_are_cpu_headers(original: Any) -> Any:
+    def header_for(device: str, *args: Any, **kwargs: Any) -> Any:
+        base = device.split(":", maxsplit=1)[0]
+        return original("cpu" if base == _DEVICE else device, *args, **kwargs)
+
+    return header_for
+
+
 # Inductor tells its C++ (CPU) backend apart by the device being "cpu"; npu nodes are generated
-# by that backend too. (module, attribute, replacement given the original, why).
+# by that backend too. Its C++ wrapper knows the devices it builds for by name. (module,
+# attribute, replacement given the original (a table: completed in place), why).
 _INDUCTOR_PATCHES = (
     ("torch._inductor.scheduler", "BaseSchedulerNode.is_cpu", _is_cpu_or_npu,
      "the scheduler skips loop reordering, reindexing and index inversion for C++ kernels by is_cpu()"),
@@ -459,6 +489,14 @@ _INDUCTOR_PATCHES = (
      "the kernels' ops handler propagates dtypes the C++ way when the current backend is 'cpp'"),
     ("torch._inductor.utils", "get_current_backend", _cpp_backend_for_npu,
      "the same question asked from torch._inductor.utils"),
+    ("torch._inductor.codegen.cpp_utils", "DEVICE_TO_ATEN", _npu_aten_device,
+     "the C++ wrapper names a graph's device by this table (npu: PrivateUse1)"),
+    ("torch._inductor.cpp_builder", "get_cpp_torch_device_options", _npu_build_options,
+     "a C++ wrapper library of an npu graph includes the npu C shim and links the runtime"),
+    ("torch._inductor.codecache", "_get_cpp_wrapper_header", _npu_headers_are_cpu_headers,
+     "the C++ wrapper's precompiled header of a device: npu's is the CPU one (host code)"),
+    ("torch._inductor.codecache", "_get_cpp_prefix_header", _npu_headers_are_cpu_headers,
+     "the precompiled prefix header of C++ kernels: npu kernels are CPU C++"),
 )
 _PATCHED = "_npu_patched"
 
@@ -476,6 +514,9 @@ def _apply_inductor_patches() -> None:
         if original is None:
             raise RuntimeError(f"torch {torch.__version__}: {module_name}.{attribute} is gone; the npu Inductor "
                                f"backend patches it because {_why}")
+        if isinstance(original, dict):
+            make(original)
+            continue
         if getattr(original, _PATCHED, False):
             continue
         replacement = make(original)
@@ -570,14 +611,45 @@ def _make_backend() -> dict[str, type]:
             return NpuPythonWrapperCodegen()
 
     class NpuCppWrapperCodegen(CppWrapperCpu):
-        """The C++ wrapper (cpp_wrapper=True, AOTInductor) has no npu kernel launch yet: refused."""
+        """Inductor's C++ wrapper (cpp_wrapper=True, AOTInductor) for npu graphs: extern kernels
+        through the generated C shim (aoti_torch_npu_*), the C++ kernels launched on the current
+        npu stream through NpuLaunchHostKernel (the compiled library links the runtime)."""
+
+        def __init__(self) -> None:
+            self.device = _DEVICE  # CppWrapperCpu keeps a device set before its __init__
+            super().__init__()
 
         @staticmethod
-        def create(*args: Any, **kwargs: Any) -> Any:
-            raise NotImplementedError(
-                "Inductor's C++ wrapper (torch._inductor.config.cpp_wrapper, AOTInductor) is not supported "
-                "on npu: its kernels would run on the host outside the npu stream; use the default Python "
-                "wrapper")
+        def create(is_subgraph: bool, subgraph_name: str | None, parent_wrapper: Any,
+                   partition_signatures: Any = None) -> Any:
+            return NpuCppWrapperCodegen()
+
+        def add_device_include(self, device: str) -> None:
+            if device != _DEVICE:
+                super().add_device_include(device)
+                return
+            if device in self.included_devices:
+                return
+            super().add_device_include("cpu")  # the common AOTI includes
+            self.included_devices.add(device)
+            self.header.splice(_AOTI_NPU_HEADER)
+
+        def _generate_kernel_call_helper(self, kernel_name: str, call_args: Any, *, device: Any = None,
+                                         triton: bool = True, arg_types: Any = None, **kwargs: Any) -> None:
+            device = device or V.graph.get_current_device_or_throw()
+            if device.type != _DEVICE or triton:
+                super()._generate_kernel_call_helper(kernel_name, call_args, device=device, triton=triton,
+                                                     arg_types=arg_types, **kwargs)
+                return
+            self.add_device_include(_DEVICE)
+            captures, names = [], []
+            for index, (arg, arg_type) in enumerate(zip(call_args, arg_types)):
+                value = f"({arg_type})({arg}.data_ptr())" if isinstance(arg_type, str) and "*" in arg_type else str(arg)
+                captures.append(f"a{index} = {value}")
+                names.append(f"a{index}")
+            index = device.index if device.index is not None else -1
+            self.writeline(f'npu_aoti::launch("{kernel_name}", {index}, [{", ".join(captures)}]() '
+                           f'{{ {kernel_name}({", ".join(names)}); }});')
 
     from torch._inductor.codegen.common import DeviceOpOverrides, register_device_op_overrides
     from torch._inductor.codegen.wrapper_fxir import WrapperFxCodegen
@@ -597,6 +669,12 @@ def _make_backend() -> dict[str, type]:
         def device_guard(self, device_idx: int) -> str:
             return f"torch.npu.device({device_idx})"
 
+        def cpp_kernel_type(self) -> str:
+            return "void*"  # C++ kernels are plain functions, as on the CPU
+
+        def cpp_device_ptr(self) -> str:
+            return "void*"
+
     register_device_op_overrides(_DEVICE, NpuDeviceOpOverrides())
     _apply_inductor_patches()
 
@@ -609,6 +687,28 @@ def _make_backend() -> dict[str, type]:
 
 
 _backend: dict[str, type] | None = None
+
+# What an AOTInductor / cpp_wrapper library of an npu graph includes: the npu C shim and the launch.
+_AOTI_NPU_HEADER = """
+#include <npu/inductor/c_shim_npu.h>
+#include <cstdint>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
+extern "C" const char* NpuLaunchHostKernel(const char* kernelName, int device, uint32_t blockDim,
+                                           void (*fn)(void*), void* ctx, void (*destroy)(void*));
+namespace npu_aoti {
+// Queues call() on the current stream of npu `device` (-1: the current device) as one block.
+template <typename Call> void launch(const char* name, int device, Call&& call) {
+    using Stored = std::decay_t<Call>;
+    auto* ctx = new Stored(std::forward<Call>(call));
+    const char* error = NpuLaunchHostKernel(
+        name, device, 1u, [](void* c) { (*static_cast<Stored*>(c))(); },
+        ctx, [](void* c) { delete static_cast<Stored*>(c); });
+    if (error != nullptr) throw std::runtime_error(error);
+}
+}  // namespace npu_aoti
+"""
 
 
 def raw_stream(device_index: int) -> int:
