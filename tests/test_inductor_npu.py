@@ -100,6 +100,40 @@ def test_cpp_wrapper_launches_kernels_on_the_stream():
     torch.testing.assert_close(y.cpu(), f(x, w))
 
 
+_AOTI_RUNNER = torch.torch_version.TorchVersion(torch.__version__) >= (2, 13)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not _AOTI_RUNNER, reason="the runtime registers its AOTInductor model runner from torch 2.13 "
+                    "(NPU_HAS_AOTI_RUNNER_REGISTRY)")
+def test_aoti_package_of_an_npu_model_runs_in_a_fresh_process(tmp_path):
+    import subprocess
+
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(8, 16), nn.GELU(), nn.Linear(16, 4), nn.Softmax(-1))
+    x = torch.randn(5, 8)
+    exported = torch.export.export(_copy(model).npu(), (x.npu(),))
+    package = torch._inductor.aoti_compile_and_package(exported, package_path=str(tmp_path / "model.pt2"))
+    torch.save({"x": x, "want": model(x).detach()}, tmp_path / "io.pt")
+    code = f"""
+import torch, opplugin_runtime
+io = torch.load({str(tmp_path / "io.pt")!r})
+runner = torch._inductor.aoti_load_package({package!r})
+x = io["x"].npu()
+runner(x)  # the first run copies the weights to the device
+torch.npu.synchronize()
+torch.npu._sleep(300_000_000)
+out = runner(x)
+out = out[0] if isinstance(out, (list, tuple)) else out
+assert out.device.type == "npu", out.device
+assert not torch.npu.current_stream().query(), "the model waited for the stream"
+torch.testing.assert_close(out.cpu(), io["want"], rtol=1e-5, atol=1e-6)
+print("ok")
+"""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0 and result.stdout.strip().endswith("ok"), result.stderr[-3000:]
+
+
 # ---------------------------------------------------------------------------------------------
 # kernels: generated, launched on the stream, correct
 # ---------------------------------------------------------------------------------------------

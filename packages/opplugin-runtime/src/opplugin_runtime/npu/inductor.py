@@ -465,7 +465,8 @@ def _npu_build_options(original: Any) -> Any:
 
         runtime = cpp_extension.runtime_library()
         include_dirs = [*include_dirs, *cpp_extension.include_paths()]
-        passthrough = [*passthrough, str(runtime), f"-Wl,-rpath,{runtime.parent}"]
+        # Linker flags, not inputs: compile-only and precompiled-header steps share these options.
+        ldflags = [*ldflags, f"Wl,{runtime}", f"Wl,-rpath,{runtime.parent}"]
         return definitions, include_dirs, cflags, ldflags, libraries_dirs, libraries, passthrough
 
     return get_cpp_torch_device_options
@@ -624,6 +625,32 @@ def _make_backend() -> dict[str, type]:
                    partition_signatures: Any = None) -> Any:
             return NpuCppWrapperCodegen()
 
+        def _write_constants_unpacking(self) -> None:
+            if not V.graph.aot_mode:
+                super()._write_constants_unpacking()
+                return
+            for idx, (name, value) in enumerate(V.graph.constants.items()):
+                if value.device.type == _DEVICE:  # the host blob's constant, copied to npu once
+                    self.prefix.writeline(f"[[maybe_unused]] auto {name} = "
+                                          f"npu_aoti::as_npu(constants_->at({idx}), {value.device.index or 0});")
+                else:
+                    self.prefix.writeline(f"[[maybe_unused]] auto& {name} = constants_->at({idx});")
+
+        def codegen_model_constructor(self) -> None:
+            # The model runtime loads constants only on its own device or the CPU, and it runs an npu
+            # model as "cpu": constants are declared CPU tensors (a host blob), copied to npu on
+            # first use (_write_constants_unpacking).
+            self._npu_constants_on_cpu = True
+            try:
+                super().codegen_model_constructor()
+            finally:
+                self._npu_constants_on_cpu = False
+
+        def codegen_device(self, device: Any) -> str:
+            if getattr(self, "_npu_constants_on_cpu", False) and device.type == _DEVICE:
+                device = torch.device("cpu")
+            return super().codegen_device(device)
+
         def add_device_include(self, device: str) -> None:
             if device != _DEVICE:
                 super().add_device_include(device)
@@ -692,8 +719,10 @@ _backend: dict[str, type] | None = None
 _AOTI_NPU_HEADER = """
 #include <npu/inductor/c_shim_npu.h>
 #include <cstdint>
+#include <mutex>
 #include <stdexcept>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 extern "C" const char* NpuLaunchHostKernel(const char* kernelName, int device, uint32_t blockDim,
                                            void (*fn)(void*), void* ctx, void (*destroy)(void*));
@@ -706,6 +735,34 @@ template <typename Call> void launch(const char* name, int device, Call&& call) 
         name, device, 1u, [](void* c) { (*static_cast<Stored*>(c))(); },
         ctx, [](void* c) { delete static_cast<Stored*>(c); });
     if (error != nullptr) throw std::runtime_error(error);
+}
+// A constant of the model's host blob as an npu tensor: copied to the npu device on first use
+// (keyed by the host data, so an updated constant buffer is copied again) and kept for the
+// model library's lifetime.
+inline torch::aot_inductor::ConstantHandle as_npu(AtenTensorHandle host, int32_t device) {
+    static std::mutex mutex;
+    static std::unordered_map<void*, torch::aot_inductor::RAIIAtenTensorHandle> copies;
+    void* data = nullptr;
+    AOTI_TORCH_ERROR_CODE_CHECK(aoti_torch_get_data_ptr(host, &data));
+    std::lock_guard<std::mutex> lock(mutex);
+    auto found = copies.find(data);
+    if (found == copies.end()) {
+        int64_t dim = 0;
+        int64_t* sizes = nullptr;
+        int64_t* strides = nullptr;
+        int32_t dtype = 0;
+        AOTI_TORCH_ERROR_CODE_CHECK(aoti_torch_get_dim(host, &dim));
+        AOTI_TORCH_ERROR_CODE_CHECK(aoti_torch_get_sizes(host, &sizes));
+        AOTI_TORCH_ERROR_CODE_CHECK(aoti_torch_get_strides(host, &strides));
+        AOTI_TORCH_ERROR_CODE_CHECK(aoti_torch_get_dtype(host, &dtype));
+        AtenTensorHandle copy = nullptr;
+        AOTI_TORCH_ERROR_CODE_CHECK(aoti_torch_empty_strided(
+            dim, sizes, strides, dtype, aoti_torch_device_type_privateuse1(), device, &copy));
+        torch::aot_inductor::RAIIAtenTensorHandle owned(copy);
+        AOTI_TORCH_ERROR_CODE_CHECK(aoti_torch_copy_(copy, host, 0));
+        found = copies.emplace(data, std::move(owned)).first;
+    }
+    return torch::aot_inductor::ConstantHandle(found->second.get());
 }
 }  // namespace npu_aoti
 """
