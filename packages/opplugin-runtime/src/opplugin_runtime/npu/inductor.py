@@ -19,6 +19,11 @@ the generated code while a queued kernel still uses it goes back to its stream's
 whose next user is queued on that same stream after the kernel: stream order keeps it
 alive, as for CUDA. Extern kernels (mm, convolution, ...) are the npu aten ops.
 
+Inductor's C++ wrapper (``cpp_wrapper=True``) and AOTInductor work too: extern kernels call the
+generated C shim (``aoti_torch_npu_*``), the C++ kernels are queued on the stream through
+``NpuLaunchHostKernel``, the library links the runtime; an AOTInductor package loads through
+the npu model runner the runtime registers (csrc/npu/inductor/AOTIModelRunnerNpu.cpp).
+
 Registration is lazy, so ``import torch`` does not pay for Dynamo: the Inductor backend
 through torch's privateuse1 lookup (``torch.npu.Scheduling``/``PythonWrapperCodegen``/
 ``CppWrapperCodegen``), the Dynamo device interface when ``torch._dynamo.device_interface``
