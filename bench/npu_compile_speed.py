@@ -110,7 +110,8 @@ def main() -> None:
               "(target >= 1.3x)")
         print(f"{name:<12} compiled npu / compiled cpu    {results['compiled npu'] / results['compiled cpu']:6.2f}x "
               "(target <= 1.2x)")
-        print(f"{name:<12} compiled npu omp2 / one thread {results['compiled npu omp2'] / results['compiled npu']:6.2f}x")
+        omp2 = results["compiled npu omp2"] / results["compiled npu"]
+        print(f"{name:<12} compiled npu omp2 / one thread {omp2:6.2f}x")
 
 
 if __name__ == "__main__":

@@ -13,12 +13,11 @@ import sys
 import time
 from pathlib import Path
 
+import opplugin_runtime  # noqa: F401  registers the npu device
 import pytest
 import torch
-from torch import nn
-
-import opplugin_runtime  # noqa: F401  registers the npu device
 from opplugin_runtime.npu import inductor as npu_inductor
+from torch import nn
 
 _SUPPORTED, _WHY_NOT = npu_inductor.supported()
 pytestmark = pytest.mark.skipif(not _SUPPORTED, reason=f"no Inductor backend for npu: {_WHY_NOT}")

@@ -38,7 +38,7 @@ import os
 import sys
 import textwrap
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import torch
 
@@ -262,7 +262,9 @@ _LAUNCH_ENTRY = textwrap.dedent(
             value = static_cast<E>(v);
         }} else {{
             const double v = PyFloat_AsDouble(item);
-            if (v == -1.0 && PyErr_Occurred()) throw std::runtime_error("expected a number for a 0-dim tensor argument");
+            if (v == -1.0 && PyErr_Occurred()) {{
+                throw std::runtime_error("expected a number for a 0-dim tensor argument");
+            }}
             if constexpr (std::is_same_v<E, double>) {{
                 value = v;
             }} else {{
@@ -375,7 +377,7 @@ def _kernel_code_cache() -> type:
     from torch._inductor.codecache import CppPythonBindingsCodeCache
 
     class NpuKernelCodeCache(CppPythonBindingsCodeCache):
-        cache: dict[str, Any] = {}
+        cache: ClassVar[dict[str, Any]] = {}
         _loaded_module_names: Any = type(CppPythonBindingsCodeCache._loaded_module_names)()
         entry_function = "kernel"
         call_entry_function = ("return npu_launch::launch(self, static_cast<int>(device), "
