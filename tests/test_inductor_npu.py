@@ -198,6 +198,25 @@ def test_kernel_follows_the_current_stream():
     torch.testing.assert_close(y.cpu(), f(x))
 
 
+@pytest.mark.skipif(torch.npu.device_count() < 2, reason="needs two npu devices")
+def test_graph_on_the_second_device_runs_on_its_stream():
+    def f(x, w):
+        return ((x @ w) * 2).sin().sum(0)
+
+    compiled = torch.compile(f, fullgraph=True)
+    x, w = torch.randn(64, 16), torch.randn(16, 8)
+    xs, ws = x.to("npu:1"), w.to("npu:1")
+    compiled(xs, ws)
+    torch.npu.synchronize(1)
+    with torch.npu.device(1):
+        torch.npu._sleep(300_000_000)
+    y = compiled(xs, ws)  # the current device stays npu:0
+    assert y.device == torch.device("npu", 1)
+    assert not torch.npu.current_stream(1).query()
+    assert torch.npu.current_stream(0).query()
+    torch.testing.assert_close(y.cpu(), f(x, w), rtol=1e-4, atol=1e-4)
+
+
 def test_intermediate_buffers_freed_while_queued_stay_valid():
     # The wrapper frees buf0.. as soon as its host code is done with them, long before the
     # queued kernels ran; their blocks are reused only by work queued behind those kernels.

@@ -582,6 +582,14 @@ def _make_backend() -> dict[str, type]:
             super().define_kernel(kernel_name, kernel_body, metadata=metadata, gpu=gpu,
                                   cpp_definition=cpp_definition)
 
+        def make_allocation(self, name: str, device: Any, dtype: Any, shape: Any, stride: Any,
+                            allocation_shape: Any = None, is_pinned: bool = False) -> str:
+            line = super().make_allocation(name, device, dtype, shape, stride, allocation_shape, is_pinned)
+            if device.type == _DEVICE and device.index is not None:
+                # No device guard surrounds npu code (Inductor guards GPU devices only): name the index.
+                line = line.replace(f"device='{_DEVICE}'", f"device='{_DEVICE}:{device.index}'", 1)
+            return line
+
         @staticmethod
         def _npu_kernel_argument(kernel_name: str, arg: Any) -> Any:
             """A CPU tensor read by an npu kernel is passed by value (0-dim: Inductor lets those
