@@ -82,21 +82,22 @@ def test_backend_is_registered_for_npu():
 @pytest.mark.slow
 def test_cpp_wrapper_launches_kernels_on_the_stream():
     # The C++ wrapper (what AOTInductor generates too): extern kernels through the npu C shim,
-    # C++ kernels queued on the stream. Compiling a wrapper with torch's headers takes minutes.
+    # C++ kernels queued on the stream, a 0-dim CPU tensor's value taken at the call.
     from torch._inductor import config
 
-    def f(x, w):
-        return (x @ w).relu() + 1
+    def f(x, w, scale):
+        return (x @ w).relu() * scale + 1
 
-    x, w = torch.randn(4, 8), torch.randn(8, 3)
+    x, w, scale = torch.randn(4, 8), torch.randn(8, 3), torch.tensor(3.0)
     with config.patch(cpp_wrapper=True):
         compiled = torch.compile(f, fullgraph=True)
-        compiled(x.npu(), w.npu())
+        compiled(x.npu(), w.npu(), scale)
         xn, wn = x.npu(), w.npu()
         torch.npu._sleep(300_000_000)
-        y = compiled(xn, wn)
+        y = compiled(xn, wn, scale)
         assert not torch.npu.current_stream().query()
-    torch.testing.assert_close(y.cpu(), f(x, w))
+        scale.fill_(100.0)
+    torch.testing.assert_close(y.cpu(), f(x, w, torch.tensor(3.0)))
 
 
 _AOTI_RUNNER = torch.torch_version.TorchVersion(torch.__version__) >= (2, 13)

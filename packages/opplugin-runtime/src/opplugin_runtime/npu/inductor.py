@@ -686,9 +686,16 @@ def _make_backend() -> dict[str, type]:
             self.add_device_include(_DEVICE)
             captures, names = [], []
             for index, (arg, arg_type) in enumerate(zip(call_args, arg_types)):
-                value = f"({arg_type})({arg}.data_ptr())" if isinstance(arg_type, str) and "*" in arg_type else str(arg)
-                captures.append(f"a{index} = {value}")
-                names.append(f"a{index}")
+                if not (isinstance(arg_type, str) and "*" in arg_type):
+                    captures.append(f"a{index} = {arg}")
+                    names.append(f"a{index}")
+                elif NpuWrapperMixin._npu_kernel_argument(kernel_name, arg) != arg:
+                    # a 0-dim CPU tensor: its value, copied now (the kernel runs after the call)
+                    captures.append(f"a{index} = *({arg_type})({arg}.data_ptr())")
+                    names.append(f"&a{index}")
+                else:
+                    captures.append(f"a{index} = ({arg_type})({arg}.data_ptr())")
+                    names.append(f"a{index}")
             index = device.index if device.index is not None else -1
             self.writeline(f'npu_aoti::launch("{kernel_name}", {index}, [{", ".join(captures)}]() '
                            f'{{ {kernel_name}({", ".join(names)}); }});')
