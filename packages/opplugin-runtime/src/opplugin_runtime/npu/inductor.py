@@ -95,12 +95,16 @@ def _make_device_interface() -> type:
 
             @staticmethod
             def get_device_properties(device: Any = None) -> Any:
-                # In compile workers (no device there) the properties recorded by the parent.
-                index = torch.device(_DEVICE, npu.current_device()).index if device is None else (
-                    torch.device(device).index if not isinstance(device, int) else device)
-                key = f"{_DEVICE}:{index or 0}"
+                # Recorded once, so compile workers read the parent's record.
+                if device is None:
+                    index = npu.current_device()
+                elif isinstance(device, int):
+                    index = device
+                else:
+                    index = torch.device(device).index or 0
+                key = f"{_DEVICE}:{index}"
                 if key not in caching_worker_device_properties:
-                    caching_worker_device_properties[key] = npu.get_device_properties(index or 0)
+                    caching_worker_device_properties[key] = npu.get_device_properties(index)
                 return caching_worker_device_properties[key]
 
         current_device = staticmethod(npu.current_device)
