@@ -596,6 +596,7 @@ BENCHES = (
     # --- models / examples ---
     ("npu_train_step.py",),
     ("npu_amp_step.py",),
+    ("npu_compile_speed.py",),
     # --- operators through the whole runtime ---
     ("npu_ops_speed.py",),
     ("npu_conv_pool_speed.py",),

@@ -12,6 +12,7 @@
 #include "acl/acl_rt.h"
 #include "ascendc_sim/launch.h"
 #include "npu/core/CannVersion.h"
+#include "npu/core/HostKernelLaunch.h"
 #include "npu/core/NPUCachingAllocator.h"
 #include "npu/core/NPUEvent.h"
 #include "npu/core/NPUException.h"
@@ -282,6 +283,9 @@ void InitRuntimeBindings(py::module& m) {
   m.def("stream_handle", [](int64_t stream_id, int device_index, int device_type) {
     return reinterpret_cast<uintptr_t>(Unpack(stream_id, device_index, device_type).stream());
   });
+
+  // The address of NpuLaunchHostKernel, handed to Inductor's generated kernel modules.
+  m.def("_host_kernel_launcher", [] { return reinterpret_cast<uintptr_t>(&NpuLaunchHostKernel); });
 
   // ---- events ----
   py::class_<c10_npu::NPUEvent, std::shared_ptr<c10_npu::NPUEvent>>(m, "_NPUEvent")

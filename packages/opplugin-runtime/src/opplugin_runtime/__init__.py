@@ -32,6 +32,9 @@ from .npu import pin_memory_default  # noqa: E402
 
 pin_memory_default.install()
 
+# torch.compile with Inductor on npu (the Dynamo device interface once Dynamo is imported).
+npu.inductor.install()
+
 # torch.save / copy.deepcopy of internal-format (NZ, 5HD) tensors keep their values.
 npu.serialization.install()
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import serialization  # noqa: F401  (torch.npu.serialization; installed by opplugin_runtime)
+from . import inductor, serialization  # noqa: F401  (torch.npu.serialization; installed by opplugin_runtime)
 from .compile_mode import is_jit_compile_false, set_compile_mode
 from .device import (
     can_device_access_peer,
@@ -190,8 +190,11 @@ def __getattr__(name: str) -> object:
     # torch.cuda.default_generators: one generator per device; made on first use, after lazy init.
     if name == "default_generators":
         return tuple(default_generator(index) for index in range(device_count()))
+    # Inductor's backend for npu, which torch looks up here (imported on first use).
+    if name in inductor.BACKEND_ATTRIBUTES:
+        return inductor.backend_class(name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | {"default_generators"})
+    return sorted(set(globals()) | {"default_generators", *inductor.BACKEND_ATTRIBUTES})
