@@ -1,13 +1,13 @@
 """All-reduce across 2 processes on this host: the simulated HCCL on npu tensors next to gloo on
 CPU tensors, and a DDP training step on 2 ranks next to 1, measured in one run.
 
-Rows: all_reduce (sum) of 1, 16 and 256 MiB of float32, median of --repeat synchronized calls after a
-warm-up, as bus bandwidth (size x 2(n-1)/n / time, the figure collective libraries report) and the
+Rows: all_reduce (sum) of 1, 16 and 256 MiB of float32, median of --repeat synchronized calls after warm-up
+calls (64 MiB's worth, at least 3), as bus bandwidth (size x 2(n-1)/n / time, the figure collective libraries report) and the
 ratio hccl / gloo (target >= 1.5x); then one DDP step (forward, backward with the gradient all-reduce,
 SGD) of examples/npu_models.py's transformer on 2 ranks against the same model alone on 1 rank.
 Nothing is asserted.
 
-    build/venvs/v2.13/bin/python bench/hccl_allreduce_speed.py [--repeat 7]
+    build/venvs/v2.13/bin/python bench/hccl_allreduce_speed.py [--repeat 15]
     (or: nox -s bench -- v2.13 hccl_allreduce_speed)
 
 The script starts its own ranks (one process each, RANK/WORLD_SIZE/MASTER_* as torchrun sets them).
@@ -47,10 +47,14 @@ def rank_main(repeat: int) -> None:
     dist.init_process_group("hccl")
     gloo = dist.new_group(backend="gloo")
 
-    def timed(fn, sync, together: bool = True) -> float:
-        """Median seconds of fn() + sync(); `together`: every rank starts each call at once."""
-        fn()
-        sync()
+    def timed(fn, sync, together: bool = True, warm_up: int = 3) -> float:
+        """Median seconds of fn() + sync(); `together`: every rank starts each call at once.
+
+        `warm_up` calls first: a library's first calls at a new size (gloo's especially) set up
+        buffers and connections, which is not its bandwidth."""
+        for _ in range(warm_up):
+            fn()
+            sync()
         samples = []
         for _ in range(repeat):
             if together:
@@ -68,8 +72,9 @@ def rank_main(repeat: int) -> None:
         n = mib * (1 << 20) // 4
         on_npu = torch.ones(n, device=device)
         on_cpu = torch.ones(n)
-        t_hccl = timed(lambda t=on_npu: dist.all_reduce(t), torch.npu.synchronize)
-        t_gloo = timed(lambda t=on_cpu: dist.all_reduce(t, group=gloo), lambda: None)
+        warm_up = max(3, 64 // mib)  # the same number on every rank
+        t_hccl = timed(lambda t=on_npu: dist.all_reduce(t), torch.npu.synchronize, warm_up=warm_up)
+        t_gloo = timed(lambda t=on_cpu: dist.all_reduce(t, group=gloo), lambda: None, warm_up=warm_up)
         bus = mib * (1 << 20) * 2 * (world - 1) / world
         if rank == 0:
             ratio = t_gloo / t_hccl
@@ -112,7 +117,7 @@ def rank_main(repeat: int) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--rank-main", action="store_true", help=argparse.SUPPRESS)
     opts = parser.parse_args()
     if opts.rank_main:

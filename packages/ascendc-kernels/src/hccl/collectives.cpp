@@ -261,28 +261,40 @@ bool Handshake(Comm& c, Clock::time_point deadline, StepFailure* f) {
 // out[0, count) = slot 0 (op) slot 1 (op) ... in rank order, where slot p is the `count` elements at
 // byte `offset` of rank p's buffer at `addresses[p]` (this rank's own at `local`): the same bits
 // as the direct algorithm's, on every rank.
+// Needs at least two ranks.
 bool PeerReduce(Comm& c, const std::vector<uint64_t>& addresses, const uint8_t* local, uint64_t offset, uint8_t* out,
                 uint64_t count, size_t es, HcclDataType dt, HcclReduceOp op, Clock::time_point deadline,
                 StepFailure* f) {
   const uint64_t pieceCount = std::max<uint64_t>(1, kReducePieceBytes / es);
-  std::vector<uint8_t> acc(pieceCount * es), theirs(pieceCount * es);
+  const size_t pieceBytes = pieceCount * es;
+  if (c.staging.size() < 3 * pieceBytes) c.staging.resize(3 * pieceBytes);
+  uint8_t* const staged[2] = {c.staging.data(), c.staging.data() + pieceBytes};
+  // The result builds up in `out` itself unless `out` overlaps this rank's own slot (in place): that
+  // slot is read after the first ranks' slots were combined.
+  const uintptr_t outBegin = Address(out), outEnd = outBegin + count * es;
+  const uintptr_t mineBegin = Address(local + offset), mineEnd = mineBegin + count * es;
+  const bool separate = outEnd <= mineBegin || mineEnd <= outBegin;
   for (uint64_t at = 0; at < count; at += pieceCount) {
     const uint64_t k = std::min(pieceCount, count - at);
     const size_t bytes = k * es, from = offset + at * es;
-    for (uint32_t p = 0; p < c.nRanks; ++p) {
-      const uint8_t* slot = local + from;
-      if (p != c.rank) {
-        uint8_t* into = p == 0 ? acc.data() : theirs.data();
-        if (!ReadFrom(c, p, into, addresses[p] + from, bytes, f)) return false;
-        slot = into;
+    // Rank p's piece: this rank's own in place, a peer's read into staging buffer `into`.
+    auto slot = [&](uint32_t p, uint8_t* into, const uint8_t** piece) {
+      if (p == c.rank) {
+        *piece = local + from;
+        return true;
       }
-      if (p == 0) {
-        if (slot != acc.data()) memcpy(acc.data(), slot, bytes);
-      } else {
-        ReduceInto(acc.data(), slot, k, dt, op);
-      }
+      *piece = into;
+      return ReadFrom(c, p, into, addresses[p] + from, bytes, f);
+    };
+    uint8_t* const acc = separate ? out + at * es : c.staging.data() + 2 * pieceBytes;
+    const uint8_t *first = nullptr, *next = nullptr;
+    if (!slot(0, staged[0], &first) || !slot(1, staged[1], &next)) return false;
+    ReduceTo(acc, first, next, k, dt, op);
+    for (uint32_t p = 2; p < c.nRanks; ++p) {
+      if (!slot(p, staged[1], &next)) return false;
+      ReduceInto(acc, next, k, dt, op);
     }
-    memcpy(out + at * es, acc.data(), bytes);
+    if (!separate) memcpy(out + at * es, acc, bytes);
     if (PastDeadline(c, deadline, "reducing the peers' buffers", f)) return false;
   }
   return true;

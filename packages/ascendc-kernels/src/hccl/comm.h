@@ -39,6 +39,9 @@ struct Comm {
   std::atomic<uint32_t>* closed = nullptr;  // what peers linked by rings watch; set on destruction
 
   std::mutex runMu;  // one step of this communicator at a time
+  // Scratch of the steps that reduce peers' buffers piece by piece, kept between steps (a step holds
+  // runMu) so that a call neither maps nor faults in fresh pages.
+  std::vector<uint8_t> staging;
   std::atomic<int> queued{0};
 
   std::mutex errorMu;

@@ -70,43 +70,48 @@ C Min(C a, C b) {
 }
 
 template <typename Codec, typename Op>
-void Loop(void* acc, const void* in, size_t n, Op op) {
+void Loop(void* out, const void* first, const void* second, size_t n, Op op) {
   using S = typename Codec::Storage;
-  auto* a = static_cast<S*>(acc);
-  const auto* b = static_cast<const S*>(in);
-  for (size_t i = 0; i < n; ++i) a[i] = Codec::Store(op(Codec::Load(a[i]), Codec::Load(b[i])));
+  auto* o = static_cast<S*>(out);
+  const auto* a = static_cast<const S*>(first);
+  const auto* b = static_cast<const S*>(second);
+  for (size_t i = 0; i < n; ++i) o[i] = Codec::Store(op(Codec::Load(a[i]), Codec::Load(b[i])));
 }
 
 template <typename Codec>
-void Reduce(void* acc, const void* in, size_t n, HcclReduceOp op) {
+void Reduce(void* out, const void* first, const void* second, size_t n, HcclReduceOp op) {
   using C = typename Codec::Compute;
   switch (op) {
-    case HCCL_REDUCE_SUM: return Loop<Codec>(acc, in, n, Sum<C>);
-    case HCCL_REDUCE_PROD: return Loop<Codec>(acc, in, n, Prod<C>);
-    case HCCL_REDUCE_MAX: return Loop<Codec>(acc, in, n, Max<C>);
-    case HCCL_REDUCE_MIN: return Loop<Codec>(acc, in, n, Min<C>);
+    case HCCL_REDUCE_SUM: return Loop<Codec>(out, first, second, n, Sum<C>);
+    case HCCL_REDUCE_PROD: return Loop<Codec>(out, first, second, n, Prod<C>);
+    case HCCL_REDUCE_MAX: return Loop<Codec>(out, first, second, n, Max<C>);
+    case HCCL_REDUCE_MIN: return Loop<Codec>(out, first, second, n, Min<C>);
     default: return;
   }
 }
 
 }  // namespace
 
-void ReduceInto(void* acc, const void* in, size_t count, HcclDataType dt, HcclReduceOp op) {
+void ReduceTo(void* out, const void* first, const void* second, size_t count, HcclDataType dt, HcclReduceOp op) {
   switch (dt) {
-    case HCCL_DATA_TYPE_INT8: return Reduce<Native<int8_t>>(acc, in, count, op);
-    case HCCL_DATA_TYPE_INT16: return Reduce<Native<int16_t>>(acc, in, count, op);
-    case HCCL_DATA_TYPE_INT32: return Reduce<Native<int32_t>>(acc, in, count, op);
-    case HCCL_DATA_TYPE_INT64: return Reduce<Native<int64_t>>(acc, in, count, op);
-    case HCCL_DATA_TYPE_UINT8: return Reduce<Native<uint8_t>>(acc, in, count, op);
-    case HCCL_DATA_TYPE_UINT16: return Reduce<Native<uint16_t>>(acc, in, count, op);
-    case HCCL_DATA_TYPE_UINT32: return Reduce<Native<uint32_t>>(acc, in, count, op);
-    case HCCL_DATA_TYPE_UINT64: return Reduce<Native<uint64_t>>(acc, in, count, op);
-    case HCCL_DATA_TYPE_FP32: return Reduce<Native<float>>(acc, in, count, op);
-    case HCCL_DATA_TYPE_FP64: return Reduce<Native<double>>(acc, in, count, op);
-    case HCCL_DATA_TYPE_FP16: return Reduce<Half>(acc, in, count, op);
-    case HCCL_DATA_TYPE_BFP16: return Reduce<BFloat16>(acc, in, count, op);
+    case HCCL_DATA_TYPE_INT8: return Reduce<Native<int8_t>>(out, first, second, count, op);
+    case HCCL_DATA_TYPE_INT16: return Reduce<Native<int16_t>>(out, first, second, count, op);
+    case HCCL_DATA_TYPE_INT32: return Reduce<Native<int32_t>>(out, first, second, count, op);
+    case HCCL_DATA_TYPE_INT64: return Reduce<Native<int64_t>>(out, first, second, count, op);
+    case HCCL_DATA_TYPE_UINT8: return Reduce<Native<uint8_t>>(out, first, second, count, op);
+    case HCCL_DATA_TYPE_UINT16: return Reduce<Native<uint16_t>>(out, first, second, count, op);
+    case HCCL_DATA_TYPE_UINT32: return Reduce<Native<uint32_t>>(out, first, second, count, op);
+    case HCCL_DATA_TYPE_UINT64: return Reduce<Native<uint64_t>>(out, first, second, count, op);
+    case HCCL_DATA_TYPE_FP32: return Reduce<Native<float>>(out, first, second, count, op);
+    case HCCL_DATA_TYPE_FP64: return Reduce<Native<double>>(out, first, second, count, op);
+    case HCCL_DATA_TYPE_FP16: return Reduce<Half>(out, first, second, count, op);
+    case HCCL_DATA_TYPE_BFP16: return Reduce<BFloat16>(out, first, second, count, op);
     default: return;
   }
+}
+
+void ReduceInto(void* acc, const void* in, size_t count, HcclDataType dt, HcclReduceOp op) {
+  ReduceTo(acc, acc, in, count, dt, op);
 }
 
 }  // namespace hccl

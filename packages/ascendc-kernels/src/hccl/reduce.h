@@ -11,6 +11,9 @@ namespace ascendc_sim {
 namespace hccl {
 
 // `dt` reducible and `op` one of sum, prod, max, min (the caller checked both).
+// out[i] = first[i] (op) second[i]; `out` may be `first` or `second`.
+void ReduceTo(void* out, const void* first, const void* second, size_t count, HcclDataType dt, HcclReduceOp op);
+// acc[i] = acc[i] (op) in[i].
 void ReduceInto(void* acc, const void* in, size_t count, HcclDataType dt, HcclReduceOp op);
 
 }  // namespace hccl
