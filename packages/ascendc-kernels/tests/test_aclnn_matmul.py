@@ -23,7 +23,9 @@ def _check(got, want, acl_type):
 
 
 @pytest.mark.parametrize("dtype", list(FLOATS))
-@pytest.mark.parametrize("m,k,n", [(0, 3, 4), (3, 0, 4), (1, 1, 1), (7, 13, 5), (129, 31, 257), (64, 300, 17)])
+@pytest.mark.parametrize("m,k,n", [(0, 3, 4), (3, 0, 4), (1, 1, 1), (7, 13, 5), (129, 31, 257), (64, 300, 17),
+                                   # thin products: many narrow tiles, or many K slices
+                                   (8, 27, 4096), (16, 2100, 27), (1, 3000, 5), (100, 700, 300), (33, 9, 1030)])
 def test_mm_matches_numpy(acl, dtype, m, k, n):
     acl_type = FLOATS[dtype]
     rng = np.random.default_rng(m * 1000 + k * 10 + n)
@@ -43,6 +45,17 @@ def test_mm_of_transposed_views_and_into_a_strided_out(acl):
                             db.tensor(shape=(40, 50), strides=(1, 40)),
                             out.tensor(shape=(70, 50), strides=(1, 70)), 0))
     np.testing.assert_allclose(out.to_numpy().T, a.T.astype(np.float64) @ b.T, rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("m,k,n", [(8, 27, 2000), (16, 1500, 27)])
+def test_thin_products_of_transposed_views(acl, m, k, n):
+    rng = np.random.default_rng(m + k + n)
+    a, b = rng.standard_normal((k, m)).astype(np.float32), rng.standard_normal((n, k)).astype(np.float32)
+    da, db = sim.DeviceArray.from_numpy(a), sim.DeviceArray.from_numpy(b)
+    out = sim.DeviceArray.empty((m, n), sim.ACL_FLOAT)
+    sim.check(sim.run_aclnn("aclnnMm", da.tensor(shape=(m, k), strides=(1, m)),
+                            db.tensor(shape=(k, n), strides=(1, k)), out.tensor(), 0))
+    np.testing.assert_allclose(out.to_numpy(), a.T.astype(np.float64) @ b.T, rtol=1e-5, atol=1e-3)
 
 
 def test_mm_spreads_tiles_over_cores_for_a_large_product(acl):

@@ -4,7 +4,8 @@
 // always-true bound test per output row.
 //
 // im2col: each block takes a range of col rows; per row it fills a unified-buffer
-// tile with the window elements (0 for padding) and writes it with DataCopy.
+// tile with the window elements (0 for padding) and writes it with DataCopy (rows of
+// at most half a tile: as many whole rows per tile as fit, one copy out for them).
 // Layout kRows: rows (batch, group, r) of L = outD * outH * outW columns (r = ((c * kd
 // + a) * kh + i) * kw + j, plus an optional row of ones per group); kTransposed: rows
 // (group, batch, l) of Kg columns, as many whole rows per tile as fit (gathered as
@@ -33,6 +34,7 @@ struct Im2colTiling {
   uint32_t chunk = 0;
   bool transposed = false;
   uint32_t windowsPerTile = 0;  // transposed: whole windows per tile (0: windows longer than a tile)
+  uint32_t rowsPerTile = 0;     // rows layout: whole rows per tile (0: rows longer than a tile)
 };
 
 constexpr uint32_t kMaxChunk = 4096;
@@ -166,6 +168,28 @@ __global__ __aicore__ void im2col_custom(GM_ADDR x, GM_ADDR col, Im2colTiling t)
       queue.EnQue(tile);
       AscendC::LocalTensor<T> out = queue.DeQue<T>();
       CopyTileOut(colGm[static_cast<uint64_t>(row * t.kg)], out, static_cast<uint32_t>(m * t.kg));
+      queue.FreeTensor(out);
+      row += m;
+    }
+    return;
+  }
+  if (!t.transposed && t.rowsPerTile > 0) {  // rows (batch, group, r), several per tile
+    for (int64_t row = first; row < last;) {
+      const uint32_t m = static_cast<uint32_t>(std::min<int64_t>(t.rowsPerTile, last - row));
+      AscendC::LocalTensor<T> tile = queue.AllocTensor<T>();
+      T* dst = reinterpret_cast<T*>(tile.GetPhyAddr());
+      for (uint32_t q = 0; q < m; ++q, dst += t.rowLength) {
+        const int64_t b = (row + q) / (t.groups * t.rowsPerGroup);
+        const int64_t grp = ((row + q) / t.rowsPerGroup) % t.groups, r = (row + q) % t.rowsPerGroup;
+        if (r == t.kg) {  // the ones row
+          std::fill(dst, dst + t.rowLength, static_cast<T>(1.0f));
+        } else {
+          GatherWindowRow(g, grp * cg, r, 0, static_cast<uint32_t>(t.rowLength), xp + b * g.channels * volume, dst);
+        }
+      }
+      queue.EnQue(tile);
+      AscendC::LocalTensor<T> out = queue.DeQue<T>();
+      CopyTileOut(colGm[static_cast<uint64_t>(row * t.rowLength)], out, static_cast<uint32_t>(m * t.rowLength));
       queue.FreeTensor(out);
       row += m;
     }
@@ -344,6 +368,9 @@ aclError LaunchIm2col(const Im2colArgs& args, aclrtStream stream) {
   if (t.transposed && t.kg <= kMaxChunk) {
     t.chunk = kMaxChunk;
     t.windowsPerTile = static_cast<uint32_t>(kMaxChunk / t.kg);
+  } else if (!t.transposed && t.rowLength <= kMaxChunk / 2) {  // short rows: one copy out per several
+    t.rowsPerTile = static_cast<uint32_t>(kMaxChunk / t.rowLength);
+    t.chunk = kMaxChunk;
   }
   const uint32_t blockDim = static_cast<uint32_t>((t.rows + t.rowsPerBlock - 1) / t.rowsPerBlock);
   const void* x = args.x;
