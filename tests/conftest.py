@@ -5,12 +5,15 @@ PyTorch's device-type test machinery generates no npu tests.
 """
 
 import os
+import sys
 from pathlib import Path
 
 import opplugin_runtime  # noqa: F401
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+# examples/npu_models.py (the models, data and training loop the examples share) imports as `npu_models`.
+sys.path.insert(0, str(REPO / "examples"))
 
 
 def _label() -> str:

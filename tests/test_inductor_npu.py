@@ -8,11 +8,10 @@ forbidden. The trainings of whole models compile for tens of seconds: they are `
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 import time
-from pathlib import Path
 
+import npu_models  # examples/npu_models.py (the conftest puts examples/ on sys.path)
 import opplugin_runtime  # noqa: F401  registers the npu device
 import pytest
 import torch
@@ -21,19 +20,6 @@ from torch import nn
 
 _SUPPORTED, _WHY_NOT = npu_inductor.supported()
 pytestmark = pytest.mark.skipif(not _SUPPORTED, reason=f"no Inductor backend for npu: {_WHY_NOT}")
-
-_EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "npu_models.py"
-
-
-def _models():
-    name = "npu_models"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, _EXAMPLES)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
 
 
 @pytest.fixture(autouse=True)
@@ -437,9 +423,8 @@ class Encoder(nn.Module):
 
 
 def _task(name: str):
-    m = _models()
-    if name in m.TASKS:
-        task = m.TASKS[name]
+    if name in npu_models.TASKS:
+        task = npu_models.TASKS[name]
         return task.model, task.data, task.loss
 
     def data(steps: int):

@@ -12,11 +12,15 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 import torch
 
 import opplugin_runtime  # noqa: F401  (registers torch.npu)
+
+# examples/npu_models.py (the models, data and training loop the examples share) imports as `npu_models`.
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "examples"))
 
 
 @pytest.fixture(autouse=True)

@@ -7,16 +7,13 @@ with a GradScaler on npu against the same loop under CPU autocast.
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 import warnings
-from pathlib import Path
 
+import npu_models  # examples/npu_models.py (the conftest puts examples/ on sys.path)
 import pytest
 import torch
 
-_EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "npu_models.py"
 HAS_AMP_GRAD_SCALER = hasattr(torch.amp, "GradScaler")
 NO_AMP_GRAD_SCALER = "torch.amp.GradScaler (device-generic, torch >= 2.3) is absent in this torch"
 CPU_HAS_AMP_OPS = torch._C._dispatch_has_kernel_for_dispatch_key("aten::_amp_update_scale_", "CPU")
@@ -258,17 +255,6 @@ def test_scaler_new_scale_and_refusals(no_fallback):
     assert disabled.scale(torch.ones(1)).tolist() == [1.0]
 
 
-def _models():
-    name = "npu_models"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, _EXAMPLES)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
 STEPS = 20
 # Per-step loss of the MLP (20 SGD steps) under npu autocast vs CPU autocast in the same dtype, relative. Both
 # round the matmuls' inputs and outputs to the dtype and differ in summation order and in where CPU's autocast
@@ -295,15 +281,14 @@ def test_mlp_trains_under_autocast_and_grad_scaler_like_cpu(dtype):
     cpu_amp = _cpu_autocast_supports(dtype)
     if not cpu_amp and dtype not in FLOAT32_REFERENCE_TOLERANCE:
         pytest.fail(f"no CPU reference for {dtype}")
-    m = _models()
-    task = m.TASKS["mlp"]
-    cpu_model, npu_model = m.same_start(task)
+    task = npu_models.TASKS["mlp"]
+    cpu_model, npu_model = npu_models.same_start(task)
     batches = task.data(STEPS)
-    cpu = m.train(cpu_model, "sgd", batches, task.loss, "cpu", amp=dtype if cpu_amp else None)
+    cpu = npu_models.train(cpu_model, "sgd", batches, task.loss, "cpu", amp=dtype if cpu_amp else None)
     torch.npu.set_fallback_mode("error")
     try:
         torch.npu.reset_path_ledger()
-        npu = m.train(npu_model, "sgd", batches, task.loss, "npu", amp=dtype)
+        npu = npu_models.train(npu_model, "sgd", batches, task.loss, "npu", amp=dtype)
         ledger = torch.npu.path_ledger()
     finally:
         torch.npu.set_fallback_mode("silent")

@@ -14,10 +14,7 @@ CPU fallback.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
+import npu_models  # examples/npu_models.py (the conftest puts examples/ on sys.path)
 import pytest
 import torch
 
@@ -28,19 +25,6 @@ STEPS = 20
 TOLERANCE = {"mlp": 1e-4, "cnn": 1e-3, "transformer": 1e-3}
 CASES = [("mlp", "sgd"), ("mlp", "adam"), ("cnn", "sgd"), ("transformer", "adam")]
 
-_EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "npu_models.py"
-
-
-def _models():
-    name = "npu_models"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, _EXAMPLES)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
 
 def _has_conv() -> bool:
     return any(torch._C._dispatch_has_kernel_for_dispatch_key(f"aten::{op}", "PrivateUse1")
@@ -48,13 +32,12 @@ def _has_conv() -> bool:
 
 
 def _run(model: str, optimizer: str, dropout: bool = False) -> tuple[list[float], list[float], dict]:
-    m = _models()
-    task = m.TASKS[model]
-    cpu_model, npu_model = m.same_start(task)
+    task = npu_models.TASKS[model]
+    cpu_model, npu_model = npu_models.same_start(task)
     batches = task.data(STEPS)
-    cpu = m.train(cpu_model, optimizer, batches, task.loss, "cpu", dropout=dropout)
+    cpu = npu_models.train(cpu_model, optimizer, batches, task.loss, "cpu", dropout=dropout)
     torch.npu.reset_path_ledger()
-    npu = m.train(npu_model, optimizer, batches, task.loss, "npu", dropout=dropout)
+    npu = npu_models.train(npu_model, optimizer, batches, task.loss, "npu", dropout=dropout)
     for p in npu_model.parameters():
         assert p.device.type == "npu" and (p.grad is None or p.grad.device.type == "npu")
     return cpu, npu, torch.npu.path_ledger()
@@ -80,12 +63,11 @@ def test_no_cpu_fallback(model: str, optimizer: str) -> None:
 
 def test_dropout_trains_on_npu() -> None:
     """Dropout in training mode on npu: the npu dropout kernel runs, the loss falls, nothing is NaN."""
-    m = _models()
-    task = m.TASKS["mlp"]
+    task = npu_models.TASKS["mlp"]
     torch.npu.manual_seed(0)
-    _, npu_model = m.same_start(task)
+    _, npu_model = npu_models.same_start(task)
     torch.npu.reset_path_ledger()
-    losses = m.train(npu_model, "adam", task.data(STEPS), task.loss, "npu", dropout=True)
+    losses = npu_models.train(npu_model, "adam", task.data(STEPS), task.loss, "npu", dropout=True)
     ledger = torch.npu.path_ledger()
     assert ledger["native_dropout"]["op_api"] == STEPS, ledger.get("native_dropout")
     assert ledger["native_dropout_backward"]["op_api"] == STEPS, ledger.get("native_dropout_backward")
