@@ -174,6 +174,16 @@ def test_collectives_follow_the_current_stream():
         assert "stream order ok" in r.stdout
 
 
+def test_ddp_measures_its_iterations_on_npu():
+    """The Reducer finds a timer for npu modules (as for CUDA ones): no warning that time stats are
+    collected for CPU and CUDA only, and the logged forward/backward/communication times are set."""
+    for rank, r in enumerate(run_job("ddp_timing", 2)):
+        assert r.returncode == 0, f"rank {rank} failed:\n{r.stderr[-4000:]}"
+        assert "only collected for CPU and CUDA" not in r.stderr, r.stderr[-4000:]
+        times = dict(item.split("=") for item in r.stdout.split("ddp times", 1)[1].split())
+        assert all(int(value) > 0 for value in times.values()), times
+
+
 def test_a_rank_that_dies_fails_the_others_within_the_timeout():
     start = time.monotonic()
     results = run_job("peer_dies", 2, {"HCCL_EXEC_TIMEOUT": "5"})

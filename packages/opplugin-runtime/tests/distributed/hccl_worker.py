@@ -232,6 +232,25 @@ def dies_mid_job() -> None:
     print("the job went on without its failed rank")
 
 
+def ddp_timing() -> None:
+    """DDP on npu measures its iterations (the Reducer's timer for npu): after a few sampled
+    iterations the logging data holds device times of forward, backward compute and communication."""
+    from torch.nn.parallel import DistributedDataParallel
+
+    dev = torch.device("npu", RANK % torch.npu.device_count())
+    torch.manual_seed(0)
+    model = DistributedDataParallel(torch.nn.Sequential(torch.nn.Linear(64, 256), torch.nn.ReLU(),
+                                                        torch.nn.Linear(256, 8)).to(dev), device_ids=[dev.index])
+    x = torch.randn(32, 64, device=dev)
+    for _ in range(4):
+        model(x).square().sum().backward()
+    torch.npu.synchronize()
+    data = model._get_ddp_logging_data()
+    times = {key: data.get(key, 0) for key in ("avg_forward_compute_time", "avg_backward_compute_time",
+                                               "avg_backward_comm_time", "avg_backward_compute_comm_overlap_time")}
+    print("ddp times", " ".join(f"{key}={value}" for key, value in times.items()))
+
+
 def main() -> None:
     scenario = sys.argv[1]
     timeout = timedelta(seconds=float(os.environ.get("HCCL_TEST_TIMEOUT", "60")))
@@ -242,7 +261,8 @@ def main() -> None:
         assert dist.get_backend() == "hccl", dist.get_backend()
     {"collectives": collectives, "stream_order": stream_order, "peer_dies": peer_dies,
      "mismatch": mismatch, "default_backend": default_backend,
-     "subgroups": subgroups, "dies_mid_job": dies_mid_job, "from_rank_table": from_rank_table}[scenario]()
+     "subgroups": subgroups, "dies_mid_job": dies_mid_job, "from_rank_table": from_rank_table,
+     "ddp_timing": ddp_timing}[scenario]()
     dist.destroy_process_group()
 
 
