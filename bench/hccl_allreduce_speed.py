@@ -1,10 +1,11 @@
 """All-reduce across 2 processes on this host: the simulated HCCL on npu tensors next to gloo on
 CPU tensors, and a DDP training step on 2 ranks next to 1, measured in one run.
 
-Rows: all_reduce (sum) of 1, 16 and 256 MiB of float32, median of --repeat synchronized calls after warm-up
-calls (64 MiB's worth, at least 3), as bus bandwidth (size x 2(n-1)/n / time, the figure collective libraries report) and the
-ratio hccl / gloo (target >= 1.5x); then one DDP step (forward, backward with the gradient all-reduce,
-SGD) of examples/npu_models.py's transformer on 2 ranks against the same model alone on 1 rank.
+Rows: all_reduce (sum) of 1, 16 and 256 MiB of float32, median of --repeat synchronized calls after
+warm-up calls (64 MiB's worth, at least 3), as bus bandwidth (size x 2(n-1)/n / time, the figure
+collective libraries report) and the ratio hccl / gloo (target >= 1.5x); then one DDP step (forward,
+backward with the gradient all-reduce, SGD) of examples/npu_models.py's transformer on 2 ranks against
+the same model alone on 1 rank.
 Nothing is asserted.
 
     build/venvs/v2.13/bin/python bench/hccl_allreduce_speed.py [--repeat 15]
