@@ -23,8 +23,14 @@
 #define NPU_AUTOCAST_OVERLOAD(OP, OVERLOAD, POLICY) KERNEL_PRIVATEUSEONE(OP, OVERLOAD, POLICY)
 #endif
 
-// The device-type state functions came with the table of deprecated per-backend ones.
-#if NPU_AUTOCAST_BY_DEVICE_TYPE != defined(AT_FORALL_DEPRECATED_AUTOCAST_BACKENDS)
+// The device-type state functions came with the table of deprecated per-backend ones (torch 2.4
+// and 2.5 spell its name AT_FORALL_DEPRECATED_AUTOCAST_BAKCNEDS).
+#if defined(AT_FORALL_DEPRECATED_AUTOCAST_BACKENDS) || defined(AT_FORALL_DEPRECATED_AUTOCAST_BAKCNEDS)
+#define NPU_AUTOCAST_HEADER_BY_DEVICE_TYPE 1
+#else
+#define NPU_AUTOCAST_HEADER_BY_DEVICE_TYPE 0
+#endif
+#if NPU_AUTOCAST_BY_DEVICE_TYPE != NPU_AUTOCAST_HEADER_BY_DEVICE_TYPE
 #error "NPU_AUTOCAST_BY_DEVICE_TYPE (npu/core/TorchCompat.h) does not match this torch's ATen/autocast_mode.h"
 #endif
 
