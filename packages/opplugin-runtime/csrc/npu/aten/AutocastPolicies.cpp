@@ -34,6 +34,9 @@
 #error "NPU_AUTOCAST_BY_DEVICE_TYPE (npu/core/TorchCompat.h) does not match this torch's ATen/autocast_mode.h"
 #endif
 
+// aten::linalg_matrix_sqrth (torch >= 2.14), which CUDA's autocast runs in float32.
+#define NPU_HAS_LINALG_MATRIX_SQRTH VERSION_BETWEEN(V2R14, VERSION_NEWEST)
+
 namespace at_npu::autocast {
 
 bool is_autocast_enabled() {
@@ -172,6 +175,9 @@ TORCH_LIBRARY_IMPL(aten, AutocastPrivateUse1, m) {
   KERNEL_PRIVATEUSEONE(cdist, fp32)
   KERNEL_PRIVATEUSEONE(renorm, fp32)
   KERNEL_PRIVATEUSEONE(logsumexp, fp32)
+#if NPU_HAS_LINALG_MATRIX_SQRTH
+  KERNEL_PRIVATEUSEONE(linalg_matrix_sqrth, fp32)
+#endif
 
   // float32 unless the call names an output dtype.
   KERNEL_PRIVATEUSEONE(prod, fp32_set_opt_dtype)
