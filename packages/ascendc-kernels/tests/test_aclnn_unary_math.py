@@ -130,6 +130,9 @@ def test_logit_and_its_gradient(acl):
         np.testing.assert_allclose(unary("aclnnLogit", a, -1.0), np.log(a / (1 - a)), rtol=1e-6)
         z = np.clip(a, np.float32(0.1), np.float32(0.9))
         np.testing.assert_allclose(unary("aclnnLogit", a, 0.1), np.log(z / (1 - z)), rtol=1e-6)
+        # eps > 0.5, an empty range: as ATen's CPU kernel, below eps gives eps, anything else 1 - eps
+        z = np.where(a < np.float32(0.6), np.float32(0.6), np.float32(0.4))
+        np.testing.assert_allclose(unary("aclnnLogit", a, 0.6), np.log(z / (1 - z)), rtol=1e-6)
     grad = np.ones_like(a)
     for eps, outside in ((-1.0, np.nan), (0.1, 0.0)):
         x = sim.DeviceArray.from_numpy(a)

@@ -515,13 +515,16 @@ __aicore__ inline void Angle(const Operands<C>& o) {
   AscendC::Select(o.y, o.mask, o.x[0], o.y, SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
 }
 
-// log(z / (1 - z)), z = x clamped to [eps, 1 - eps] when eps >= 0 (NaN stays NaN).
+// log(z / (1 - z)), z = x clamped to [eps, 1 - eps] when eps >= 0 (NaN stays NaN). As CPU's kernel, x below eps
+// gives eps before x above 1 - eps is tested, which decides every x when eps > 0.5 (an empty range).
 template <typename C>
 __aicore__ inline void Logit(const Operands<C>& o) {
   const LocalTensor<C>& z = o.t[0];
   if (o.scalar.f >= 0) {
-    AscendC::Maxs(z, o.x[0], o.s, o.n);
-    AscendC::Mins(o.y, z, static_cast<C>(C(1) - o.s), o.n);
+    AscendC::Mins(o.y, o.x[0], static_cast<C>(C(1) - o.s), o.n);
+    AscendC::CompareScalar(o.mask, o.x[0], o.s, CMPMODE::LT, o.n);
+    AscendC::Duplicate(z, o.s, o.n);
+    AscendC::Select(o.y, o.mask, z, o.y, SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
     AscendC::Compare(o.mask, o.x[0], o.x[0], CMPMODE::NE, o.n);
     AscendC::Select(z, o.mask, o.x[0], o.y, SELMODE::VSEL_TENSOR_TENSOR_MODE, o.n);
   } else {

@@ -23,10 +23,19 @@
 #define NPU_AUTOCAST_OVERLOAD(OP, OVERLOAD, POLICY) KERNEL_PRIVATEUSEONE(OP, OVERLOAD, POLICY)
 #endif
 
-// The device-type state functions came with the table of deprecated per-backend ones.
-#if NPU_AUTOCAST_BY_DEVICE_TYPE != defined(AT_FORALL_DEPRECATED_AUTOCAST_BACKENDS)
+// The device-type state functions came with the table of deprecated per-backend ones (torch 2.4
+// and 2.5 spell its name AT_FORALL_DEPRECATED_AUTOCAST_BAKCNEDS).
+#if defined(AT_FORALL_DEPRECATED_AUTOCAST_BACKENDS) || defined(AT_FORALL_DEPRECATED_AUTOCAST_BAKCNEDS)
+#define NPU_AUTOCAST_HEADER_BY_DEVICE_TYPE 1
+#else
+#define NPU_AUTOCAST_HEADER_BY_DEVICE_TYPE 0
+#endif
+#if NPU_AUTOCAST_BY_DEVICE_TYPE != NPU_AUTOCAST_HEADER_BY_DEVICE_TYPE
 #error "NPU_AUTOCAST_BY_DEVICE_TYPE (npu/core/TorchCompat.h) does not match this torch's ATen/autocast_mode.h"
 #endif
+
+// aten::linalg_matrix_sqrth (torch >= 2.14), which CUDA's autocast runs in float32.
+#define NPU_HAS_LINALG_MATRIX_SQRTH VERSION_BETWEEN(V2R14, VERSION_NEWEST)
 
 namespace at_npu::autocast {
 
@@ -166,6 +175,9 @@ TORCH_LIBRARY_IMPL(aten, AutocastPrivateUse1, m) {
   KERNEL_PRIVATEUSEONE(cdist, fp32)
   KERNEL_PRIVATEUSEONE(renorm, fp32)
   KERNEL_PRIVATEUSEONE(logsumexp, fp32)
+#if NPU_HAS_LINALG_MATRIX_SQRTH
+  KERNEL_PRIVATEUSEONE(linalg_matrix_sqrth, fp32)
+#endif
 
   // float32 unless the call names an output dtype.
   KERNEL_PRIVATEUSEONE(prod, fp32_set_opt_dtype)

@@ -2,6 +2,13 @@
 
 #include <c10/util/Exception.h>
 
+#include "npu/version.h"
+
+// torch >= 2.15: CPU's native_group_norm takes an input of any layout and refuses one without channels or
+// without planes (C == 0, HxW == 0); before, it refused an input not contiguous in its suggested memory
+// format and normalised empty planes to an empty output.
+#define NPU_GROUP_NORM_REFUSES_EMPTY_PLANES VERSION_BETWEEN(V2R15, VERSION_NEWEST)
+
 namespace op_plugin::utils {
 
 at::Tensor group_norm_param(const c10::optional<at::Tensor>& t, const at::Tensor& input) {
@@ -23,8 +30,13 @@ void check_group_norm_forward(const at::Tensor& input, const at::Tensor& weight,
   check_group_norm("native_group_norm", input, weight, N, C, HxW, group);
   TORCH_CHECK(!bias.defined() || bias.numel() == C, "native_group_norm: bias of ", bias.numel(),
               " elements, expected C = ", C);
+#if NPU_GROUP_NORM_REFUSES_EMPTY_PLANES
+  TORCH_CHECK(C > 0, "native_group_norm: Expected number of channels to be greater than 0, got ", C);
+  TORCH_CHECK(HxW > 0, "native_group_norm: Expected HxW to be greater than 0, got ", HxW);
+#else
   TORCH_CHECK(input.is_contiguous(input.suggest_memory_format()),
               "Expected X.is_contiguous(memory_format) to be true, but got false.");
+#endif
 }
 
 }  // namespace op_plugin::utils

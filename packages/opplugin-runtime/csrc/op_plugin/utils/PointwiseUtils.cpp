@@ -8,7 +8,11 @@
 #include <ATen/native/TypeProperties.h>
 
 #include "npu/op_common/OpPreparation.h"
+#include "npu/version.h"
 #include "op_plugin/utils/RearrangeUtils.h"
+
+// torch >= 2.15: CPU's linspace of float16 and bfloat16 computes in float and rounds once.
+#define NPU_LINSPACE_16BIT_IN_FLOAT VERSION_BETWEEN(V2R15, VERSION_NEWEST)
 
 namespace op_plugin::utils {
 
@@ -110,6 +114,16 @@ void linspace_check_resize(const char* op, int64_t steps, at::Tensor& out) {
   TORCH_CHECK(out.scalar_type() != at::kBool && !out.is_complex(), op, ": out of dtype ", out.scalar_type(),
               " is not supported on npu");
   if (!out.sizes().equals({steps})) out.resize_({steps});
+}
+
+bool linspace_in_float(at::ScalarType dtype) {
+  return NPU_LINSPACE_16BIT_IN_FLOAT && (dtype == at::kHalf || dtype == at::kBFloat16);
+}
+
+at::Scalar linspace_bound(const at::Scalar& bound, at::ScalarType dtype) {
+  return AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, dtype, "linspace", [&] {
+    return at::Scalar(static_cast<double>(bound.to<scalar_t>()));
+  });
 }
 
 void check_logspace_bounds(const at::Scalar& start, const at::Scalar& end, int64_t steps, at::ScalarType dtype) {

@@ -47,6 +47,11 @@ void check_fill_value(const at::Tensor& self, const at::Tensor& value);
 // resized to [steps].
 void linspace_check_resize(const char* op, int64_t steps, at::Tensor& out);
 
+// Whether linspace of `dtype` is computed in float and rounded once, from the bounds stored in `dtype`
+// (linspace_bound): CPU's float16 and bfloat16 from torch 2.15 on; before, each operation rounds to the type.
+bool linspace_in_float(at::ScalarType dtype);
+at::Scalar linspace_bound(const at::Scalar& bound, at::ScalarType dtype);
+
 // logspace of more than one step stores start and end in out's dtype: CPU's conversion, which raises where
 // one overflows the dtype.
 void check_logspace_bounds(const at::Scalar& start, const at::Scalar& end, int64_t steps, at::ScalarType dtype);

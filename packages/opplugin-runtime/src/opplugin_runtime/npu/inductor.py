@@ -46,6 +46,7 @@ from . import _C
 
 _DEVICE = "npu"
 _INTERFACE_MODULE = "torch._dynamo.device_interface"
+_TORCH = torch.torch_version.TorchVersion(torch.__version__)
 #: Environment variable through which a kernel module receives the launcher's address at import.
 LAUNCHER_ENV = "_NPU_INDUCTOR_LAUNCH_HOST_KERNEL"
 
@@ -74,9 +75,22 @@ def supported() -> tuple[bool, str]:
 # Dynamo device interface
 # --------------------------------------------------------------------------------------------
 
+def _register_streams_with_dynamo_bases() -> None:
+    """torch 2.2-2.5: Dynamo's DeviceInterface takes only an Event and a Stream derived from the
+    abstract bases of torch._streambase (from 2.6 deprecated aliases of torch.Event/Stream that it
+    no longer checks). npu's implement their methods: they are registered as virtual subclasses."""
+    if _TORCH >= (2, 6):
+        return
+    from torch._streambase import _EventBase, _StreamBase
+
+    _EventBase.register(torch.npu.Event)
+    _StreamBase.register(torch.npu.Stream)
+
+
 def _make_device_interface() -> type:
     from torch._dynamo.device_interface import DeviceInterface, caching_worker_device_properties
 
+    _register_streams_with_dynamo_bases()
     npu = torch.npu
 
     class NpuInterface(DeviceInterface):
@@ -493,22 +507,24 @@ def _npu_headers_are_cpu_headers(original: Any) -> Any:
 
 # Inductor tells its C++ (CPU) backend apart by the device being "cpu"; npu nodes are generated
 # by that backend too. Its C++ wrapper knows the devices it builds for by name. (module,
-# attribute, replacement given the original (a table: completed in place), why).
+# attribute, replacement given the original (a table: completed in place), why, the first torch
+# release without the target, where Inductor asks what replaces it, or None).
 _INDUCTOR_PATCHES = (
     ("torch._inductor.scheduler", "BaseSchedulerNode.is_cpu", _is_cpu_or_npu,
-     "the scheduler skips loop reordering, reindexing and index inversion for C++ kernels by is_cpu()"),
+     "the scheduler skips loop reordering, reindexing and index inversion for C++ kernels by is_cpu()", None),
     ("torch._inductor.codegen.common", "get_current_backend", _cpp_backend_for_npu,
-     "the kernels' ops handler propagates dtypes the C++ way when the current backend is 'cpp'"),
+     "the kernels' ops handler propagates dtypes the C++ way when the current backend is 'cpp'", None),
     ("torch._inductor.utils", "get_current_backend", _cpp_backend_for_npu,
-     "the same question asked from torch._inductor.utils"),
+     "the same question asked from torch._inductor.utils", None),
     ("torch._inductor.codegen.cpp_utils", "DEVICE_TO_ATEN", _npu_aten_device,
-     "the C++ wrapper names a graph's device by this table (npu: PrivateUse1)"),
+     "the C++ wrapper names a graph's device by this table (npu: PrivateUse1)",
+     (2, 15)),  # from 2.15 it asks the device's DeviceOpOverrides.aten_device_type()
     ("torch._inductor.cpp_builder", "get_cpp_torch_device_options", _npu_build_options,
-     "a C++ wrapper library of an npu graph includes the npu C shim and links the runtime"),
+     "a C++ wrapper library of an npu graph includes the npu C shim and links the runtime", None),
     ("torch._inductor.codecache", "_get_cpp_wrapper_header", _npu_headers_are_cpu_headers,
-     "the C++ wrapper's precompiled header of a device: npu's is the CPU one (host code)"),
+     "the C++ wrapper's precompiled header of a device: npu's is the CPU one (host code)", None),
     ("torch._inductor.codecache", "_get_cpp_prefix_header", _npu_headers_are_cpu_headers,
-     "the precompiled prefix header of C++ kernels: npu kernels are CPU C++"),
+     "the precompiled prefix header of C++ kernels: npu kernels are CPU C++", None),
 )
 _PATCHED = "_npu_patched"
 
@@ -517,7 +533,9 @@ def _apply_inductor_patches() -> None:
     """Applies _INDUCTOR_PATCHES once; a target torch moved fails here, naming it."""
     import importlib
 
-    for module_name, attribute, make, _why in _INDUCTOR_PATCHES:
+    for module_name, attribute, make, _why, gone_in in _INDUCTOR_PATCHES:
+        if gone_in is not None and gone_in <= _TORCH:
+            continue
         owner: Any = importlib.import_module(module_name)
         *path, name = attribute.split(".")
         for part in path:
@@ -727,6 +745,9 @@ def _make_backend() -> dict[str, type]:
 
         def cpp_device_ptr(self) -> str:
             return "void*"
+
+        def aten_device_type(self) -> str:
+            return "at::kPrivateUse1"  # the C++ wrapper's name of the device (torch >= 2.15)
 
     register_device_op_overrides(_DEVICE, NpuDeviceOpOverrides())
     _apply_inductor_patches()

@@ -375,6 +375,14 @@ at::Tensor& linspace_out(const at::Scalar& start, const at::Scalar& end, int64_t
   if (steps == 1) {  // one step is start itself (the spacing would divide by zero)
     return fill_with(out, scalar_operand(start));
   }
+  const at::ScalarType dtype = out.scalar_type();
+  if (op_plugin::utils::linspace_in_float(dtype)) {
+    at::Tensor values = OpPreparation::apply_tensor_without_format({steps}, out.options().dtype(at::kFloat));
+    acl_op::linspace_out(op_plugin::utils::linspace_bound(start, dtype), op_plugin::utils::linspace_bound(end, dtype),
+                         steps, values);
+    out.copy_(values);
+    return out;
+  }
   // start and end in double: integral and double results come out as CPU's
   return write_dense(out, "LinSpace", [&](OpCommand& cmd) {
     cmd.Input(start, at::kDouble).Input(end, at::kDouble).Input(c10::IntArrayRef{steps}, at::kInt);

@@ -14,11 +14,16 @@
 #include <vector>
 
 #include "npu/core/NPUGuard.h"
+#include "npu/version.h"
 #include "npu/op_api/op_api_common.h"
 #include "npu/op_common/OpPreparation.h"
 #include "op_plugin/ops/_fft_c2c.h"
 #include "op_plugin/ops/_fft_c2r.h"
 #include "op_plugin/ops/_fft_r2c.h"
+
+// torch >= 2.15: CPU's transform of an empty input gives an empty result, except a real<->complex one whose
+// last transformed dimension is empty; before, it refused every empty input.
+#define NPU_FFT_OF_AN_EMPTY_INPUT_IS_EMPTY VERSION_BETWEEN(V2R15, VERSION_NEWEST)
 
 namespace op_api {
 namespace {
@@ -35,9 +40,21 @@ std::vector<int64_t> wrap_dims(const at::Tensor& self, at::IntArrayRef dim) {
   return dims;
 }
 
-// An empty input (no batch, or a transform of no points) is rejected, as CPU's transform does.
-void check_not_empty(const char* op, const at::Tensor& self) {
-  TORCH_CHECK(self.numel() > 0, op, ": the input ", self.sizes(), " is empty; an FFT needs at least one element");
+// Whether `self` is empty, its (empty) result then being the answer; raises where CPU's transform refuses it.
+// `real_complex`: a real-to-complex or complex-to-real transform over `dims` (wrapped, the last one last).
+bool is_empty_transform(const char* op, const at::Tensor& self, const std::vector<int64_t>& dims,
+                        bool real_complex) {
+  if (self.numel() > 0) return false;
+#if NPU_FFT_OF_AN_EMPTY_INPUT_IS_EMPTY
+  TORCH_CHECK(!real_complex || dims.empty() || self.size(dims.back()) > 0, op, ": the last transformed dimension (",
+              dims.empty() ? 0 : dims.back(), ") of the input ", self.sizes(), " is empty");
+  return true;
+#else
+  (void)dims;
+  (void)real_complex;
+  TORCH_CHECK(false, op, ": the input ", self.sizes(), " is empty; an FFT needs at least one element");
+  return false;
+#endif
 }
 
 at::Tensor stored_values(const at::Tensor& self) {
@@ -57,15 +74,16 @@ at::Tensor _fft_r2c(const at::Tensor& self, at::IntArrayRef dim, int64_t normali
   TORCH_CHECK(self.scalar_type() == at::kFloat || self.scalar_type() == at::kDouble,
               "_fft_r2c: unsupported dtype ", self.scalar_type());
   TORCH_CHECK(!dim.empty(), "_fft_r2c: dim must not be empty");
-  check_not_empty("_fft_r2c", self);
   c10_npu::NPUGuard guard(self.device());
   const std::vector<int64_t> dims = wrap_dims(self, dim);
+  const bool empty = is_empty_transform("_fft_r2c", self, dims, true);
   std::vector<int64_t> sizes(self.sizes().begin(), self.sizes().end());
   if (onesided) {
     sizes[dims.back()] = sizes[dims.back()] / 2 + 1;
   }
   at::Tensor out = OpPreparation::apply_tensor_without_format(
       sizes, self.options().dtype(c10::toComplexType(self.scalar_type())));
+  if (empty) return out;
   const at::Tensor input = stored_values(self);
   EXEC_NPU_CMD(aclnnFftR2C, input, at::IntArrayRef(dims), normalization, onesided, out);
   return out;
@@ -81,14 +99,15 @@ at::Tensor _fft_c2r(const at::Tensor& self, at::IntArrayRef dim, int64_t normali
   TORCH_CHECK(self.scalar_type() == at::kComplexFloat || self.scalar_type() == at::kComplexDouble,
               "_fft_c2r: unsupported dtype ", self.scalar_type());
   TORCH_CHECK(!dim.empty(), "_fft_c2r: dim must not be empty");
-  check_not_empty("_fft_c2r", self);
+  const std::vector<int64_t> dims = wrap_dims(self, dim);
+  const bool empty = is_empty_transform("_fft_c2r", self, dims, true);
   TORCH_CHECK(last_dim_size >= 1, "_fft_c2r: Invalid number of data points (", last_dim_size, ") specified");
   c10_npu::NPUGuard guard(self.device());
-  const std::vector<int64_t> dims = wrap_dims(self, dim);
   std::vector<int64_t> sizes(self.sizes().begin(), self.sizes().end());
   sizes[dims.back()] = last_dim_size;
   at::Tensor out = OpPreparation::apply_tensor_without_format(
       sizes, self.options().dtype(c10::toRealValueType(self.scalar_type())));
+  if (empty) return out;
   const at::Tensor input = stored_values(self);
   EXEC_NPU_CMD(aclnnFftC2R, input, at::IntArrayRef(dims), normalization, last_dim_size, out);
   return out;
@@ -103,10 +122,11 @@ at::Tensor _fft_c2c(const at::Tensor& self, at::IntArrayRef dim, int64_t normali
   TORCH_CHECK(self.is_complex(), "_fft_c2c: expected a complex self, got ", self.scalar_type());
   TORCH_CHECK(self.scalar_type() == at::kComplexFloat || self.scalar_type() == at::kComplexDouble,
               "_fft_c2c: unsupported dtype ", self.scalar_type());
-  if (!dim.empty()) check_not_empty("_fft_c2c", self);
   c10_npu::NPUGuard guard(self.device());
   const std::vector<int64_t> dims = wrap_dims(self, dim);
+  const bool empty = !dims.empty() && is_empty_transform("_fft_c2c", self, dims, false);
   at::Tensor out = OpPreparation::apply_tensor_without_format(self.sizes(), self.options());
+  if (empty) return out;
   const at::Tensor input = stored_values(self);
   EXEC_NPU_CMD(aclnnFftC2C, input, at::IntArrayRef(dims), normalization, forward, out);
   return out;

@@ -55,6 +55,14 @@ at::Tensor& eye_out(int64_t n, at::Tensor& out) { return op_api::eye_out(n, n, o
 at::Tensor& linspace_out(const at::Scalar& start, const at::Scalar& end, int64_t steps, at::Tensor& out) {
   op_plugin::utils::linspace_check_resize("linspace", steps, out);
   c10_npu::NPUGuard guard(out.device());
+  const at::ScalarType dtype = out.scalar_type();
+  if (steps > 0 && op_plugin::utils::linspace_in_float(dtype)) {
+    at::Tensor values = OpPreparation::apply_tensor_without_format({steps}, out.options().dtype(at::kFloat));
+    op_api::linspace_out(op_plugin::utils::linspace_bound(start, dtype), op_plugin::utils::linspace_bound(end, dtype),
+                         steps, values);
+    out.copy_(values);
+    return out;
+  }
   if (steps > 0) EXEC_NPU_CMD(aclnnLinspace, start, end, steps, out);
   return out;
 }
