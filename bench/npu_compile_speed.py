@@ -4,8 +4,11 @@
 A step is zero_grad, the compiled forward and loss (``torch.compile(..., fullgraph=True)``; its
 backward is compiled with it), backward, an Adam step (eager, or compiled with
 ``torch.compile(opt.step)`` in the "+ optimizer" variants) and a host read of the loss
-(``loss.item()``, which also waits for the npu stream). Each row is the median of --rounds
-rounds of --steps steps after a warm-up, milliseconds per step. The variants:
+(``loss.item()``, which also waits for the npu stream). Every variant is compiled and warmed
+up first; then, round after round, each variant runs --steps steps in turn (the order rotated
+each round), so a change of the machine's load moves all variants of a round alike. A row is
+the median of the rounds (and their min and max), milliseconds per step; a ratio is the median
+of the ratios of the same round (and their range). The variants:
 
   eager npu          the npu aten ops, one call per op
   compiled npu       Inductor's C++ kernels queued on the npu stream, one simulated core each
@@ -22,10 +25,12 @@ Ratios: eager npu / compiled npu (target >= 1.3x) and compiled npu / compiled CP
 Inductor itself gains for the model on the CPU, the measure of how much of a step compiling
 can remove (a step dominated by convolutions, extern kernels in both modes, gains little).
 "first call s" is the wall time of the first step of each compiled variant, compile included,
-with Inductor's caches fresh (a new cache directory per variant). Dropout modules are in eval
+with Inductor's caches fresh (a new cache directory per variant); the optimizer's foreach
+kernel takes a few hundred pointer arguments, which the npu launch entry binds without a
+std::tuple (a tuple that wide took g++ about two minutes). Dropout modules are in eval
 mode (as in the compared runs of the tests). Nothing is asserted; numbers are printed.
 
-    build/venvs/v2.13/bin/python bench/npu_compile_speed.py [--steps 20] [--rounds 5] [--models transformer cnn]
+    build/venvs/v2.13/bin/python bench/npu_compile_speed.py [--steps 20] [--rounds 9] [--models transformer cnn]
 """
 
 from __future__ import annotations
@@ -57,6 +62,10 @@ def make_step(name: str, device: str, compiled: bool,
     def loss_of(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
         return task.loss(model(x), y)
 
+    # Dynamo keeps compiled graphs per code object and guards them on the tensors (not on the
+    # model's identity): without a code object of its own, a variant would run the graph that an
+    # earlier variant compiled (with that variant's OpenMP threads).
+    loss_of.__code__ = loss_of.__code__.replace()
     forward = torch.compile(loss_of, fullgraph=True) if compiled else loss_of
     # The optimizer's step breaks the graph on purpose (torch.optim sets grad mode around it).
     optimizer_step = torch.compile(opt.step) if compiled_optimizer else opt.step
@@ -72,13 +81,35 @@ def make_step(name: str, device: str, compiled: bool,
     return step, batches
 
 
-def measure(name: str, device: str, compiled: bool, steps: int, rounds: int,
-            threads: int | None = None, compiled_optimizer: bool = False) -> tuple[float, float | None]:
-    """(ms per step, seconds of the first call or None for eager)."""
+VARIANTS = (  # label, device, compiled, OpenMP threads, optimizer compiled
+    ("eager npu", "npu", False, None, False),
+    ("compiled npu", "npu", True, None, False),
+    ("compiled npu omp2", "npu", True, 2, False),
+    ("compiled npu +opt", "npu", True, None, True),
+    ("eager cpu", "cpu", False, None, False),
+    ("compiled cpu", "cpu", True, None, False),
+    ("compiled cpu +opt", "cpu", True, None, True),
+)
+
+RATIOS = (  # text, numerator, denominator, note
+    ("eager npu / compiled npu", "eager npu", "compiled npu", "(target >= 1.3x)"),
+    ("eager npu / compiled npu +opt", "eager npu", "compiled npu +opt", "(target >= 1.3x)"),
+    ("compiled npu / compiled cpu", "compiled npu", "compiled cpu", "(target <= 1.2x)"),
+    ("compiled npu +opt / cpu +opt", "compiled npu +opt", "compiled cpu +opt", "(target <= 1.2x)"),
+    ("eager cpu / compiled cpu", "eager cpu", "compiled cpu", "(Inductor's own gain on the CPU)"),
+    ("eager cpu / compiled cpu +opt", "eager cpu", "compiled cpu +opt", ""),
+    ("compiled npu omp2 / one thread", "compiled npu omp2", "compiled npu", ""),
+)
+
+
+def prepare(name: str, device: str, compiled: bool, threads: int | None,
+            compiled_optimizer: bool) -> tuple[Callable[[torch.Tensor, torch.Tensor], float], list, float | None]:
+    """A variant's step and batches, compiled and warmed up, and the seconds of its first call
+    (None for eager). Inductor's caches are fresh for each variant; cpp.threads applies to the
+    kernels generated here."""
     from torch._inductor import config
     from torch._inductor.utils import fresh_cache
 
-    torch._dynamo.reset()
     patch = config.patch({"cpp.threads": threads}) if threads is not None else config.patch({})
     with patch, fresh_cache():
         step, batches = make_step(name, device, compiled, compiled_optimizer)
@@ -87,49 +118,49 @@ def measure(name: str, device: str, compiled: bool, steps: int, rounds: int,
         first = time.perf_counter() - start
         for x, y in batches[1:3]:
             step(x, y)
-        samples = []
-        for _ in range(rounds):
+    return step, batches, (first if compiled else None)
+
+
+def measure(name: str, steps: int, rounds: int) -> tuple[dict[str, list[float]], dict[str, float | None]]:
+    """Milliseconds per step of every variant in each round, and first-call seconds. The variants
+    take turns within a round (in a rotated order), so a change in the machine's load between
+    rounds moves every variant of that round alike."""
+    torch._dynamo.reset()
+    prepared = {label: prepare(name, *spec) for label, *spec in VARIANTS}
+    labels = list(prepared)
+    samples: dict[str, list[float]] = {label: [] for label in labels}
+    for r in range(rounds):
+        for label in labels[r % len(labels):] + labels[:r % len(labels)]:
+            step, batches, _ = prepared[label]
             start = time.perf_counter()
             for i in range(steps):
                 step(*batches[i % len(batches)])
-            samples.append((time.perf_counter() - start) / steps * 1e3)
-    return statistics.median(samples), (first if compiled else None)
+            samples[label].append((time.perf_counter() - start) / steps * 1e3)
+    return samples, {label: first for label, (_, _, first) in prepared.items()}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--steps", type=int, default=20)
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--models", nargs="+", default=["transformer", "cnn"], choices=sorted(npu_models.TASKS))
     args = parser.parse_args()
     torch.set_num_threads(1)
-    variants = (  # label, device, compiled, OpenMP threads, optimizer compiled
-        ("eager npu", "npu", False, None, False),
-        ("compiled npu", "npu", True, None, False),
-        ("compiled npu omp2", "npu", True, 2, False),
-        ("compiled npu +opt", "npu", True, None, True),
-        ("eager cpu", "cpu", False, None, False),
-        ("compiled cpu", "cpu", True, None, False),
-        ("compiled cpu +opt", "cpu", True, None, True),
-    )
-    print(f"{'model':<12} {'variant':<18} {'ms/step':>9} {'first call s':>13}")
+    # Every compiled variant of a model shares the model's code objects: one Dynamo cache entry each.
+    dynamo = torch._dynamo.config
+    limit = "recompile_limit" if hasattr(dynamo, "recompile_limit") else "cache_size_limit"  # torch < 2.6
+    setattr(dynamo, limit, max(getattr(dynamo, limit), 2 * len(VARIANTS)))
+    print(f"{'model':<12} {'variant':<18} {'ms/step':>9} {'min':>7} {'max':>7} {'first call s':>13}")
     for name in args.models:
-        r = {}
-        for label, device, compiled, threads, compiled_optimizer in variants:
-            ms, first = measure(name, device, compiled, args.steps, args.rounds, threads, compiled_optimizer)
-            r[label] = ms
-            print(f"{name:<12} {label:<18} {ms:9.3f} {'' if first is None else f'{first:13.1f}'}")
-        rows = (
-            ("eager npu / compiled npu", r["eager npu"] / r["compiled npu"], "(target >= 1.3x)"),
-            ("eager npu / compiled npu +opt", r["eager npu"] / r["compiled npu +opt"], "(target >= 1.3x)"),
-            ("compiled npu / compiled cpu", r["compiled npu"] / r["compiled cpu"], "(target <= 1.2x)"),
-            ("compiled npu +opt / cpu +opt", r["compiled npu +opt"] / r["compiled cpu +opt"], "(target <= 1.2x)"),
-            ("eager cpu / compiled cpu", r["eager cpu"] / r["compiled cpu"], "(Inductor's own gain on the CPU)"),
-            ("eager cpu / compiled cpu +opt", r["eager cpu"] / r["compiled cpu +opt"], ""),
-            ("compiled npu omp2 / one thread", r["compiled npu omp2"] / r["compiled npu"], ""),
-        )
-        for text, ratio, note in rows:
-            print(f"{name:<12} {text:<31}{ratio:6.2f}x {note}".rstrip())
+        samples, firsts = measure(name, args.steps, args.rounds)
+        for label, ms in samples.items():
+            first = firsts[label]
+            print(f"{name:<12} {label:<18} {statistics.median(ms):9.3f} {min(ms):7.3f} {max(ms):7.3f} "
+                  f"{'' if first is None else f'{first:13.1f}'}".rstrip())
+        for text, num, den, note in RATIOS:
+            per_round = [a / b for a, b in zip(samples[num], samples[den])]
+            print(f"{name:<12} {text:<31}{statistics.median(per_round):6.2f}x "
+                  f"[{min(per_round):.2f}-{max(per_round):.2f}] {note}".rstrip())
 
 
 if __name__ == "__main__":

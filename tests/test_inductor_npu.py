@@ -242,6 +242,25 @@ def test_cpu_scalar_tensor_is_read_when_the_kernel_is_queued():
     torch.testing.assert_close(y.cpu(), x * 3.0 + 2)
 
 
+def test_foreach_kernel_of_hundreds_of_tensors_compiles_and_matches_cpu():
+    # An optimizer step's shape: one foreach kernel over every parameter takes hundreds of
+    # pointers and a 0-dim CPU tensor read by value (its launch entry binds them all).
+    xs = [torch.randn(3 + i % 5) for i in range(100)]
+    ys = [torch.randn_like(x) for x in xs]
+    scale = torch.tensor(0.25)
+
+    def f(xs, ys, scale):
+        return torch._foreach_add(torch._foreach_mul(xs, scale), ys)
+
+    compiled = torch.compile(f, fullgraph=True)
+    got, code = _compiled_code(compiled, [x.npu() for x in xs], [y.npu() for y in ys], scale)
+    widest = max((line.count("*'") for c in code for line in c.splitlines() if "npu_host_kernel(" in line),
+                 default=0)
+    assert widest >= 200, f"expected one kernel over all 100 tensors, the widest took {widest} arguments"
+    for g, want in zip(got, f(xs, ys, scale)):
+        torch.testing.assert_close(g.cpu(), want)
+
+
 def test_failing_kernel_is_reported_at_the_next_synchronisation_naming_it():
     def f(a, b):
         return a // b + 1

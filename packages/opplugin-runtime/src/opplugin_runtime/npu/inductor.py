@@ -226,7 +226,7 @@ _LAUNCH_ENTRY = textwrap.dedent(
     #include <cstring>
     #include <new>
     #include <stdexcept>
-    #include <tuple>
+    #include <optional>
     #include <type_traits>
 
     namespace npu_launch {{
@@ -236,26 +236,30 @@ _LAUNCH_ENTRY = textwrap.dedent(
     static void* (*tensor_data_ptr)(PyObject*) = nullptr;
     static Launcher launcher = nullptr;
 
-    // A launch's arguments, plus room for the values of 0-dim CPU tensors: those are passed
-    // as Python numbers and their pointer argument points into the pack (the CPU tensor itself
-    // may be freed before the kernel runs).
-    template <typename Args> struct Pack {{
+    // A launch: kernel() bound to its arguments, plus room for the values of 0-dim CPU tensors:
+    // those are passed as Python numbers and their pointer argument points into the pack (the
+    // CPU tensor itself may be freed before the kernel runs). The arguments are a lambda's
+    // captures, not a std::tuple: a foreach kernel (an optimizer step) takes hundreds of
+    // pointers, and a tuple of that many elements takes the compiler minutes.
+    template <typename Call> struct Pack {{
         int64_t scalars[{arg_len} + 1];
-        Args args;
+        std::optional<Call> call;
     }};
     static int64_t* current_scalars = nullptr;  // the pack being filled (the GIL is held)
 
-    template <typename P> static void run_block(void* ctx) {{
-        std::apply([](auto... a) {{ kernel(a...); }}, static_cast<P*>(ctx)->args);
+    template <typename... A> static auto bind_kernel(A... a) {{
+        return [a...] {{ kernel(a...); }};
     }}
+
+    template <typename P> static void run_block(void* ctx) {{ (*static_cast<P*>(ctx)->call)(); }}
     template <typename P> static void destroy(void* ctx) {{ delete static_cast<P*>(ctx); }}
 
-    template <typename MakeArgs> static PyObject* launch(PyObject* name, int device, MakeArgs make_args) {{
-        using P = Pack<decltype(make_args())>;
+    template <typename MakeCall> static PyObject* launch(PyObject* name, int device, MakeCall make_call) {{
+        using P = Pack<decltype(make_call())>;
         auto* pack = new P();
         current_scalars = pack->scalars;
         try {{
-            pack->args = make_args();
+            pack->call.emplace(make_call());
         }} catch (...) {{
             delete pack;
             throw;
@@ -399,7 +403,7 @@ def _kernel_code_cache() -> type:
         _loaded_module_names: Any = type(CppPythonBindingsCodeCache._loaded_module_names)()
         entry_function = "kernel"
         call_entry_function = ("return npu_launch::launch(self, static_cast<int>(device), "
-                               "[&] {{ return std::make_tuple({}); }});")
+                               "[&] {{ return npu_launch::bind_kernel({}); }});")
         extra_parse_arg = ""
         suffix_template = _LAUNCH_ENTRY.replace("{launcher_env}", LAUNCHER_ENV)
 
