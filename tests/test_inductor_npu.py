@@ -254,11 +254,14 @@ def test_foreach_kernel_of_hundreds_of_tensors_compiles_and_matches_cpu():
 
     compiled = torch.compile(f, fullgraph=True)
     got, code = _compiled_code(compiled, [x.npu() for x in xs], [y.npu() for y in ys], scale)
-    widest = max((line.count("*'") for c in code for line in c.splitlines() if "npu_host_kernel(" in line),
-                 default=0)
-    assert widest >= 200, f"expected one kernel over all 100 tensors, the widest took {widest} arguments"
     for g, want in zip(got, f(xs, ys, scale)):
         torch.testing.assert_close(g.cpu(), want)
+    widest = max((line.count("*'") for c in code for line in c.splitlines() if "npu_host_kernel(" in line),
+                 default=0)
+    # torch 2.13's C++ backend puts the whole group in one kernel (as it does an Adam step's);
+    # an older Inductor may cut it into several.
+    if torch.torch_version.TorchVersion(torch.__version__) >= (2, 13):
+        assert widest >= 200, f"expected one kernel over all 100 tensors, the widest took {widest} arguments"
 
 
 def test_failing_kernel_is_reported_at_the_next_synchronisation_naming_it():
