@@ -42,10 +42,11 @@ def wrap(model: nn.Module, how: str, device: torch.device) -> nn.Module:
         from torch.nn.parallel import DistributedDataParallel
 
         return DistributedDataParallel(model, device_ids=[device.index])
-    try:
-        from torch.distributed.fsdp import fully_shard
-    except ImportError:
-        from torch.distributed._composable.fsdp import fully_shard  # torch 2.4 and 2.5
+    if torch.torch_version.TorchVersion(torch.__version__) < (2, 6):
+        raise SystemExit(f"--wrap fsdp needs torch 2.6 or later: torch {torch.__version__}'s fully_shard makes "
+                         "its streams with torch.cuda.Stream")
+    from torch.distributed.fsdp import fully_shard
+
     for module in model.modules():
         if module is not model and isinstance(module, (nn.Linear, nn.Sequential)) and any(
                 p.requires_grad for p in module.parameters(recurse=False)):
