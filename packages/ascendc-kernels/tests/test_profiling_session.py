@@ -125,8 +125,8 @@ def test_a_session_records_the_modules_reports_and_the_kernels(prof, stream, tes
     assert api["name"] == node["name"] == "triton_add_0"
     assert (api["level"], api["type"]) == (10000, 5) and (node["level"], node["type"]) == (10000, 0)
     assert api["item_id"] == node["item_id"] == prof.MsprofGetHashId(b"triton_add_0", 12)
-    # the launch's host call encloses the launch; the kernel ran after it was queued
-    assert api["start_ns"] <= api["end_ns"] <= kernel["end_ns"]
+    # the launch's host call began before the kernel (which may end before that call returns)
+    assert api["start_ns"] <= api["end_ns"]
     assert api["start_ns"] <= kernel["start_ns"] + 1_000_000  # the clocks agree to within a millisecond
     assert bytes.fromhex(extra["data"]) == b"tile"
     block_dim = int.from_bytes(bytes.fromhex(node["data"])[20:24], "little")  # nodeBasicInfo.blockDim
