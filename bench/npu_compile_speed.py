@@ -30,12 +30,21 @@ kernel takes a few hundred pointer arguments, which the npu launch entry binds w
 std::tuple (a tuple that wide took g++ about two minutes). Dropout modules are in eval
 mode (as in the compared runs of the tests). Nothing is asserted; numbers are printed.
 
+The simulated device runs its kernels on the host's CPUs: its cores (ASCEND_SIM_AICORE_NUM,
+by default one per host CPU) share them with the Python thread that dispatches the step, so
+on a small machine a step costs the host's work and the device's together. Compiling removes
+host work and fuses pointwise kernels; it leaves the convolutions (extern kernels in both
+modes, most of the CNN's device time) as they are, which bounds what the CNN can gain, as the
+CPU's own "eager cpu / compiled cpu" row shows for the same model. The first line printed
+names the cores and CPUs of the run.
+
     build/venvs/v2.13/bin/python bench/npu_compile_speed.py [--steps 20] [--rounds 9] [--models transformer cnn]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -150,6 +159,9 @@ def main() -> None:
     dynamo = torch._dynamo.config
     limit = "recompile_limit" if hasattr(dynamo, "recompile_limit") else "cache_size_limit"  # torch < 2.6
     setattr(dynamo, limit, max(getattr(dynamo, limit), 2 * len(VARIANTS)))
+    cores = torch.npu.get_device_properties(0).vector_core_num
+    print(f"npu: {cores} simulated core(s) on {len(os.sched_getaffinity(0))} host CPU(s), shared with the "
+          f"Python thread; CPU variants: 1 thread")
     print(f"{'model':<12} {'variant':<18} {'ms/step':>9} {'min':>7} {'max':>7} {'first call s':>13}")
     for name in args.models:
         samples, firsts = measure(name, args.steps, args.rounds)
