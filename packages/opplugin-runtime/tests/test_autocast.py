@@ -8,7 +8,10 @@ to the dtype the policy says.
 
 from __future__ import annotations
 
+import mmap
+import re
 import warnings
+from pathlib import Path
 
 import pytest
 import torch
@@ -320,3 +323,49 @@ def test_the_registered_policies_are_torch_npus_lists():
     assert npu == {op for op in cuda if not _left_out_by_torch_npu(op)}, (sorted(npu - cuda), sorted(cuda - npu))
     assert {"aten::mm", "aten::conv2d", "aten::softmax.int", "aten::norm.Scalar", "aten::addcmul",
             "aten::binary_cross_entropy"} <= npu
+
+
+# The autocast kernels are instances of at::autocast::WrapFunction_<CastPolicy, DeviceType, signature, function>;
+# their mangled names give each kernel's policy (0 lower_precision_fp, 1 fp32, 2 fp32_set_opt_dtype,
+# 3 fp32_append_dtype, 4 promote) for the function with that exact signature.
+_WRAPPER = re.compile(rb"_ZN2at8autocast13WrapFunction_ILNS0_10CastPolicyE(\d+)ELN3c1010DeviceTypeE(\d+)E"
+                      rb"([\x21-\x7e]+)")
+_WRAPPED_NAME = re.compile(r"XadL_ZNS_(?:4_ops)?(\d+)")  # &at::_ops::<op>::call or &at::<function>
+_CUDA, _PRIVATEUSE1 = 1, 20  # c10::DeviceType
+
+
+def _autocast_wrappers(library: str, device_type: int) -> dict[str, tuple[str, int]]:
+    """{mangled signature and function: (the function's name, policy)} of the library's kernels for a device."""
+    found = {}
+    with open(library, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as image:
+        for match in _WRAPPER.finditer(image):
+            if int(match.group(2)) != device_type:
+                continue
+            rest = match.group(3).decode()
+            name = _WRAPPED_NAME.search(rest)
+            if name is not None:
+                found[rest] = (rest[name.end():name.end() + int(name.group(1))], int(match.group(1)))
+    return found
+
+
+def test_every_policy_is_the_one_cuda_gives_the_same_function():
+    """Per op and overload: each npu autocast kernel casts as CUDA's kernel of the same function and signature
+    does, and every CUDA kernel torch_npu keeps has its npu twin (for example linalg_matrix_sqrth, float32 from
+    torch 2.14). Read from the kernels' names in torch's library and in ours."""
+    import opplugin_runtime
+
+    cuda = _autocast_wrappers(str(Path(torch.__file__).parent / "lib" / "libtorch_cpu.so"), _CUDA)
+    if not cuda:
+        pytest.skip("this torch's libtorch_cpu.so names no autocast kernels")
+    npu = _autocast_wrappers(opplugin_runtime._C.__file__, _PRIVATEUSE1)
+    assert len(npu) >= 90, len(npu)
+    differ = sorted((npu[k][0], cuda[k][1], npu[k][1]) for k in npu.keys() & cuda.keys() if npu[k] != cuda[k])
+    assert not differ, differ  # (function, CUDA's policy, npu's)
+    assert not sorted(npu[k][0] for k in npu.keys() - cuda.keys())
+
+    def left_out(key: str) -> bool:
+        name = cuda[key][0]
+        return "upsample" in name or "Dimname" in key or \
+            any(name == op or name.startswith(op + "_") for op in NOT_IN_TORCH_NPU_LISTS)
+
+    assert not sorted(cuda[k][0] for k in cuda.keys() - npu.keys() if not left_out(k))
