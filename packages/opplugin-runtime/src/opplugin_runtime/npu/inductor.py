@@ -37,6 +37,7 @@ import importlib.machinery
 import os
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -46,6 +47,7 @@ from . import _C
 
 _DEVICE = "npu"
 _INTERFACE_MODULE = "torch._dynamo.device_interface"
+_INDUCTOR_REGISTRY_MODULE = "torch._inductor.codegen.common"
 _TORCH = torch.torch_version.TorchVersion(torch.__version__)
 #: Environment variable through which a kernel module receives the launcher's address at import.
 LAUNCHER_ENV = "_NPU_INDUCTOR_LAUNCH_HOST_KERNEL"
@@ -177,10 +179,14 @@ def register_device_interface() -> None:
 
 
 class _RegisterOnImport(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Runs register_device_interface right after torch._dynamo.device_interface is imported."""
+    """Runs `register` right after the module `name` is imported."""
+
+    def __init__(self, name: str, register: Callable[[], None]) -> None:
+        self.name = name
+        self.register = register
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
-        if fullname != _INTERFACE_MODULE:
+        if fullname != self.name:
             return None
         sys.meta_path.remove(self)  # find the real module with the other finders
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
@@ -195,17 +201,45 @@ class _RegisterOnImport(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def exec_module(self, module: Any) -> None:
         self._loader.exec_module(module)
-        register_device_interface()
+        self.register()
+
+
+def _on_import(name: str, register: Callable[[], None]) -> None:
+    """`register` now if the module `name` is loaded, else right after it is imported."""
+    if name in sys.modules:
+        register()
+    elif not any(isinstance(finder, _RegisterOnImport) and finder.name == name for finder in sys.meta_path):
+        sys.meta_path.insert(0, _RegisterOnImport(name, register))
+
+
+class InductorUnavailable:
+    """Inductor's scheduling and wrapper codegen for npu on a torch whose Inductor the npu backend
+    cannot build on: making one (when Inductor lowers a graph with npu tensors) raises, saying why,
+    where Inductor would otherwise fail on the missing backend (torch 2.1: "'NoneType' object is not
+    callable", 2.4: "Device npu not supported")."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        ok, reason = supported()
+        raise RuntimeError(
+            "torch.compile's Inductor backend (the default) cannot compile for npu: "
+            f"{reason if not ok else 'its npu backend is not registered'}. On this torch compile npu graphs "
+            "with backend='aot_eager' or backend='eager' (they run the graph's npu ops), or use torch >= 2.6")
+
+
+def _register_unavailable_backend() -> None:
+    from torch._inductor.codegen.common import get_scheduling_for_device, register_backend_for_device
+
+    if get_scheduling_for_device(_DEVICE) is None:
+        register_backend_for_device(_DEVICE, InductorUnavailable, InductorUnavailable)
 
 
 def install() -> None:
-    """Makes torch.compile reach npu: the device interface now if Dynamo is loaded, else when it is."""
-    if not _has_device_interface_registry():
-        return
-    if _INTERFACE_MODULE in sys.modules:
-        register_device_interface()
-    elif not any(isinstance(finder, _RegisterOnImport) for finder in sys.meta_path):
-        sys.meta_path.insert(0, _RegisterOnImport())
+    """Makes torch.compile reach npu: the Dynamo device interface when Dynamo is loaded; on a torch
+    whose Inductor the backend cannot use (before 2.6), a backend that says so when Inductor is."""
+    if _has_device_interface_registry():
+        _on_import(_INTERFACE_MODULE, register_device_interface)
+    if _TORCH < (2, 6):
+        _on_import(_INDUCTOR_REGISTRY_MODULE, _register_unavailable_backend)
 
 
 # --------------------------------------------------------------------------------------------
