@@ -144,9 +144,9 @@ GROUP_NORM_CASES = [
     ((2, 4), 4, True),
     ((1, 6, 2, 2, 3), 1, True),
     ((0, 4, 3), 2, True),
-    ((2, 4, 0), 2, True),  # empty planes: an empty output before torch 2.15, refused (on CPU and npu) from it
+    ((2, 4, 0), 2, True),  # empty planes: an empty output before torch 2.14, refused (on CPU and npu) from it
 ]
-_GROUP_NORM_REFUSES_EMPTY_PLANES = torch.torch_version.TorchVersion(torch.__version__) >= (2, 15)
+_GROUP_NORM_REFUSES_EMPTY_PLANES = torch.torch_version.TorchVersion(torch.__version__) >= (2, 14)
 
 
 def _group_norm_and_gradients(x, groups, weight, bias, grad, eps):
@@ -240,7 +240,7 @@ def test_group_norm_bad_arguments_name_the_op(path) -> None:
         with pytest.raises(RuntimeError, match="native_group_norm: weight of 5 elements, expected C = 6"):
             torch.ops.aten.native_group_norm(x, torch.ones(5).npu(), None, 2, 6, 4, 3, 1e-5)
         strided = x.transpose(1, 2).contiguous().transpose(1, 2)
-        if _GROUP_NORM_REFUSES_EMPTY_PLANES:  # torch >= 2.15: any layout, as CPU, but no empty planes
+        if _GROUP_NORM_REFUSES_EMPTY_PLANES:  # torch >= 2.14: any layout, as CPU, but no empty planes
             got = torch.ops.aten.native_group_norm(strided, None, None, 2, 6, 4, 3, 1e-5)
             want = torch.ops.aten.native_group_norm(strided.cpu(), None, None, 2, 6, 4, 3, 1e-5)
             for g, w in zip(got, want):

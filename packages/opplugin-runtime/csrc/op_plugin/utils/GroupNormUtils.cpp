@@ -4,10 +4,10 @@
 
 #include "npu/version.h"
 
-// torch >= 2.15: CPU's native_group_norm takes an input of any layout and refuses one without channels or
+// torch >= 2.14: CPU's native_group_norm takes an input of any layout and refuses one without channels or
 // without planes (C == 0, HxW == 0); before, it refused an input not contiguous in its suggested memory
 // format and normalised empty planes to an empty output.
-#define NPU_GROUP_NORM_REFUSES_EMPTY_PLANES VERSION_BETWEEN(V2R15, VERSION_NEWEST)
+#define NPU_GROUP_NORM_REFUSES_EMPTY_PLANES VERSION_BETWEEN(V2R14, VERSION_NEWEST)
 
 namespace op_plugin::utils {
 

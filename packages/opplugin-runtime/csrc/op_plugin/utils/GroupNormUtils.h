@@ -15,8 +15,8 @@ void check_group_norm(const char* op, const at::Tensor& input, const at::Tensor&
                       int64_t HxW, int64_t group);
 
 // native_group_norm's checks: check_group_norm, bias of C, and CPU's layout or size checks of the release
-// (before torch 2.15: the input contiguous in its suggested memory format, channels_last passes and the
-// kernels read it as NCHW; from 2.15: any layout, but channels and planes).
+// (before torch 2.14: the input contiguous in its suggested memory format, channels_last passes and the
+// kernels read it as NCHW; from 2.14: any layout, but channels and planes).
 void check_group_norm_forward(const at::Tensor& input, const at::Tensor& weight, const at::Tensor& bias, int64_t N,
                               int64_t C, int64_t HxW, int64_t group);
 
